@@ -1,0 +1,71 @@
+"""The one interface the app talks to, in-process or across the network."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from ..rules import Move, Options
+from .events import Event
+
+
+class TableClient(ABC):
+    """A seat (or a spectator) at a table.
+
+    Everything the table says arrives as :mod:`events` through
+    :meth:`next_event`; every request is fire-and-forget, and a refusal comes
+    back as an ``ActionRejected`` event carrying the engine's reason.
+    """
+
+    def __init__(self) -> None:
+        self._events: asyncio.Queue[Event] = asyncio.Queue(maxsize=1024)
+
+    async def next_event(self) -> Event:
+        return await self._events.get()
+
+    def _emit(self, event: Event) -> None:
+        try:
+            self._events.put_nowait(event)
+        except asyncio.QueueFull:
+            # A client that stops reading loses nothing it cannot get back:
+            # every view is a full snapshot, so drop the oldest event.
+            self._events.get_nowait()
+            self._events.put_nowait(event)
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Connect (or seat in-process); emits Welcome and the first state."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Leave the table; the seat waits for its player (D17)."""
+
+    # --- during a game
+    @abstractmethod
+    def choose_face_up(self, cards: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    def submit(self, move: Move) -> None: ...
+
+    @abstractmethod
+    def chat(self, text: str) -> None: ...
+
+    # --- table control (only the host's seat may; others get ActionRejected)
+    @abstractmethod
+    def add_bot(self, level: str) -> None: ...
+
+    @abstractmethod
+    def remove_seat(self, seat: int) -> None: ...
+
+    @abstractmethod
+    def set_options(self, options: Options) -> None: ...
+
+    @abstractmethod
+    def start_game(self) -> None: ...
+
+    @abstractmethod
+    def rematch(self) -> None: ...
+
+    @abstractmethod
+    def save_record(self, path: str) -> None: ...

@@ -1,0 +1,392 @@
+"""What one seat, or a spectator, may see of a game.
+
+A view holds no hidden card: a seat sees its own hand and face-up cards and,
+of every seat, the hand size, the face-up cards, how many face-down cards lie
+there (never which) and the cards everyone saw go into that hand (a picked-up
+pile, a failed blind flip) until they are played.  Views are plain frozen
+data, so they can be sent over the network, compared and handed to bots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import DRAW, FLIP, PICKUP, Move, is_play, play_count, play_rank
+from .cards import CODES, N_KINDS, RANK_OF, sort_key
+from .options import Options
+from .state import (
+    E_CLEARED,
+    E_FLIP_FAILED,
+    E_OUT,
+    E_PICKED_UP,
+    M_DRAW,
+    M_FLIP,
+    M_PICKUP,
+    M_PLAY,
+    GameState,
+    Phase,
+)
+
+PHASE_NAMES = {Phase.SETUP: "setup", Phase.PLAY: "play", Phase.OVER: "over"}
+
+
+def _codes(kinds: list[int] | tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(CODES[k] for k in sorted(kinds, key=sort_key))
+
+
+def _expand(counts: list[int]) -> list[int]:
+    return [k for k in range(N_KINDS) for _ in range(counts[k])]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """The public side of one seat."""
+
+    seat: int
+    name: str
+    hand_size: int
+    face_up: tuple[str, ...]
+    face_down: tuple[bool, bool, bool]  # which slots still hold a card
+    known: tuple[str, ...]  # cards everyone saw go into this hand
+    ready: bool  # face-up cards chosen (their identity waits for everyone, D2)
+    out: bool  # no cards left (finish: places)
+
+    @property
+    def face_down_count(self) -> int:
+        return sum(self.face_down)
+
+    @property
+    def cards_left(self) -> int:
+        return self.hand_size + len(self.face_up) + self.face_down_count
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One move as everyone saw it."""
+
+    seat: int
+    kind: str  # play / flip / pickup / draw
+    cards: tuple[str, ...]  # the cards played, the card turned, or ()
+    cleared: bool
+    picked_up: int  # cards that went into the hand (pick-up or failed flip)
+    drawn: int  # cards drawn early (draw); hidden cards are never named
+    out: bool
+    flip_failed: bool
+
+    def text(self, names: tuple[str, ...] | list[str]) -> str:
+        who = names[self.seat] if 0 <= self.seat < len(names) else f"seat {self.seat}"
+        if self.kind == "play":
+            words = f"{who} played {' '.join(self.cards)}"
+        elif self.kind == "flip":
+            card = self.cards[0] if self.cards else "?"
+            if self.flip_failed:
+                words = f"{who} flipped {card}, could not play it and picked up {self.picked_up}"
+            else:
+                words = f"{who} flipped {card} and played it"
+        elif self.kind == "pickup":
+            words = f"{who} picked up the pile ({self.picked_up} cards)"
+        else:
+            words = f"{who} drew {self.drawn}"
+        if self.cleared:
+            words += ": the pile is cleared"
+        if self.out:
+            words += f"; {who} is out of cards"
+        return words
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A seat's view (``seat`` set) or a spectator's (``seat`` None)."""
+
+    seat: int | None
+    phase: str  # "setup", "play" or "over"
+    options: Options
+    names: tuple[str, ...]
+    seats: tuple[SeatInfo, ...]
+    hand: tuple[str, ...]  # own hand, sorted; () for a spectator
+    pile: tuple[str, ...]  # bottom first; the top card is last
+    draw_size: int
+    cleared: tuple[str, ...]  # cards out of the game, in the order they left
+    to_act: int | None  # whose turn (None during set-up and at the end)
+    extra_discards: int  # extra discards the seat to act still owes
+    draw_open: bool  # the seat to act may take the optional draw now
+    turn: int  # turns completed (D16 caps them at 1000)
+    legal: tuple[int, ...]  # this seat's action ids when it is to act
+    pickup_reason: str | None  # why picking up is not allowed now, if not
+    draw_reason: str | None  # why drawing is not allowed now, if not
+    winner: int | None
+    places: tuple[int, ...]
+    stalemate: bool
+    moves_played: int
+    log: tuple[LogEntry, ...] = field(default=())  # the last few moves
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_act == self.seat and self.phase == "play"
+
+    @property
+    def me(self) -> SeatInfo | None:
+        return None if self.seat is None else self.seats[self.seat]
+
+    @property
+    def top_rank(self) -> int:
+        """Rank on top of the pile, 0 when there is no pile."""
+        return _rank_of_code(self.pile[-1]) if self.pile else 0
+
+    @property
+    def top_run(self) -> int:
+        """How many cards of the top number lie on top in a row."""
+        if not self.pile:
+            return 0
+        rank = self.top_rank
+        run = 0
+        for c in reversed(self.pile):
+            if _rank_of_code(c) != rank:
+                break
+            run += 1
+        return run
+
+    @property
+    def source(self) -> str:
+        """Where this seat's discards come from now: hand, face-up, face-down or none."""
+        me = self.me
+        if me is None:
+            return "none"
+        if me.hand_size:
+            return "hand"
+        if self.draw_size:
+            return "none"
+        if me.face_up:
+            return "face-up"
+        return "face-down" if me.face_down_count else "none"
+
+    def playable_ranks(self) -> set[int]:
+        return {play_rank(a) for a in self.legal if is_play(a)}
+
+    def can_flip(self) -> bool:
+        return any(FLIP <= a < PICKUP for a in self.legal)
+
+    def can_pickup(self) -> bool:
+        return PICKUP in self.legal
+
+    def can_draw(self) -> bool:
+        return DRAW in self.legal
+
+
+_RANK_BY_CODE = {c: RANK_OF[k] for k, c in enumerate(CODES)}
+
+
+def _rank_of_code(code: str) -> int:
+    return _RANK_BY_CODE[code]
+
+
+def _log_entry(entry: tuple[int, int, object, int, int]) -> LogEntry:
+    seat, mtype, arg, effects, detail = entry
+    cards: tuple[str, ...] = ()
+    picked = drawn = 0
+    if mtype == M_PLAY:
+        assert isinstance(arg, tuple)
+        cards = tuple(CODES[k] for k in arg)
+        kind = "play"
+    elif mtype == M_FLIP:
+        cards = (CODES[detail & 0xFF],)
+        picked = detail >> 8
+        kind = "flip"
+    elif mtype == M_PICKUP:
+        picked = detail
+        kind = "pickup"
+    else:
+        assert mtype == M_DRAW
+        drawn = detail
+        kind = "draw"
+    return LogEntry(
+        seat,
+        kind,
+        cards,
+        bool(effects & E_CLEARED),
+        picked if effects & E_PICKED_UP else 0,
+        drawn,
+        bool(effects & E_OUT),
+        bool(effects & E_FLIP_FAILED),
+    )
+
+
+def log_entries(state: GameState, last: int | None = None) -> tuple[LogEntry, ...]:
+    history = state.history if last is None else state.history[-last:]
+    return tuple(_log_entry(e) for e in history)
+
+
+def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
+    """The view of ``seat`` (None: a spectator), with hidden cards removed."""
+    in_setup = state.phase == Phase.SETUP
+    seats = []
+    for s in range(state.n):
+        ready = state.setup[s] is not None
+        # D2: face-up choices stay hidden until everyone has chosen; a seat
+        # sees its own six cards as its hand until then.
+        show_up = not in_setup or s == seat
+        seats.append(
+            SeatInfo(
+                seat=s,
+                name=state.names[s],
+                hand_size=state.hand_size[s] + (state.up_size[s] if in_setup and s != seat else 0),
+                face_up=_codes(_expand(state.up[s])) if show_up else (),
+                face_down=(
+                    state.down[s][0] >= 0,
+                    state.down[s][1] >= 0,
+                    state.down[s][2] >= 0,
+                ),
+                known=_codes(_expand(state.known[s])),
+                ready=ready,
+                out=state.out[s],
+            )
+        )
+    to_act = state.seat if state.phase == Phase.PLAY else None
+    mine = seat is not None and to_act == seat
+    legal = tuple(state.legal_actions()) if mine else ()
+    pickup_reason = draw_reason = None
+    if mine:
+        if PICKUP not in legal:
+            pickup_reason = state.why_not(PICKUP)
+        if DRAW not in legal:
+            draw_reason = state.why_not(DRAW)
+    return View(
+        seat=seat,
+        phase=PHASE_NAMES[state.phase],
+        options=state.options,
+        names=state.names,
+        seats=tuple(seats),
+        hand=_codes(_expand(state.hand[seat])) if seat is not None else (),
+        pile=tuple(CODES[k] for k in state.pile),
+        draw_size=state.draw_size(),
+        cleared=tuple(CODES[k] for k in state.cleared),
+        to_act=to_act,
+        extra_discards=state.extra_discards() if to_act is not None else 0,
+        draw_open=state.can_draw() if to_act is not None else False,
+        turn=state.turns,
+        legal=legal,
+        pickup_reason=pickup_reason,
+        draw_reason=draw_reason,
+        winner=state.winner if state.phase == Phase.OVER else None,
+        places=tuple(state.places),
+        stalemate=state.stalemate,
+        moves_played=len(state.history),
+        log=log_entries(state, log_length),
+    )
+
+
+def view_to_json(view: View) -> dict[str, Any]:
+    """A plain dict (msgpack- and JSON-friendly) of a view."""
+    return {
+        "seat": view.seat,
+        "phase": view.phase,
+        "options": view.options.to_json(),
+        "names": list(view.names),
+        "seats": [
+            [
+                s.hand_size,
+                list(s.face_up),
+                [int(b) for b in s.face_down],
+                list(s.known),
+                s.ready,
+                s.out,
+            ]
+            for s in view.seats
+        ],
+        "hand": list(view.hand),
+        "pile": list(view.pile),
+        "draw": view.draw_size,
+        "cleared": list(view.cleared),
+        "to_act": view.to_act,
+        "extra": view.extra_discards,
+        "draw_open": view.draw_open,
+        "turn": view.turn,
+        "legal": list(view.legal),
+        "pickup_reason": view.pickup_reason,
+        "draw_reason": view.draw_reason,
+        "winner": view.winner,
+        "places": list(view.places),
+        "stalemate": view.stalemate,
+        "moves": view.moves_played,
+        "log": [
+            [e.seat, e.kind, list(e.cards), e.cleared, e.picked_up, e.drawn, e.out, e.flip_failed]
+            for e in view.log
+        ],
+    }
+
+
+def view_from_json(data: dict[str, Any]) -> View:
+    """Inverse of :func:`view_to_json`; raises (KeyError, TypeError, ValueError) on bad data."""
+    names = tuple(str(n) for n in data["names"])
+    seats = tuple(
+        SeatInfo(
+            seat=i,
+            name=names[i],
+            hand_size=int(s[0]),
+            face_up=tuple(str(c) for c in s[1]),
+            face_down=(bool(s[2][0]), bool(s[2][1]), bool(s[2][2])),
+            known=tuple(str(c) for c in s[3]),
+            ready=bool(s[4]),
+            out=bool(s[5]),
+        )
+        for i, s in enumerate(data["seats"])
+    )
+    return View(
+        seat=data["seat"],
+        phase=str(data["phase"]),
+        options=Options.from_json(data["options"]),
+        names=names,
+        seats=seats,
+        hand=tuple(str(c) for c in data["hand"]),
+        pile=tuple(str(c) for c in data["pile"]),
+        draw_size=int(data["draw"]),
+        cleared=tuple(str(c) for c in data["cleared"]),
+        to_act=data["to_act"],
+        extra_discards=int(data["extra"]),
+        draw_open=bool(data["draw_open"]),
+        turn=int(data["turn"]),
+        legal=tuple(int(a) for a in data["legal"]),
+        pickup_reason=data["pickup_reason"],
+        draw_reason=data["draw_reason"],
+        winner=data["winner"],
+        places=tuple(int(p) for p in data["places"]),
+        stalemate=bool(data["stalemate"]),
+        moves_played=int(data["moves"]),
+        log=tuple(
+            LogEntry(
+                int(e[0]), str(e[1]), tuple(str(c) for c in e[2]), bool(e[3]),
+                int(e[4]), int(e[5]), bool(e[6]), bool(e[7]),
+            )
+            for e in data["log"]
+        ),
+    )
+
+
+def concrete_move(view: View, action: int) -> Move:
+    """The concrete move for an action id, taking cards from the view's own
+    hand or face-up cards.  Cards everyone already knows are played first, so
+    the seat's unseen cards stay unseen."""
+    if view.seat is None:
+        raise ValueError("a spectator has no moves")
+    if action == PICKUP:
+        return Move.pickup(view.seat)
+    if action == DRAW:
+        return Move.draw(view.seat)
+    if FLIP <= action < PICKUP:
+        return Move.flip(view.seat, action - FLIP)
+    rank, count = play_rank(action), play_count(action)
+    me = view.seats[view.seat]
+    source = view.hand if view.source == "hand" else me.face_up
+    pool = [c for c in source if _rank_of_code(c) == rank]
+    known = list(me.known) if view.source == "hand" else []
+    chosen: list[str] = []
+    for c in sorted(pool, key=lambda c: c not in known):
+        if len(chosen) == count:
+            break
+        chosen.append(c)
+        if c in known:
+            known.remove(c)
+    if len(chosen) < count:
+        raise ValueError(f"the view holds no {count} cards of rank {rank}")
+    return Move.play(view.seat, tuple(chosen))
