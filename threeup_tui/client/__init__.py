@@ -1,0 +1,29 @@
+"""The client interface the app uses, and its in-process implementation."""
+
+from .base import TableClient
+from .events import (
+    ActionRejected,
+    ChatReceived,
+    ConnectionChanged,
+    Event,
+    GameSaved,
+    Lobby,
+    LobbyChanged,
+    SeatSlot,
+    ViewChanged,
+    Welcome,
+)
+
+__all__ = [
+    "ActionRejected",
+    "ChatReceived",
+    "ConnectionChanged",
+    "Event",
+    "GameSaved",
+    "Lobby",
+    "LobbyChanged",
+    "SeatSlot",
+    "TableClient",
+    "ViewChanged",
+    "Welcome",
+]

@@ -1,0 +1,105 @@
+"""A client whose table lives in this process (play against bots; the host's own seat)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..rules import Move, Options
+from ..table import Table, TableConfig, TableError, TableRunner
+from .base import TableClient
+from .events import ActionRejected, ConnectionChanged, Welcome
+
+
+class LocalClient(TableClient):
+    """One seat at an in-process :class:`Table`.
+
+    With ``owns_runner`` the client starts and stops the table's bot runner
+    (a game against bots); a network host runs it itself.
+    """
+
+    def __init__(
+        self, table: Table, name: str, as_host: bool = True, owns_runner: bool = True
+    ) -> None:
+        super().__init__()
+        self.table = table
+        self.name = name
+        self.as_host = as_host
+        self.seat: int | None = None
+        self._runner = TableRunner(table) if owns_runner else None
+
+    async def start(self) -> None:
+        seat, _token = self.table.seat_human(self.name, host=self.as_host)
+        self.seat = seat
+        self._emit(Welcome(seat, self.as_host, self.table.config.table_name))
+        self._emit(ConnectionChanged("connected", "this computer"))
+        self.table.subscribe(self, seat, self._emit)
+        if self._runner is not None:
+            self._runner.start()
+
+    async def close(self) -> None:
+        self.table.unsubscribe(self)
+        if self._runner is not None:
+            await self._runner.stop()
+
+    def _guard(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except TableError as err:
+            self._emit(ActionRejected(str(err)))
+
+    def _seat(self) -> int:
+        if self.seat is None:
+            raise TableError("not seated")
+        return self.seat
+
+    def choose_face_up(self, cards: Sequence[str]) -> None:
+        self._guard(lambda: self.table.choose_face_up(self._seat(), cards))
+
+    def submit(self, move: Move) -> None:
+        self._guard(lambda: self.table.submit(self._seat(), move))
+
+    def chat(self, text: str) -> None:
+        self._guard(lambda: self.table.chat(self._seat(), text))
+
+    def add_bot(self, level: str) -> None:
+        self._guard(lambda: self.table.add_bot(self.seat, level))
+
+    def remove_seat(self, seat: int) -> None:
+        self._guard(lambda: self.table.remove_seat(self.seat, seat))
+
+    def set_options(self, options: Options) -> None:
+        self._guard(lambda: self.table.set_options(self.seat, options))
+
+    def start_game(self) -> None:
+        self._guard(lambda: self.table.start(self.seat))
+
+    def rematch(self) -> None:
+        self._guard(lambda: self.table.rematch(self.seat))
+
+    def save_record(self, path: str) -> None:
+        self._guard(lambda: self.table.save_for(self.seat, path))
+
+
+def bot_game(
+    players: int = 4,
+    bot_level: str = "greedy",
+    seed: int | None = None,
+    name: str = "you",
+    bot_delay: float = 0.5,
+    options: Options | None = None,
+) -> LocalClient:
+    """A table of one person and bots, which starts as soon as it is seated."""
+    table = Table(
+        TableConfig(
+            players=players,
+            options=options or Options(),
+            seed=seed,
+            bot_level=bot_level,
+            table_name="against bots",
+            bot_delay=bot_delay,
+        )
+    )
+    for _ in range(players - 1):
+        table.add_bot(None, bot_level)
+    table.config.auto_start = True
+    return LocalClient(table, name)

@@ -1,0 +1,535 @@
+"""The authoritative table: seats, lobby, the engine, bots, chat, journal.
+
+Transport-agnostic: an in-process client and the network host both drive a
+:class:`Table` through the same methods, and both receive the same events
+through listeners.  Rules logic stays in :mod:`threeup_tui.rules`; the table
+only decides *who* may do *what* (seats, the host's controls) and when bots
+act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .bots import BOT_LEVELS, Bot, make_bot
+from .client.events import (
+    ChatReceived,
+    Event,
+    GameSaved,
+    Lobby,
+    LobbyChanged,
+    SeatSlot,
+    ViewChanged,
+)
+from .recordfile import read_json, save_record, write_atomic
+from .rules import (
+    GameState,
+    Move,
+    Options,
+    Phase,
+    RulesError,
+    parse_record,
+    record_of,
+    replay,
+    seat_view,
+)
+
+log = logging.getLogger("threeup.table")
+
+MAX_NAME = 24
+MAX_CHAT = 200
+CHAT_HISTORY = 50
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is for the player."""
+
+
+def clean_text(text: object, limit: int) -> str:
+    """Untrusted text with control and format characters removed, trimmed.
+
+    The host cleans what it relays; the app also escapes Rich markup when it
+    shows the text (defence in depth: a hostile client may skip our host).
+    """
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(
+        ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " "
+    )
+    return " ".join(kept.split())[:limit]
+
+
+def clean_name(name: object, fallback: str) -> str:
+    return clean_text(name, MAX_NAME) or fallback
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str = "open"  # "human", "bot" or "open"
+    bot_level: str | None = None
+    token: str | None = None  # the secret that gives a human seat back
+    connected: bool = False
+    absent_since: float | None = None
+    bot: Bot | None = None  # a bot seat's bot, or an absent player's (D17)
+
+    def slot(self, seat: int) -> SeatSlot:
+        level = self.bot_level if self.bot is not None or self.kind == "bot" else None
+        return SeatSlot(seat, self.name, self.kind, self.connected, level)
+
+
+Listener = Callable[[Event], None]
+
+
+@dataclass
+class _Subscriber:
+    seat: int | None
+    callback: Listener
+
+
+@dataclass
+class TableConfig:
+    players: int = 4
+    options: Options = field(default_factory=Options)
+    code: str | None = None
+    seed: int | None = None
+    bot_level: str = "greedy"
+    takeover_after: float = 30.0
+    journal: Path | None = None
+    table_name: str = "threeup"
+    auto_start: bool = False  # start as soon as every seat is filled (headless)
+    bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
+
+
+class Table:
+    def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic):
+        if not 2 <= config.players <= 6:
+            raise TableError(f"a table has 2 to 6 seats, not {config.players}")
+        self.config = config
+        self.clock = clock
+        self.options = config.options
+        self.seats = [Seat(f"seat {i + 1}") for i in range(config.players)]
+        self.host_seat: int | None = None
+        self.state: GameState | None = None
+        self.game_number = 0
+        self.chat_log: list[ChatReceived] = []
+        self._subscribers: dict[object, _Subscriber] = {}
+        self.changed = asyncio.Event()
+        self.finished = asyncio.Event()
+        self.game_over_saved = False
+
+    # ------------------------------------------------------------ listeners
+    def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
+        self._subscribers[key] = _Subscriber(seat, callback)
+        callback(LobbyChanged(self.lobby(seat)))
+        if self.state is not None:
+            callback(ViewChanged(seat_view(self.state, seat)))
+        for line in self.chat_log[-10:]:
+            callback(line)
+
+    def unsubscribe(self, key: object) -> None:
+        self._subscribers.pop(key, None)
+
+    def _notify(self, lobby: bool = True, views: bool = True) -> None:
+        subscribers = list(self._subscribers.values())
+        cache: dict[int | None, ViewChanged] = {}
+        for sub in subscribers:
+            if lobby:
+                sub.callback(LobbyChanged(self.lobby(sub.seat)))
+            if views and self.state is not None:
+                if sub.seat not in cache:
+                    cache[sub.seat] = ViewChanged(seat_view(self.state, sub.seat))
+                sub.callback(cache[sub.seat])
+        self.changed.set()
+
+    def _send(self, seat: int | None, event: Event) -> None:
+        for sub in list(self._subscribers.values()):
+            if sub.seat == seat:
+                sub.callback(event)
+
+    def lobby(self, viewer: int | None = None) -> Lobby:
+        return Lobby(
+            seats=tuple(s.slot(i) for i, s in enumerate(self.seats)),
+            options=self.options,
+            code_required=self.config.code is not None,
+            code=self.config.code if viewer is not None and viewer == self.host_seat else None,
+            started=self.state is not None,
+            host_seat=self.host_seat,
+            table_name=self.config.table_name,
+        )
+
+    # ----------------------------------------------------------------- seats
+    def check_code(self, code: object) -> None:
+        expected = self.config.code
+        if expected is not None and not (
+            isinstance(code, str) and secrets.compare_digest(code.encode(), expected.encode())
+        ):
+            raise TableError("wrong room code")
+
+    def seat_human(
+        self, name: object, token: object = None, host: bool = False
+    ) -> tuple[int, str]:
+        """Seat a player: their old seat if the token matches one, else an
+        open seat.  Returns (seat, token)."""
+        if isinstance(token, str) and token:
+            for i, seat in enumerate(self.seats):
+                if seat.kind == "human" and seat.token is not None and secrets.compare_digest(
+                    seat.token.encode(), token.encode()
+                ):
+                    self._reconnect(i)
+                    return i, seat.token
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                if self.state is not None:
+                    break  # a started game takes no newcomers: its seats are set
+                seat.kind = "human"
+                seat.name = clean_name(name, f"player {i + 1}")
+                seat.token = secrets.token_hex(16)
+                seat.connected = True
+                seat.absent_since = None
+                if host:
+                    self.host_seat = i
+                self._system(f"{seat.name} sat down at seat {i + 1}")
+                self._notify()
+                self._maybe_auto_start()
+                return i, seat.token
+        raise TableError("the table is full")
+
+    def _reconnect(self, i: int) -> None:
+        seat = self.seats[i]
+        seat.connected = True
+        seat.absent_since = None
+        if seat.bot is not None and seat.kind == "human":
+            seat.bot = None
+            self._system(f"{seat.name} is back; the bot hands the seat over")
+        else:
+            self._system(f"{seat.name} is back")
+        self._notify()
+
+    def disconnect(self, i: int) -> None:
+        """The player left or their connection dropped: the seat waits (D17)."""
+        seat = self.seats[i]
+        if seat.kind != "human" or not seat.connected:
+            return
+        seat.connected = False
+        seat.absent_since = self.clock()
+        if self.state is None:
+            # Before the game starts, a seat simply opens again.
+            self.seats[i] = Seat(f"seat {i + 1}")
+            if self.host_seat == i:
+                self.host_seat = None
+            self._system(f"{seat.name} left")
+        else:
+            self._system(f"{seat.name} is away; the seat waits for them")
+        self._notify()
+
+    def check_takeovers(self) -> float | None:
+        """Give absent players' seats to bots (D17); seconds until the next check."""
+        if self.state is None or self.state.phase == Phase.OVER:
+            return None
+        now = self.clock()
+        soonest: float | None = None
+        for i, seat in enumerate(self.seats):
+            if seat.kind != "human" or seat.connected or seat.bot is not None:
+                continue
+            assert seat.absent_since is not None
+            due = seat.absent_since + self.config.takeover_after - now
+            if due <= 0:
+                seat.bot = make_bot(self.config.bot_level, self._bot_seed(i))
+                seat.bot_level = self.config.bot_level
+                self._system(f"a {seat.bot_level} bot plays for {seat.name} until they return")
+                self._notify()
+            elif soonest is None or due < soonest:
+                soonest = due
+        return soonest
+
+    def _require_host(self, by: int | None) -> None:
+        if by is not None and by != self.host_seat:
+            raise TableError("only the host can change the table")
+
+    def add_bot(self, by: int | None, level: str) -> None:
+        self._require_host(by)
+        if level not in BOT_LEVELS:
+            raise TableError(f"unknown bot level {level!r}")
+        if self.state is not None:
+            raise TableError("bots are added before the game starts")
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                self.seats[i] = Seat(
+                    f"{level} bot {i + 1}", "bot", level, bot=make_bot(level, self._bot_seed(i))
+                )
+                self._notify()
+                self._maybe_auto_start()
+                return
+        raise TableError("no open seat for a bot")
+
+    def remove_seat(self, by: int | None, i: int) -> None:
+        self._require_host(by)
+        if self.state is not None:
+            raise TableError("seats are changed before the game starts")
+        if not 0 <= i < len(self.seats):
+            raise TableError(f"there is no seat {i + 1}")
+        if i == self.host_seat:
+            raise TableError("the host keeps their own seat")
+        if self.seats[i].kind == "human":
+            self._system(f"{self.seats[i].name} was removed from the table")
+        self.seats[i] = Seat(f"seat {i + 1}")
+        self._notify()
+
+    def set_options(self, by: int | None, options: Options) -> None:
+        self._require_host(by)
+        if self.state is not None:
+            raise TableError("options are set before the game starts")
+        if options.first is not None and not 0 <= options.first < len(self.seats):
+            raise TableError(f"there is no seat {options.first + 1} to start")
+        self.options = options
+        self._notify()
+
+    def _bot_seed(self, i: int) -> int | None:
+        base = self.config.seed
+        return None if base is None else base * 101 + self.game_number * 7 + i
+
+    # ----------------------------------------------------------------- game
+    def _maybe_auto_start(self) -> None:
+        if self.config.auto_start and self.state is None and self._all_filled():
+            self.start(None)
+
+    def _all_filled(self) -> bool:
+        return all(seat.kind != "open" for seat in self.seats)
+
+    def start(self, by: int | None) -> None:
+        self._require_host(by)
+        if self.state is not None and self.state.phase != Phase.OVER:
+            raise TableError("the game is already on")
+        if not self._all_filled():
+            raise TableError("every seat needs a player or a bot first")
+        seed = self.config.seed
+        if seed is not None:
+            seed = seed + self.game_number
+        names = [seat.name for seat in self.seats]
+        self.state = GameState.new(names, self.options, seed)
+        self.game_number += 1
+        self.game_over_saved = False
+        self.finished.clear()
+        self._system(f"game {self.game_number} begins: choose 3 cards to lay face up")
+        self._notify()
+
+    def rematch(self, by: int | None) -> None:
+        self._require_host(by)
+        if self.state is None or self.state.phase != Phase.OVER:
+            raise TableError("a rematch follows a finished game")
+        self.start(None)
+
+    def choose_face_up(self, i: int, cards: Sequence[str]) -> None:
+        state = self._game()
+        try:
+            state.choose_face_up_codes(i, list(cards))
+        except RulesError as err:
+            raise TableError(str(err)) from None
+        self._after_change()
+
+    def submit(self, i: int, move: Move) -> None:
+        state = self._game()
+        if move.seat != i:
+            raise TableError("you can only move for your own seat")
+        try:
+            state.apply_move(move)
+        except RulesError as err:
+            raise TableError(str(err)) from None
+        self._after_change()
+
+    def _game(self) -> GameState:
+        if self.state is None:
+            raise TableError("the game has not started")
+        return self.state
+
+    def _after_change(self) -> None:
+        self._write_journal()
+        state = self.state
+        if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
+            self.game_over_saved = True
+            self._system(self._result_words(state))
+            self.finished.set()
+        self._notify(lobby=False)
+
+    def _result_words(self, state: GameState) -> str:
+        if state.winner is None:
+            return "the game ends in a stalemate after 1000 turns"
+        words = f"{state.names[state.winner]} wins"
+        if len(state.places) > 1:
+            words += " (places: " + ", ".join(state.names[p] for p in state.places) + ")"
+        return words
+
+    # ----------------------------------------------------------------- bots
+    def bot_turn(self) -> tuple[int, Bot] | None:
+        """The seat a bot must act for now, and its bot."""
+        state = self.state
+        if state is None or state.phase == Phase.OVER:
+            return None
+        if state.phase == Phase.SETUP:
+            for i, seat in enumerate(self.seats):
+                if seat.bot is not None and state.setup[i] is None:
+                    return i, seat.bot
+            return None
+        seat = self.seats[state.seat]
+        return (state.seat, seat.bot) if seat.bot is not None else None
+
+    def step_bot(self) -> bool:
+        """Let one bot act; False when no bot has to."""
+        turn = self.bot_turn()
+        if turn is None:
+            return False
+        i, bot = turn
+        state = self.state
+        assert state is not None
+        view = seat_view(state, i, log_length=0)
+        try:
+            if state.phase == Phase.SETUP:
+                self.choose_face_up(i, bot.choose_face_up(view))
+            else:
+                self.submit(i, bot.choose_move(view))
+        except TableError as err:  # a bot bug must not stall the table
+            log.error("bot for seat %d chose an illegal action: %s", i, err)
+            legal = state.legal_actions()
+            if state.phase == Phase.PLAY and legal:
+                state.apply(legal[0])
+                self._after_change()
+        return True
+
+    # ----------------------------------------------------------------- chat
+    def chat(self, i: int | None, text: object) -> None:
+        clean = clean_text(text, MAX_CHAT)
+        if not clean:
+            return
+        name = self.seats[i].name if i is not None else "watcher"
+        self._post(ChatReceived(i, name, clean))
+
+    def _system(self, text: str) -> None:
+        self._post(ChatReceived(None, "table", text))
+
+    def _post(self, line: ChatReceived) -> None:
+        self.chat_log.append(line)
+        del self.chat_log[:-CHAT_HISTORY]
+        for sub in list(self._subscribers.values()):
+            sub.callback(line)
+
+    # ----------------------------------------------------------------- records
+    def save(self, path: str | Path) -> str:
+        state = self._game()
+        try:
+            save_record(path, record_of(state))
+        except RulesError as err:
+            raise TableError(f"nothing to save yet: {err}") from None
+        except OSError as err:
+            raise TableError(f"cannot save to {path}: {err.strerror}") from None
+        return str(path)
+
+    def save_for(self, i: int | None, path: str) -> None:
+        self._send(i, GameSaved(self.save(path)))
+
+    def _write_journal(self) -> None:
+        path = self.config.journal
+        state = self.state
+        if path is None or state is None or any(c is None for c in state.setup):
+            return
+        save_record(path, record_of(state))
+        write_atomic(_seats_path(path), json.dumps(self._seats_json()) + "\n")
+
+    def _seats_json(self) -> dict[str, Any]:
+        return {
+            "seats": [
+                {"name": s.name, "kind": s.kind, "bot_level": s.bot_level, "token": s.token}
+                for s in self.seats
+            ],
+            "host_seat": self.host_seat,
+            "game_number": self.game_number,
+        }
+
+    @classmethod
+    def resume(
+        cls, config: TableConfig, path: Path, clock: Callable[[], float] = time.monotonic
+    ) -> Table:
+        """A table restored exactly from its journal; players reclaim their
+        seats with their tokens (kept beside the journal)."""
+        from .rules import MalformedRecord
+
+        try:
+            record = parse_record(read_json(path))
+        except MalformedRecord as err:
+            raise TableError(f"cannot resume: {err}") from None
+        state, verdict = replay(record)
+        if not verdict.ok:
+            raise TableError(f"cannot resume: the journal does not replay: {verdict.error}")
+        config = replace(config, players=len(record.players), options=record.options, journal=path)
+        table = cls(config, clock)
+        table.options = record.options
+        table.state = state
+        seats_file = _seats_path(path)
+        info: dict[str, Any] = {}
+        with contextlib.suppress(Exception):
+            info = read_json(seats_file)
+        saved = info.get("seats", []) if isinstance(info, dict) else []
+        now = clock()
+        for i, name in enumerate(record.players):
+            entry = saved[i] if i < len(saved) and isinstance(saved[i], dict) else {}
+            kind = entry.get("kind", "human")
+            level = entry.get("bot_level") or config.bot_level
+            if kind == "bot":
+                table.seats[i] = Seat(name, "bot", level, bot=make_bot(level, table._bot_seed(i)))
+            else:
+                token = entry.get("token") if isinstance(entry.get("token"), str) else None
+                table.seats[i] = Seat(name, "human", None, token, False, now)
+        host = info.get("host_seat") if isinstance(info, dict) else None
+        table.host_seat = host if isinstance(host, int) else None
+        number = info.get("game_number") if isinstance(info, dict) else None
+        table.game_number = number if isinstance(number, int) else 1
+        return table
+
+
+def _seats_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".seats")
+
+
+class TableRunner:
+    """Drives a table's bots and take-overs in the background."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        table = self.table
+        while True:
+            table.changed.clear()
+            wait = table.check_takeovers()
+            if table.bot_turn() is not None:
+                if table.config.bot_delay:
+                    await asyncio.sleep(table.config.bot_delay)
+                else:
+                    await asyncio.sleep(0)  # let clients see each move
+                table.step_bot()
+                continue
+            timeout = 1.0 if wait is None else min(max(wait, 0.01), 1.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.changed.wait(), timeout)
