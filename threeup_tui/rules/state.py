@@ -137,12 +137,12 @@ class GameState:
         "run",
         "seat",
         "setup",
-        "started",
         "top",
         "turns",
         "up",
         "up_rank",
         "up_size",
+        "voluntary",
         "winner",
     )  # fmt: skip
 
@@ -185,7 +185,7 @@ class GameState:
         self.phase = Phase.SETUP
         self.seat = first
         self.pending = 1  # discard actions still to make this turn
-        self.started = False  # whether this turn's first discard is made
+        self.voluntary = options.voluntary_pickup
         self.draw_open = False
         self.turns = 0
         self.winner: int | None = None
@@ -272,7 +272,18 @@ class GameState:
 
     def extra_discards(self) -> int:
         """Extra discard actions still owed (Clear +1 / Clear +2, D7-D9)."""
-        return self.pending if self.started else 0
+        return self.pending if self.turn_started() else 0
+
+    def turn_started(self) -> bool:
+        """Whether the seat to act has made this turn's first discard.
+
+        Derived from the history rather than kept, to keep the hot path
+        short: the last move is this seat's and did not end its turn.
+        """
+        if not self.history:
+            return False
+        seat, _mtype, _arg, effects, _detail = self.history[-1]
+        return seat == self.seat and not effects & (E_TURN_END | E_OUT)
 
     def can_draw(self) -> bool:
         """The optional draw of D10: open, hand under 3, draw pile not empty."""
@@ -312,7 +323,7 @@ class GameState:
                     legal.extend(_PLAYS[rank][ranks[rank]])
             if self.draw_open and self.hand_size[s] < HAND_TARGET and self.draw_pos < DECK_SIZE:
                 legal.append(DRAW)
-            if not legal or self.options.voluntary_pickup:
+            if not legal or self.voluntary:
                 legal.append(PICKUP)  # D12
         self._legal = legal
         return legal
@@ -555,7 +566,6 @@ class GameState:
             self.run = 0
             effects = E_CLEARED
         self.pending -= 1
-        self.started = True
         self.draw_open = rank >= CLEAR1
         if not (self.hand_size[s] or self.up_size[s] or self.down_size[s]):
             self.history.append((s, mtype, arg, effects | E_OUT, detail))
@@ -634,7 +644,6 @@ class GameState:
             nxt = (nxt + 1) % n
         self.seat = nxt
         self.pending = 1
-        self.started = False
         self.draw_open = False
 
     def _go_out(self, s: int) -> None:
@@ -689,7 +698,6 @@ class GameState:
             "cleared": list(self.cleared),
             "draw_pos": self.draw_pos,
             "pending": self.pending,
-            "started": self.started,
             "draw_open": self.draw_open,
             "turns": self.turns,
             "winner": self.winner,
