@@ -197,16 +197,42 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_host(args: argparse.Namespace) -> int:
+    if args.bots >= args.players and args.resume is None:
+        raise CliError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
+    if args.headless:
+        from .netplay.run import run_headless_host
+
+        return run_headless_host(args)
+    return cmd_app(args)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    if args.bot is not None:
+        if args.watch:
+            raise CliError("--bot plays a seat; it cannot --watch")
+        from .netplay.run import run_bot_client
+
+        return run_bot_client(args)
+    return cmd_app(args)
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from .app.main import run_app
 
-    return run_app(args)
+    code: int = run_app(args)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"verify": cmd_verify, "simulate": cmd_simulate}
+    handlers = {
+        "verify": cmd_verify,
+        "simulate": cmd_simulate,
+        "host": cmd_host,
+        "join": cmd_join,
+    }
     handler = handlers.get(args.command or "", cmd_app)
     try:
         return handler(args)

@@ -4,7 +4,11 @@ table, or joining one.  The app only ever sees the client interface.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game
@@ -21,8 +25,10 @@ class HostSettings:
     name: str = "host"
     options: Options = field(default_factory=Options)
     seed: int | None = None
-    port: int | None = None
+    port: int | None = None  # None: the default game port; 0: any free port
     bind: str = "0.0.0.0"
+    takeover_after: float = 30.0
+    journal: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -33,10 +39,49 @@ class JoinSettings:
     watch: bool = False
 
 
+class HostedClient(LocalClient):
+    """The host's own seat at a table it also serves over the network."""
+
+    def __init__(self, table: Table, name: str) -> None:
+        super().__init__(table, name, as_host=True, owns_runner=True)
+        self.net_host: object | None = None
+        self.announcer: object | None = None
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        from .netplay.host import NetHost
+
+        return self.net_host.address if isinstance(self.net_host, NetHost) else None
+
+    async def close(self) -> None:
+        from .netplay.discovery import Announcer
+        from .netplay.host import NetHost
+
+        if isinstance(self.announcer, Announcer):
+            await self.announcer.stop()
+        if isinstance(self.net_host, NetHost):
+            await self.net_host.close()
+        await super().close()
+
+
 class Launcher:
-    """Makes started clients.  Tests and the SSH front door pass their own."""
+    """Makes started clients.  Tests and the SSH front door pass their own.
+
+    ``announce_address`` is where a hosted table is announced on the LAN
+    (``"off"`` for nowhere; tests use ``127.255.255.255`` or ``"off"``).
+    """
 
     bot_delay: float = 0.6
+
+    def __init__(
+        self,
+        announce_address: str | None = None,
+        announce_port: int | None = None,
+        listen_port: int | None = None,
+    ) -> None:
+        self.announce_address = announce_address
+        self.announce_port = announce_port
+        self.listen_port = listen_port
 
     async def local_game(
         self, players: int = 4, bot_level: str = "greedy", seed: int | None = None,
@@ -48,7 +93,10 @@ class Launcher:
         return client
 
     async def host(self, settings: HostSettings) -> TableClient:
-        """A table this process hosts, with the host in seat 1."""
+        """A table this process hosts and serves, with the host in seat 1."""
+        from .netplay.host import DEFAULT_PORT, NetHost
+        from .netplay.run import start_announcer
+
         table = Table(
             TableConfig(
                 players=settings.players,
@@ -56,15 +104,50 @@ class Launcher:
                 code=settings.code,
                 seed=settings.seed,
                 bot_level=settings.bot_level,
+                takeover_after=settings.takeover_after,
+                journal=settings.journal,
                 table_name=f"{settings.name}'s table",
                 bot_delay=self.bot_delay,
             )
         )
-        client = LocalClient(table, settings.name)
+        client = HostedClient(table, settings.name)
+        port = DEFAULT_PORT if settings.port is None else settings.port
+        client.net_host = await NetHost.start(table, settings.bind, port)
         await client.start()
         for _ in range(settings.bots):
             table.add_bot(None, settings.bot_level)
+        client.announcer = await start_announcer(
+            self.announce_address, self.announce_port, table, client.net_host.address[1]
+        )
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:
-        raise ConnectionError("network play is not available in this build yet")
+        """A started client at a table across the network.
+
+        Raises ConnectionError (with the host's reason when it refused) or
+        ValueError for an address that cannot be understood.
+        """
+        from .netplay.client import NetClient, parse_address
+
+        host, port = parse_address(settings.address)
+        client = NetClient(host, port, settings.name, settings.code, settings.watch)
+        await client.start()
+        return client
+
+    async def discover(self) -> AsyncIterator[list[object]]:
+        """Lists of tables heard on the LAN (TableAnnouncement), as they change."""
+        from .netplay.discovery import DEFAULT_ANNOUNCE_PORT, Listener
+
+        listener = Listener(self.listen_port or DEFAULT_ANNOUNCE_PORT)
+        try:
+            await listener.start()
+        except OSError:
+            return
+        try:
+            while True:
+                listener.changed.clear()
+                yield list(listener.current())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(listener.changed.wait(), 1.0)
+        finally:
+            await listener.stop()

@@ -180,7 +180,9 @@ class Table:
         self, name: object, token: object = None, host: bool = False
     ) -> tuple[int, str]:
         """Seat a player: their old seat if the token matches one, else an
-        open seat.  Returns (seat, token)."""
+        open seat, which the token (or a new one) then unlocks.  Clients
+        choose their token and keep it, so a repeated or restarted handshake
+        finds the same seat.  Returns (seat, token)."""
         if isinstance(token, str) and token:
             for i, seat in enumerate(self.seats):
                 if seat.kind == "human" and seat.token is not None and secrets.compare_digest(
@@ -194,7 +196,7 @@ class Table:
                     break  # a started game takes no newcomers: its seats are set
                 seat.kind = "human"
                 seat.name = clean_name(name, f"player {i + 1}")
-                seat.token = secrets.token_hex(16)
+                seat.token = token if isinstance(token, str) and token else secrets.token_hex(16)
                 seat.connected = True
                 seat.absent_since = None
                 if host:
@@ -207,6 +209,8 @@ class Table:
 
     def _reconnect(self, i: int) -> None:
         seat = self.seats[i]
+        if seat.connected:
+            return  # a repeated handshake of a player who is here
         seat.connected = True
         seat.absent_since = None
         if seat.bot is not None and seat.kind == "human":

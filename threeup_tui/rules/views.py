@@ -31,12 +31,17 @@ from .state import (
 PHASE_NAMES = {Phase.SETUP: "setup", Phase.PLAY: "play", Phase.OVER: "over"}
 
 
-def _codes(kinds: list[int] | tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(CODES[k] for k in sorted(kinds, key=sort_key))
+# Kinds in display order: by rank, then colour.
+_DISPLAY_ORDER = sorted(range(N_KINDS), key=sort_key)
 
 
-def _expand(counts: list[int]) -> list[int]:
-    return [k for k in range(N_KINDS) for _ in range(counts[k])]
+def _codes(counts: list[int]) -> tuple[str, ...]:
+    """Codes of a per-kind count array, sorted by rank then colour."""
+    out: list[str] = []
+    for k in _DISPLAY_ORDER:
+        if counts[k]:
+            out.extend([CODES[k]] * counts[k])
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +218,9 @@ def _log_entry(entry: tuple[int, int, object, int, int]) -> LogEntry:
 
 
 def log_entries(state: GameState, last: int | None = None) -> tuple[LogEntry, ...]:
+    """The last ``last`` moves as log entries (all of them for None)."""
+    if last is not None and last <= 0:
+        return ()
     history = state.history if last is None else state.history[-last:]
     return tuple(_log_entry(e) for e in history)
 
@@ -231,13 +239,13 @@ def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
                 seat=s,
                 name=state.names[s],
                 hand_size=state.hand_size[s] + (state.up_size[s] if in_setup and s != seat else 0),
-                face_up=_codes(_expand(state.up[s])) if show_up else (),
+                face_up=_codes(state.up[s]) if show_up else (),
                 face_down=(
                     state.down[s][0] >= 0,
                     state.down[s][1] >= 0,
                     state.down[s][2] >= 0,
                 ),
-                known=_codes(_expand(state.known[s])),
+                known=_codes(state.known[s]),
                 ready=ready,
                 out=state.out[s],
             )
@@ -257,7 +265,7 @@ def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
         options=state.options,
         names=state.names,
         seats=tuple(seats),
-        hand=_codes(_expand(state.hand[seat])) if seat is not None else (),
+        hand=_codes(state.hand[seat]) if seat is not None else (),
         pile=tuple(CODES[k] for k in state.pile),
         draw_size=state.draw_size(),
         cleared=tuple(CODES[k] for k in state.cleared),

@@ -1,0 +1,244 @@
+"""A :class:`TableClient` for a table across the network.
+
+It keeps the session alive by itself: when the session ends (the host
+restarted, the network dropped) it reconnects with its seat token and the
+host gives the seat back.  Moves carry the move count they were made at, so
+a re-sent move is applied at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from net.client import Client
+from net.config import NetConfig
+from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
+from net.events import Disconnected, Message, State
+
+from ..client.base import TableClient
+from ..client.events import (
+    ActionRejected,
+    ChatReceived,
+    ConnectionChanged,
+    GameSaved,
+    LobbyChanged,
+    ViewChanged,
+    Welcome,
+)
+from ..rules import Move, Options, View
+from .host import DEFAULT_PORT
+from .tokens import TokenStore
+from .wire import WireError, lobby_from_wire, make_hello, request, view_from_wire
+
+log = logging.getLogger("threeup.client")
+
+CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=5.0)
+RECONNECT_MAX_DELAY = 2.0
+
+
+class AddressError(ValueError):
+    """A HOST[:PORT] that cannot be understood."""
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port``, ``[v6]:port`` or a bare IPv6 address."""
+    text = text.strip()
+    if not text:
+        raise AddressError("no address given")
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]")
+        if not sep:
+            raise AddressError(f"{text!r}: missing ']'")
+        port_text = rest[1:] if rest.startswith(":") else ""
+        if rest and not rest.startswith(":"):
+            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, ""  # a name, IPv4, or a bare IPv6 address
+    if not host:
+        raise AddressError(f"{text!r}: no host")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
+        raise AddressError(f"{text!r}: {port_text!r} is not a port (1-65535)")
+    return host, int(port_text)
+
+
+class NetClient(TableClient):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        code: str | None = None,
+        watch: bool = False,
+        tokens: TokenStore | None = None,
+        config: NetConfig = CLIENT_NET,
+    ) -> None:
+        super().__init__()
+        self.host = host
+        self.port = port
+        self.name = name
+        self.watch = watch
+        self.config = config
+        token = (tokens or TokenStore()).token_for(f"{host}:{port}", name)
+        self.hello = make_hello(name, code, token, watch)
+        self.seat: int | None = None
+        self.view: View | None = None
+        self._client: Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._last_move: dict[str, Any] | None = None
+        self._closing = False
+        self.reconnects = 0
+
+    async def start(self) -> None:
+        """Connect; raises ConnectionError with the host's reason on refusal."""
+        await self._connect()
+        self._emit(ConnectionChanged("connected", f"{self.host}:{self.port}"))
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _connect(self) -> None:
+        try:
+            client = await Client.connect(self.host, self.port, self.hello, self.config)
+        except Refused as err:
+            raise ConnectionRefusedError(f"the table refused: {err.reason}") from None
+        except ConnectTimeout:
+            raise ConnectionError(f"no table answers at {self.host}:{self.port}") from None
+        except OSError as err:
+            reason = err.strerror or str(err)
+            raise ConnectionError(f"cannot reach {self.host}:{self.port}: {reason}") from None
+        accept = client.accept_payload if isinstance(client.accept_payload, dict) else {}
+        seat = accept.get("seat")
+        self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        self._client = client
+        table = accept.get("table")
+        self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._client is not None:
+            await self._client.close("bye")
+        self._emit(ConnectionChanged("closed", "left the table"))
+
+    # ------------------------------------------------------------ receiving
+    async def _run(self) -> None:
+        while not self._closing:
+            client = self._client
+            assert client is not None
+            try:
+                event = await client.next_event()
+            except SessionClosed:
+                event = None
+            if event is None or isinstance(event, Disconnected):
+                reason = event.reason if event is not None else "connection lost"
+                if not await self._reconnect(reason):
+                    return
+                continue
+            try:
+                if isinstance(event, State):
+                    self._on_state(event.payload)
+                elif isinstance(event, Message):
+                    self._on_message(event.payload)
+            except WireError as err:
+                log.warning("dropped a malformed message from the host: %s", err)
+
+    async def _reconnect(self, reason: str) -> bool:
+        self._emit(ConnectionChanged("reconnecting", reason))
+        delay = 0.1
+        while not self._closing:
+            with contextlib.suppress(Exception):
+                await self._client.close() if self._client is not None else None
+            try:
+                await self._connect()
+            except ConnectionRefusedError as err:
+                self._emit(ConnectionChanged("closed", str(err)))
+                return False
+            except (ConnectionError, NetError, OSError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_DELAY)
+                continue
+            self.reconnects += 1
+            self._emit(ConnectionChanged("connected", f"{self.host}:{self.port} (reconnected)"))
+            if self._last_move is not None:
+                self._send(self._last_move)  # stale on the host if it was applied
+            return True
+        return False
+
+    def _on_state(self, payload: Any) -> None:
+        if not isinstance(payload, dict):
+            raise WireError("a snapshot is a map")
+        lobby = payload.get("lobby")
+        if lobby is not None:
+            self._emit(LobbyChanged(lobby_from_wire(lobby)))
+        view = payload.get("view")
+        if view is not None:
+            self.view = view_from_wire(view)
+            self._emit(ViewChanged(self.view))
+
+    def _on_message(self, payload: Any) -> None:
+        if not isinstance(payload, dict):
+            raise WireError("a message is a map")
+        kind = payload.get("t")
+        if kind == "chat":
+            seat = payload.get("seat")
+            self._emit(
+                ChatReceived(
+                    seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+                    str(payload.get("name", "")),
+                    str(payload.get("text", "")),
+                )
+            )
+        elif kind == "rejected":
+            self._emit(ActionRejected(str(payload.get("reason", "refused"))))
+        elif kind == "saved":
+            self._emit(GameSaved(str(payload.get("path", ""))))
+
+    # ------------------------------------------------------------ sending
+    def _send(self, message: dict[str, Any]) -> None:
+        client = self._client
+        try:
+            if client is None:
+                raise SessionClosed("not connected")
+            client.send(message)
+        except NetError as err:
+            # The reconnect re-sends the last move; other requests are
+            # repeated by the player once the table is back.
+            log.info("not sent (%s): %s", err, message.get("t"))
+
+    def choose_face_up(self, cards: Sequence[str]) -> None:
+        self._send(request("setup", cards=list(cards)))
+
+    def submit(self, move: Move) -> None:
+        at = self.view.moves_played if self.view is not None else 0
+        self._last_move = request("move", at=at, move=move.to_json())
+        self._send(self._last_move)
+
+    def chat(self, text: str) -> None:
+        self._send(request("chat", text=text))
+
+    def add_bot(self, level: str) -> None:
+        self._send(request("add_bot", level=level))
+
+    def remove_seat(self, seat: int) -> None:
+        self._send(request("remove", seat=seat))
+
+    def set_options(self, options: Options) -> None:
+        self._send(request("options", options=options.to_json()))
+
+    def start_game(self) -> None:
+        self._send(request("start"))
+
+    def rematch(self) -> None:
+        self._send(request("rematch"))
+
+    def save_record(self, path: str) -> None:
+        self._emit(ActionRejected("the host keeps the game record; ask them for it"))

@@ -1,0 +1,180 @@
+"""LAN discovery: hosts announce their table by UDP broadcast; joiners listen.
+
+An announcement is one small msgpack map (well under 200 bytes), sent at
+most once a second.  The address it goes to is a setting: a real LAN party
+uses the limited broadcast address, while tests use 127.255.255.255 (or turn
+announcing off), so nothing leaves the machine.  Listeners ignore anything
+that is not a well-formed announcement and forget tables that go quiet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import asyncio_dgram
+import msgpack
+
+from .wire import GAME, PROTOCOL
+
+DEFAULT_ANNOUNCE_ADDRESS: Final = "255.255.255.255"
+DEFAULT_ANNOUNCE_PORT: Final = 47824
+ANNOUNCE_INTERVAL: Final = 1.0
+FORGET_AFTER: Final = 5.0
+MAX_ANNOUNCEMENT: Final = 512
+
+
+@dataclass(frozen=True)
+class TableAnnouncement:
+    host: str  # where the announcement came from
+    port: int  # the table's game port
+    name: str
+    free_seats: int
+    seats: int
+    code_required: bool
+    started: bool
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def encode_announcement(
+    name: str, port: int, free_seats: int, seats: int, code_required: bool, started: bool
+) -> bytes:
+    data: bytes = msgpack.packb(
+        {"game": GAME, "v": PROTOCOL, "name": name[:40], "port": port, "free": free_seats,
+         "seats": seats, "code": code_required, "started": started}
+    )
+    return data
+
+
+def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
+    """The announcement in a datagram, or None for anything else."""
+    if len(data) > MAX_ANNOUNCEMENT:
+        return None
+    try:
+        value = msgpack.unpackb(data, raw=False, max_str_len=200, max_bin_len=0,
+                                max_array_len=16, max_map_len=16)
+    except Exception:  # any malformed datagram: msgpack raises many kinds
+        return None
+    if not isinstance(value, dict) or value.get("game") != GAME or value.get("v") != PROTOCOL:
+        return None
+    name, port, free, seats = (value.get(k) for k in ("name", "port", "free", "seats"))
+    code, started = value.get("code"), value.get("started")
+    if not (
+        isinstance(name, str)
+        and _small_int(port, 1, 65535)
+        and _small_int(free, 0, 6)
+        and _small_int(seats, 2, 6)
+        and isinstance(code, bool)
+        and isinstance(started, bool)
+    ):
+        return None
+    assert isinstance(port, int) and isinstance(free, int) and isinstance(seats, int)
+    return TableAnnouncement(host, port, name, free, seats, code, started)
+
+
+def _small_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+class Announcer:
+    """Broadcasts what ``describe()`` returns, once per interval."""
+
+    def __init__(
+        self,
+        describe: Callable[[], bytes],
+        address: str = DEFAULT_ANNOUNCE_ADDRESS,
+        port: int = DEFAULT_ANNOUNCE_PORT,
+        interval: float = ANNOUNCE_INTERVAL,
+    ) -> None:
+        self.describe = describe
+        self.address = address
+        self.port = port
+        self.interval = max(interval, 0.2)  # rate limit, whatever the caller asks
+        self.sent = 0
+        self.errors = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        sock.setblocking(False)
+        sock.bind(("0.0.0.0", 0))
+        stream = await asyncio_dgram.from_socket(sock)
+        self._task = asyncio.get_running_loop().create_task(self._run(stream))
+
+    async def _run(self, stream: Any) -> None:
+        try:
+            while True:
+                try:
+                    await stream.send(self.describe(), (self.address, self.port))
+                    self.sent += 1
+                except OSError:
+                    self.errors += 1  # no route / ICMP: try again next time
+                await asyncio.sleep(self.interval)
+        finally:
+            stream.close()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
+class Listener:
+    """Hears announcements and keeps the tables heard recently."""
+
+    def __init__(self, port: int = DEFAULT_ANNOUNCE_PORT, bind: str = "0.0.0.0") -> None:
+        self.port = port
+        self.bind = bind
+        self.tables: dict[tuple[str, int], tuple[TableAnnouncement, float]] = {}
+        self.ignored = 0
+        self.changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(AttributeError, OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # several listeners
+        sock.setblocking(False)
+        sock.bind((self.bind, self.port))
+        stream = await asyncio_dgram.from_socket(sock)
+        self._task = asyncio.get_running_loop().create_task(self._run(stream))
+
+    async def _run(self, stream: Any) -> None:
+        try:
+            while True:
+                data, addr = await stream.recv()
+                heard = decode_announcement(data, addr[0])
+                if heard is None:
+                    self.ignored += 1
+                    continue
+                self.tables[(heard.host, heard.port)] = (heard, time.monotonic())
+                self.changed.set()
+        finally:
+            stream.close()
+
+    def current(self) -> list[TableAnnouncement]:
+        """Tables heard within the last few seconds, by name."""
+        now = time.monotonic()
+        for key, (_heard, when) in list(self.tables.items()):
+            if now - when > FORGET_AFTER:
+                del self.tables[key]
+        return sorted((t for t, _ in self.tables.values()), key=lambda t: (t.name, t.address))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

@@ -1,0 +1,243 @@
+"""The host: a :class:`Table` served over ``net`` to seats and spectators.
+
+Each session is a seat (or a spectator).  The host checks every request's
+shape (``wire``), checks that the session may make it (its seat, the
+host's controls), and lets the table and the engine decide the rest.  Each
+session's state channel carries a snapshot of exactly what its seat may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from net.config import NetConfig
+from net.events import Connected, Disconnected, Message
+from net.events import Event as NetEvent
+from net.server import Accept, Refuse, Server
+
+from ..client.events import (
+    ActionRejected,
+    ChatReceived,
+    Event,
+    GameSaved,
+    LobbyChanged,
+    ViewChanged,
+)
+from ..table import Table, TableError, clean_name
+from .wire import (
+    WireError,
+    lobby_to_wire,
+    parse_hello,
+    parse_request,
+    view_to_wire,
+)
+
+log = logging.getLogger("threeup.host")
+
+DEFAULT_PORT = 47823
+
+
+@dataclass
+class _Peer:
+    session_id: int
+    seat: int | None  # None: a spectator
+    name: str
+    lobby: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    dirty: bool = False
+
+
+@dataclass
+class HostStats:
+    rejected_requests: int = 0
+    malformed_requests: int = 0
+    stale_moves: int = 0
+    refused_hellos: dict[str, int] = field(default_factory=dict)
+
+
+class NetHost:
+    """Serves ``table`` on a UDP port until :meth:`close`."""
+
+    def __init__(self, table: Table, server: Server) -> None:
+        self.table = table
+        self.server = server
+        self.peers: dict[int, _Peer] = {}
+        self.stats = HostStats()
+        self._pending: dict[tuple[str, int], tuple[int | None, str]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._flush_scheduled = False
+
+    @classmethod
+    async def start(
+        cls,
+        table: Table,
+        bind: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        config: NetConfig | None = None,
+    ) -> NetHost:
+        holder: list[NetHost] = []
+
+        def authorize(address: tuple[str, int], hello: Any) -> Accept | Refuse:
+            return holder[0]._authorize(address, hello)
+
+        server = await Server.start(bind, port, authorize, config or NetConfig())
+        host = cls(table, server)
+        holder.append(host)
+        host._task = asyncio.get_running_loop().create_task(host._serve())
+        return host
+
+    @property
+    def address(self) -> tuple[str, int]:
+        address: tuple[str, int] = self.server.address
+        return address
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for key in list(self.peers):
+            self.table.unsubscribe(("peer", key))
+        await self.server.close()
+
+    # ------------------------------------------------------------ handshake
+    def _refuse(self, why: str) -> Refuse:
+        self.stats.refused_hellos[why] = self.stats.refused_hellos.get(why, 0) + 1
+        return Refuse(why)
+
+    def _authorize(self, address: tuple[str, int], hello: Any) -> Accept | Refuse:
+        try:
+            name, code, token, watch = parse_hello(hello)
+        except WireError as err:
+            return self._refuse(str(err))
+        try:
+            self.table.check_code(code)
+        except TableError as err:
+            return self._refuse(str(err))
+        if watch:
+            seat: int | None = None
+        else:
+            try:
+                seat, token = self.table.seat_human(name, token)
+            except TableError as err:
+                return self._refuse(str(err))
+        self._pending[address] = (seat, clean_name(name, "watcher"))
+        return Accept(
+            {"seat": seat, "token": token, "table": self.table.config.table_name}
+        )
+
+    # ------------------------------------------------------------ events
+    async def _serve(self) -> None:
+        while True:
+            event = await self.server.next_event()
+            try:
+                self._handle(event)
+            except Exception:  # one bad event must never stop the table
+                log.exception("error handling %r", event)
+
+    def _handle(self, event: NetEvent) -> None:
+        if isinstance(event, Connected):
+            seat, name = self._pending.pop(event.address, (None, "watcher"))
+            peer = _Peer(event.session_id, seat, name)
+            self.peers[event.session_id] = peer
+            self.table.subscribe(
+                ("peer", event.session_id), seat, self._listener(peer)
+            )
+        elif isinstance(event, Message):
+            sender = self.peers.get(event.session_id)
+            if sender is not None:
+                self._request(sender, event.payload)
+        elif isinstance(event, Disconnected):
+            gone = self.peers.pop(event.session_id, None)
+            if gone is None:
+                return
+            self.table.unsubscribe(("peer", event.session_id))
+            if gone.seat is not None and not any(
+                p.seat == gone.seat for p in self.peers.values()
+            ):
+                self.table.disconnect(gone.seat)
+
+    def _request(self, peer: _Peer, payload: Any) -> None:
+        try:
+            kind, arg = parse_request(payload)
+        except WireError:
+            self.stats.malformed_requests += 1
+            return
+        table = self.table
+        seat = peer.seat
+        try:
+            if kind == "chat":
+                table.chat(seat, arg)
+                return
+            if seat is None:
+                raise TableError("spectators watch; they do not play")
+            if kind == "setup":
+                table.choose_face_up(seat, arg)
+            elif kind == "move":
+                at, move = arg
+                state = table.state
+                if state is not None and at != len(state.history):
+                    # Made on an older view (a re-send after a reconnect, or
+                    # a race with a take-over bot): applying it could apply
+                    # it twice.  The client's new view shows what happened.
+                    self.stats.stale_moves += 1
+                    return
+                table.submit(seat, move)
+            elif kind == "add_bot":
+                table.add_bot(seat, arg)
+            elif kind == "remove":
+                table.remove_seat(seat, arg)
+            elif kind == "options":
+                table.set_options(seat, arg)
+            elif kind == "start":
+                table.start(seat)
+            elif kind == "rematch":
+                table.rematch(seat)
+            elif kind == "save":
+                raise TableError("the host keeps the game record")
+        except TableError as err:
+            self.stats.rejected_requests += 1
+            self.server.send(peer.session_id, {"t": "rejected", "reason": str(err)})
+
+    # ------------------------------------------------------------ outgoing
+    def _listener(self, peer: _Peer) -> Callable[[Event], None]:
+        def on_event(event: Event) -> None:
+            if isinstance(event, LobbyChanged):
+                peer.lobby = lobby_to_wire(event.lobby)
+                self._mark(peer)
+            elif isinstance(event, ViewChanged):
+                peer.view = view_to_wire(event.view)
+                self._mark(peer)
+            elif isinstance(event, ChatReceived):
+                self._send(peer, {"t": "chat", "seat": event.seat, "name": event.name,
+                                  "text": event.text})
+            elif isinstance(event, ActionRejected):
+                self._send(peer, {"t": "rejected", "reason": event.reason})
+            elif isinstance(event, GameSaved):
+                self._send(peer, {"t": "saved", "path": event.path})
+
+        return on_event
+
+    def _send(self, peer: _Peer, message: dict[str, Any]) -> None:
+        if peer.session_id in self.peers:
+            self.server.send(peer.session_id, message)
+
+    def _mark(self, peer: _Peer) -> None:
+        """Coalesce the lobby and view changes of one table change into one
+        snapshot per session."""
+        peer.dirty = True
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        for peer in list(self.peers.values()):
+            if peer.dirty:
+                peer.dirty = False
+                self.server.set_state(peer.session_id, {"lobby": peer.lobby, "view": peer.view})

@@ -1,0 +1,197 @@
+"""The headless commands: a dedicated host, and a bot that joins over the network."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from ..bots import make_bot
+from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
+from ..rules import Options
+from ..table import Table, TableConfig, TableError, TableRunner
+from .client import AddressError, NetClient, parse_address
+from .discovery import (
+    DEFAULT_ANNOUNCE_ADDRESS,
+    DEFAULT_ANNOUNCE_PORT,
+    Announcer,
+    encode_announcement,
+)
+from .host import DEFAULT_PORT, NetHost
+
+log = logging.getLogger("threeup")
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "player"
+
+
+def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
+    options = Options(
+        voluntary_pickup=bool(getattr(args, "voluntary_pickup", False)),
+        finish="places" if getattr(args, "finish", "first_out") == "places" else "first_out",
+    )
+    name = args.name or default_name()
+    return TableConfig(
+        players=args.players,
+        options=options,
+        code=args.code,
+        seed=args.seed,
+        bot_level=args.bot_level,
+        takeover_after=args.takeover_after,
+        journal=args.record,
+        table_name=f"{name}'s table",
+        auto_start=auto_start,
+    )
+
+
+def build_table(args: argparse.Namespace, auto_start: bool) -> Table:
+    """A fresh table (with ``--bots`` bots) or one resumed from ``--resume``."""
+    config = table_config(args, auto_start)
+    if args.resume is not None:
+        table = Table.resume(config, args.resume)
+        if config.journal is not None and config.journal != args.resume:
+            table.config.journal = config.journal
+        return table
+    if args.bots >= args.players:
+        raise TableError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
+    if config.journal is None and auto_start:
+        config.journal = Path("threeup-game.json")
+    table = Table(config)
+    for _ in range(args.bots):
+        table.add_bot(None, args.bot_level)
+    return table
+
+
+async def _headless_host(args: argparse.Namespace) -> int:
+    table = build_table(args, auto_start=True)
+    runner = TableRunner(table)
+    host = await NetHost.start(table, args.bind, DEFAULT_PORT if args.port is None else args.port)
+    bound = host.address
+    log.info("hosting %s on %s:%d (%d seats)", table.config.table_name, bound[0], bound[1],
+             len(table.seats))
+    # A line for scripts and tests that start the host on port 0.
+    print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    announcer = await start_announcer(args.announce, args.announce_port, table, bound[1])
+    runner.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        finished = asyncio.ensure_future(table.finished.wait())
+        stopped = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finished.cancel()
+        stopped.cancel()
+        if table.finished.is_set():
+            state = table.state
+            assert state is not None
+            log.info("game over: %s; record in %s", table._result_words(state),
+                     table.config.journal)
+            await asyncio.sleep(0.5)  # let the final views reach everyone
+            return 0
+        log.info("stopped before the game ended; the journal %s can --resume it",
+                 table.config.journal)
+        return 130
+    finally:
+        if announcer is not None:
+            await announcer.stop()
+        await runner.stop()
+        await host.close()
+
+
+def describe_table(table: Table, port: int) -> bytes:
+    lobby = table.lobby()
+    free = sum(1 for seat in lobby.seats if seat.kind == "open")
+    return encode_announcement(
+        lobby.table_name, port, free, len(lobby.seats), lobby.code_required, lobby.started
+    )
+
+
+async def start_announcer(
+    address: str | None, announce_port: int | None, table: Table, port: int
+) -> Announcer | None:
+    """Announce the table on the LAN unless ``address`` is ``off``."""
+    if address == "off":
+        return None
+    announcer = Announcer(
+        lambda: describe_table(table, port),
+        address or DEFAULT_ANNOUNCE_ADDRESS,
+        announce_port or DEFAULT_ANNOUNCE_PORT,
+    )
+    try:
+        await announcer.start()
+    except OSError as err:
+        log.warning("not announcing the table on the LAN: %s", err.strerror or err)
+        return None
+    return announcer
+
+
+def run_headless_host(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    try:
+        return asyncio.run(_headless_host(args))
+    except TableError as err:
+        print(f"threeup host: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"threeup host: cannot listen: {err.strerror or err}", file=sys.stderr)
+        return 2
+
+
+async def _bot_client(args: argparse.Namespace) -> int:
+    host, port = parse_address(args.address)
+    bot = make_bot(args.bot)
+    name = args.name or f"{args.bot} bot"
+    client = NetClient(host, port, name, args.code, watch=False)
+    await client.start()
+    acted_at = -1
+    try:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, ConnectionChanged) and event.state == "closed":
+                print(f"threeup join: {event.detail}", file=sys.stderr)
+                return 1
+            if isinstance(event, ActionRejected):
+                log.warning("rejected: %s", event.reason)
+                acted_at = -1  # try again on the next view
+                continue
+            if not isinstance(event, ViewChanged):
+                continue
+            view = event.view
+            if view.phase == "over":
+                return 0
+            if view.seat is None:
+                continue
+            if view.phase == "setup" and not view.seats[view.seat].ready and acted_at != -2:
+                client.choose_face_up(bot.choose_face_up(view))
+                acted_at = -2
+            elif view.my_turn and acted_at != view.moves_played:
+                acted_at = view.moves_played
+                client.submit(bot.choose_move(view))
+    finally:
+        await client.close()
+
+
+def run_bot_client(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.address is None:
+        print("threeup join: --bot needs HOST[:PORT]", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_bot_client(args))
+    except AddressError as err:
+        print(f"threeup join: {err}", file=sys.stderr)
+        return 2
+    except ConnectionError as err:
+        print(f"threeup join: {err}", file=sys.stderr)
+        return 1
