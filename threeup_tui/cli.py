@@ -200,6 +200,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_host(args: argparse.Namespace) -> int:
     if args.bots >= args.players and args.resume is None:
         raise CliError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
+    keys = args.ssh_authorized_keys
+    if keys is not None and not keys.is_file():
+        raise CliError(f"--ssh-authorized-keys {keys}: no such file")
+    if args.resume is not None and not args.resume.is_file():
+        raise CliError(f"--resume {args.resume}: no such file")
     if args.headless:
         from .netplay.run import run_headless_host
 

@@ -29,6 +29,8 @@ class HostSettings:
     bind: str = "0.0.0.0"
     takeover_after: float = 30.0
     journal: Path | None = None
+    ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
+    ssh_authorized_keys: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class HostedClient(LocalClient):
         super().__init__(table, name, as_host=True, owns_runner=True)
         self.net_host: object | None = None
         self.announcer: object | None = None
+        self.ssh_door: object | None = None
 
     @property
     def address(self) -> tuple[str, int] | None:
@@ -59,6 +62,11 @@ class HostedClient(LocalClient):
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
+        if self.ssh_door is not None:
+            from .sshdoor import SshDoor
+
+            if isinstance(self.ssh_door, SshDoor):
+                await self.ssh_door.close()
         if isinstance(self.net_host, NetHost):
             await self.net_host.close()
         await super().close()
@@ -116,9 +124,16 @@ class Launcher:
         await client.start()
         for _ in range(settings.bots):
             table.add_bot(None, settings.bot_level)
+        game_port = client.net_host.address[1]
         client.announcer = await start_announcer(
-            self.announce_address, self.announce_port, table, client.net_host.address[1]
+            self.announce_address, self.announce_port, table, game_port
         )
+        if settings.ssh_port is not None:
+            from .sshdoor import SshDoor
+
+            door = SshDoor(game_port, settings.code, settings.ssh_authorized_keys)
+            await door.start(settings.bind, settings.ssh_port)
+            client.ssh_door = door
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:

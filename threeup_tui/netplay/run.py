@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..bots import make_bot
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
@@ -80,6 +81,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     # A line for scripts and tests that start the host on port 0.
     print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     announcer = await start_announcer(args.announce, args.announce_port, table, bound[1])
+    door = await start_ssh_door(args, table, bound[1])
     runner.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -104,6 +106,8 @@ async def _headless_host(args: argparse.Namespace) -> int:
     finally:
         if announcer is not None:
             await announcer.stop()
+        if door is not None:
+            await door.close()
         await runner.stop()
         await host.close()
 
@@ -133,6 +137,20 @@ async def start_announcer(
         log.warning("not announcing the table on the LAN: %s", err.strerror or err)
         return None
     return announcer
+
+
+async def start_ssh_door(args: argparse.Namespace, table: Table, game_port: int) -> Any:
+    """The SSH front door, when ``--ssh-port`` asks for one."""
+    if args.ssh_port is None:
+        return None
+    try:
+        from ..sshdoor import SshDoor
+    except ImportError:
+        raise TableError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'") from None
+    door = SshDoor(game_port, table.config.code, args.ssh_authorized_keys)
+    bound = await door.start(args.bind, args.ssh_port)
+    print(f"threeup ssh door listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    return door
 
 
 def run_headless_host(args: argparse.Namespace) -> int:

@@ -50,6 +50,11 @@ class TokenStore:
 
 
 def _terminal() -> str:
+    # The SSH front door names the terminal after the SSH user, so that a
+    # player who reconnects (on a new pseudo-terminal) finds the same seat.
+    override = os.environ.get("THREEUP_TERMINAL_ID")
+    if override:
+        return override
     for fd in (0, 1, 2):
         with contextlib.suppress(OSError):
             return os.ttyname(fd)
