@@ -599,8 +599,19 @@ class GameState:
         self._end_turn(s)
 
     def _take_pile(self, s: int) -> None:
-        for kind in self.pile:
-            self._give(s, kind, True)  # everyone saw these cards go into the hand
+        pile = self.pile
+        hand = self.hand[s]
+        hand_rank = self.hand_rank[s]
+        known = self.known[s]  # everyone saw these cards go into the hand
+        mask = self.hand_mask[s]
+        for kind in pile:
+            hand[kind] += 1
+            known[kind] += 1
+            rank = RANK_OF[kind]
+            hand_rank[rank] += 1
+            mask |= 1 << rank
+        self.hand_mask[s] = mask
+        self.hand_size[s] += len(pile)
         self.pile = []
         self.top = 0
         self.run = 0
