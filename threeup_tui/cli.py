@@ -148,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(text: str) -> None:
+    """Print for people: names from a file may hold what the terminal cannot show."""
+    encoding = sys.stdout.encoding or "utf-8"
+    print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
@@ -170,11 +176,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         places = ""
         if verdict.places is not None:
             places = ", places: " + " ".join(str(p) for p in verdict.places)
-        print(f"ok: {verdict.moves} moves, {status}{places}")
+        _say(f"ok: {verdict.moves} moves, {status}{places}")
     elif verdict.move is None:
-        print(f"illegal: {verdict.error}")
+        _say(f"illegal: {verdict.error}")
     else:
-        print(f"illegal move {verdict.move}: {verdict.error}")
+        _say(f"illegal move {verdict.move}: {verdict.error}")
     return EXIT_OK if verdict.ok else EXIT_ILLEGAL
 
 

@@ -30,6 +30,8 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         ) from None
     except RecursionError:
         raise MalformedRecord(f"{path}: not a record (nested too deeply)") from None
+    except ValueError as err:  # e.g. an integer too long to convert
+        raise MalformedRecord(f"{path}: not a record ({err})") from None
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:

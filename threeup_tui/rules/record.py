@@ -210,6 +210,8 @@ def _result_problem(result: dict[str, Any], state: GameState) -> str | None:
             f"the result names winner {result.get('winner')} but the replay gives "
             f"{actual['winner']}"
         )
+    if "places" in actual and "places" not in result:
+        return "the game is played for places but the result lists none"
     if "places" in result and result["places"] != actual.get("places", []):
         return f"the result lists places {result['places']} but the replay gives {state.places}"
     return None

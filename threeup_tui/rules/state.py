@@ -83,14 +83,20 @@ def check_deck(deck: Sequence[int]) -> None:
     counts = [0] * N_KINDS
     for kind in deck:
         counts[kind] += 1
-    if len(deck) != DECK_SIZE or counts != list(DECK_COUNTS):
-        for kind in range(N_KINDS):
-            if counts[kind] != DECK_COUNTS[kind]:
-                raise SetupError(
-                    f"the deck must hold {DECK_COUNTS[kind]} of {CODES[kind]} "
-                    f"but holds {counts[kind]} (a deck is the 74 listed cards)"
-                )
-        raise SetupError(f"the deck must hold {DECK_SIZE} cards, not {len(deck)}")
+    if len(deck) == DECK_SIZE and counts == list(DECK_COUNTS):
+        return
+    # Name the cards that should not be there first, then the missing ones.
+    extra = [k for k in range(N_KINDS) if counts[k] > DECK_COUNTS[k]]
+    missing = [k for k in range(N_KINDS) if counts[k] < DECK_COUNTS[k]]
+    problems = [
+        f"{CODES[k]} is not a card of the game" if DECK_COUNTS[k] == 0
+        else f"{counts[k]} of {CODES[k]} (the game has {DECK_COUNTS[k]})"
+        for k in extra + missing
+    ]
+    shown = "; ".join(problems[:4]) + ("; ..." if len(problems) > 4 else "")
+    raise SetupError(
+        f"the deck must be the 74 listed cards, but it holds {len(deck)}: {shown}"
+    )
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -263,9 +269,15 @@ class GameState:
         return self.phase == Phase.OVER
 
     @property
-    def stalemate(self) -> bool:
-        """The game hit the turn limit (D16) instead of ending normally."""
+    def capped(self) -> bool:
+        """The game ended at the turn limit (D16) instead of normally."""
         return self.phase == Phase.OVER and self.turns >= TURN_LIMIT
+
+    @property
+    def stalemate(self) -> bool:
+        """Ended at the turn limit with no winner (with ``finish: places``
+        a player who finished before the limit is still the winner)."""
+        return self.capped and self.winner is None
 
     def draw_size(self) -> int:
         return DECK_SIZE - self.draw_pos

@@ -1,0 +1,273 @@
+"""The connecting side: one session to one server."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from net.codec import Rejected, decode, encode
+from net.config import NetConfig
+from net.engine import Engine
+from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
+from net.events import Address, Event
+from net.packets import (
+    AcceptPacket,
+    ChallengePacket,
+    ClosePacket,
+    EchoPacket,
+    HelloPacket,
+    RefusePacket,
+    SessionPacket,
+)
+from net.session import SessionCore
+from net.stats import NetStats
+from net.transport import DatagramTap, UdpSocket
+
+
+@dataclass
+class _Handshake:
+    """Client handshake state, advanced by the receive task."""
+
+    nonce: int
+    hello: Any
+    outgoing: bytes
+    """HELLO until a CHALLENGE arrives, then the ECHO."""
+    last_sent_at: float = 0.0
+    rtt: float | None = None
+    progress: asyncio.Event | None = None
+    result: SessionCore | NetError | None = None
+
+
+class Client:
+    """A session to one server. Create it with ``await Client.connect(...)``
+    (or ``async with await Client.connect(...)``). All methods must be called
+    from the event loop thread."""
+
+    def __init__(self, engine: Engine, config: NetConfig) -> None:
+        self._engine = engine
+        self._config = config
+        self._handshake: _Handshake | None = None
+        self._session: SessionCore | None = None
+        self.session_id = 0
+        self.accept_payload: Any = None
+        engine.on_session_end = self._on_session_end
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        hello: Any,
+        config: NetConfig | None = None,
+        *,
+        on_datagram_sent: DatagramTap | None = None,
+    ) -> Client:
+        """Handshake with the server at ``host:port``, offering ``hello``
+        (any msgpack-able value, encoded below ~1 KiB) to its ``authorize``.
+
+        Raises ``Refused(reason)``, ``ConnectTimeout``, or ValueError /
+        TypeError when ``hello`` is too large / not msgpack-able."""
+        config = config or NetConfig()
+        stats = NetStats()
+        nonce = secrets.randbits(64)
+        # Encode first: a bad hello fails before any socket exists.
+        hello_datagram = encode(
+            HelloPacket(nonce, config.window_frames, config.max_message_size, hello)
+        )
+        encode(
+            EchoPacket(nonce, config.window_frames, config.max_message_size, hello, 0, bytes(16))
+        )
+        sock = await UdpSocket.connect(
+            host, port, stats, on_datagram_sent, config.socket_buffer_bytes
+        )
+        client: Client | None = None
+
+        def on_datagram(data: bytes, addr: Address, now: float) -> None:
+            assert client is not None
+            client._on_datagram(data, addr, now)
+
+        engine = Engine(sock, config, stats, on_datagram)
+        client = cls(engine, config)
+        engine.start()
+        try:
+            await client._run_handshake(_Handshake(nonce, hello, hello_datagram))
+        except BaseException:
+            await engine.shutdown()
+            raise
+        return client
+
+    async def _run_handshake(self, handshake: _Handshake) -> None:
+        handshake.progress = asyncio.Event()
+        self._handshake = handshake
+        engine = self._engine
+        peer = engine.sock.peer_address
+        assert peer is not None
+        deadline = engine.now() + self._config.connect_timeout
+        retry = self._config.handshake_initial_retry
+        while handshake.result is None:
+            remaining = deadline - engine.now()
+            if remaining <= 0:
+                raise ConnectTimeout(
+                    f"no handshake answer within {self._config.connect_timeout:g} s"
+                )
+            handshake.last_sent_at = engine.now()
+            await engine.sock.send(handshake.outgoing, peer)
+            handshake.progress.clear()
+            try:
+                await asyncio.wait_for(handshake.progress.wait(), min(retry, remaining))
+                retry = self._config.handshake_initial_retry  # next phase
+            except TimeoutError:
+                retry = min(retry * 2, self._config.max_rto)
+        if isinstance(handshake.result, NetError):
+            raise handshake.result
+        self._session = handshake.result
+        self.session_id = handshake.result.session_id
+
+    # --- public API -------------------------------------------------------------
+
+    @property
+    def stats(self) -> NetStats:
+        return self._engine.stats
+
+    @property
+    def local_address(self) -> Address:
+        return self._engine.sock.local_address
+
+    @property
+    def server_address(self) -> Address:
+        peer = self._engine.sock.peer_address
+        assert peer is not None
+        return peer
+
+    @property
+    def connected(self) -> bool:
+        """True until the session ends (either side) or ``close``."""
+        return self._session is not None and not self._engine.stopped
+
+    @property
+    def rtt(self) -> float | None:
+        """Smoothed round-trip time in seconds, if measured yet."""
+        return None if self._session is None else self._session.rtt.srtt
+
+    def _live_session(self) -> SessionCore:
+        if self._session is None or self._engine.stopped:
+            raise SessionClosed("not connected")
+        return self._session
+
+    def send(self, obj: Any) -> None:
+        """Queue a reliable, ordered message. Raises ``SessionClosed``,
+        ``MessageTooLarge``, ``SendQueueFull`` or ``TypeError``."""
+        self._live_session().send_message(obj)
+        self._engine.mark_dirty(self.session_id)
+
+    def set_state(self, obj: Any) -> int:
+        """Replace this side's latest state snapshot; returns its version."""
+        version = self._live_session().set_state(obj)
+        self._engine.mark_dirty(self.session_id)
+        return version
+
+    async def next_event(self) -> Event:
+        """``Message``, ``State`` or finally ``Disconnected``; after that
+        (or after ``close``) raises ``SessionClosed``."""
+        return await self._engine.events.get()
+
+    def poll_event(self) -> Event | None:
+        """The next event if one is queued, without waiting."""
+        return self._engine.events.get_nowait()
+
+    @property
+    def running(self) -> bool:
+        """True until ``close``; False if an internal task died (a bug)."""
+        return self._engine.running
+
+    async def events(self) -> AsyncIterator[Event]:
+        while True:
+            try:
+                yield await self._engine.events.get()
+            except SessionClosed:
+                return
+
+    async def close(self, reason: str = "") -> None:
+        """Flush (up to ``close_linger``), send CLOSE, stop. Idempotent."""
+        if self._engine.stopped:
+            return
+        await self._engine.close_sessions(reason)
+        await self._engine.shutdown()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- datagram handling (receive task) ---------------------------------------
+
+    def _on_session_end(self, session: SessionCore) -> None:
+        self._session = None
+        self._engine.events.close()  # Disconnected is the last event
+
+    def _on_datagram(self, data: bytes, addr: Address, now: float) -> None:
+        stats = self._engine.stats
+        packet = decode(data)
+        match packet:
+            case Rejected():
+                stats.drop(packet.reason)
+            case SessionPacket():
+                self._engine.handle_session_packet(packet, addr, now)
+            case ClosePacket():
+                self._engine.handle_close_packet(packet, addr)
+            case ChallengePacket() | AcceptPacket() | RefusePacket():
+                self._on_handshake_reply(packet, addr, now)
+            case _:
+                stats.drop("unexpected_type")
+
+    def _on_handshake_reply(
+        self, packet: ChallengePacket | AcceptPacket | RefusePacket, addr: Address, now: float
+    ) -> None:
+        handshake = self._handshake
+        if handshake is None or handshake.result is not None or packet.nonce != handshake.nonce:
+            self._engine.stats.drop("stray_handshake")
+            return
+        if handshake.rtt is None:
+            handshake.rtt = now - handshake.last_sent_at
+        config = self._config
+        match packet:
+            case ChallengePacket():
+                handshake.outgoing = encode(
+                    EchoPacket(
+                        handshake.nonce,
+                        config.window_frames,
+                        config.max_message_size,
+                        handshake.hello,
+                        packet.cookie_time,
+                        packet.cookie_mac,
+                    )
+                )
+            case RefusePacket():
+                handshake.result = Refused(packet.reason)
+            case AcceptPacket():
+                session = SessionCore(
+                    packet.session_id,
+                    addr,
+                    config,
+                    self._engine.stats,
+                    now,
+                    peer_window=packet.recv_window,
+                    peer_max_message=packet.max_message,
+                    initial_rtt=handshake.rtt,
+                    ack_now=True,  # confirms the session and gives the server an RTT sample
+                )
+                self.accept_payload = packet.payload
+                handshake.result = session
+                self._engine.add_session(session)
+        assert handshake.progress is not None
+        handshake.progress.set()

@@ -1,0 +1,362 @@
+"""The accepting side: handshake, admission control, many sessions."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from net.codec import Rejected, decode, encode
+from net.config import NetConfig
+from net.engine import Engine
+from net.errors import SessionClosed
+from net.events import Address, Connected, DisconnectCause, Event
+from net.handshake import AmplificationLedger, CookieJar, ReplayGuard
+from net.packets import (
+    MAX_DATAGRAM,
+    MAX_REASON_CHARS,
+    MIN_HELLO_SIZE,
+    PROTOCOL_VERSION,
+    AcceptPacket,
+    ChallengePacket,
+    ClosePacket,
+    EchoPacket,
+    HelloPacket,
+    RefusePacket,
+    SessionPacket,
+    VersionMismatch,
+)
+from net.ratelimit import AddressRateLimiter
+from net.session import SessionCore
+from net.stats import NetStats
+from net.transport import DatagramTap, UdpSocket
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Accept:
+    """``authorize`` verdict: admit the client. ``payload`` (any msgpack-able
+    value, e.g. the seat's secret token) travels in the ACCEPT datagram, so
+    it must encode to well under 1 KiB."""
+
+    payload: Any = None
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """``authorize`` verdict: turn the client away; it raises
+    ``Refused(reason)``. Reasons are cut to 200 characters."""
+
+    reason: str
+
+
+Authorize = Callable[[Address, Any], Accept | Refuse]
+
+
+class Server:
+    """A UDP endpoint accepting sessions. Create it with ``await
+    Server.start(...)`` (or ``async with await Server.start(...)``).
+
+    All methods must be called from the event loop thread. ``authorize``
+    runs inside the receive task: it must be quick and must not block.
+    """
+
+    def __init__(self, engine: Engine, authorize: Authorize, config: NetConfig) -> None:
+        self._engine = engine
+        self._authorize = authorize
+        self._config = config
+        self._cookies = CookieJar(config.cookie_lifetime)
+        self._ledger = AmplificationLedger(
+            config.amplification_factor, config.max_tracked_addresses
+        )
+        self._replays = ReplayGuard(config.cookie_lifetime, config.max_tracked_addresses)
+        self._limiter = AddressRateLimiter(
+            config.rate_limit_per_second, config.rate_limit_burst, config.max_tracked_addresses
+        )
+        self._by_address: dict[Address, SessionCore] = {}
+        engine.on_session_end = self._forget_session
+
+    @classmethod
+    async def start(
+        cls,
+        host: str,
+        port: int,
+        authorize: Authorize,
+        config: NetConfig | None = None,
+        *,
+        on_datagram_sent: DatagramTap | None = None,
+    ) -> Server:
+        """Bind ``host:port`` (port 0 picks a free one; see ``address``) and
+        start serving. ``on_datagram_sent(addr, data)`` is called for every
+        datagram actually handed to the socket (a test/inspection hook)."""
+        config = config or NetConfig()
+        stats = NetStats()
+        sock = await UdpSocket.bind(host, port, stats, on_datagram_sent, config.socket_buffer_bytes)
+        server: Server | None = None
+
+        def on_datagram(data: bytes, addr: Address, now: float) -> None:
+            assert server is not None
+            server._on_datagram(data, addr, now)
+
+        engine = Engine(sock, config, stats, on_datagram)
+        server = cls(engine, authorize, config)
+        engine.start()
+        return server
+
+    # --- public API -------------------------------------------------------------
+
+    @property
+    def address(self) -> Address:
+        """The bound (host, port)."""
+        return self._engine.sock.local_address
+
+    @property
+    def stats(self) -> NetStats:
+        return self._engine.stats
+
+    @property
+    def config(self) -> NetConfig:
+        return self._config
+
+    @property
+    def session_ids(self) -> list[int]:
+        return list(self._engine.sessions)
+
+    def session_address(self, session_id: int) -> Address:
+        return self._engine.session(session_id).address
+
+    def session_rtt(self, session_id: int) -> float | None:
+        """Smoothed round-trip time in seconds, if measured yet."""
+        return self._engine.session(session_id).rtt.srtt
+
+    async def next_event(self) -> Event:
+        """Wait for the next event. Raises ``SessionClosed`` once the server
+        is closed and every queued event was taken."""
+        return await self._engine.events.get()
+
+    def poll_event(self) -> Event | None:
+        """The next event if one is queued, without waiting."""
+        return self._engine.events.get_nowait()
+
+    @property
+    def running(self) -> bool:
+        """True until ``close``; False if an internal task died (a bug)."""
+        return self._engine.running
+
+    async def events(self) -> AsyncIterator[Event]:
+        """``async for event in server.events()``; ends when closed."""
+        while True:
+            try:
+                yield await self._engine.events.get()
+            except SessionClosed:
+                return
+
+    def send(self, session_id: int, obj: Any) -> None:
+        """Queue a reliable, ordered message. Raises ``UnknownSession``,
+        ``SessionClosed`` (closing), ``MessageTooLarge``, ``SendQueueFull``
+        or ``TypeError`` (not msgpack-able)."""
+        self._engine.check_open()
+        self._engine.session(session_id).send_message(obj)
+        self._engine.mark_dirty(session_id)
+
+    def set_state(self, session_id: int, obj: Any) -> int:
+        """Replace the session's latest state snapshot; returns its version."""
+        self._engine.check_open()
+        version = self._engine.session(session_id).set_state(obj)
+        self._engine.mark_dirty(session_id)
+        return version
+
+    def close_session(self, session_id: int, reason: str = "") -> None:
+        """Start a graceful close: queued data is flushed (up to
+        ``close_linger``), then CLOSE is sent and a ``Disconnected`` event
+        with cause LOCAL_CLOSE is queued."""
+        session = self._engine.session(session_id)
+        session.begin_close(reason, self._engine.now())
+        self._engine.mark_dirty(session_id)
+
+    async def close(self, reason: str = "server shutdown") -> None:
+        """Close every session gracefully, then stop. Idempotent."""
+        if self._engine.stopped:
+            return
+        await self._engine.close_sessions(reason)
+        await self._engine.shutdown()
+
+    async def __aenter__(self) -> Server:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- datagram handling (receive task) ---------------------------------------
+
+    def _on_datagram(self, data: bytes, addr: Address, now: float) -> None:
+        stats = self._engine.stats
+        if len(data) > MAX_DATAGRAM:
+            stats.drop("oversize")
+            return
+        if not self._limiter.allow(addr, now):
+            stats.drop("rate_limited")
+            return
+        if addr not in self._by_address:
+            self._ledger.on_received(addr, len(data))
+        packet = decode(data)
+        match packet:
+            case Rejected():
+                stats.drop(packet.reason)
+            case SessionPacket():
+                self._engine.handle_session_packet(packet, addr, now)
+            case ClosePacket():
+                self._engine.handle_close_packet(packet, addr)
+            case HelloPacket():
+                if len(data) < MIN_HELLO_SIZE:
+                    stats.drop("hello_too_small")
+                else:
+                    self._challenge(addr, packet.nonce, now)
+            case EchoPacket():
+                if len(data) < MIN_HELLO_SIZE:
+                    stats.drop("hello_too_small")
+                else:
+                    self._on_echo(packet, addr, now)
+            case VersionMismatch():
+                if len(data) < MIN_HELLO_SIZE:
+                    stats.drop("hello_too_small")
+                else:
+                    reason = (
+                        f"unsupported protocol version {packet.version}, "
+                        f"server speaks {PROTOCOL_VERSION}"
+                    )
+                    self._send_unvalidated(addr, encode(RefusePacket(packet.nonce, reason)))
+            case _:
+                stats.drop("unexpected_type")
+
+    def _send_unvalidated(self, addr: Address, data: bytes) -> None:
+        """Send to an address that may be spoofed: obey the amplification
+        limit unless it has a live session (then it is validated)."""
+        if addr in self._by_address or self._ledger.try_spend(addr, len(data)):
+            self._engine.send_control(data, addr)
+        else:
+            self._engine.stats.drop("amplification_limit")
+
+    def _challenge(self, addr: Address, nonce: int, now: float) -> None:
+        cookie_time, cookie_mac = self._cookies.mint(addr, nonce, now)
+        self._send_unvalidated(addr, encode(ChallengePacket(nonce, cookie_time, cookie_mac)))
+
+    def _refuse(self, addr: Address, nonce: int, reason: str) -> None:
+        self._engine.stats.sessions_refused += 1
+        self._engine.send_control(encode(RefusePacket(nonce, reason[:MAX_REASON_CHARS])), addr)
+
+    def _on_echo(self, echo: EchoPacket, addr: Address, now: float) -> None:
+        stats = self._engine.stats
+        problem = self._cookies.check(addr, echo.nonce, echo.cookie_time, echo.cookie_mac, now)
+        if problem == "expired_cookie":
+            stats.drop(problem)
+            self._challenge(addr, echo.nonce, now)  # let a slow client retry
+            return
+        if problem is not None:
+            stats.drop(problem)
+            return
+        # The cookie proves the client receives what we send to ``addr``.
+        self._ledger.validate(addr)
+        existing = self._by_address.get(addr)
+        if existing is not None and existing.handshake_nonce == echo.nonce:
+            # Our ACCEPT was lost and the client retried: repeat it.
+            if existing.rtt_probe_sent_at is not None:
+                existing.rtt_probe_sent_at = now
+            self._engine.send_control(existing.handshake_reply, addr)
+            return
+        if self._replays.seen(addr, echo.nonce, now):
+            stats.drop("replayed_handshake")
+            return
+        live = len(self._engine.sessions) - (existing is not None)
+        if self._engine.stopped or live >= self._config.max_sessions:
+            self._refuse(addr, echo.nonce, "server full")
+            return
+        try:
+            verdict = self._authorize(addr, echo.payload)
+        except Exception:
+            log.exception("authorize callback failed for %s", addr)
+            self._refuse(addr, echo.nonce, "internal server error")
+            return
+        if isinstance(verdict, Refuse):
+            self._refuse(addr, echo.nonce, verdict.reason)
+            return
+        if not isinstance(verdict, Accept):
+            log.error("authorize returned %r, expected Accept or Refuse", verdict)
+            self._refuse(addr, echo.nonce, "internal server error")
+            return
+        self._admit(echo, addr, verdict, existing, now)
+
+    def _new_session_id(self) -> int:
+        while True:
+            session_id = secrets.randbits(64)
+            if session_id and session_id not in self._engine.sessions:
+                return session_id
+
+    def _admit(
+        self,
+        echo: EchoPacket,
+        addr: Address,
+        verdict: Accept,
+        existing: SessionCore | None,
+        now: float,
+    ) -> None:
+        session_id = self._new_session_id()
+        accept = AcceptPacket(
+            echo.nonce,
+            session_id,
+            self._config.window_frames,
+            self._config.max_message_size,
+            verdict.payload,
+        )
+        try:
+            reply = encode(accept)
+        except (TypeError, ValueError, OverflowError):
+            log.exception("accept payload is not msgpack-able")
+            self._refuse(addr, echo.nonce, "internal server error")
+            return
+        if len(reply) > MAX_DATAGRAM:
+            log.error("accept payload too large (%d bytes)", len(reply))
+            self._refuse(addr, echo.nonce, "internal server error")
+            return
+        if existing is not None:
+            # Same address, new handshake: the old client socket is gone.
+            self._engine.end_session(
+                existing, DisconnectCause.REPLACED, "new handshake from the same address"
+            )
+        session = SessionCore(
+            session_id,
+            addr,
+            self._config,
+            self._engine.stats,
+            now,
+            peer_window=echo.recv_window,
+            peer_max_message=echo.max_message,
+        )
+        session.handshake_nonce = echo.nonce
+        session.handshake_reply = reply
+        session.rtt_probe_sent_at = now
+        self._by_address[addr] = session
+        self._replays.remember(addr, echo.nonce, now)
+        self._engine.stats.sessions_accepted += 1
+        self._engine.send_control(reply, addr)
+        self._engine.add_session(session)
+        self._engine.events.put(Connected(session_id, addr, echo.payload))
+
+    def _forget_session(self, session: SessionCore) -> None:
+        if self._by_address.get(session.address) is session:
+            del self._by_address[session.address]
+
+    # --- test helpers -------------------------------------------------------------
+
+    def amplification_usage(self, addr: Address) -> tuple[int, int]:
+        """(bytes received from, bytes sent to) ``addr`` while unvalidated."""
+        return self._ledger.usage(addr)

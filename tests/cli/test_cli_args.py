@@ -1,0 +1,100 @@
+"""Bad arguments to every sub-command: exit 2, a clear message on stderr,
+no traceback.  Only argument parsing is exercised for play, host, join and
+replay (nothing is started)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clihelp import assert_usage_error, run
+
+CASES = [
+    # verify
+    (["verify"], ["file"]),
+    (["verify", "--json"], ["file"]),
+    (["verify", "a.json", "b.json"], ["b.json"]),
+    (["verify", "a.json", "--bogus"], ["--bogus"]),
+    # simulate
+    (["simulate", "--players", "3", "--bots", "greedy"], ["--games"]),
+    (["simulate", "--games", "5", "--bots", "greedy"], ["--players"]),
+    (["simulate", "--games", "5", "--players", "3"], ["--bots"]),
+    (["simulate", "--games", "0", "--players", "3", "--bots", "greedy"], ["--games", "0"]),
+    (["simulate", "--games", "-2", "--players", "3", "--bots", "greedy"], ["--games"]),
+    (["simulate", "--games", "x", "--players", "3", "--bots", "greedy"], ["--games", "x"]),
+    (["simulate", "--games", "5", "--players", "9", "--bots", "greedy"], ["--players", "9"]),
+    (["simulate", "--games", "5", "--players", "1", "--bots", "greedy"], ["--players", "1"]),
+    (["simulate", "--games", "5", "--players", "3", "--bots", "a,b"], ["3", "2"]),
+    (["simulate", "--games", "5", "--players", "3", "--bots", "greedy,random"], ["3"]),
+    (["simulate", "--games", "5", "--players", "3", "--bots", "nope"], ["nope", "greedy"]),
+    (["simulate", "--games", "5", "--players", "2", "--bots", "greedy,nope"], ["nope"]),
+    (["simulate", "--games", "5", "--players", "3", "--bots", "greedy", "--seed", "x"], ["--seed"]),
+    # play
+    (["play", "--players", "9"], ["--players", "9"]),
+    (["play", "--players", "1"], ["--players"]),
+    (["play", "--players", "many"], ["--players"]),
+    (["play", "--bot-level", "nope"], ["--bot-level", "nope"]),
+    (["play", "--seed", "abc"], ["--seed"]),
+    (["play", "extra"], ["extra"]),
+    # host
+    (["host", "--port", "99999"], ["--port", "99999"]),
+    (["host", "--port", "-1"], ["--port"]),
+    (["host", "--port", "http"], ["--port"]),
+    (["host", "--players", "7"], ["--players", "7"]),
+    (["host", "--bots", "-1"], ["--bots"]),
+    (["host", "--bots", "two"], ["--bots"]),
+    (["host", "--bot-level", "nope"], ["--bot-level", "nope"]),
+    (["host", "--takeover-after", "-5"], ["--takeover-after"]),
+    (["host", "--takeover-after", "soon"], ["--takeover-after"]),
+    (["host", "--finish", "last"], ["--finish"]),
+    (["host", "--announce-port", "70000"], ["--announce-port"]),
+    (["host", "--ssh-port", "x"], ["--ssh-port"]),
+    (["host", "--seed", "1.5"], ["--seed"]),
+    # join
+    (["join", "--bot", "nope"], ["--bot", "nope"]),
+    (["join", "--listen-port", "99999"], ["--listen-port"]),
+    (["join", "a", "b"], ["b"]),
+    (["join", "--bogus"], ["--bogus"]),
+    # replay
+    (["replay"], ["file"]),
+    (["replay", "a.json", "b.json"], ["b.json"]),
+    # the command itself
+    (["bogus"], ["bogus"]),
+    (["--bogus"], ["--bogus"]),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_bad_arguments(args: list[str], words: list[str]) -> None:
+    err = assert_usage_error(run(*args), *words)
+    assert "threeup" in err
+
+
+def test_simulate_records_must_be_a_directory(tmp_path: Path) -> None:
+    target = tmp_path / "file.txt"
+    target.write_text("not a directory")
+    err = assert_usage_error(
+        run(
+            "simulate",
+            "--games",
+            "1",
+            "--players",
+            "2",
+            "--bots",
+            "greedy",
+            "--records",
+            str(target),
+        ),
+        "--records",
+    )
+    assert len(err.splitlines()) == 1
+    assert target.read_text() == "not a directory"
+
+
+def test_help_and_version_exit_0() -> None:
+    proc = run("--help")
+    assert proc.returncode == 0 and "verify" in proc.stdout and "simulate" in proc.stdout
+    proc = run("verify", "--help")
+    assert proc.returncode == 0 and "--json" in proc.stdout
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("threeup ")

@@ -1,0 +1,95 @@
+"""``threeup simulate``: statistics, and records that verify."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clihelp import assert_no_traceback, run
+
+from threeup_tui.recordfile import load_record, read_json
+from threeup_tui.rules import replay, verify
+
+
+def test_simulate_json_fields_and_records(tmp_path: Path) -> None:
+    out_dir = tmp_path / "records"
+    proc = run(
+        "simulate",
+        "--games",
+        "5",
+        "--players",
+        "3",
+        "--bots",
+        "greedy",
+        "--records",
+        str(out_dir),
+        "--json",
+    )
+    assert_no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["games"] == 5 and data["players"] == 3
+    for key in ("stalemates", "stalemate_rate", "mean_moves", "games_per_s", "moves_per_s"):
+        assert isinstance(data[key], int | float), key
+    seats = data["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    for s in seats:
+        assert s["bot"] == "greedy"
+        assert 0 <= s["wins"] <= 5
+        assert abs(s["win_rate"] - s["wins"] / 5) < 1e-9
+        lo, hi = s["ci95"]
+        assert 0.0 <= lo <= s["win_rate"] <= hi <= 1.0
+    assert sum(s["wins"] for s in seats) + data["stalemates"] == 5
+    assert abs(data["stalemate_rate"] - data["stalemates"] / 5) < 1e-9
+    assert data["mean_moves"] > 0
+
+    files = sorted(out_dir.glob("*.json"))
+    assert len(files) == 5
+    wins = [0, 0, 0]
+    total_moves = 0
+    for path in files:
+        record = load_record(path)
+        assert len(record.players) == 3
+        _state, verdict = replay(record)
+        assert verdict.ok and verdict.finished, (path, verdict)
+        raw = read_json(path)
+        assert verify(raw) == verdict
+        assert raw["result"]["winner"] == verdict.winner
+        if verdict.winner is not None:
+            wins[verdict.winner] += 1
+        total_moves += verdict.moves
+    assert wins == [s["wins"] for s in seats]
+    assert abs(data["mean_moves"] - total_moves / 5) < 1e-9
+
+    # And one of them through the command itself.
+    proc = run("verify", str(files[0]), "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True
+
+
+def test_simulate_is_deterministic_for_a_seed(tmp_path: Path) -> None:
+    args = (
+        "simulate",
+        "--games",
+        "3",
+        "--players",
+        "4",
+        "--bots",
+        "greedy,random,greedy,random",
+        "--seed",
+        "9",
+        "--json",
+    )
+    first, second = run(*args), run(*args)
+    assert first.returncode == second.returncode == 0
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert [s["wins"] for s in a["seats"]] == [s["wins"] for s in b["seats"]]
+    assert a["mean_moves"] == b["mean_moves"]
+    assert [s["bot"] for s in a["seats"]] == ["greedy", "random", "greedy", "random"]
+
+
+def test_simulate_text_output() -> None:
+    proc = run("simulate", "--games", "2", "--players", "2", "--bots", "random")
+    assert_no_traceback(proc)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "2 games, 2 players" in proc.stdout
+    assert "stalemates" in proc.stdout and "random" in proc.stdout

@@ -1,0 +1,346 @@
+"""``threeup verify FILE [--json]``: the contract of record.md, via a subprocess."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import samples
+from clihelp import assert_no_traceback, assert_usage_error, run, write
+
+
+def _verify_json(path: Path) -> tuple[int, dict]:
+    proc = run("verify", str(path), "--json")
+    assert_no_traceback(proc)
+    assert proc.stderr == "", proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1, proc.stdout
+    return proc.returncode, json.loads(lines[0])
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, dict]:
+    return {
+        "finished": samples.finished(),
+        "unfinished": samples.unfinished(),
+        "stalemate": samples.stalemate(),
+        "places": samples.places(),
+        "places_so_far": samples.places_so_far(),
+        "short": samples.short(),
+    }
+
+
+# ------------------------------------------------------------- legal records
+def test_legal_finished_game(tmp_path: Path, records) -> None:
+    record = records["finished"]
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 0
+    assert out == {
+        "ok": True,
+        "moves": len(record["moves"]),
+        "finished": True,
+        "winner": record["result"]["winner"],
+    }
+
+
+def test_legal_finished_game_without_result(tmp_path: Path, records) -> None:
+    record = copy.deepcopy(records["finished"])
+    winner = record.pop("result")["winner"]
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 0 and out["finished"] is True and out["winner"] == winner
+
+
+def test_unfinished_game(tmp_path: Path, records) -> None:
+    code, out = _verify_json(write(tmp_path / "g.json", records["unfinished"]))
+    assert code == 0
+    assert out == {"ok": True, "moves": 10, "finished": False, "winner": None}
+
+
+def test_record_with_no_moves(tmp_path: Path, records) -> None:
+    record = copy.deepcopy(records["short"])
+    record["moves"] = []
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 0
+    assert out == {"ok": True, "moves": 0, "finished": False, "winner": None}
+
+
+def test_stalemate(tmp_path: Path, records) -> None:
+    code, out = _verify_json(write(tmp_path / "g.json", records["stalemate"]))
+    assert code == 0
+    assert out == {"ok": True, "moves": 1000, "finished": True, "winner": None}
+
+
+def test_places(tmp_path: Path, records) -> None:
+    record = records["places"]
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 0
+    assert out == {
+        "ok": True,
+        "moves": len(record["moves"]),
+        "finished": True,
+        "winner": record["result"]["places"][0],
+        "places": record["result"]["places"],
+    }
+    code, out = _verify_json(write(tmp_path / "h.json", records["places_so_far"]))
+    assert code == 0
+    assert out["finished"] is False and out["winner"] is None and out["places"] == [0]
+
+
+def test_the_threeup_script_gives_the_same_verdict(tmp_path: Path, records) -> None:
+    script = Path(sys.executable).with_name("threeup")
+    if not script.exists():
+        script = Path(shutil.which("threeup") or "threeup")
+    path = write(tmp_path / "g.json", records["unfinished"])
+    proc = subprocess.run(
+        [str(script), "verify", str(path), "--json"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == {"ok": True, "moves": 10, "finished": False, "winner": None}
+
+
+# ------------------------------------------------------------- illegal moves
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ({"seat": 1, "play": ["R2"]}, ["lower"]),
+        ({"seat": 1, "flip": 3}, ["slot"]),
+        ({"seat": 1, "flip": -1}, ["slot"]),
+        ({"seat": 1, "play": []}, ["card"]),
+        ({"seat": 7, "play": ["G9"]}, ["seat 7"]),
+        ({"seat": 1, "play": ["RC2"]}, ["RC2"]),
+        ({"seat": 2, "play": ["G6"]}, ["turn"]),
+        ({"seat": 1, "pickup": True}, ["pick up"]),
+    ],
+    ids=["lower", "flip-3", "flip--1", "empty-play", "seat-7", "RC2", "wrong-seat", "pickup"],
+)
+def test_illegal_move_exit_1_with_its_index(tmp_path: Path, records, move, words) -> None:
+    record = samples.with_moves(records["short"], move)
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 1
+    assert set(out) == {"ok", "move", "error"}
+    assert out["ok"] is False and out["move"] == 1
+    assert isinstance(out["error"], str) and len(out["error"]) > 10
+    for word in words:
+        assert word.lower() in out["error"].lower(), (word, out["error"])
+
+
+def test_the_first_illegal_move_is_named(tmp_path: Path, records) -> None:
+    record = samples.with_moves(
+        records["short"],
+        {"seat": 1, "play": ["G9"]},
+        {"seat": 2, "play": ["R3"]},
+        {"seat": 0, "play": ["R1"]},
+        {"seat": 9, "flip": 7},
+    )
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 1 and out["move"] == 2 and "lower" in out["error"]
+
+
+def test_a_move_after_the_end(tmp_path: Path, records) -> None:
+    record = copy.deepcopy(records["finished"])
+    del record["result"]
+    n = len(record["moves"])
+    record["moves"].append(copy.deepcopy(record["moves"][-1]))
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 1 and out["move"] == n and "over" in out["error"]
+    stale = copy.deepcopy(records["stalemate"])
+    stale["moves"].append({"seat": 0, "pickup": True})
+    del stale["result"]
+    code, out = _verify_json(write(tmp_path / "s.json", stale))
+    assert code == 1 and out["move"] == 1000
+
+
+# ------------------------------------------------------------- set-up errors
+def _setup_error_records(short: dict) -> list[tuple[str, dict]]:
+    cases = []
+
+    def edit(name, fn):
+        record = copy.deepcopy(short)
+        fn(record)
+        cases.append((name, record))
+
+    def wrong_card(r):
+        # Seat 1 lays face up a card from seat 0's hand (record.md: not in that hand).
+        r["setup"][1][0] = "R5"
+
+    def rc2_deck(r):
+        r["deck"][r["deck"].index("GC2")] = "RC2"
+
+    def dup_deck(r):
+        r["deck"][r["deck"].index("R2")] = "R1"  # three R1, one R2
+
+    edit("face-up-not-in-hand", wrong_card)
+    edit("face-up-RC2", lambda r: r["setup"][0].__setitem__(0, "RC2"))
+    edit("deck-RC2", rc2_deck)
+    edit("deck-73", lambda r: r["deck"].pop())
+    edit("deck-75", lambda r: r["deck"].append("R1"))
+    edit("deck-duplicate", dup_deck)
+    edit("first-mismatch", lambda r: r.update(first=0, options={"first": 1}))
+    edit("first-not-a-seat", lambda r: r.update(first=3))
+    edit("first-negative", lambda r: r.update(first=-1))
+    edit("option-first-not-a-seat", lambda r: (r.pop("first"), r.update(options={"first": 4})))
+    edit("setup-count", lambda r: r["setup"].pop())
+    return cases
+
+
+_SETUP_NAMES = [name for name, _ in _setup_error_records(samples.short())]
+
+
+@pytest.mark.parametrize("name", _SETUP_NAMES)
+def test_setup_errors_have_move_null(tmp_path: Path, records, name: str) -> None:
+    record = dict(_setup_error_records(records["short"]))[name]
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 1, name
+    assert out["ok"] is False and out["move"] is None, (name, out)
+    assert out["error"], name
+
+
+@pytest.mark.parametrize("change", ["winner", "unfinished", "places", "stalemate"])
+def test_result_that_disagrees_has_move_null(tmp_path: Path, records, change: str) -> None:
+    if change == "winner":
+        record = copy.deepcopy(records["finished"])
+        record["result"]["winner"] = (record["result"]["winner"] + 1) % 3
+    elif change == "unfinished":
+        record = copy.deepcopy(records["unfinished"])
+        record["result"] = {"winner": None}
+    elif change == "places":
+        record = copy.deepcopy(records["places"])
+        record["result"]["places"] = record["result"]["places"][::-1]
+    else:
+        record = copy.deepcopy(records["stalemate"])
+        record["result"] = {"winner": 0}
+    code, out = _verify_json(write(tmp_path / "g.json", record))
+    assert code == 1
+    assert out == {"ok": False, "move": None, "error": out["error"]} and out["error"]
+
+
+# ------------------------------------------------------------- malformed files
+def _malformed(short: dict) -> list[tuple[str, object]]:
+    def edit(fn):
+        record = copy.deepcopy(short)
+        fn(record)
+        return record
+
+    def move(value):
+        return edit(lambda r: r["moves"].append(value))
+
+    return [
+        ("no-format", edit(lambda r: r.pop("format"))),
+        ("wrong-format", edit(lambda r: r.update(format="threeup-record/0"))),
+        ("no-players", edit(lambda r: r.pop("players"))),
+        ("players-7", edit(lambda r: r.update(players=[f"p{i}" for i in range(7)]))),
+        ("players-1", edit(lambda r: r.update(players=["solo"]))),
+        ("no-deck", edit(lambda r: r.pop("deck"))),
+        ("deck-X9", edit(lambda r: r["deck"].__setitem__(40, "X9"))),
+        ("no-setup", edit(lambda r: r.pop("setup"))),
+        ("setup-X9", edit(lambda r: r["setup"][2].__setitem__(1, "X9"))),
+        ("no-moves", edit(lambda r: r.pop("moves"))),
+        ("unknown-option", edit(lambda r: r.update(options={"jokers": True}))),
+        ("bad-option-value", edit(lambda r: r.update(options={"finish": "never"}))),
+        ("play-X9", move({"seat": 1, "play": ["X9"]})),
+        ("pickup-false", move({"seat": 1, "pickup": False})),
+        ("two-kinds", move({"seat": 1, "play": ["G9"], "draw": True})),
+        ("no-seat", move({"play": ["G9"]})),
+        ("flip-not-int", move({"seat": 1, "flip": "1"})),
+        ("move-not-object", move("pickup")),
+        ("top-level-list", [short]),
+    ]
+
+
+_MALFORMED_NAMES = [name for name, _ in _malformed(samples.short())]
+
+
+@pytest.mark.parametrize("name", _MALFORMED_NAMES)
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_malformed_record_exit_2_one_line(tmp_path: Path, records, name: str, as_json) -> None:
+    record = dict(_malformed(records["short"]))[name]
+    path = write(tmp_path / "bad.json", record)
+    proc = run("verify", str(path), *(["--json"] if as_json else []))
+    err = assert_usage_error(proc)
+    assert len(err.splitlines()) == 1, err
+
+
+def test_malformed_is_reported_even_after_an_illegal_move(tmp_path: Path, records) -> None:
+    record = samples.with_moves(
+        records["short"], {"seat": 1, "play": ["R2"]}, {"seat": 2, "pickup": False}
+    )
+    err = assert_usage_error(run("verify", str(write(tmp_path / "g.json", record)), "--json"))
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b"",
+        b"\xff\xfe\x00garbage\x80",
+        b"[" * 100000,
+        b"null",
+        b"42",
+        b'"x"',
+        b'{"format": ' + b"1" * 5000 + b"}",  # JSON, but Python refuses such an int
+    ],
+    ids=["not-json", "empty", "binary", "deep", "null", "number", "string", "huge-int"],
+)
+def test_files_that_are_not_records(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    err = assert_usage_error(run("verify", str(path), "--json"))
+    assert len(err.splitlines()) == 1, err
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    err = assert_usage_error(run("verify", str(tmp_path / "nope.json"), "--json"))
+    assert len(err.splitlines()) == 1
+    err = assert_usage_error(run("verify", str(tmp_path)))
+    assert len(err.splitlines()) == 1
+
+
+# ------------------------------------------------------------- human output
+def test_human_output(tmp_path: Path, records) -> None:
+    finished = records["finished"]
+    winner = finished["result"]["winner"]
+    proc = run("verify", str(write(tmp_path / "a.json", finished)))
+    assert proc.returncode == 0 and proc.stderr == ""
+    out = proc.stdout.strip()
+    assert out.startswith("ok") and str(len(finished["moves"])) in out
+    assert "winner" in out and finished["players"][winner] in out
+    proc = run("verify", str(write(tmp_path / "b.json", records["unfinished"])))
+    assert proc.returncode == 0 and "unfinished" in proc.stdout
+    proc = run("verify", str(write(tmp_path / "c.json", records["stalemate"])))
+    assert proc.returncode == 0 and "stalemate" in proc.stdout and "1000" in proc.stdout
+    proc = run("verify", str(write(tmp_path / "d.json", records["places"])))
+    assert proc.returncode == 0 and "places" in proc.stdout
+    bad = samples.with_moves(records["short"], {"seat": 1, "play": ["R2"]})
+    proc = run("verify", str(write(tmp_path / "e.json", bad)))
+    assert proc.returncode == 1 and proc.stderr == ""
+    assert "illegal" in proc.stdout and "1" in proc.stdout and "lower" in proc.stdout
+    setup = copy.deepcopy(records["short"])
+    setup["deck"][setup["deck"].index("GC2")] = "RC2"
+    proc = run("verify", str(write(tmp_path / "f.json", setup)))
+    assert proc.returncode == 1 and "illegal" in proc.stdout and "RC2" in proc.stdout
+    assert_no_traceback(proc)
+
+
+def test_human_output_with_unusual_player_names(tmp_path: Path, records) -> None:
+    record = copy.deepcopy(records["finished"])
+    winner = record["result"]["winner"]
+    record["players"][winner] = "Zoë 李"
+    proc = run("verify", str(write(tmp_path / "a.json", record)))
+    assert proc.returncode == 0 and "Zoë 李" in proc.stdout
+
+
+def test_a_name_that_cannot_be_printed_gives_no_traceback(tmp_path: Path, records) -> None:
+    # JSON can hold a lone surrogate ("\ud800"); no terminal can print it.
+    # The record is legal: verify must not crash (and must not exit 1).
+    record = copy.deepcopy(records["finished"])
+    record["players"][record["result"]["winner"]] = "Zo\ud800"
+    for args in ([], ["--json"]):
+        proc = run("verify", str(write(tmp_path / "b.json", record)), *args)
+        assert_no_traceback(proc)
+        assert proc.returncode in (0, 2), (proc.returncode, proc.stdout, proc.stderr)

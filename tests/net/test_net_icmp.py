@@ -1,0 +1,94 @@
+"""asyncio-dgram queues an ICMP error (e.g. port unreachable ->
+ConnectionRefusedError) and raises it from the *next* send() before that
+datagram is handed to the OS. The net layer must count it and still get
+that next datagram out."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncio_dgram
+
+from net import Client, Message, NetStats, Server
+from net.testing import QUICK_CONFIG, accept_all, next_event_of
+from net.transport import UdpSocket
+
+
+async def closed_port() -> int:
+    """A loopback port that nothing listens on (just released)."""
+    probe = await asyncio_dgram.bind(("127.0.0.1", 0))
+    port = int(probe.sockname[1])
+    probe.close()
+    await asyncio.sleep(0)
+    return port
+
+
+async def test_datagram_after_an_icmp_error_still_goes_out_and_is_counted() -> None:
+    port = await closed_port()
+    stats = NetStats()
+    tapped: list[bytes] = []
+    sock = await UdpSocket.connect(
+        "127.0.0.1", port, stats, lambda addr, data: tapped.append(data), 1 << 16
+    )
+    try:
+        assert await sock.send(b"into the void", ("127.0.0.1", port))
+        await asyncio.sleep(0.1)  # the ICMP port-unreachable comes back and is queued
+        listener = await asyncio_dgram.bind(("127.0.0.1", port))
+        try:
+            assert await sock.send(b"second", ("127.0.0.1", port))
+            data, _ = await asyncio.wait_for(listener.recv(), 2)
+            assert data == b"second"
+        finally:
+            listener.close()
+    finally:
+        await sock.close()
+    assert stats.send_errors["ConnectionRefusedError"] == 1
+    assert stats.resent_after_error == 1
+    assert stats.datagrams_sent == 2
+    assert tapped == [b"into the void", b"second"]
+
+
+async def test_client_handshake_survives_icmp_errors_until_the_server_appears() -> None:
+    port = await closed_port()
+
+    async def start_server_later() -> Server:
+        await asyncio.sleep(0.25)  # several HELLOs bounce off the closed port first
+        return await Server.start("127.0.0.1", port, accept_all, QUICK_CONFIG)
+
+    starting = asyncio.create_task(start_server_later())
+    client = await Client.connect("127.0.0.1", port, "early bird", QUICK_CONFIG)
+    server = await starting
+    try:
+        errors = client.stats.send_errors["ConnectionRefusedError"]
+        errors += client.stats.receive_errors["ConnectionRefusedError"]
+        assert errors >= 1
+        client.send("made it")
+        assert (await next_event_of(server.next_event, Message)).payload == "made it"
+    finally:
+        await client.close()
+        await server.close()
+
+
+async def test_send_errors_never_escape_the_session() -> None:
+    server = await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG)
+    client = await Client.connect(*server.address, "x", QUICK_CONFIG)
+    stream = client._engine.sock._stream  # reach in to simulate a failing OS
+    assert isinstance(stream, asyncio_dgram.aio.DatagramClient)
+    original = stream.send
+    failures = 3
+
+    async def flaky_send(data: bytes) -> None:
+        nonlocal failures
+        if failures:
+            failures -= 1
+            raise OSError(105, "No buffer space available")
+        await original(data)
+
+    stream.send = flaky_send  # type: ignore[method-assign]
+    try:
+        client.send("through the storm")
+        assert (await next_event_of(server.next_event, Message)).payload == "through the storm"
+        assert client.stats.send_errors["OSError"] == 3
+    finally:
+        await client.close()
+        await server.close()

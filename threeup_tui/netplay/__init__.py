@@ -1,0 +1,1 @@
+"""Network play: the game over net sessions (host, client, discovery)."""
