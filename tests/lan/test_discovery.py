@@ -1,0 +1,133 @@
+"""LAN discovery on loopback only: announcements go to 127.255.255.255."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import msgpack
+import pytest
+
+from threeup_tui.launcher import HostSettings, Launcher
+from threeup_tui.netplay.discovery import (
+    Announcer,
+    Listener,
+    decode_announcement,
+    encode_announcement,
+)
+
+LOOPBACK_BROADCAST = "127.255.255.255"
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_announcement_is_small_and_round_trips() -> None:
+    data = encode_announcement("Ann's table", 47823, 2, 4, True, False)
+    assert len(data) < 200
+    heard = decode_announcement(data, "127.0.0.1")
+    assert heard is not None
+    assert (heard.name, heard.port, heard.free_seats, heard.seats) == ("Ann's table", 47823, 2, 4)
+    assert heard.code_required and not heard.started
+    assert heard.address == "127.0.0.1:47823"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\xff\x00garbage",
+        msgpack.packb({"game": "other", "v": 1}),
+        msgpack.packb({"game": "threeup", "v": 2, "name": "x", "port": 1, "free": 1,
+                       "seats": 2, "code": False, "started": False}),
+        msgpack.packb({"game": "threeup", "v": 1, "name": "x", "port": 70000, "free": 1,
+                       "seats": 2, "code": False, "started": False}),
+        msgpack.packb({"game": "threeup", "v": 1, "name": 5, "port": 1, "free": 1,
+                       "seats": 2, "code": False, "started": False}),
+        msgpack.packb([1, 2, 3]),
+        b"\xdd\xff\xff\xff\xff",  # an array header declaring 4 billion items
+        b"\x00" * 600,  # too large
+    ],
+)
+def test_malformed_announcements_are_ignored(data: bytes) -> None:
+    assert decode_announcement(data, "127.0.0.1") is None
+
+
+async def test_a_listener_hears_an_announcer_and_ignores_noise() -> None:
+    port = free_udp_port()
+    listener = Listener(port)  # binds the wildcard: broadcasts reach it; nothing is sent
+    await listener.start()
+    announcer = Announcer(
+        lambda: encode_announcement("t1", 40000, 3, 4, False, False),
+        LOOPBACK_BROADCAST, port, interval=0.2,
+    )
+    await announcer.start()
+    noise = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        noise.sendto(b"not an announcement", ("127.0.0.1", port))
+        for _ in range(50):
+            if listener.current() and listener.ignored:
+                break
+            await asyncio.sleep(0.05)
+        tables = listener.current()
+        assert [t.name for t in tables] == ["t1"]
+        assert tables[0].port == 40000 and tables[0].free_seats == 3
+        assert listener.ignored >= 1
+    finally:
+        noise.close()
+        await announcer.stop()
+        await listener.stop()
+
+
+async def test_announcements_are_rate_limited() -> None:
+    port = free_udp_port()
+    listener = Listener(port)  # binds the wildcard: broadcasts reach it; nothing is sent
+    await listener.start()
+    # Asking for 100 announcements a second still gives at most 5.
+    announcer = Announcer(lambda: encode_announcement("t", 1, 1, 2, False, False),
+                          LOOPBACK_BROADCAST, port, interval=0.01)
+    await announcer.start()
+    await asyncio.sleep(1.0)
+    await announcer.stop()
+    await listener.stop()
+    assert 1 <= announcer.sent <= 6
+
+
+async def test_a_hosted_table_is_announced_and_its_seats_counted() -> None:
+    port = free_udp_port()
+    launcher = Launcher(announce_address=LOOPBACK_BROADCAST, announce_port=port,
+                        listen_port=port)
+    launcher.bot_delay = 0
+    client = await launcher.host(HostSettings(players=3, bots=1, name="Ann", port=0,
+                                              bind="127.0.0.1"))
+    try:
+        seen = None
+        async for tables in launcher.discover():
+            if tables:
+                seen = tables
+                break
+        assert seen is not None
+        (table,) = seen
+        assert table.name == "Ann's table"
+        assert table.free_seats == 1 and table.seats == 3
+        assert table.port == client.address[1]  # type: ignore[attr-defined]
+    finally:
+        await client.close()
+
+
+async def test_a_host_with_announcing_off_sends_nothing() -> None:
+    port = free_udp_port()
+    listener = Listener(port)  # binds the wildcard: broadcasts reach it; nothing is sent
+    await listener.start()
+    launcher = Launcher(announce_address="off", announce_port=port)
+    client = await launcher.host(HostSettings(players=2, name="Q", port=0, bind="127.0.0.1"))
+    try:
+        await asyncio.sleep(1.5)
+        assert listener.current() == []
+        assert client.announcer is None  # type: ignore[attr-defined]
+    finally:
+        await client.close()
+        await listener.stop()
