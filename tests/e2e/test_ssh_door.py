@@ -1,0 +1,93 @@
+"""The zero-install SSH front door, with the real OpenSSH client."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .conftest import Tmux, free_port, wait_for_line
+
+SSH_OPTS = [
+    "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+    "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=10",
+]
+
+
+@pytest.fixture
+def client_key(tmp_path: Path) -> Path:
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    return key
+
+
+def start_door(headless_host, tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    door_port = free_port()
+    proc, _port = headless_host("--players", "3", "--bots", "1", "--ssh-port", str(door_port),
+                                "--takeover-after", "600", *extra)
+    wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
+    return proc, door_port
+
+
+def ssh(door_port: int, key: Path, user: str, *args: str, timeout: float = 20
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["ssh", "-p", str(door_port), "-i", str(key), "-o", "BatchMode=yes",
+         "-o", "IdentitiesOnly=yes", *SSH_OPTS, *args, f"{user}@127.0.0.1"],
+        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_session_without_a_terminal_is_refused_with_a_message(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    result = ssh(door, client_key, "ann", "-T")
+    assert result.returncode == 1
+    assert "needs a terminal" in result.stderr
+    assert proc.poll() is None  # the table goes on
+
+
+def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: Path) -> None:
+    keys = tmp_path / "authorized_keys"
+    other = tmp_path / "other"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
+    keys.write_text(other.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    result = ssh(door, client_key, "ann", "-T")
+    assert result.returncode == 255
+    assert "Permission denied" in result.stderr
+    assert proc.poll() is None
+
+
+def test_connections_are_rate_limited_per_address(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    results = [ssh(door, client_key, "ann", "-T") for _ in range(7)]
+    refused_by_rate = [r for r in results if "needs a terminal" not in r.stderr]
+    assert results[0].returncode == 1  # admitted, then refused for having no terminal
+    assert len(refused_by_rate) >= 2  # the 6th and 7th within 10 s were cut off
+    assert all(r.returncode == 255 for r in refused_by_rate)
+    assert proc.poll() is None
+
+
+def test_the_room_code_is_asked_at_connect(headless_host, tmp_path: Path, tmux: Tmux) -> None:
+    _proc, door = start_door(headless_host, tmp_path, "--code", "pizza")
+    command = (
+        f"ssh -t -p {door} -o PubkeyAuthentication=no -o PreferredAuthentications="
+        f"keyboard-interactive {' '.join(SSH_OPTS)} bob@127.0.0.1"
+    )
+    tmux.new("door", command, env={"TERM": "xterm-256color"})
+    tmux.wait_for("door", "Room code:")
+    tmux.keys("door", "wrong", "Enter")
+    tmux.wait_for("door", re.compile(r"Room code:.*\n.*Room code:", re.S))
+    tmux.keys("door", "pizza", "Enter")
+    # Seated as a network client of the table: the app names the player.
+    tmux.wait_for("door", "bob", timeout=30)
