@@ -163,6 +163,7 @@ class Launcher:
                 listener.changed.clear()
                 yield list(listener.current())
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(listener.changed.wait(), 1.0)
+                    async with asyncio.timeout(1.0):  # not wait_for: see TableRunner
+                        await listener.changed.wait()
         finally:
             await listener.stop()

@@ -535,5 +535,8 @@ class TableRunner:
                 table.step_bot()
                 continue
             timeout = 1.0 if wait is None else min(max(wait, 0.01), 1.0)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a
+            # cancellation that arrives as the event is set, and stop() hangs.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.changed.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await table.changed.wait()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.config import NetConfig
+from net.errors import SessionClosed
 from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
@@ -202,7 +203,7 @@ class NetHost:
                 raise TableError("the host keeps the game record")
         except TableError as err:
             self.stats.rejected_requests += 1
-            self.server.send(peer.session_id, {"t": "rejected", "reason": str(err)})
+            self._send(peer, {"t": "rejected", "reason": str(err)})
 
     # ------------------------------------------------------------ outgoing
     def _listener(self, peer: _Peer) -> Callable[[Event], None]:
@@ -225,7 +226,10 @@ class NetHost:
 
     def _send(self, peer: _Peer, message: dict[str, Any]) -> None:
         if peer.session_id in self.peers:
-            self.server.send(peer.session_id, message)
+            # The session may end before its Disconnected event is handled:
+            # a message for it then has nobody to go to.
+            with contextlib.suppress(SessionClosed):
+                self.server.send(peer.session_id, message)
 
     def _mark(self, peer: _Peer) -> None:
         """Coalesce the lobby and view changes of one table change into one
@@ -240,4 +244,7 @@ class NetHost:
         for peer in list(self.peers.values()):
             if peer.dirty:
                 peer.dirty = False
-                self.server.set_state(peer.session_id, {"lobby": peer.lobby, "view": peer.view})
+                with contextlib.suppress(SessionClosed):  # ended; see _send
+                    self.server.set_state(
+                        peer.session_id, {"lobby": peer.lobby, "view": peer.view}
+                    )
