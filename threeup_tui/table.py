@@ -143,9 +143,13 @@ class Table:
     def _notify(self, lobby: bool = True, views: bool = True) -> None:
         subscribers = list(self._subscribers.values())
         cache: dict[int | None, ViewChanged] = {}
+        lobbies: dict[bool, LobbyChanged] = {}  # the host's seat sees the room code
         for sub in subscribers:
             if lobby:
-                sub.callback(LobbyChanged(self.lobby(sub.seat)))
+                is_host = sub.seat is not None and sub.seat == self.host_seat
+                if is_host not in lobbies:
+                    lobbies[is_host] = LobbyChanged(self.lobby(sub.seat))
+                sub.callback(lobbies[is_host])
             if views and self.state is not None:
                 if sub.seat not in cache:
                     cache[sub.seat] = ViewChanged(seat_view(self.state, sub.seat))

@@ -36,7 +36,9 @@ from .wire import WireError, lobby_from_wire, make_hello, request, view_from_wir
 
 log = logging.getLogger("threeup.client")
 
-CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=5.0)
+# A card game sends little, so retransmissions may back off slowly: a lost
+# move is re-sent within 0.4 s however many times it was lost before.
+CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=8.0, max_rto=0.4)
 RECONNECT_MAX_DELAY = 2.0
 
 

@@ -26,6 +26,7 @@ from ..client.events import (
     ChatReceived,
     Event,
     GameSaved,
+    Lobby,
     LobbyChanged,
     ViewChanged,
 )
@@ -41,6 +42,9 @@ from .wire import (
 log = logging.getLogger("threeup.host")
 
 DEFAULT_PORT = 47823
+# Snapshots are small and few: keep the retransmission back-off short so a
+# view lost several times over still arrives within about a second.
+HOST_NET = NetConfig(max_rto=0.4)
 
 
 @dataclass
@@ -72,6 +76,9 @@ class NetHost:
         self._pending: dict[tuple[str, int], tuple[int | None, str]] = {}
         self._task: asyncio.Task[None] | None = None
         self._flush_scheduled = False
+        # The table hands one view object to every spectator (and one lobby
+        # to every guest): convert each object once, not once per session.
+        self._wire_cache: dict[int, tuple[object, dict[str, Any]]] = {}
 
     @classmethod
     async def start(
@@ -86,7 +93,7 @@ class NetHost:
         def authorize(address: tuple[str, int], hello: Any) -> Accept | Refuse:
             return holder[0]._authorize(address, hello)
 
-        server = await Server.start(bind, port, authorize, config or NetConfig())
+        server = await Server.start(bind, port, authorize, config or HOST_NET)
         host = cls(table, server)
         holder.append(host)
         host._task = asyncio.get_running_loop().create_task(host._serve())
@@ -209,10 +216,10 @@ class NetHost:
     def _listener(self, peer: _Peer) -> Callable[[Event], None]:
         def on_event(event: Event) -> None:
             if isinstance(event, LobbyChanged):
-                peer.lobby = lobby_to_wire(event.lobby)
+                peer.lobby = self._wire(event.lobby, lobby_to_wire)
                 self._mark(peer)
             elif isinstance(event, ViewChanged):
-                peer.view = view_to_wire(event.view)
+                peer.view = self._wire(event.view, view_to_wire)
                 self._mark(peer)
             elif isinstance(event, ChatReceived):
                 self._send(peer, {"t": "chat", "seat": event.seat, "name": event.name,
@@ -223,6 +230,15 @@ class NetHost:
                 self._send(peer, {"t": "saved", "path": event.path})
 
         return on_event
+
+    def _wire(self, value: Any, convert: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        kind = 0 if isinstance(value, Lobby) else 1
+        cached = self._wire_cache.get(kind)
+        if cached is not None and cached[0] is value:
+            return cached[1]
+        wire = convert(value)
+        self._wire_cache[kind] = (value, wire)
+        return wire
 
     def _send(self, peer: _Peer, message: dict[str, Any]) -> None:
         if peer.session_id in self.peers:

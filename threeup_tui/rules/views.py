@@ -37,6 +37,8 @@ _DISPLAY_ORDER = sorted(range(N_KINDS), key=sort_key)
 
 def _codes(counts: list[int]) -> tuple[str, ...]:
     """Codes of a per-kind count array, sorted by rank then colour."""
+    if not any(counts):  # most known-card and many face-up arrays are empty
+        return ()
     out: list[str] = []
     for k in _DISPLAY_ORDER:
         if counts[k]:
@@ -217,12 +219,25 @@ def _log_entry(entry: tuple[int, int, object, int, int]) -> LogEntry:
     )
 
 
+# One game's recent log, shared by the views of all its seats: every seat sees
+# the same moves.  Holding the history list keeps its identity unique.
+_log_cache: list[object] = [None, -1, -1, ()]
+
+
 def log_entries(state: GameState, last: int | None = None) -> tuple[LogEntry, ...]:
     """The last ``last`` moves as log entries (all of them for None)."""
     if last is not None and last <= 0:
         return ()
-    history = state.history if last is None else state.history[-last:]
-    return tuple(_log_entry(e) for e in history)
+    history = state.history
+    key = -1 if last is None else last
+    cached_history, length, cached_key, entries = _log_cache
+    if cached_history is history and length == len(history) and cached_key == key:
+        assert isinstance(entries, tuple)
+        return entries
+    recent = history if last is None else history[-last:]
+    result = tuple(_log_entry(e) for e in recent)
+    _log_cache[:] = [history, len(history), key, result]
+    return result
 
 
 def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:

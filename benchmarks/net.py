@@ -1,0 +1,454 @@
+"""Network play on loopback: latency, bandwidth, host cost.
+
+    .venv/bin/python benchmarks/net.py [--games N] [--loss-games N]
+                                       [--spectators N] [--json]
+
+Everything runs on 127.0.0.1 only; no host announces itself.
+
+1. Latency, clean loopback: an in-process host (NetHost + Table) and six
+   NetClient bot seats in the same process.  For every move: from the
+   mover's ``client.submit`` until all six clients have received a view
+   with the new move count.  p50 / p99 / max.
+2. Bytes per move per seat: what the host's server sent (and received)
+   between the first and the last move, divided by moves and by seats.
+3. The same at 30 % loss each way through net's ImpairmentProxy (seeded):
+   every game must complete; p50 / p99 / max.
+4. Host cost: a headless host process (``threeup host --headless``) with six
+   bot seats and N spectators (watch=True NetClients, in this process): the
+   host's CPU time and peak RSS (from /proc and getrusage of the child),
+   during the game, with and without spectators.
+
+Targets: p99 <= 5 ms clean; every game completes at 30 % loss with
+p99 <= 1.5 s; <= 1 KB sent per seat per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# This file is called net.py: when run as a script its directory comes first
+# on sys.path and would shadow the ``net`` package.  Drop it.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from net import Impairment, ImpairmentProxy, NetConfig  # noqa: E402
+from threeup_tui.bots import make_bot  # noqa: E402
+from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged  # noqa: E402
+from threeup_tui.netplay.client import NetClient  # noqa: E402
+from threeup_tui.netplay.host import NetHost  # noqa: E402
+from threeup_tui.netplay.tokens import TokenStore  # noqa: E402
+from threeup_tui.table import Table, TableConfig, TableRunner  # noqa: E402
+
+LOOPBACK = "127.0.0.1"
+SEATS = 6
+THREEUP = Path(sys.executable).with_name("threeup")
+
+
+@dataclass
+class Seen:
+    """When one client first saw each move count."""
+
+    first_seen: dict[int, float] = field(default_factory=dict)
+    submitted: dict[int, float] = field(default_factory=dict)
+    top: int = -1
+    join_retries: int = 0
+
+
+async def bot_loop(client: NetClient, seen: Seen, seed: int, play: bool = True) -> int:
+    """Play (or watch) until the game is over; returns the final move count."""
+    bot = make_bot("greedy", seed)
+    for attempt in range(10):
+        try:
+            await client.start()
+            break
+        except ConnectionRefusedError:
+            raise
+        except ConnectionError:
+            # "no table answers": the first handshake gave up (connect
+            # timeout) -- at 30 % loss each way that happens; a player would
+            # simply try again, so do that, and count it.
+            if attempt == 9:
+                raise
+            seen.join_retries += 1
+    acted_at = -1
+    chose = False
+    while True:
+        event = await client.next_event()
+        if isinstance(event, ConnectionChanged) and event.state == "closed":
+            raise RuntimeError(f"{client.name}: {event.detail}")
+        if isinstance(event, ActionRejected):
+            raise RuntimeError(f"{client.name}: rejected: {event.reason}")
+        if not isinstance(event, ViewChanged):
+            continue
+        view = event.view
+        now = time.perf_counter()
+        if view.phase != "setup" and view.moves_played > seen.top:
+            for m in range(seen.top + 1, view.moves_played + 1):
+                seen.first_seen[m] = now
+            seen.top = view.moves_played
+        if view.phase == "over":
+            return view.moves_played
+        if not play or view.seat is None:
+            continue
+        if view.phase == "setup" and not view.seats[view.seat].ready and not chose:
+            client.choose_face_up(bot.choose_face_up(view))
+            chose = True
+        elif view.my_turn and acted_at != view.moves_played:
+            acted_at = view.moves_played
+            move = bot.choose_move(view)
+            seen.submitted[view.moves_played] = time.perf_counter()
+            client.submit(move)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class GameResult:
+    latencies: list[float]
+    moves: int
+    bytes_sent: int
+    bytes_received: int
+    datagrams_sent: int
+    seconds: float
+    join_retries: int = 0
+    reconnects: int = 0
+
+
+async def run_clients(
+    address: tuple[str, int], seed: int, tokens: Path
+) -> tuple[list[int], list[Seen], int]:
+    """Six bot seats in this process; (final move counts, what each saw,
+    reconnects)."""
+    clients = [
+        NetClient(address[0], address[1], f"seat{i}", tokens=TokenStore(tokens / f"{seed}-{i}"))
+        for i in range(SEATS)
+    ]
+    seens = [Seen() for _ in clients]
+    try:
+        finals = await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    bot_loop(c, s, seed * 10 + i)
+                    for i, (c, s) in enumerate(zip(clients, seens, strict=True))
+                )
+            ),
+            timeout=300,
+        )
+    finally:
+        for client in clients:
+            await client.close()
+    return finals, seens, sum(c.reconnects for c in clients)
+
+
+async def clients_in_child(address: tuple[str, int], seed: int, tokens: Path) -> Any:
+    """``run_clients`` in a child process (its own core); perf_counter is
+    CLOCK_MONOTONIC on Linux, so its timestamps compare with ours."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--clients-only", f"{address[0]}:{address[1]}",
+        "--seed", str(seed), "--tokens", str(tokens),
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"the client process failed ({proc.returncode})")
+    data = json.loads(out)
+    seens = []
+    for entry in data["seens"]:
+        seen = Seen()
+        seen.first_seen = {int(k): v for k, v in entry["first_seen"].items()}
+        seen.submitted = {int(k): v for k, v in entry["submitted"].items()}
+        seen.join_retries = entry["join_retries"]
+        seens.append(seen)
+    return data["finals"], seens, data["reconnects"]
+
+
+async def in_process_game(
+    seed: int, loss: float, tokens: Path, separate_clients: bool = False
+) -> GameResult:
+    table = Table(TableConfig(players=SEATS, seed=seed, auto_start=True, takeover_after=600))
+    host = await NetHost.start(table, LOOPBACK, 0, NetConfig())
+    runner = TableRunner(table)
+    runner.start()
+    proxy = None
+    address = host.address
+    if loss > 0:
+        proxy = await ImpairmentProxy.start(
+            host.address, Impairment(loss_to_server=loss, loss_to_client=loss), seed=seed
+        )
+        address = proxy.address
+    stats = host.server.stats
+    marks: dict[str, tuple[int, int, int]] = {}
+
+    def mark(name: str) -> None:
+        marks[name] = (stats.bytes_sent, stats.bytes_received, stats.datagrams_sent)
+
+    async def first_move() -> None:
+        while table.state is None or table.state.phase.name == "SETUP":
+            await asyncio.sleep(0.001)
+        mark("start")
+
+    started = time.perf_counter()
+    try:
+        watcher = asyncio.ensure_future(first_move())
+        if separate_clients:
+            finals, seens, reconnects = await clients_in_child(address, seed, tokens)
+        else:
+            finals, seens, reconnects = await run_clients(address, seed, tokens)
+        mark("end")
+        watcher.cancel()
+    finally:
+        if proxy is not None:
+            await proxy.stop()
+        task = runner._task
+        if task is not None:  # cancel until gone (stop() hung on 3.11 before 3f457d3)
+            for _ in range(100):
+                task.cancel()
+                done, _ = await asyncio.wait({task}, timeout=0.05)
+                if done:
+                    break
+        await host.close()
+    seconds = time.perf_counter() - started
+    moves = finals[0]
+    assert all(f == moves for f in finals), finals
+    latencies = []
+    submitted: dict[int, float] = {}
+    for s in seens:
+        submitted.update(s.submitted)
+    for m, t0 in submitted.items():
+        done_at = max(s.first_seen[m + 1] for s in seens)
+        latencies.append(done_at - t0)
+    start_mark, end_mark = marks["start"], marks["end"]
+    return GameResult(
+        latencies,
+        moves,
+        end_mark[0] - start_mark[0],
+        end_mark[1] - start_mark[1],
+        end_mark[2] - start_mark[2],
+        seconds,
+        sum(s.join_retries for s in seens),
+        reconnects,
+    )
+
+
+def summarize(results: list[GameResult]) -> dict[str, Any]:
+    latencies = [x for r in results for x in r.latencies]
+    moves = sum(r.moves for r in results)
+    sent = sum(r.bytes_sent for r in results)
+    received = sum(r.bytes_received for r in results)
+    return {
+        "games": len(results),
+        "moves": moves,
+        "samples": len(latencies),
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "max_ms": max(latencies) * 1000,
+        "mean_ms": statistics.fmean(latencies) * 1000,
+        "sent_bytes_per_move_per_seat": sent / moves / SEATS,
+        "received_bytes_per_move_per_seat": received / moves / SEATS,
+        "datagrams_per_move_per_seat": sum(r.datagrams_sent for r in results) / moves / SEATS,
+        "seconds": sum(r.seconds for r in results),
+        "join_retries": sum(r.join_retries for r in results),
+        "reconnects": sum(r.reconnects for r in results),
+    }
+
+
+# ----------------------------------------------------------------------------- host cost
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+
+def proc_peak_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def host_cost(spectators: int, seed: int, workdir: Path) -> dict[str, Any]:
+    record = workdir / f"cost-{spectators}.json"
+    err = workdir / f"host-{spectators}.stderr"
+    env = dict(os.environ, THREEUP_STATE_DIR=str(workdir / "host-state"))
+    args = [
+        str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", "0",
+        "--players", str(SEATS), "--bots", "0", "--seed", str(seed),
+        "--record", str(record), "--announce", "off", "--takeover-after", "600",
+    ]  # fmt: skip
+    usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with err.open("wb") as err_file:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err_file, env=env)
+    marker = f"threeup host listening on {LOOPBACK}:"
+    port = None
+    for _ in range(1000):
+        for line in err.read_text().splitlines():
+            if line.startswith(marker):
+                port = int(line[len(marker) :])
+        if port is not None or proc.poll() is not None:
+            break
+        await asyncio.sleep(0.01)
+    if port is None:
+        proc.kill()
+        raise RuntimeError(f"host did not start:\n{err.read_text()}")
+    tokens = workdir / f"tokens-{spectators}"
+    watchers = [
+        NetClient(LOOPBACK, port, f"watcher{i}", watch=True, tokens=TokenStore(tokens / f"w{i}"))
+        for i in range(spectators)
+    ]
+    seats = [
+        NetClient(LOOPBACK, port, f"seat{i}", tokens=TokenStore(tokens / f"s{i}"))
+        for i in range(SEATS)
+    ]
+    watch_seen = [Seen() for _ in watchers]
+    seat_seen = [Seen() for _ in seats]
+    tasks = [
+        asyncio.ensure_future(bot_loop(w, s, 0, play=False))
+        for w, s in zip(watchers, watch_seen, strict=True)
+    ]
+    # Wait until every spectator is connected before the game can start.
+    for _ in range(2000):
+        if all(w.view is not None or w._client is not None for w in watchers):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)
+    cpu0 = proc_cpu_seconds(proc.pid)
+    t0 = time.perf_counter()
+    tasks += [
+        asyncio.ensure_future(bot_loop(c, s, seed * 10 + i))
+        for i, (c, s) in enumerate(zip(seats, seat_seen, strict=True))
+    ]
+    finals = await asyncio.wait_for(asyncio.gather(*tasks), timeout=300)
+    cpu1 = proc_cpu_seconds(proc.pid)
+    wall = time.perf_counter() - t0
+    rss_kib = proc_peak_rss_kib(proc.pid)
+    for client in watchers + seats:
+        await client.close()
+    code = proc.wait(60)
+    usage_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    moves = max(finals)
+    assert all(f == moves for f in finals), finals
+    assert code == 0, err.read_text()
+    return {
+        "spectators": spectators,
+        "moves": moves,
+        "host_cpu_s_during_game": cpu1 - cpu0,
+        "host_cpu_ms_per_move": (cpu1 - cpu0) / moves * 1000,
+        "host_cpu_s_whole_process": (usage_after.ru_utime + usage_after.ru_stime)
+        - (usage_before.ru_utime + usage_before.ru_stime),
+        "host_peak_rss_mib": rss_kib / 1024,
+        "host_ru_maxrss_mib": usage_after.ru_maxrss / 1024,
+        "game_wall_s": wall,
+    }
+
+
+# ----------------------------------------------------------------------------- main
+
+
+async def amain(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {"python": platform.python_version(), "seats": SEATS}
+    with tempfile.TemporaryDirectory(prefix="threeup-netbench-") as tmp:
+        workdir = Path(tmp)
+        os.environ["THREEUP_STATE_DIR"] = str(workdir / "state")
+        clean = [await in_process_game(1000 + g, 0.0, workdir) for g in range(args.games)]
+        out["clean"] = summarize(clean)
+        split = [
+            await in_process_game(1000 + g, 0.0, workdir, separate_clients=True)
+            for g in range(args.games)
+        ]
+        out["clean_split"] = summarize(split)
+        lossy = [await in_process_game(2000 + g, 0.30, workdir) for g in range(args.loss_games)]
+        out["loss_30"] = summarize(lossy)
+        out["host_cost"] = [
+            await host_cost(0, 3000, workdir),
+            await host_cost(args.spectators, 3000, workdir),
+        ]
+    return out
+
+
+def report(out: dict[str, Any]) -> None:
+    def ok(flag: bool) -> str:
+        return "ok" if flag else "MISSED"
+
+    print(f"net benchmark, Python {out['python']}, loopback, {out['seats']} seats")
+    for key, title, target in (
+        ("clean", "clean loopback, host and the 6 clients in one process", 5.0),
+        ("clean_split", "clean loopback, host here, the 6 clients in a second process", 5.0),
+        ("loss_30", "30% loss each way (ImpairmentProxy)", 1500.0),
+    ):
+        r = out[key]
+        print(
+            f"\n{title}: {r['games']} games, {r['moves']} moves, {r['seconds']:.1f} s, "
+            f"all completed; joins retried {r['join_retries']}, reconnects {r['reconnects']}"
+        )
+        print(
+            f"  submit -> all {out['seats']} views updated: p50 {r['p50_ms']:.2f} ms, "
+            f"p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.2f} ms, mean {r['mean_ms']:.2f} ms "
+            f"[target p99 <= {target:g} ms: {ok(r['p99_ms'] <= target)}]"
+        )
+        print(
+            f"  host sent {r['sent_bytes_per_move_per_seat']:.0f} B per move per seat "
+            f"({r['datagrams_per_move_per_seat']:.2f} datagrams), received "
+            f"{r['received_bytes_per_move_per_seat']:.0f} B "
+            f"[target <= 1024 B: {ok(r['sent_bytes_per_move_per_seat'] <= 1024)}]"
+        )
+    print("\nheadless host process, 6 bot seats (clients in the benchmark process):")
+    for r in out["host_cost"]:
+        print(
+            f"  {r['spectators']:>3} spectators: {r['moves']} moves in {r['game_wall_s']:.2f} s; "
+            f"host CPU {r['host_cpu_s_during_game'] * 1000:.0f} ms during the game "
+            f"({r['host_cpu_ms_per_move']:.2f} ms/move), whole process "
+            f"{r['host_cpu_s_whole_process']:.2f} s; peak RSS {r['host_peak_rss_mib']:.1f} MiB"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=8, help="clean games (default 8)")
+    parser.add_argument("--loss-games", type=int, default=5, help="games at 30%% loss")
+    parser.add_argument("--spectators", type=int, default=50)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--clients-only", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--tokens", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.clients_only is not None:
+        host, port = args.clients_only.rsplit(":", 1)
+        finals, seens, reconnects = asyncio.run(
+            run_clients((host, int(port)), args.seed, args.tokens)
+        )
+        seen_json = [
+            {"first_seen": s.first_seen, "submitted": s.submitted, "join_retries": s.join_retries}
+            for s in seens
+        ]
+        print(json.dumps({"finals": finals, "seens": seen_json, "reconnects": reconnects}))
+        return
+    out = asyncio.run(amain(args))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        report(out)
+
+
+if __name__ == "__main__":
+    main()

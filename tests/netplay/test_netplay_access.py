@@ -1,0 +1,240 @@
+"""Who may sit where and do what: room codes, seat tokens, hijack attempts,
+moves for another seat, and rejections that carry the engine's reason."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from pathlib import Path
+
+import asyncio_dgram
+import pytest
+from netplay_support import (
+    ClientLog,
+    RawSeat,
+    check_client_against_record,
+    expected_views,
+    fingerprint,
+    make_client,
+    make_table,
+    play_bot,
+    run_table,
+    start_host,
+    stop_runner,
+    table_record,
+    verify_record,
+)
+
+from net import NetConfig
+from net.codec import encode, encode_message
+from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
+from threeup_tui.client.events import ActionRejected
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.rules import Move, RulesError
+from threeup_tui.table import Table
+
+
+async def _rejection(client: NetClient, timeout: float = 3.0) -> str:
+    async def run() -> str:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, ActionRejected):
+                return event.reason
+
+    return await asyncio.wait_for(run(), timeout)
+
+
+def _engine_reason(table: Table, move: Move) -> str:
+    state = copy.deepcopy(table.state)
+    assert state is not None
+    with pytest.raises(RulesError) as info:
+        state.apply_move(move)
+    return str(info.value)
+
+
+async def test_a_wrong_room_code_is_refused_with_a_clear_reason(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=81, code="sesame")
+    host = await start_host(table, NetConfig())
+    try:
+        for code in ("wrong", None, "SESAME", "sesame "):
+            client = make_client(host.address, "guesser", tmp_path / "g.json", code=code)
+            with pytest.raises(ConnectionRefusedError, match="wrong room code"):
+                await client.start()
+        assert host.stats.refused_hellos == {"wrong room code": 4}
+        assert all(seat.kind == "open" for seat in table.seats)
+        right = make_client(host.address, "knower", tmp_path / "k.json", code="sesame")
+        await right.start()
+        assert right.seat == 0
+        await right.close()
+    finally:
+        await host.close()
+
+
+async def test_a_rejected_action_comes_back_with_the_engines_reason(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=82, bots=1)
+    host = await start_host(table, NetConfig())
+    runner = await run_table(table)
+    client = make_client(host.address, "player", tmp_path / "p.json")
+    log = ClientLog("player")
+    try:
+        await asyncio.wait_for(
+            play_bot(
+                client, log, until=lambda v: v.moves_played >= 3 and v.draw_reason is not None
+            ),
+            20,
+        )
+        view = client.view
+        assert view is not None and view.my_turn
+        seat = view.seat
+        assert seat is not None
+        before = fingerprint(table)
+        held = set(view.hand) | set(view.seats[seat].face_up)
+        missing = next(c for c in ("R1", "G1", "B1", "R2", "G2", "B2", "R3", "G3") if c not in held)
+        illegal = [
+            Move.play(seat, (missing,)),
+            Move.draw(seat),
+            Move.play(seat, ()),
+        ]
+        if view.can_pickup():
+            illegal.append(Move.flip(seat, 0))
+        else:
+            illegal.append(Move.pickup(seat))
+        for move in illegal:
+            expected = _engine_reason(table, move)
+            client.submit(move)
+            assert await _rejection(client) == expected
+        assert fingerprint(table) == before
+        assert host.stats.rejected_requests == len(illegal)
+        # The game goes on after the rejections and ends normally.
+        await asyncio.wait_for(play_bot(client, log, started=True), 30)
+        record = table_record(table)
+        verify_record(record)
+        # Only the legal moves the client sent are in the record.
+        legal_sent = [(at, m) for at, m in log.submitted]
+        assert [i for i, m in enumerate(record.moves) if m.seat == seat] == [
+            at for at, _ in legal_sent
+        ]
+    finally:
+        await client.close()
+        await stop_runner(runner)
+        await host.close()
+
+
+async def test_no_seat_without_its_token(tmp_path: Path) -> None:
+    """A client without a seat's token never gets that seat: it gets another
+    open seat, or is refused once the game has started."""
+    table = make_table(tmp_path, players=3, seed=83)
+    host = await start_host(table, NetConfig())
+    runner = await run_table(table)
+    alice = make_client(host.address, "alice", tmp_path / "alice.json")
+    impostor = make_client(host.address, "alice", tmp_path / "impostor.json")
+    bob = make_client(host.address, "bob", tmp_path / "bob.json")
+    clients = [alice, impostor, bob]
+    logs = [ClientLog("alice"), ClientLog("impostor"), ClientLog("bob")]
+    tasks: list[asyncio.Task[ClientLog]] = []
+    try:
+        await alice.start()
+        alice_token = table.seats[alice.seat].token  # type: ignore[index]
+        await impostor.start()  # same name, different token
+        assert impostor.seat is not None and impostor.seat != alice.seat
+        assert table.seats[alice.seat].token == alice_token  # type: ignore[index]
+        await bob.start()  # the table is full: the game starts
+        assert table.state is not None
+        for name in ("alice", "eve"):
+            late = make_client(host.address, name, tmp_path / f"late-{name}.json")
+            with pytest.raises(ConnectionRefusedError, match="the table is full"):
+                await late.start()
+        # The same token again (alice's own token store) is alice's seat.
+        again = make_client(host.address, "alice", tmp_path / "alice.json")
+        await again.start()
+        assert again.seat == alice.seat
+        await again.close()
+        tasks = [
+            asyncio.ensure_future(play_bot(c, log, seed=i, started=True))
+            for i, (c, log) in enumerate(zip(clients, logs, strict=True))
+        ]
+        await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        record = table_record(table)
+        verify_record(record)
+        expected = expected_views(record)
+        for log in logs:
+            check_client_against_record(log, record, expected)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for client in clients:
+            await client.close()
+        await stop_runner(runner)
+        await host.close()
+
+
+async def test_spoofed_datagrams_and_moves_for_another_seat_do_nothing(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=84)
+    host = await start_host(table, NetConfig())
+    first = await RawSeat.join(host, "first")
+    second = await RawSeat.join(host, "second")
+    spectator = make_client(host.address, "watcher", tmp_path / "w.json", watch=True)
+    await spectator.start()
+    sock = await asyncio_dgram.connect(host.address)
+    try:
+        until = lambda v: v.moves_played >= 6  # noqa: E731
+        pumps = {asyncio.ensure_future(s.pump(until)): s for s in (first, second)}
+        done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        mover = pumps[done.pop()]
+        other = second if mover is first else first
+        view = mover.view
+        assert view is not None and view.my_turn
+        m = view.moves_played
+        legal = mover.bot.choose_move(view)
+        request = {"t": "move", "at": m, "move": legal.to_json()}
+        before = fingerprint(table)
+        stats = host.server.stats
+        wrong_address = stats.dropped["wrong_address"]
+
+        # The other seat sends the mover's legal move, in its own session.
+        other.client.send(request)
+        rejected = await other.wait_message("rejected")
+        assert rejected["reason"] == "you can only move for your own seat"
+        # A spectator tries the same.
+        spectator.submit(legal)
+        assert await _rejection(spectator) == "spectators watch; they do not play"
+        # A third socket sends it inside datagrams carrying the mover's
+        # session id, for every plausible sequence number, then a CLOSE.
+        mover_id = mover.client.session_id
+        chunk = encode_message(request)
+        spoofed = [
+            encode(SessionPacket(mover_id, EMPTY_ACK, (DataFrame(seq, True, chunk),)))
+            for seq in range(64)
+        ]
+        spoofed.append(encode(ClosePacket(mover_id, "spoofed close")))
+        for data in spoofed:
+            await sock.send(data)
+            await asyncio.sleep(0.001)
+        for _ in range(200):
+            if stats.dropped["wrong_address"] >= wrong_address + len(spoofed):
+                break
+            await asyncio.sleep(0.01)
+        assert stats.dropped["wrong_address"] == wrong_address + len(spoofed)
+        await asyncio.sleep(0.1)
+        assert fingerprint(table) == before
+        assert mover_id in host.server.session_ids
+        assert all(seat.connected for seat in table.seats)
+
+        # The rightful player moves; the game goes on to its end.
+        final = await asyncio.wait_for(
+            asyncio.gather(mover.pump(lambda v: False), other.pump(lambda v: False)), 30
+        )
+        assert all(v.phase == "over" for v in final)
+        record = table_record(table)
+        verify_record(record)
+        assert record.moves[m].seat == mover.seat
+        assert host.stats.rejected_requests == 2
+    finally:
+        sock.close()
+        await spectator.close()
+        await first.client.close()
+        await second.client.close()
+        await host.close()

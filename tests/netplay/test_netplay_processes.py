@@ -1,0 +1,158 @@
+"""Whole games between real processes on loopback: ``threeup host --headless``
+and ``threeup join --bot`` clients; a client process and a host process killed
+(SIGKILL) mid-game and restarted."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from netplay_support import (
+    Proc,
+    free_udp_port,
+    load_record_file,
+    read_moves,
+    start_bot_process,
+    start_host_process,
+    verify_cli,
+    wait_for_moves,
+)
+
+
+def _stop(procs: list[Proc]) -> None:
+    for proc in procs:
+        proc.kill()
+
+
+def _wait_stalled(record: Path, quiet: float, timeout: float) -> int:
+    """The journal's move count once it stopped growing for ``quiet`` s."""
+    deadline = time.monotonic() + timeout
+    last = -1
+    since = time.monotonic()
+    while time.monotonic() < deadline:
+        moves = read_moves(record)
+        count = -1 if moves is None else len(moves)
+        if count != last:
+            last, since = count, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return count
+        time.sleep(0.02)
+    raise AssertionError("the game never stalled")
+
+
+@pytest.mark.parametrize(
+    ("players", "bots", "seed"),
+    [(2, 0, 11), (3, 1, 12), (4, 2, 13), (4, 0, 14)],
+)
+def test_headless_host_and_bot_clients_play_a_whole_game(
+    tmp_path: Path, players: int, bots: int, seed: int
+) -> None:
+    record = tmp_path / "game.json"
+    host = start_host_process(tmp_path, players=players, bots=bots, seed=seed, record=record)
+    names = [f"netbot{i}" for i in range(players - bots)]
+    clients = [
+        start_bot_process(tmp_path, host.port, name, tmp_path / f"state-{name}") for name in names
+    ]
+    try:
+        assert host.wait(60) == 0, host.stderr()
+        for client in clients:
+            assert client.wait(30) == 0, client.stderr()
+    finally:
+        _stop([host, *clients])
+    verdict = verify_cli(record)
+    assert verdict["ok"] is True and verdict["finished"] is True, verdict
+    assert verdict["moves"] > 0
+    rec = load_record_file(record)
+    assert len(rec.players) == players
+    assert sorted(p for p in rec.players if p.startswith("netbot")) == names
+    for name in names:
+        seat = rec.players.index(name)
+        assert any(m.seat == seat for m in rec.moves), f"{name} never moved"
+
+
+def test_client_process_killed_mid_game_gets_its_seat_back(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    host = start_host_process(
+        tmp_path, players=3, bots=1, seed=21, record=record, takeover_after=600
+    )
+    alice_state, bob_state = tmp_path / "state-alice", tmp_path / "state-bob"
+    alice = start_bot_process(tmp_path, host.port, "alice", alice_state)
+    bob = start_bot_process(tmp_path, host.port, "bob", bob_state)
+    procs = [host, alice, bob]
+    try:
+        wait_for_moves(record, 3, 30, alive=procs)
+        alice.kill()
+        token_before = json.loads((alice_state / "seats.json").read_text())
+        # Nobody plays for alice (the take-over is 10 minutes away): the
+        # game stops at her turn.
+        stalled = _wait_stalled(record, quiet=0.6, timeout=20)
+        assert host.popen.poll() is None, host.stderr()
+        alice_again = start_bot_process(tmp_path, host.port, "alice", alice_state)
+        procs.append(alice_again)
+        assert host.wait(60) == 0, host.stderr()
+        assert alice_again.wait(30) == 0, alice_again.stderr()
+        assert bob.wait(30) == 0, bob.stderr()
+    finally:
+        _stop(procs)
+    assert json.loads((alice_state / "seats.json").read_text()) == token_before
+    verdict = verify_cli(record)
+    assert verdict["ok"] is True and verdict["finished"] is True, verdict
+    rec = load_record_file(record)
+    seat = rec.players.index("alice")
+    assert len(rec.moves) > stalled
+    # The game waited for alice's seat, and the restarted alice played it.
+    assert rec.moves[stalled].seat == seat
+    # The seat still belongs to alice's kept token.
+    seats = json.loads(record.with_name(record.name + ".seats").read_text())
+    assert seats["seats"][seat]["token"] in token_before.values()
+
+
+def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    port = free_udp_port()
+    host = start_host_process(
+        tmp_path, players=3, bots=1, seed=31, record=record, port=port, takeover_after=600
+    )
+    assert host.port == port
+    alice = start_bot_process(tmp_path, port, "alice", tmp_path / "state-alice")
+    bob = start_bot_process(tmp_path, port, "bob", tmp_path / "state-bob")
+    procs = [host, alice, bob]
+    try:
+        wait_for_moves(record, 6, 30, alive=procs)
+        host.kill()
+        before = read_moves(record)
+        assert before is not None and len(before) >= 6
+        shutil.copy(record, tmp_path / "journal-at-kill.json")
+        time.sleep(0.3)
+        assert alice.popen.poll() is None and bob.popen.poll() is None
+        resumed = start_host_process(
+            tmp_path,
+            players=3,
+            bots=1,
+            seed=31,
+            record=record,
+            port=port,
+            takeover_after=600,
+            resume=record,
+            tag="host-resumed",
+        )
+        procs.append(resumed)
+        assert resumed.port == port
+        assert resumed.wait(90) == 0, resumed.stderr()
+        assert alice.wait(30) == 0, alice.stderr()
+        assert bob.wait(30) == 0, bob.stderr()
+    finally:
+        _stop(procs)
+    verdict = verify_cli(record)
+    assert verdict["ok"] is True and verdict["finished"] is True, verdict
+    after = read_moves(record)
+    assert after is not None
+    assert after[: len(before)] == before, "the resumed game lost or changed a move"
+    assert len(after) > len(before)
+    rec = load_record_file(record)
+    for name in ("alice", "bob"):
+        seat = rec.players.index(name)
+        assert any(m.seat == seat for m in rec.moves[len(before) :]), f"{name} never came back"
