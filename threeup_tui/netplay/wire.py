@@ -14,7 +14,7 @@ from typing import Any, Final
 from ..client.events import Lobby, SeatSlot
 from ..rules import Move, Options, View, view_from_json, view_to_json
 from ..rules.actions import MoveShapeError
-from ..rules.cards import CODES, N_KINDS
+from ..rules.cards import CODES
 
 PROTOCOL: Final = 1
 GAME: Final = "threeup"
@@ -33,15 +33,16 @@ def _kinds(codes: list[str]) -> list[int]:
     return [_KIND[c] for c in codes]
 
 
+_CODE_OF: Final = dict(enumerate(CODES))
+
+
 def _codes(kinds: Any) -> list[str]:
     if not isinstance(kinds, list):
         raise WireError("cards must be a list")
-    out = []
-    for k in kinds:
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < N_KINDS:
-            raise WireError("not a card")
-        out.append(CODES[k])
-    return out
+    try:
+        return [_CODE_OF[k] for k in kinds]  # a dict: no negative or slice indexing
+    except (KeyError, TypeError):
+        raise WireError("not a card") from None
 
 
 # ---------------------------------------------------------------- views
