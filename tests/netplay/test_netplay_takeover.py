@@ -1,0 +1,69 @@
+"""D17: an absent player's seat waits, then a bot plays it until they return."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from netplay_support import (
+    ClientLog,
+    make_client,
+    make_table,
+    play_bot,
+    run_table,
+    start_host,
+    stop_runner,
+    table_record,
+    verify_record,
+)
+
+
+async def test_a_bot_plays_for_an_absent_player_until_they_return(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=5, bots=1, takeover_after=0.5)
+    runner = await run_table(table)
+    host = await start_host(table)
+    tokens = tmp_path / "tokens.json"
+    try:
+        ann = make_client(host.address, "ann", tokens)
+        log = ClientLog("ann")
+        # Play until Ann's second turn, then leave without a word.
+        turns = 0
+
+        def second_turn(view: object) -> bool:
+            nonlocal turns
+            turns += 1
+            return turns >= 2
+
+        await asyncio.wait_for(play_bot(ann, log, until=second_turn), 30)
+        seat = log.seat
+        assert seat is not None
+        moves_when_left = len(table.state.history)  # type: ignore[union-attr]
+        await ann.close()
+        # The seat waits: nothing is played for Ann before the time-out...
+        for _ in range(40):
+            if table.seats[seat].bot is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert table.seats[seat].kind == "human" and table.seats[seat].bot is not None
+        lobby = table.lobby()
+        assert lobby.seats[seat].bot_level == "greedy" and not lobby.seats[seat].connected
+        # ...and then the bot moves for her.
+        for _ in range(100):
+            mine = [e for e in table.state.history[moves_when_left:] if e[0] == seat]  # type: ignore[union-attr]
+            if mine or table.state.over:  # type: ignore[union-attr]
+                break
+            await asyncio.sleep(0.05)
+        assert mine and not table.state.over  # type: ignore[union-attr]
+        # Ann comes back with her token: her seat, and the bot steps aside.
+        back = make_client(host.address, "ann", tokens)
+        back_log = ClientLog("ann-again")
+        await asyncio.wait_for(play_bot(back, back_log), 60)
+        assert back_log.seat == seat
+        assert table.seats[seat].bot is None and table.seats[seat].connected
+        assert back_log.submitted  # she played again herself
+        await back.close()
+        assert table.state.over  # type: ignore[union-attr]
+        verify_record(table_record(table))
+    finally:
+        await host.close()
+        await stop_runner(runner)
