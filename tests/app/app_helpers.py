@@ -1,0 +1,158 @@
+"""Shared pieces of the app tests: a fast launcher, waiting, and acting like a player.
+
+Moves are chosen from the seat's view (the greedy bot decides), but the
+tests act only through keys and clicks, as a player would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from threeup_tui.app.app import ThreeUpApp
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.text import rank_of_code
+from threeup_tui.launcher import Launcher
+from threeup_tui.rules import Move, View
+
+
+def fast_launcher() -> Launcher:
+    """A launcher whose bots act at once (no delay), for fast and repeatable tests."""
+    launcher = Launcher()
+    launcher.bot_delay = 0
+    return launcher
+
+
+async def wait_for(
+    pilot: Pilot[int], predicate: Callable[[], bool], timeout: float = 10.0, what: str = ""
+) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        # A plain sleep lets the app run; pilot.pause() would also force a
+        # full repaint on every turn of this loop.
+        await asyncio.sleep(0.002)
+    await pilot.pause()
+
+
+def app_of(pilot: Pilot[int]) -> ThreeUpApp:
+    app = pilot.app
+    assert isinstance(app, ThreeUpApp)
+    return app
+
+
+def view_of(pilot: Pilot[int]) -> View:
+    session = app_of(pilot).session
+    assert session is not None and session.view is not None
+    return session.view
+
+
+async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
+    app = app_of(pilot)
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted
+        and bool(app.screen.query("#setup-0")),
+        what="the set-up screen",
+    )
+    screen = app.screen
+    assert isinstance(screen, SetupScreen)
+    return screen
+
+
+async def wait_for_turn(pilot: Pilot[int], after_moves: int) -> str:
+    """Wait until it is our turn on a fresh view, or the game is over: "turn" / "over"."""
+    app = app_of(pilot)
+
+    def ready() -> bool:
+        session = app.session
+        if session is None or session.view is None:
+            return False
+        view = session.view
+        if view.phase == "over":
+            return isinstance(app.screen, GameOverScreen)
+        return (
+            view.my_turn
+            and view.moves_played > after_moves
+            and isinstance(app.screen, TableScreen)
+            and app.screen.is_mounted
+        )
+
+    await wait_for(pilot, ready, timeout=20, what="our turn")
+    return "over" if view_of(pilot).phase == "over" else "turn"
+
+
+def zone_indices(view: View, screen: TableScreen, cards: tuple[str, ...]) -> list[int]:
+    """Positions in the active zone of the cards a move plays."""
+    pool = list(screen.zone_cards(view))
+    chosen: list[int] = []
+    for code in cards:
+        i = next(i for i, c in enumerate(pool) if c == code and i not in chosen)
+        chosen.append(i)
+    return chosen
+
+
+async def play_by_keys(pilot: Pilot[int], move: Move) -> None:
+    app = app_of(pilot)
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    view = view_of(pilot)
+    if move.kind == "pickup":
+        await pilot.press("u")
+    elif move.kind == "draw":
+        await pilot.press("d")
+    elif move.kind == "flip":
+        await pilot.press("f", str(move.slot + 1))
+    else:
+        wanted = zone_indices(view, screen, move.cards)
+        rank = rank_of_code(move.cards[0])
+        same = [i for i, c in enumerate(screen.zone_cards(view)) if c and rank_of_code(c) == rank]
+        if screen.selected:
+            await pilot.press("escape")
+        if rank <= 10 and sorted(same) == sorted(wanted):
+            await pilot.press(str(rank % 10))  # every card of that number at once
+        else:
+            await pilot.press("home")
+            at = 0
+            for i in sorted(wanted):
+                await pilot.press(*(["right"] * (i - at)), "space")
+                at = i
+        assert sorted(screen.selected) == sorted(wanted), "selection by keys went wrong"
+        await pilot.press("enter")
+
+
+async def play_by_mouse(pilot: Pilot[int], move: Move) -> None:
+    app = app_of(pilot)
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    view = view_of(pilot)
+    if move.kind == "pickup":
+        await click(pilot, "#pile")
+    elif move.kind == "draw":
+        await click(pilot, "#draw")
+    elif move.kind == "flip":
+        await click(pilot, f"#down-{move.slot}")
+    else:
+        zone = {"hand": "hand", "face-up": "up"}[view.source]
+        wanted = zone_indices(view, screen, move.cards)
+        for i in sorted(set(screen.selected) ^ set(wanted)):
+            await click(pilot, f"#{zone}-{i}")
+        assert sorted(screen.selected) == sorted(wanted), "selection by clicks went wrong"
+        await click(pilot, "#play")
+
+
+async def click(pilot: Pilot[int], selector: str, offset: tuple[int, int] = (1, 0)) -> None:
+    hit = await pilot.click(selector, offset=offset)
+    assert hit, f"the click on {selector} landed elsewhere"
+
+
+def screen_text(app: object) -> str:
+    """Every character the screen shows, as plain text."""
+    strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
+    return "\n".join(strip.text for strip in strips)

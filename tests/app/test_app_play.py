@@ -1,0 +1,89 @@
+"""Whole games against bots, played by mouse alone and by keyboard alone."""
+
+from __future__ import annotations
+
+from app_helpers import (
+    app_of,
+    click,
+    fast_launcher,
+    play_by_keys,
+    play_by_mouse,
+    view_of,
+    wait_for,
+    wait_for_setup,
+    wait_for_turn,
+)
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.bots import GreedyBot
+
+MAX_MOVES = 400  # a 2-player game takes far fewer; a loop here is a bug
+
+
+async def test_whole_game_by_mouse() -> None:
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        # One click on the first entry and the game is on.
+        await click(pilot, "#menu", offset=(4, 1))
+        setup = await wait_for_setup(pilot)
+        bot = GreedyBot(1)
+        chosen = bot.choose_face_up(view_of(pilot))
+        hand = list(view_of(pilot).hand)
+        for code in chosen:
+            i = hand.index(code)
+            hand[i] = ""
+            await click(pilot, f"#setup-{i}")
+        await click(pilot, "#confirm")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SetupScreen), what="the table")
+        assert setup.sent
+        acted_at = -1
+        for _ in range(MAX_MOVES):
+            if await wait_for_turn(pilot, acted_at) == "over":
+                break
+            view = view_of(pilot)
+            acted_at = view.moves_played
+            await play_by_mouse(pilot, bot.choose_move(view))
+        else:
+            raise AssertionError("the game did not end")
+        assert isinstance(app.screen, GameOverScreen)
+        assert view_of(pilot).winner is not None
+        # Leave by mouse too: back to the start screen.
+        await click(pilot, "#leave")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        assert app_of(pilot).session is None
+
+
+async def test_whole_game_by_keyboard() -> None:
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        # Fewer players, then Enter: the default entry is "Play against bots".
+        await pilot.press("minus", "minus", "enter")
+        await wait_for_setup(pilot)
+        assert len(view_of(pilot).seats) == 2
+        bot = GreedyBot(2)
+        chosen = bot.choose_face_up(view_of(pilot))
+        hand = list(view_of(pilot).hand)
+        for code in chosen:
+            i = hand.index(code)
+            hand[i] = ""
+            await pilot.press(str(i + 1))
+        await pilot.press("enter")
+        acted_at = -1
+        for _ in range(MAX_MOVES):
+            if await wait_for_turn(pilot, acted_at) == "over":
+                break
+            view = view_of(pilot)
+            acted_at = view.moves_played
+            await play_by_keys(pilot, bot.choose_move(view))
+        else:
+            raise AssertionError("the game did not end")
+        assert isinstance(app.screen, GameOverScreen)
+        # Rematch by key: a new set-up.
+        await pilot.press("r")
+        await wait_for_setup(pilot)
+        assert view_of(pilot).phase == "setup"

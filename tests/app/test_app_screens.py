@@ -1,0 +1,159 @@
+"""Set-up, lobby, join, replay, rules, and the command line's way into the app."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
+from app_helpers import fast_launcher, screen_text, wait_for
+from app_states import lobby_for
+from textual.widgets import Checkbox
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.main import app_from_args, run_app, spec_from_args
+from threeup_tui.app.rules_text import BUILTIN_RULES, RULES_PATH, load_rules
+from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.screens.join import JoinScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.cli import build_parser
+from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
+from threeup_tui.launcher import JoinSettings
+from threeup_tui.recordfile import save_record
+from threeup_tui.rules import GameState, Options, seat_view
+
+
+async def test_setup_by_keys_sends_the_three_cards(client: ScriptedClient) -> None:
+    state = GameState.new(["you", "bot"], Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot"])))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        hand = seat_view(state, 0).hand
+        await pilot.press("enter")  # nothing chosen yet: nothing sent
+        assert client.requests == []
+        await pilot.press("1", "2", "3", "4")  # a 4th choice replaces the oldest
+        await pilot.press("left", "space", "space")  # the cursor: off and on again
+        await pilot.press("enter")
+        assert len(client.requests) == 1
+        kind, cards = client.requests[0]
+        assert kind == "choose_face_up" and sorted(cards) == sorted(hand[1:4])  # type: ignore
+
+
+async def test_host_lobby_controls(client: ScriptedClient) -> None:
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        await pilot.press("a")
+        assert client.requests[-1] == ("add_bot", "greedy")
+        await pilot.press("down", "x")
+        assert client.requests[-1] == ("remove_seat", 1)
+        app.screen.query_one("#voluntary", Checkbox).value = True
+        await wait_for(pilot, lambda: client.requests[-1][0] == "set_options")
+        assert client.requests[-1] == ("set_options", Options(voluntary_pickup=True))
+        await pilot.press("s")
+        assert client.requests[-1] == ("start_game", None)
+
+
+async def test_guest_lobby_has_no_host_controls(client: ScriptedClient) -> None:
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby_for(["ana", "you"], started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        assert not app.screen.query("#start")
+        assert "Waiting for the host" in screen_text(app)
+
+
+async def test_a_failed_join_is_shown_on_the_form(client: ScriptedClient) -> None:
+    launcher = ScriptedLauncher(client, join_error="no answer from 192.0.2.1:47823")
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("192.0.2.1", "bo")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.is_mounted)
+        await wait_for(pilot, lambda: "Could not join" in screen_text(app))
+        assert "no answer from 192.0.2.1:47823" in screen_text(app)
+        assert app.session is None
+
+
+async def test_replay_steps_forwards_and_back() -> None:
+    record = demo_record()
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        total = len(record.moves)
+        await pilot.press("right", "right", "right")
+        assert screen.index == 3 and f"move 3 of {total}" in screen_text(app)
+        await pilot.press("left")
+        assert screen.index == 2
+        await pilot.press("end")
+        assert screen.index == total and "game over" in screen_text(app)
+        await pilot.press("home")
+        assert screen.index == 0
+        await pilot.press("q")  # a replay from the command line ends the app
+    assert app.return_code == 0
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
+
+
+def test_command_line_to_start_spec() -> None:
+    assert spec_from_args(_args()).mode == "menu"
+    play = spec_from_args(_args("play", "--players", "3", "--seed", "9", "--name", "zoe"))
+    assert (play.mode, play.players, play.seed, play.name) == ("play", 3, 9, "zoe")
+    host = spec_from_args(_args("host", "--players", "5", "--bots", "2", "--code", "K",
+                                "--finish", "places", "--voluntary-pickup"))
+    assert host.mode == "host" and host.host is not None
+    assert (host.host.players, host.host.bots, host.host.code) == (5, 2, "K")
+    assert host.host.options == Options(voluntary_pickup=True, finish="places")
+    join = spec_from_args(_args("join", "10.0.0.2:5000", "--name", "bo", "--watch"))
+    assert join.join == JoinSettings("10.0.0.2:5000", "bo", None, True)
+
+
+def test_replay_of_a_bad_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert run_app(_args("replay", str(bad))) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("threeup replay: ") and "Traceback" not in err
+    assert run_app(_args("replay", str(tmp_path / "missing.json"))) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_replay_of_a_good_file_opens_the_viewer(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    save_record(path, demo_record())
+    app = app_from_args(_args("replay", str(path)))
+    assert app.start_spec.mode == "replay" and app.start_spec.record is not None
+
+
+def test_rules_page_falls_back_to_the_summary(tmp_path: Path) -> None:
+    assert load_rules(tmp_path / "nowhere.md") == BUILTIN_RULES
+    if RULES_PATH.exists():
+        assert load_rules() == RULES_PATH.read_text(encoding="utf-8")
+
+
+async def test_start_screen_settings_and_rules() -> None:
+    app = create_app(fast_launcher(), StartSpec(), rules_text="# Rules\n\nbe kind")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        await pilot.press("plus", "plus", "plus", "b")
+        assert screen.players == 6 and screen.bot_level != "greedy"
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: "be kind" in screen_text(app))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))

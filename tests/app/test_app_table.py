@@ -1,0 +1,199 @@
+"""The table screen against a scripted client: what is sent, what is shown."""
+
+from __future__ import annotations
+
+import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
+from app_helpers import screen_text, wait_for
+from app_states import dealt, seat_events
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import Button, Static
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.widgets.card_row import CardRow
+from threeup_tui.app.widgets.pile import PileView
+from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
+from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
+from threeup_tui.rules.actions import is_play, play_count, play_rank
+
+
+async def open_table(pilot: Pilot[int], client: ScriptedClient, state: GameState,
+                     seat: int | None = 0) -> TableScreen:
+    for event in seat_events(state, seat):
+        client.emit(event)  # type: ignore[arg-type]
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
+def table_app(client: ScriptedClient) -> ThreeUpApp:
+    return create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+
+
+async def test_buttons_follow_the_view_and_show_reasons(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0)
+    view = seat_view(state, 0)
+    assert PICKUP not in view.legal and DRAW not in view.legal
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        assert app.screen.query_one("#pickup", Button).disabled
+        assert app.screen.query_one("#draw", Button).disabled
+        assert app.screen.query_one("#play", Button).disabled
+        reason = str(app.screen.query_one("#reason", Static).content)
+        assert "select cards first" in reason
+        assert view.pickup_reason is not None
+        assert view.pickup_reason.split(" (D")[0] in reason
+        # Select a legal play by its number key: Play comes alive.
+        play = next(a for a in view.legal if is_play(a) and play_rank(a) <= 10)
+        await pilot.press(str(play_rank(play) % 10))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert len(screen.selected) >= play_count(play)
+        assert not app.screen.query_one("#play", Button).disabled
+        await pilot.press("enter")
+        kind, move = client.requests[-1]
+        assert kind == "submit" and isinstance(move, Move) and move.kind == "play"
+
+
+async def test_an_illegal_attempt_shows_the_engines_reason(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("u")  # not allowed now, but asked all the same
+        assert client.requests[-1] == ("submit", Move.pickup(0))
+        client.emit(ActionRejected("you may not pick up while you have a legal discard (D12)"))
+        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        notes = list(app._notifications)
+        assert any(n.severity == "error" and "legal discard" in n.message for n in notes)
+
+
+async def test_keys_flip_draw_pick_up_and_chat(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("f", "2")
+        assert client.requests[-1] == ("submit", Move.flip(0, 1))
+        await pilot.press("d")
+        assert client.requests[-1] == ("submit", Move.draw(0))
+        await pilot.press("c", *"hi all", "enter")
+        assert client.requests[-1] == ("chat", "hi all")
+        assert app.screen.focused is None  # back to the cards
+        await pilot.press("u")
+        assert client.requests[-1] == ("submit", Move.pickup(0))
+
+
+async def test_mouse_pile_and_face_down(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.click("#pile", offset=(3, 1))
+        assert client.requests[-1] == ("submit", Move.pickup(0))
+        await pilot.click("#down-2", offset=(1, 0))
+        assert client.requests[-1] == ("submit", Move.flip(0, 2))
+        # A double click on a card plays it.
+        await pilot.double_click("#hand-0", offset=(1, 0))
+        kind, move = client.requests[-1]
+        assert kind == "submit" and isinstance(move, Move)
+        assert move.cards == (seat_view(state, 0).hand[0],)
+
+
+async def test_command_palette_runs_table_actions(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        titles = [c.title for c in app.get_system_commands(screen)]
+        for title in ("Play", "Pick up", "Draw", "Flip face-down card 1", "Chat", "Rules"):
+            assert title in titles
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"pick up")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: ("submit", Move.pickup(0)) in client.requests)
+
+
+async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await open_table(pilot, client, state)
+        assert "Waiting for bot" in screen_text(app)
+        state.apply(state.legal_actions()[0])  # the bot moves: now it is our turn
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))
+        assert any("Your turn" in n.message for n in app._notifications)
+        client.emit(ConnectionChanged("reconnecting", "the host is silent"))
+        await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
+        assert any(n.severity == "warning" for n in app._notifications)
+
+
+async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0, seed=3)
+    # Play on (first legal action) until a move clears the pile.
+    for _ in range(500):
+        state.apply(state.legal_actions()[0])
+        if state.history and seat_view(state, 0).log[-1].cleared:
+            break
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        pile = app.screen.query_one(PileView)
+        assert pile.has_class("-cleared")
+        assert "CLEARED" in screen_text(app)
+
+
+async def test_a_watcher_sees_the_table_without_a_hand(client: ScriptedClient) -> None:
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state, seat=None)
+        assert not app.screen.query_one("#hand-box").display
+        assert not app.screen.query_one("#actions").display
+        assert len(app.screen.query(".opponent")) == 3
+
+
+async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
+    state = dealt(["you", "bot"], first=0, seed=4)
+    while state.phase.name != "OVER":
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("s")
+        assert client.requests[-1] == ("save_record", "threeup-game.json")
+        client.emit(GameSaved("threeup-game.json"))
+        await wait_for(pilot, lambda: any("Saved" in n.message for n in app._notifications))
+        await pilot.press("r")
+        assert client.requests[-1] == ("rematch", None)
+        await pilot.press("escape")  # look at the final table; g brings the result back
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+
+
+async def test_no_color_keeps_every_card_readable(
+    client: ScriptedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NO_COLOR drops colours; each card still says its colour by letter."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        assert app.no_color
+        for tile in screen.query_one("#hand", CardRow).tiles:
+            assert tile.spec.code is not None
+            label = str(tile.render())
+            assert label.lstrip("✓")[0] == tile.spec.code[0]  # R, G or B

@@ -1,0 +1,81 @@
+"""The rules page shown in the app, and the key help.
+
+The rules live in ``docs/rules.md`` at the project root (one text for the
+README, the repository and the app).  An installed wheel has no ``docs/``, so
+a short built-in summary stands in for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+BUILTIN_RULES = """\
+# How to play 3UP 3DOWN
+
+Get rid of every card: your hand, your 3 face-up and your 3 face-down cards.
+The first player with nothing left wins.
+
+## The cards
+
+74 cards in red (R), green (G) and blue (B): numbers 1 to 10, **Clear**,
+**Clear +1** and (green only) **Clear +2**. Colour never matters for play.
+
+## Set-up
+
+Everyone gets 3 cards face down and 6 in hand, then lays 3 of the 6 face up
+on the face-down ones. The rest is the draw pile.
+
+## Your turn
+
+- Play one card, or several of the same number, **equal to or higher** than
+  the top of the pile. Anything goes on an empty pile.
+- A **Clear** card goes on anything and clears the pile out of the game;
+  **Clear +1** and **Clear +2** also give you 1 or 2 extra discards (you may
+  draw first). **Three of a kind** on top also clears the pile.
+- Cannot play? Pick up the whole pile.
+- Then draw back up to 3 cards.
+- With the draw pile and your hand empty, play your face-up cards, then your
+  face-down cards blind: a face-down card that cannot go is picked up with
+  the pile.
+"""
+
+KEYS_HELP = """\
+# Keys
+
+| key | at the table |
+| --- | --- |
+| ← → | move between your cards |
+| space | select / deselect the card under the cursor |
+| 1 … 9, 0 | select every card of that number (0 is 10) |
+| ⏎ or p | play the selected cards (or the card under the cursor) |
+| u | pick up the pile |
+| d | draw (when the draw is open) |
+| f then 1-3 | flip a face-down card |
+| Esc | clear the selection |
+| c | chat (⏎ sends, Esc goes back to the cards) |
+| g | the result, once the game is over |
+| ? | this help |
+| q | leave the table |
+| ctrl+p | command palette: every action by name |
+
+**Mouse.** Click a card to select it (cards of one number go together; a card
+of another number starts a new selection). Double-click a card, or press
+*Play*, to play. Click a face-down card to flip it. Click the pile to pick it
+up. Buttons that cannot be used now are greyed out, with the reason beside
+them.
+
+**Set-up.** Click three cards (or press 1-6), then ⏎ to lay them face up.
+
+Every card shows its colour letter and its number: `R7` is a red 7, `GC+2`
+a green Clear +2.
+"""
+
+
+def load_rules(path: Path | None = None) -> str:
+    """The rules as Markdown: ``docs/rules.md`` if it is there, else the summary."""
+    try:
+        return (path or RULES_PATH).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return BUILTIN_RULES

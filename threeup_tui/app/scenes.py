@@ -1,0 +1,343 @@
+"""Fixed, repeatable states of every screen: for screenshots, snapshots, benchmarks.
+
+Each scene is an app (built with :func:`create_app`) plus an async ``drive``
+that brings it to the state to show.  Bots act at once (``bot_delay`` 0) and
+every deal, bot and record is seeded, so the same scene always paints the
+same screen.  Scenes may move through the client directly (they stage a
+picture); the tests that check the controls use keys and clicks only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, replace
+
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog
+
+from ..bots import GreedyBot
+from ..client import TableClient
+from ..client.local import LocalClient
+from ..launcher import HostSettings, JoinSettings, Launcher
+from ..rules import GameState, Phase, Record, record_of, seat_view
+from .app import StartSpec, ThreeUpApp, create_app
+from .rules_text import BUILTIN_RULES
+from .screens.game_over import GameOverScreen
+from .screens.help import HelpScreen
+from .screens.host import HostScreen
+from .screens.join import JoinScreen
+from .screens.lobby import LobbyScreen
+from .screens.replay import ReplayScreen
+from .screens.setup import SetupScreen
+from .screens.start import StartScreen
+from .screens.table import TableScreen
+
+Drive = Callable[[Pilot[int]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """What LAN discovery reports of one table (netplay's TableAnnouncement shape)."""
+
+    host: str
+    port: int
+    name: str
+    free_seats: int
+    seats: int
+    code_required: bool = False
+    started: bool = False
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+class GuestClient(LocalClient):
+    """A second seat at a host's in-process table; leaving closes the host too."""
+
+    def __init__(self, host: LocalClient, name: str) -> None:
+        super().__init__(host.table, name, as_host=False, owns_runner=False)
+        self.host = host
+
+    async def close(self) -> None:
+        await super().close()
+        await self.host.close()
+
+
+SCENE_PORT = 47990  # a fixed loopback port, so the lobby always shows the same one
+
+
+class SceneLauncher(Launcher):
+    """Bots without delay; hosting on loopback only, never announced; a join
+    that seats a guest at an in-process table; a discovery that hears two
+    made-up tables (documentation addresses, nothing is sent)."""
+
+    bot_delay = 0.0
+
+    def __init__(self) -> None:
+        super().__init__(announce_address="off")
+
+    async def host(self, settings: HostSettings) -> TableClient:
+        return await super().host(replace(settings, bind="127.0.0.1", port=SCENE_PORT))
+
+    async def join(self, settings: JoinSettings) -> TableClient:
+        # Ana hosts (on loopback, any port); the guest sits at her table in
+        # this process, so the picture needs no network timing.
+        host_settings = HostSettings(players=4, bots=1, code="PARTY", name="Ana", seed=3)
+        host = await Launcher.host(self, replace(host_settings, bind="127.0.0.1", port=0))
+        assert isinstance(host, LocalClient)
+        guest = GuestClient(host, settings.name)
+        await guest.start()
+        host.chat("welcome! starting when Bo arrives")
+        return guest
+
+    async def discover(self) -> AsyncIterator[list[Announcement]]:  # type: ignore[override]
+        yield [
+            Announcement("192.0.2.10", 47823, "Ana's table", 2, 4, code_required=True),
+            Announcement("192.0.2.22", 47823, "basement LAN", 1, 6, started=True),
+        ]
+
+
+async def settle(pilot: Pilot[int], predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait until ``predicate`` holds, then until the app has drawn it."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the scene did not reach its state")
+        await asyncio.sleep(0.002)
+    await pilot.pause()
+
+
+async def finish(pilot: Pilot[int]) -> None:
+    """Remove what changes with time: toasts, blinking cursors, and logs whose
+    scroll to the end is still pending (a log under a modal scrolls when it
+    next repaints, which may be before or after the picture)."""
+    app = pilot.app
+    await pilot.pause()
+    app.clear_notifications()
+    for widget in app.screen.query(Input):
+        widget.cursor_blink = False
+    for screen in app.screen_stack:
+        for log in screen.query(RichLog):
+            log.scroll_end(animate=False, immediate=True)
+    await pilot.pause()
+
+
+def _app(pilot: Pilot[int]) -> ThreeUpApp:
+    assert isinstance(pilot.app, ThreeUpApp)
+    return pilot.app
+
+
+def _on(pilot: Pilot[int], screen: type) -> Callable[[], bool]:
+    app = pilot.app
+    return lambda: isinstance(app.screen, screen) and app.screen.is_mounted
+
+
+async def choose_face_up(pilot: Pilot[int], bot: GreedyBot) -> None:
+    app = _app(pilot)
+    await settle(pilot, _on(pilot, SetupScreen))
+    session = app.session
+    assert session is not None and session.view is not None
+    session.client.choose_face_up(bot.choose_face_up(session.view))
+
+
+async def my_turn(pilot: Pilot[int], after: int) -> bool:
+    """Wait for our turn on a view newer than ``after`` moves; False if the game ended."""
+    app = _app(pilot)
+
+    def ready() -> bool:
+        view = app.session.view if app.session else None
+        if view is None:
+            return False
+        if view.phase == "over":
+            return isinstance(app.screen, GameOverScreen)
+        return view.my_turn and view.moves_played > after and isinstance(app.screen, TableScreen)
+
+    await settle(pilot, ready, timeout=30)
+    view = app.session.view if app.session else None
+    return view is not None and view.phase != "over"
+
+
+async def play_turns(pilot: Pilot[int], turns: int, bot: GreedyBot) -> None:
+    """Let the greedy bot decide our next ``turns`` moves (sent through the client)."""
+    app = _app(pilot)
+    after = -1
+    for _ in range(turns):
+        if not await my_turn(pilot, after):
+            return
+        session = app.session
+        assert session is not None and session.view is not None
+        after = session.view.moves_played
+        session.client.submit(bot.choose_move(session.view))
+    await my_turn(pilot, after)
+
+
+# ---------------------------------------------------------------- the scenes
+async def drive_start(pilot: Pilot[int]) -> None:
+    await settle(pilot, _on(pilot, StartScreen))
+    await finish(pilot)
+
+
+async def drive_host_form(pilot: Pilot[int]) -> None:
+    await settle(pilot, _on(pilot, StartScreen))
+    _app(pilot).open_host_form()
+    await settle(pilot, _on(pilot, HostScreen))
+    await finish(pilot)
+
+
+async def drive_lobby(pilot: Pilot[int]) -> None:
+    app = _app(pilot)
+    await settle(
+        pilot,
+        lambda: isinstance(app.screen, LobbyScreen)
+        and app.screen.is_mounted
+        and app.session is not None
+        and app.session.lobby is not None
+        and sum(s.kind == "bot" for s in app.session.lobby.seats) == 2,
+    )
+    await finish(pilot)
+
+
+async def drive_guest_lobby(pilot: Pilot[int]) -> None:
+    app = _app(pilot)
+    await settle(
+        pilot,
+        lambda: isinstance(app.screen, LobbyScreen)
+        and app.screen.is_mounted
+        and app.session is not None
+        and len(app.session.chat) >= 3,
+    )
+    await finish(pilot)
+
+
+async def drive_join(pilot: Pilot[int]) -> None:
+    app = _app(pilot)
+    await settle(
+        pilot,
+        lambda: isinstance(app.screen, JoinScreen)
+        and app.screen.is_mounted
+        and len(app.screen.found) >= 2,
+    )
+    await finish(pilot)
+
+
+async def drive_setup(pilot: Pilot[int]) -> None:
+    await settle(pilot, _on(pilot, SetupScreen))
+    await pilot.press("2", "5")  # two of three chosen: the picture shows a choice under way
+    await finish(pilot)
+
+
+def drive_table(my_moves: int, select: bool = True) -> Drive:
+    async def drive(pilot: Pilot[int]) -> None:
+        bot = GreedyBot(1)
+        await choose_face_up(pilot, bot)
+        await play_turns(pilot, my_moves, bot)
+        app = _app(pilot)
+        screen = app.screen
+        session = app.session
+        if select and isinstance(screen, TableScreen) and session and session.view:
+            ranks = session.view.playable_ranks()
+            for i, code in enumerate(session.view.hand):
+                if any(code.endswith(str(r)) for r in ranks if r <= 10):
+                    screen.toggle(i)
+                    break
+        await finish(pilot)
+
+    return drive
+
+
+async def drive_game_over(pilot: Pilot[int]) -> None:
+    bot = GreedyBot(1)
+    await choose_face_up(pilot, bot)
+    await play_turns(pilot, 500, bot)
+    await settle(pilot, _on(pilot, GameOverScreen))
+    # The modal's backdrop is the table's last frame: go back to the table,
+    # let it settle (no toasts, logs at the end), and bring the result back.
+    await pilot.press("escape")
+    await settle(pilot, _on(pilot, TableScreen))
+    await finish(pilot)
+    await pilot.press("g")
+    await settle(pilot, _on(pilot, GameOverScreen))
+    await finish(pilot)
+
+
+def drive_help(tab: str) -> Drive:
+    async def drive(pilot: Pilot[int]) -> None:
+        await settle(pilot, _on(pilot, StartScreen))
+        _app(pilot).show_help(tab)
+        await settle(pilot, _on(pilot, HelpScreen))
+        await finish(pilot)
+
+    return drive
+
+
+async def drive_replay(pilot: Pilot[int]) -> None:
+    await settle(pilot, _on(pilot, ReplayScreen))
+    await pilot.press(*["right"] * 24)
+    await finish(pilot)
+
+
+def demo_record(players: int = 3, seed: int = 4) -> Record:
+    """A finished greedy game, made in memory: the replay scene's record."""
+    names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"][:players]
+    state = GameState.new(names, seed=seed)
+    bots = [GreedyBot(seed * 10 + s) for s in range(players)]
+    for s in range(players):
+        state.choose_face_up_codes(s, bots[s].choose_face_up(seat_view(state, s, log_length=0)))
+    while state.phase != Phase.OVER:
+        seat = state.seat
+        state.apply_move(bots[seat].choose_move(seat_view(state, seat, log_length=0)))
+    return record_of(state)
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    start: StartSpec
+    drive: Drive
+    rules_text: str | None = None
+
+    def app(self) -> ThreeUpApp:
+        return create_app(SceneLauncher(), self.start, self.rules_text)
+
+
+def scenes(rules_text: str | None = BUILTIN_RULES) -> list[Scene]:
+    """Every screen, in the order a player meets them.
+
+    ``rules_text`` fixes the rules page (snapshots keep the built-in text so
+    that editing docs/rules.md does not break them; screenshots pass None).
+    """
+    play6 = StartSpec(mode="play", players=6, seed=21, name="you")
+    play4 = StartSpec(mode="play", players=4, seed=5, name="you")
+    host = HostSettings(players=4, bots=2, code="PARTY", name="Ana", seed=1)
+    return [
+        Scene("start", StartSpec(), drive_start),
+        Scene("host", StartSpec(), drive_host_form),
+        Scene("lobby", StartSpec(mode="host", host=host), drive_lobby),
+        Scene(
+            "lobby-guest",
+            StartSpec(mode="join", join=JoinSettings("192.0.2.10", "Bo", "PARTY")),
+            drive_guest_lobby,
+        ),
+        Scene("join", StartSpec(mode="join", join=JoinSettings("", "Bo")), drive_join),
+        Scene("setup", play4, drive_setup),
+        Scene("table", play6, drive_table(2)),
+        Scene("table-2p", StartSpec(mode="play", players=2, seed=12), drive_table(10)),
+        Scene("game-over", StartSpec(mode="play", players=2, seed=12), drive_game_over),
+        Scene("rules", StartSpec(), drive_help("rules"), rules_text),
+        Scene("keys", StartSpec(), drive_help("keys"), rules_text),
+        Scene(
+            "replay",
+            StartSpec(mode="replay", record=demo_record(), record_name="demo-game.json"),
+            drive_replay,
+        ),
+    ]
+
+
+def scene(name: str, rules_text: str | None = BUILTIN_RULES) -> Scene:
+    return next(s for s in scenes(rules_text) if s.name == name)
+
+
+__all__ = ["Announcement", "Scene", "SceneLauncher", "scene", "scenes", "settle"]

@@ -1,0 +1,52 @@
+"""What every screen that shows a table has in common."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.screen import Screen
+
+from ..session import ChatLine, Session
+
+if TYPE_CHECKING:
+    from ..app import ThreeUpApp
+
+
+class TableScreenBase(Screen[None]):
+    """A screen fed by the app's session: ``sync`` after every change."""
+
+    _ready = False
+
+    @property
+    def ready(self) -> bool:
+        """The widgets exist and are staying: set at the end of on_mount, and
+        false again once the screen stops (the app closing tears children
+        down while late messages may still arrive)."""
+        return self._ready and self.is_running
+
+    @ready.setter
+    def ready(self, value: bool) -> None:
+        self._ready = value
+
+    def on_unmount(self) -> None:
+        self._ready = False
+
+    @property
+    def game_app(self) -> ThreeUpApp:
+        return cast("ThreeUpApp", self.app)
+
+    @property
+    def session(self) -> Session | None:
+        return self.game_app.session
+
+    def sync(self) -> None:
+        """Show the session's latest lobby and view."""
+
+    def add_chat(self, line: ChatLine) -> None:
+        """A chat line arrived."""
+
+    def on_screen_resume(self) -> None:
+        # The view may have moved on while a help or confirm screen covered us.
+        self.game_app.route()
+        if self.is_current:
+            self.sync()

@@ -1,0 +1,38 @@
+"""A yes/no question in a small modal (leaving a game, quitting)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, yes: str = "Yes (y)", no: str = "No (n)") -> None:
+        super().__init__(id="confirm-screen")
+        self.question = question
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(self.question, id="question")
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="error", compact=True)
+                yield Button(self.no, id="no", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

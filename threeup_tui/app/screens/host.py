@@ -1,0 +1,81 @@
+"""Host a table: a few settings, then the lobby."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+
+from ...bots import BOT_LEVELS
+from ...launcher import HostSettings
+from ..text import clean, plain
+
+
+class HostScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "back", "Back")]
+    AUTO_FOCUS = "#host-name"
+
+    def __init__(self, name: str = "host") -> None:
+        super().__init__(id="host-screen")
+        self.default_name = name
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="host-form", classes="form"):
+            yield Static(Content.styled("Host a table", "bold"), classes="form-title")
+            with Horizontal(classes="field"):
+                yield Label("Your name")
+                yield Input(self.default_name, id="host-name", max_length=24, compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Seats")
+                yield Select([(str(n), n) for n in range(2, 7)], value=4, allow_blank=False,
+                             id="host-players", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Bots now")
+                yield Select([(str(n), n) for n in range(0, 6)], value=0, allow_blank=False,
+                             id="host-bots", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Bot level")
+                yield Select([(level, level) for level in BOT_LEVELS], value="greedy",
+                             allow_blank=False, id="host-level", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Room code")
+                yield Input(placeholder="none: anyone may sit", id="host-code", max_length=32,
+                            compact=True)
+            yield Static(id="host-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Open the table", id="open", variant="success", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    def settings(self) -> HostSettings:
+        players = int(str(self.query_one("#host-players", Select).value))
+        bots = min(int(str(self.query_one("#host-bots", Select).value)), players - 1)
+        code = clean(self.query_one("#host-code", Input).value, 32) or None
+        return HostSettings(
+            players=players,
+            bots=bots,
+            bot_level=str(self.query_one("#host-level", Select).value),
+            code=code,
+            name=clean(self.query_one("#host-name", Input).value, 24) or "host",
+        )
+
+    @on(Button.Pressed, "#open")
+    @on(Input.Submitted)
+    def open_table(self) -> None:
+        from ..app import ThreeUpApp
+
+        if isinstance(self.app, ThreeUpApp):
+            self.query_one("#host-error", Static).update("")
+            self.app.start_host(self.settings())
+
+    def show_error(self, error: str) -> None:
+        self.query_one("#host-error", Static).update(plain(f"Could not open the table: {error}"))
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        self.dismiss(None)

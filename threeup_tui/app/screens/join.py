@@ -1,0 +1,173 @@
+"""Join a table: tables found on the LAN, or an address typed in."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...launcher import JoinSettings
+from ..text import clean, plain
+
+
+@dataclass
+class TablesFound(Message):
+    """The tables LAN discovery hears now (the whole list, each time it changes)."""
+
+    announcements: list[Any]
+    snapshot: bool  # the whole list (else one more table)
+
+
+def announcement_address(ann: Any) -> str:
+    address = getattr(ann, "address", None)
+    if isinstance(address, str) and address:
+        return clean(address, 80)
+    host, port = getattr(ann, "host", None), getattr(ann, "port", None)
+    return clean(f"{host}:{port}" if port else host or "", 80)
+
+
+def announcement_prompt(ann: Any) -> Content:
+    """One found table in a line; every field is untrusted."""
+    name = getattr(ann, "name", None) or getattr(ann, "table_name", None) or "a table"
+    address = Content.styled(f"  {announcement_address(ann)}", "$text-muted")
+    parts = [plain(name, "bold", 32), address]
+    free, seats = getattr(ann, "free_seats", None), getattr(ann, "seats", None)
+    if isinstance(free, int) and isinstance(seats, int):
+        parts.append(Content(f"  {free} of {seats} seats free"))
+    if getattr(ann, "code_required", False):
+        parts.append(Content("  code needed"))
+    if getattr(ann, "started", False):
+        parts.append(Content.styled("  playing", "$text-warning"))
+    return Content.assemble(*parts)
+
+
+class JoinScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "back", "Back")]
+    AUTO_FOCUS = "#join-address"
+
+    def __init__(
+        self,
+        settings: JoinSettings | None = None,
+        discover: Callable[[], AsyncIterator[Any]] | None = None,
+        # discover() yields the list of tables heard (or one table at a time)
+    ) -> None:
+        super().__init__(id="join-screen")
+        self.initial = settings or JoinSettings(address="")
+        self.discover = discover
+        self.found: dict[str, Any] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="join-form", classes="form"):
+            yield Static(Content.styled("Join a table", "bold"), classes="form-title")
+            if self.discover is not None:
+                yield Label("Tables on this network (↑ ↓, ⏎ to join):")
+                yield OptionList(id="found")
+                yield Static("Looking for tables…", id="found-status")
+            with Horizontal(classes="field"):
+                yield Label("Address")
+                yield Input(self.initial.address, placeholder="HOST[:PORT]", id="join-address",
+                            compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Your name")
+                yield Input(self.initial.name, id="join-name", max_length=24, compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Room code")
+                yield Input(self.initial.code or "", placeholder="if the table has one",
+                            id="join-code", password=True, compact=True)
+            yield Checkbox("Only watch (a spectator, no seat)", self.initial.watch, id="join-watch",
+                           compact=True)
+            yield Static(id="join-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Join", id="join", variant="success", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.discover is not None:
+            self.listen()
+
+    @work(exclusive=True, group="discover")
+    async def listen(self) -> None:
+        """Post every announcement the launcher hears, until the screen goes."""
+        assert self.discover is not None
+        try:
+            async for heard in self.discover():
+                if isinstance(heard, list):
+                    self.post_message(TablesFound(heard, snapshot=True))
+                else:
+                    self.post_message(TablesFound([heard], snapshot=False))
+        except Exception as err:  # discovery is a convenience: the form still works
+            self.query_one("#found-status", Static).update(
+                plain(f"LAN discovery is not available: {err}")
+            )
+
+    @on(TablesFound)
+    def tables_found(self, event: TablesFound) -> None:
+        heard = {announcement_address(a): a for a in event.announcements}
+        heard.pop("", None)
+        if not event.snapshot:
+            heard = {**self.found, **heard}
+        if heard == self.found:
+            return
+        self.found = heard
+        found = self.query_one("#found", OptionList)
+        highlighted = found.highlighted
+        found.clear_options()
+        found.add_options(Option(announcement_prompt(a), id=addr) for addr, a in heard.items())
+        if highlighted is not None and heard:
+            found.highlighted = min(highlighted, len(heard) - 1)
+        count = len(heard)
+        self.query_one("#found-status", Static).update(
+            f"{count} table{'s' if count != 1 else ''} found" if count else "Looking for tables…"
+        )
+
+    @on(OptionList.OptionSelected, "#found")
+    def found_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.query_one("#join-address", Input).value = event.option.id or ""
+        if getattr(self.found.get(event.option.id or ""), "code_required", False) and not (
+            self.query_one("#join-code", Input).value
+        ):
+            self.query_one("#join-code", Input).focus()
+            self.notify("This table needs a room code", timeout=3)
+            return
+        self.join()
+
+    def settings(self) -> JoinSettings:
+        return JoinSettings(
+            address=self.query_one("#join-address", Input).value.strip(),
+            name=clean(self.query_one("#join-name", Input).value, 24) or "player",
+            code=self.query_one("#join-code", Input).value or None,
+            watch=self.query_one("#join-watch", Checkbox).value,
+        )
+
+    @on(Button.Pressed, "#join")
+    @on(Input.Submitted)
+    def join(self) -> None:
+        from ..app import ThreeUpApp
+
+        settings = self.settings()
+        if not settings.address:
+            self.show_error("type the host's address (HOST or HOST:PORT), or pick a table")
+            self.query_one("#join-address", Input).focus()
+            return
+        self.query_one("#join-error", Static).update(Content.styled("Joining…", "$text-muted"))
+        if isinstance(self.app, ThreeUpApp):
+            self.app.start_join(settings)
+
+    def show_error(self, error: str) -> None:
+        self.query_one("#join-error", Static).update(plain(f"Could not join: {error}"))
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        self.dismiss(None)

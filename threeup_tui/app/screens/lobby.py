@@ -1,0 +1,229 @@
+"""The lobby: seats filling up; the host adds bots, sets the options, starts."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Checkbox, Footer, Header, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from ...bots import BOT_LEVELS
+from ...client import Lobby
+from ...rules import Options
+from ..session import ChatLine, presence
+from ..text import plain
+from ..widgets.chat import ChatPane
+from .base import TableScreenBase
+
+FINISH_CHOICES = [
+    ("first out wins", "first_out"),
+    ("play on for places", "places"),
+]
+
+
+def seat_prompt(lobby: Lobby, seat: int, me: int | None) -> Content:
+    slot = lobby.seats[seat]
+    symbol, word = presence(slot)
+    tags = []
+    if seat == lobby.host_seat:
+        tags.append("host")
+    if seat == me:
+        tags.append("you")
+    name = plain(slot.name, "bold" if slot.kind != "open" else "$text-muted", 24)
+    return Content.assemble(
+        f"{seat + 1}. ",
+        name,
+        (f"  {symbol} {word}", "$text-muted"),
+        (f"  ({', '.join(tags)})" if tags else "", "$text-accent"),
+    )
+
+
+class LobbyScreen(TableScreenBase):
+    AUTO_FOCUS = "#seats"
+    BINDINGS = [
+        Binding("a", "add_bot", "Add bot"),
+        Binding("x,delete", "remove_seat", "Remove seat"),
+        Binding("s", "start", "Start"),
+        Binding("c", "chat", "Chat"),
+        Binding("question_mark", "help", "Rules", key_display="?"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="lobby-screen")
+        self._shown: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        session = self.session
+        host = session is not None and session.is_host
+        yield Header()
+        with Horizontal(id="lobby-body"):
+            with VerticalScroll(id="lobby-main"):
+                yield Static(id="lobby-title")
+                yield OptionList(id="seats")
+                if host:
+                    with Horizontal(classes="controls"):
+                        yield Button("Add bot (a)", id="add-bot", variant="primary", compact=True)
+                        yield Select(
+                            [(level, level) for level in BOT_LEVELS],
+                            value="greedy" if "greedy" in BOT_LEVELS else next(iter(BOT_LEVELS)),
+                            allow_blank=False,
+                            id="bot-level",
+                            compact=True,
+                        )
+                        yield Button("Remove (x)", id="remove", variant="warning", compact=True)
+                    with Horizontal(classes="controls"):
+                        yield Label("Finish:")
+                        yield Select(FINISH_CHOICES, value="first_out", allow_blank=False,
+                                     id="finish", compact=True)
+                        yield Label("First:")
+                        yield Select([("random", "random")], value="random", allow_blank=False,
+                                     id="first", compact=True)
+                    yield Checkbox("Voluntary pick-up (pick up at any time)", id="voluntary",
+                                   compact=True)
+                    yield Button("Start the game (s)", id="start", variant="success", compact=True)
+                else:
+                    yield Static("Waiting for the host to start the game…", id="lobby-wait")
+            yield ChatPane()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.ready = True
+        session = self.session
+        if session is not None:
+            self.query_one(ChatPane).load(session.chat)
+        self.sync()
+
+    def sync(self) -> None:
+        session = self.session
+        if session is None or session.lobby is None or not self.ready:
+            return
+        lobby = session.lobby
+        key = (lobby, session.seat)
+        if key == self._shown:
+            return
+        self._shown = key
+        title = [plain(lobby.table_name or "threeup table", "bold", 40)]
+        if lobby.code:
+            title.append(Content.assemble("Room code: ", (lobby.code, "bold reverse")))
+        elif lobby.code_required:
+            title.append(Content("This table uses a room code."))
+        else:
+            title.append(Content.styled("No room code: anyone who finds the table may sit.",
+                                        "$text-muted"))
+        address = getattr(session.client, "address", None)
+        if isinstance(address, tuple) and len(address) == 2:
+            title.append(Content.assemble(
+                "Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold")
+            ))
+        filled = sum(1 for s in lobby.seats if s.kind != "open")
+        title.append(Content(f"Seats: {filled} of {len(lobby.seats)} taken"))
+        self.query_one("#lobby-title", Static).update(Content("\n").join(title))
+        seats = self.query_one("#seats", OptionList)
+        highlighted = seats.highlighted
+        seats.clear_options()
+        seats.add_options(
+            Option(seat_prompt(lobby, i, session.seat), id=f"seat-{i}")
+            for i in range(len(lobby.seats))
+        )
+        seats.highlighted = highlighted if highlighted is not None and highlighted < len(
+            lobby.seats
+        ) else 0
+        if session.is_host:
+            self._sync_options(lobby)
+
+    def _sync_options(self, lobby: Lobby) -> None:
+        options = lobby.options
+        first = self.query_one("#first", Select)
+        finish = self.query_one("#finish", Select)
+        voluntary = self.query_one("#voluntary", Checkbox)
+        # Showing the table's options must not send them back.
+        with self.prevent(Select.Changed, Checkbox.Changed):
+            first.set_options(
+                [("random", "random")]
+                + [(f"seat {i + 1}", str(i)) for i in range(len(lobby.seats))]
+            )
+            first.value = "random" if options.first is None else str(options.first)
+            finish.value = options.finish
+            voluntary.value = options.voluntary_pickup
+
+    # ------------------------------------------------------------ host controls
+    HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A guest's footer shows no host keys (and the keys do nothing).
+        session = self.session
+        host = session is not None and session.is_host
+        return host or action not in self.HOST_ACTIONS
+
+    def _options(self) -> Options:
+        first = self.query_one("#first", Select).value
+        finish = self.query_one("#finish", Select).value
+        return Options(
+            first=None if first in ("random", Select.BLANK) else int(str(first)),
+            voluntary_pickup=self.query_one("#voluntary", Checkbox).value,
+            finish="places" if finish == "places" else "first_out",
+        )
+
+    @on(Select.Changed, "#first, #finish")
+    @on(Checkbox.Changed, "#voluntary")
+    def options_changed(self) -> None:
+        session = self.session
+        # Only what the host changed: widgets catching up with the table's
+        # options must not send them back.
+        if session is not None and session.lobby is not None:
+            options = self._options()
+            if options != session.lobby.options:
+                session.client.set_options(options)
+
+    def action_add_bot(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        level = "greedy"
+        if self.query("#bot-level"):
+            level = str(self.query_one("#bot-level", Select).value)
+        session.client.add_bot(level)
+
+    def action_remove_seat(self) -> None:
+        session = self.session
+        seats = self.query_one("#seats", OptionList)
+        if session is None or seats.highlighted is None:
+            self.notify("Highlight a seat first (↑ ↓)", severity="warning", timeout=3)
+            return
+        session.client.remove_seat(seats.highlighted)
+
+    def action_start(self) -> None:
+        session = self.session
+        if session is not None:
+            session.client.start_game()
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        action = {"add-bot": self.action_add_bot, "remove": self.action_remove_seat,
+                  "start": self.action_start}
+        action.get(event.button.id or "", lambda: None)()
+
+    # ------------------------------------------------------------ chat and more
+    def action_chat(self) -> None:
+        self.query_one(ChatPane).focus_input()
+
+    @on(ChatPane.Said)
+    def said(self, event: ChatPane.Said) -> None:
+        session = self.session
+        if session is not None:
+            session.client.chat(event.text)
+
+    def add_chat(self, line: ChatLine) -> None:
+        if self.ready:
+            self.query_one(ChatPane).add(line)
+
+    def action_help(self) -> None:
+        self.game_app.show_help("rules")
+
+    def action_leave(self) -> None:
+        self.game_app.confirm_leave()

@@ -1,0 +1,159 @@
+"""Step through a game record, forwards and back; a replay shows every card."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+
+from ...rules import GameState, Record, replay, seat_view
+from ...rules.cards import CODES
+from ...rules.record import start_state
+from ...rules.views import log_entries
+from ..text import card_content, cards_content, clean, plain
+from ..widgets.move_log import entry_text
+from ..widgets.pile import PileView
+
+
+def down_content(state: GameState, seat: int) -> Content:
+    """Face-down cards revealed (a replay may show everything), in brackets."""
+    parts = [
+        Content.assemble("(", card_content(CODES[kind]), ")") if kind >= 0 else Content("·")
+        for kind in state.down[seat]
+    ]
+    return Content(" ").join(parts)
+
+
+class ReplayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("left,h", "step(-1)", "Back", key_display="←"),
+        Binding("right,l", "step(1)", "Forward", key_display="→"),
+        Binding("pageup", "step(-10)", "-10", show=False),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("home", "goto(0)", "Start"),
+        Binding("end", "goto(-1)", "End"),
+        Binding("space", "autoplay", "Play/pause"),
+        Binding("q,escape", "close", "Close"),
+    ]
+
+    def __init__(self, record: Record, title: str = "", exit_on_close: bool = False) -> None:
+        super().__init__(id="replay-screen")
+        self.record = record
+        self.title_text = clean(title, 80)
+        self.exit_on_close = exit_on_close
+        _final, verdict = replay(record)
+        # Stop before the first illegal move: everything up to it still replays.
+        self.last = verdict.move if (not verdict.ok and verdict.move is not None) else len(
+            record.moves
+        )
+        self.problem = None if verdict.ok else verdict.error
+        self.index = 0
+        self.state = start_state(record)
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="replay-body"):
+            yield Static(id="replay-head")
+            yield Static(id="replay-move")
+            with Horizontal(id="replay-middle"):
+                yield PileView()
+                yield Static(id="replay-problem")
+            with VerticalScroll(id="replay-seats"):
+                for seat in range(len(self.record.players)):
+                    yield Static(id=f"replay-seat-{seat}", classes="replay-seat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.record.players))
+
+    def _goto(self, index: int) -> None:
+        index = max(0, min(index, self.last))
+        if index < self.index:
+            self.state = start_state(self.record)
+            self.index = 0
+        while self.index < index:
+            self.state.apply_move(self.record.moves[self.index])
+            self.index += 1
+
+    def show(self) -> None:
+        state = self.state
+        names = self.names()
+        watcher = seat_view(state, None, log_length=1)
+        head = Content.assemble(
+            ("Replay ", "bold"),
+            plain(self.title_text),
+            f"  move {self.index} of {self.last}",
+            (f" · turn {state.turns + 1}", "$text-muted"),
+        )
+        if watcher.phase == "over":
+            who = names[watcher.winner] if watcher.winner is not None else "nobody (stalemate)"
+            head += Content.styled(f"  · game over: {who} wins", "bold")
+        self.query_one("#replay-head", Static).update(head)
+        last = log_entries(state, 1)
+        move = (
+            Content.assemble(("Last move: ", "bold"), entry_text(last[0], names))
+            if last and self.index
+            else Content("Before the first move. → steps forward.")
+        )
+        self.query_one("#replay-move", Static).update(move)
+        self.query_one(PileView).show(watcher, names)
+        problem = self.query_one("#replay-problem", Static)
+        if self.problem and self.index == self.last:
+            problem.update(plain(f"The record stops here: move {self.last} is illegal: "
+                                 f"{self.problem}", "bold $text-error"))
+        else:
+            problem.update("")
+        for seat in range(len(self.record.players)):
+            view = seat_view(state, seat, log_length=0)
+            info = view.seats[seat]
+            to_act = watcher.to_act == seat
+            row = Content.assemble(
+                ("▶ " if to_act else "  ", "bold $text-accent"),
+                plain(names[seat], "bold"),
+                (" OUT" if info.out else "", "bold $text-success"),
+                "\n    hand ",
+                cards_content(view.hand),
+                "\n    up ",
+                cards_content(info.face_up),
+                "   down ",
+                down_content(state, seat),
+            )
+            widget = self.query_one(f"#replay-seat-{seat}", Static)
+            widget.set_class(to_act, "-to-act")
+            widget.update(row)
+
+    def action_step(self, step: int) -> None:
+        self._goto(self.index + step)
+        self.show()
+
+    def action_goto(self, index: int) -> None:
+        self._goto(self.last if index < 0 else index)
+        self.show()
+
+    def action_autoplay(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+            return
+        self._timer = self.set_interval(0.6, self._tick)
+
+    def _tick(self) -> None:
+        if self.index >= self.last and self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+            return
+        self.action_step(1)
+
+    def action_close(self) -> None:
+        if self.exit_on_close:
+            self.app.exit(0)
+        else:
+            self.dismiss(None)

@@ -1,0 +1,195 @@
+"""Set-up: choose 3 of your 6 cards to lay face up (all players at once, D2)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Footer, Static
+
+from ...rules import View
+from ..session import ChatLine
+from ..text import cards_content, plain
+from ..widgets.card import CardTile, TileSpec
+from ..widgets.card_row import CardRow
+from ..widgets.chat import ChatPane
+from .base import TableScreenBase
+
+FACE_UP = 3
+
+
+class SetupScreen(TableScreenBase):
+    AUTO_FOCUS = ""
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "Move", show=False),
+        Binding("right", "cursor(1)", "Move", show=False),
+        Binding("space", "select_card", "Select"),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 7)),
+        Binding("enter", "confirm", "Lay face up", key_display="⏎"),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("c", "chat", "Chat"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="setup-screen")
+        self.selected: list[int] = []  # in the order chosen
+        self.cursor = 0
+        self.sent = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="setup-main"):
+            yield Static(
+                Content.styled("Choose 3 cards to lay face up", "bold"), id="setup-title"
+            )
+            yield Static(
+                "They lie on your 3 face-down cards and are played last, before the "
+                "blind ones. The other 3 stay in your hand. Everyone chooses at once.",
+                id="setup-help",
+            )
+            yield CardRow("setup")
+            yield Static(id="setup-choice")
+            with Horizontal(classes="buttons"):
+                yield Button("Lay face up ⏎", id="confirm", variant="success", disabled=True)
+            yield Static(id="setup-others")
+        with VerticalScroll(id="setup-side"):
+            yield ChatPane()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.ready = True
+        session = self.session
+        if session is not None:
+            self.query_one(ChatPane).load(session.chat)
+        self.sync()
+
+    def _view(self) -> View | None:
+        session = self.session
+        return None if session is None else session.view
+
+    def sync(self) -> None:
+        view = self._view()
+        session = self.session
+        if view is None or session is None or not self.ready:
+            return
+        me = view.me
+        ready = me is not None and me.ready
+        if ready:
+            self.sent = True
+        cards = view.hand if not ready else view.hand + (me.face_up if me else ())
+        if ready and me is not None:
+            specs = [TileSpec(c, dimmed=True) for c in view.hand] + [
+                TileSpec(c, selected=True) for c in me.face_up
+            ]
+        else:
+            self.selected = [i for i in self.selected if i < len(cards)]
+            specs = [
+                TileSpec(c, selected=i in self.selected, cursor=i == self.cursor)
+                for i, c in enumerate(cards)
+            ]
+        self.query_one(CardRow).show(specs)
+        chosen = [cards[i] for i in self.selected if i < len(cards)]
+        choice = self.query_one("#setup-choice", Static)
+        if ready and me is not None:
+            choice.update(Content.assemble("Face up: ", cards_content(me.face_up),
+                                           "   waiting for the others…"))
+        else:
+            choice.update(
+                Content.assemble(
+                    f"Chosen {len(chosen)}/{FACE_UP}: ", cards_content(chosen, empty="none yet")
+                )
+            )
+        button = self.query_one("#confirm", Button)
+        button.disabled = ready or len(chosen) != FACE_UP or self.sent
+        names = session.names()
+        others = [
+            Content.assemble(
+                plain(names[s.seat]), (" ✓ ready" if s.ready else " … choosing", "$text-muted")
+            )
+            for s in view.seats
+            if s.seat != view.seat
+        ]
+        self.query_one("#setup-others", Static).update(Content("\n").join(others))
+
+    def toggle(self, index: int) -> None:
+        view = self._view()
+        if view is None or self.sent or not 0 <= index < len(view.hand):
+            return
+        if index in self.selected:
+            self.selected.remove(index)
+        else:
+            if len(self.selected) >= FACE_UP:
+                self.selected.pop(0)  # the oldest choice makes room
+            self.selected.append(index)
+        self.cursor = index
+        self.sync()
+
+    def action_select_card(self) -> None:
+        self.toggle(self.cursor)
+
+    def action_pick(self, index: int) -> None:
+        self.toggle(index)
+
+    def action_cursor(self, step: int) -> None:
+        view = self._view()
+        if view is None or not view.hand:
+            return
+        self.cursor = (self.cursor + step) % len(view.hand)
+        self.sync()
+
+    def action_clear(self) -> None:
+        if self.focused is not None:  # leave the chat input first
+            self.set_focus(None)
+            return
+        self.selected = []
+        self.sync()
+
+    def action_confirm(self) -> None:
+        view = self._view()
+        session = self.session
+        if view is None or session is None or self.sent:
+            return
+        chosen = [view.hand[i] for i in self.selected if i < len(view.hand)]
+        if len(chosen) != FACE_UP:
+            self.notify(f"Choose {FACE_UP} cards (you have {len(chosen)})", severity="warning",
+                        timeout=3)
+            return
+        self.sent = True
+        session.client.choose_face_up(chosen)
+        self.sync()
+
+    def rejected(self) -> None:
+        """The table refused the choice: let the player choose again."""
+        self.sent = False
+        self.sync()
+
+    @on(CardTile.Clicked)
+    def card_clicked(self, event: CardTile.Clicked) -> None:
+        if event.chain == 1:
+            self.toggle(event.tile.index)
+
+    @on(Button.Pressed, "#confirm")
+    def confirm_pressed(self) -> None:
+        self.action_confirm()
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPane).focus_input()
+
+    @on(ChatPane.Said)
+    def said(self, event: ChatPane.Said) -> None:
+        session = self.session
+        if session is not None:
+            session.client.chat(event.text)
+
+    def add_chat(self, line: ChatLine) -> None:
+        if self.ready:
+            self.query_one(ChatPane).add(line)
+
+    def action_help(self) -> None:
+        self.game_app.show_help("keys")
+
+    def action_leave(self) -> None:
+        self.game_app.confirm_leave()

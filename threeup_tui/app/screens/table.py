@@ -1,0 +1,501 @@
+"""The table: opponents, the piles, your cards, the actions, the log and chat.
+
+Everything legal or not comes from the view (``view.legal``, the reasons,
+``view.source``); a move the view does not allow can still be sent, and the
+engine's reason comes back as a rejection.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.widgets import Button, Footer, Input, Static
+
+from ...rules import FLIP, Move, View, play_action
+from ..session import ChatLine
+from ..text import rank_of_code
+from ..widgets.action_bar import ActionBar, ActionState
+from ..widgets.card import CardTile, TileSpec
+from ..widgets.card_row import CardRow
+from ..widgets.chat import ChatPane
+from ..widgets.move_log import MoveLog
+from ..widgets.opponent import OpponentInfo, OpponentPane
+from ..widgets.pile import PileView
+from ..widgets.status import SOURCE_WORDS, StatusBar
+from .base import TableScreenBase
+
+# view.source -> the zone whose cards are played now
+ZONE_OF_SOURCE = {"hand": "hand", "face-up": "up", "face-down": "down"}
+ROOMY = (100, 34)  # width, height from which opponents get boxes and cards borders
+
+
+def seat_order(view: View) -> list[int]:
+    """Opponents in play order, starting after this seat (all seats for a watcher)."""
+    n = len(view.seats)
+    if view.seat is None:
+        return list(range(n))
+    return [(view.seat + k) % n for k in range(1, n)]
+
+
+class TableScreen(TableScreenBase):
+    """The game itself (also the watcher's screen)."""
+
+    AUTO_FOCUS = ""  # keys go to the table, not to the chat input
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "Move", show=False),
+        Binding("right", "cursor(1)", "Move", show=False),
+        Binding("home", "cursor_to(0)", show=False),
+        Binding("end", "cursor_to(-1)", show=False),
+        Binding("space", "select_card", "Select"),
+        Binding("enter,p", "play", "Play", key_display="⏎/p"),
+        Binding("u", "pickup", "Pick up"),
+        Binding("d", "draw", "Draw"),
+        Binding("f", "flip_prompt", "Flip"),
+        *(Binding(str(n % 10), f"number({n})", show=False) for n in range(1, 11)),
+        Binding("escape", "escape", "Clear", show=False),
+        Binding("c", "chat", "Chat"),
+        Binding("g", "game_over", "Result", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="table-screen")
+        self.zone = "hand"
+        self.selected: set[int] = set()
+        self.cursor = 0
+        self.flip_prompt = False
+        self._zone_key: tuple[object, ...] | None = None
+        self._my_turn_before = False
+        self._panes: dict[int, OpponentPane] = {}
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        view = self._view()
+        yield StatusBar()
+        with VerticalScroll(id="opponents"):
+            for seat in seat_order(view) if view else []:
+                pane = OpponentPane(seat)
+                self._panes[seat] = pane
+                yield pane
+        with Horizontal(id="middle"):
+            with Vertical(id="centre"):
+                yield PileView()
+                with Horizontal(id="mine"):
+                    yield Static("Up", classes="zone-label", id="up-label")
+                    yield CardRow("up")
+                    yield Static("Down", classes="zone-label", id="down-label")
+                    yield CardRow("down")
+                with Horizontal(id="hand-box"):
+                    yield Static("Hand", classes="zone-label", id="hand-label")
+                    yield CardRow("hand")
+                    yield Static(id="hand-empty")
+            with Vertical(id="side"):
+                yield MoveLog()
+                yield ChatPane()
+        yield ActionBar(id="actions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.ready = True
+        self._set_roomy()
+        session = self.session
+        if session is not None:
+            self.query_one(ChatPane).load(session.chat)
+        self.sync()
+
+    def on_resize(self, event: Resize) -> None:
+        if self._set_roomy():
+            for row in self.query(CardRow):
+                row.relayout()
+            self.sync(force=True)
+
+    def _set_roomy(self) -> bool:
+        """Toggle the roomy layout; True if it changed."""
+        roomy = self.size.width >= ROOMY[0] and self.size.height >= ROOMY[1]
+        if roomy == self.has_class("-roomy"):
+            return False
+        self.set_class(roomy, "-roomy")
+        return True
+
+    # ------------------------------------------------------------ state
+    def _view(self) -> View | None:
+        session = self.session
+        return None if session is None else session.view
+
+    def zone_cards(self, view: View) -> tuple[str | None, ...]:
+        """The cards of the zone the cursor is in (None: a face-down slot)."""
+        me = view.me
+        if me is None:
+            return ()
+        if self.zone == "up":
+            return me.face_up
+        if self.zone == "down":
+            return (None, None, None)
+        return view.hand
+
+    def selected_codes(self, view: View) -> list[str]:
+        cards = self.zone_cards(view)
+        return [c for i, c in enumerate(cards) if i in self.selected and c is not None]
+
+    def _reset_zone(self, view: View) -> None:
+        """Keep selection and cursor while the cards stay; reset when they change."""
+        me = view.me
+        source_zone = ZONE_OF_SOURCE.get(view.source, "hand")
+        key = (
+            source_zone,
+            view.hand,
+            me.face_up if me else (),
+            me.face_down if me else (),
+            view.phase,
+        )
+        if key == self._zone_key:
+            return
+        self._zone_key = key
+        self.zone = source_zone
+        self.selected = set()
+        self.flip_prompt = self.flip_prompt and self.zone == "down"
+        size = len(self.zone_cards(view))
+        self.cursor = min(self.cursor, max(size - 1, 0))
+        if self.zone == "down" and me is not None and not me.face_down[self.cursor]:
+            self.cursor = next((i for i in range(3) if me.face_down[i]), 0)
+
+    # ------------------------------------------------------------ painting
+    def sync(self, force: bool = False) -> None:
+        view = self._view()
+        session = self.session
+        if view is None or session is None or not self.ready:
+            return
+        if force:
+            for pane in self._panes.values():
+                pane._shown = None
+        self._reset_zone(view)
+        names = session.names()
+        roomy = self.has_class("-roomy")
+        self.query_one(StatusBar).show(
+            view, names, self.flip_prompt, session.connection, session.connection_detail
+        )
+        places = {seat: i + 1 for i, seat in enumerate(view.places)}
+        for seat, pane in self._panes.items():
+            if seat >= len(view.seats):
+                continue
+            pane.show(
+                OpponentInfo(
+                    view.seats[seat],
+                    names[seat],
+                    session.slot(seat),
+                    view.to_act == seat,
+                    view.phase,
+                    places.get(seat),
+                ),
+                roomy,
+            )
+        self.query_one(PileView).show(view, names)
+        self.query_one(MoveLog).show(view, names)
+        watcher = view.seat is None
+        for id_ in ("#mine", "#hand-box", "#actions"):
+            widget = self.query_one(id_)
+            if widget.display == watcher:
+                widget.display = not watcher
+        if not watcher:
+            self._paint_mine(view)
+            self.query_one(ActionBar).show(self.action_state(view))
+        self._announce_turn(view)
+
+    def _paint_mine(self, view: View) -> None:
+        me = view.me
+        assert me is not None
+        playable = view.playable_ranks() if view.my_turn else set()
+
+        def specs(zone: str, cards: tuple[str, ...]) -> list[TileSpec]:
+            active = self.zone == zone
+            out = []
+            for i, code in enumerate(cards):
+                can = view.my_turn and active and rank_of_code(code) in playable
+                out.append(
+                    TileSpec(
+                        code,
+                        selected=active and i in self.selected,
+                        cursor=active and i == self.cursor,
+                        playable=can,
+                        dimmed=view.my_turn and active and not can,
+                    )
+                )
+            return out
+
+        self.query_one("#hand", CardRow).show(specs("hand", view.hand))
+        self.query_one("#up", CardRow).show(specs("up", me.face_up))
+        down = []
+        for slot in range(3):
+            active = self.zone == "down"
+            down.append(
+                TileSpec(
+                    None,
+                    slot=slot,
+                    cursor=active and slot == self.cursor,
+                    playable=view.my_turn and (FLIP + slot) in view.legal,
+                    present=me.face_down[slot],
+                )
+            )
+        self.query_one("#down", CardRow).show(down)
+        label = f"Hand\n{len(view.hand):>3}"
+        hand_label = self.query_one("#hand-label", Static)
+        if str(hand_label.content) != label:
+            hand_label.update(label, layout=False)
+        empty = self.query_one("#hand-empty", Static)
+        if empty.display != (not view.hand):
+            empty.display = not view.hand
+        if not view.hand:
+            where = {"face-up": "your face-up cards are in play",
+                     "face-down": "only your face-down cards are left"}
+            words = f"empty: {where.get(view.source, 'nothing in hand')}"
+            if empty.content != words:
+                empty.update(words, layout=False)
+
+    def action_state(self, view: View) -> ActionState:
+        if not view.my_turn:
+            who = ""
+            if view.to_act is not None and view.to_act < len(view.names):
+                who = f"waiting for {self.session.names()[view.to_act]}" if self.session else ""
+            return ActionState(False, False, False, who)
+        reasons = []
+        if self.zone == "down":
+            play_ok = view.can_flip()
+            if not play_ok:
+                reasons.append("Flip: not now")
+        else:
+            codes = self.selected_codes(view)
+            play_ok = bool(codes) and play_action(rank_of_code(codes[0]), len(codes)) in view.legal
+            if not codes:
+                reasons.append("Play: select cards first")
+            elif not play_ok:
+                reasons.append("Play: not allowed now (⏎ asks why)")
+        if not view.can_pickup() and view.pickup_reason:
+            reasons.append(f"Pick up: {view.pickup_reason}")
+        if not view.can_draw() and view.draw_reason:
+            reasons.append(f"Draw: {view.draw_reason}")
+        return ActionState(play_ok, view.can_pickup(), view.can_draw(), " · ".join(reasons))
+
+    def _announce_turn(self, view: View) -> None:
+        mine = view.my_turn
+        if mine and not self._my_turn_before:
+            self.app.bell()
+            self.notify("Your turn", timeout=2)
+        self._my_turn_before = mine
+
+    SEAT_ACTIONS = frozenset(
+        {"play", "pickup", "draw", "flip_prompt", "select_card", "number", "cursor", "cursor_to"}
+    )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A watcher has no cards: no card keys in the footer.
+        view = self._view()
+        return not (action in self.SEAT_ACTIONS and view is not None and view.seat is None)
+
+    # ------------------------------------------------------------ requests
+    def _submit(self, move: Move) -> None:
+        session = self.session
+        if session is not None:
+            self.flip_prompt = False
+            session.client.submit(move)
+
+    def _seat(self) -> int | None:
+        view = self._view()
+        return None if view is None else view.seat
+
+    def action_play(self) -> None:
+        view = self._view()
+        seat = self._seat()
+        if view is None or seat is None:
+            return
+        if self.zone == "down":
+            self._submit(Move.flip(seat, self.cursor))
+            return
+        codes = self.selected_codes(view)
+        if not codes:
+            cards = self.zone_cards(view)
+            if 0 <= self.cursor < len(cards) and cards[self.cursor] is not None:
+                codes = [str(cards[self.cursor])]
+        if not codes:
+            self.notify("Select cards first", severity="warning", timeout=2)
+            return
+        self._submit(Move.play(seat, tuple(codes)))
+
+    def action_pickup(self) -> None:
+        seat = self._seat()
+        if seat is not None:
+            self._submit(Move.pickup(seat))
+
+    def action_draw(self) -> None:
+        seat = self._seat()
+        if seat is not None:
+            self._submit(Move.draw(seat))
+
+    def flip(self, slot: int) -> None:
+        seat = self._seat()
+        if seat is not None:
+            self._submit(Move.flip(seat, slot))
+
+    # ------------------------------------------------------------ selection
+    def _repaint(self) -> None:
+        view = self._view()
+        session = self.session
+        if view is None or session is None or view.seat is None:
+            return
+        self._paint_mine(view)
+        self.query_one(ActionBar).show(self.action_state(view))
+        self.query_one(StatusBar).show(
+            view, session.names(), self.flip_prompt, session.connection,
+            session.connection_detail,
+        )
+
+    def toggle(self, index: int) -> None:
+        """Select or deselect one card; a card of another number starts afresh."""
+        view = self._view()
+        if view is None:
+            return
+        cards = self.zone_cards(view)
+        if not 0 <= index < len(cards) or cards[index] is None:
+            return
+        rank = rank_of_code(str(cards[index]))
+        same = all(rank_of_code(str(cards[i])) == rank for i in self.selected)
+        if index in self.selected:
+            self.selected.discard(index)
+        elif same:
+            self.selected.add(index)
+        else:
+            self.selected = {index}
+        self.cursor = index
+        self._repaint()
+
+    def action_select_card(self) -> None:
+        if self.zone == "down":
+            self.action_play()
+        else:
+            self.toggle(self.cursor)
+
+    def action_cursor(self, step: int) -> None:
+        view = self._view()
+        if view is None or view.me is None:
+            return
+        size = len(self.zone_cards(view))
+        if not size:
+            return
+        cursor = self.cursor
+        for _ in range(size):
+            cursor = (cursor + step) % size
+            if self.zone != "down" or view.me.face_down[cursor]:
+                break
+        self.cursor = cursor
+        self._repaint()
+
+    def action_cursor_to(self, index: int) -> None:
+        view = self._view()
+        if view is None:
+            return
+        size = len(self.zone_cards(view))
+        if size:
+            self.cursor = index % size
+            self._repaint()
+
+    def action_number(self, number: int) -> None:
+        """Digits: after f, flip that slot; else select every card of that number."""
+        view = self._view()
+        if view is None or view.seat is None:
+            return
+        if self.flip_prompt or self.zone == "down":
+            if 1 <= number <= 3:
+                if self.flip_prompt:
+                    self.flip(number - 1)
+                else:
+                    self.cursor = number - 1
+                    self._repaint()
+            return
+        cards = self.zone_cards(view)
+        group = {i for i, c in enumerate(cards) if c is not None and rank_of_code(c) == number}
+        if not group:
+            where = "hand" if self.zone == "hand" else "face-up cards"
+            self.notify(f"No {number}s in your {where}", severity="warning", timeout=2)
+            return
+        self.selected = set() if group <= self.selected else group
+        self.cursor = min(group)
+        self._repaint()
+
+    def action_flip_prompt(self) -> None:
+        if self._seat() is None:
+            return
+        self.flip_prompt = True
+        self._repaint()
+
+    def action_escape(self) -> None:
+        if isinstance(self.focused, Input):
+            self.set_focus(None)
+        elif self.flip_prompt:
+            self.flip_prompt = False
+            self._repaint()
+        elif self.selected:
+            self.selected = set()
+            self._repaint()
+
+    # ------------------------------------------------------------ mouse
+    @on(CardTile.Clicked)
+    def card_clicked(self, event: CardTile.Clicked) -> None:
+        view = self._view()
+        if view is None or view.seat is None:
+            return
+        tile = event.tile
+        if tile.zone == "down":
+            if tile.spec.present:
+                self.flip(tile.index)
+            return
+        if tile.zone != self.zone:
+            # A card of a zone that is not being played: say which one is.
+            source = SOURCE_WORDS.get(view.source, "")
+            words = f"You play {source} now" if source else "None of your cards can be played now"
+            self.notify(words, severity="warning", timeout=3)
+            return
+        if event.chain >= 2:
+            if tile.index not in self.selected:
+                self.toggle(tile.index)
+            self.action_play()
+        else:
+            self.toggle(tile.index)
+
+    @on(PileView.Clicked)
+    def pile_clicked(self) -> None:
+        self.action_pickup()
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        {"play": self.action_play, "pickup": self.action_pickup, "draw": self.action_draw}.get(
+            event.button.id or "", lambda: None
+        )()
+
+    # ------------------------------------------------------------ chat and more
+    def action_chat(self) -> None:
+        self.query_one(ChatPane).focus_input()
+
+    @on(ChatPane.Said)
+    def said(self, event: ChatPane.Said) -> None:
+        session = self.session
+        if session is not None:
+            session.client.chat(event.text)
+
+    def add_chat(self, line: ChatLine) -> None:
+        if self.ready:
+            self.query_one(ChatPane).add(line)
+
+    def action_help(self) -> None:
+        self.game_app.show_help("keys")
+
+    def action_game_over(self) -> None:
+        view = self._view()
+        if view is not None and view.phase == "over":
+            self.game_app.show_game_over()
+
+    def action_leave(self) -> None:
+        self.game_app.confirm_leave()

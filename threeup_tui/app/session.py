@@ -1,0 +1,76 @@
+"""The one place that holds what the app knows about its table.
+
+Screens read from here; only the app's message handlers write to it, so a
+screen never holds a stale copy of the view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..client import Lobby, SeatSlot, TableClient, Welcome
+from ..rules import View
+from .text import clean
+
+CHAT_KEEP = 200
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seat: int | None  # None: the table itself
+    name: str  # cleaned
+    text: str  # cleaned
+
+
+@dataclass
+class Session:
+    client: TableClient
+    welcome: Welcome | None = None
+    lobby: Lobby | None = None
+    view: View | None = None
+    chat: list[ChatLine] = field(default_factory=list)
+    connection: str = "connecting"
+    connection_detail: str = ""
+    game_number: int = 0  # counts set-up phases seen, to show each game over once
+
+    @property
+    def is_host(self) -> bool:
+        return self.welcome is not None and self.welcome.is_host
+
+    @property
+    def seat(self) -> int | None:
+        if self.view is not None:
+            return self.view.seat
+        return None if self.welcome is None else self.welcome.seat
+
+    def names(self) -> tuple[str, ...]:
+        """Cleaned names, for LogEntry.text and every label."""
+        if self.view is None:
+            return ()
+        return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.view.names))
+
+    def slot(self, seat: int) -> SeatSlot | None:
+        if self.lobby is None or not 0 <= seat < len(self.lobby.seats):
+            return None
+        return self.lobby.seats[seat]
+
+    def add_chat(self, seat: int | None, name: str, text: str) -> ChatLine:
+        line = ChatLine(seat, clean(name, 24), clean(text, 200))
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEEP]
+        return line
+
+
+def presence(slot: SeatSlot | None) -> tuple[str, str]:
+    """(symbol, word) for a seat's connection state; words, not only colour."""
+    if slot is None:
+        return ("?", "")
+    if slot.kind == "bot":
+        return ("⚙", "bot")
+    if slot.kind == "open":
+        return ("○", "open")
+    if slot.connected:
+        return ("●", "here")
+    if slot.bot_level:
+        return ("◐", "away, bot plays")
+    return ("○", "away")
