@@ -15,6 +15,7 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.pile import PileView
+from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
@@ -197,3 +198,37 @@ async def test_no_color_keeps_every_card_readable(
             assert tile.spec.code is not None
             label = str(tile.render())
             assert label.lstrip("✓")[0] == tile.spec.code[0]  # R, G or B
+
+
+async def test_hint_selects_the_suggested_play_and_enter_makes_it(
+    client: ScriptedClient,
+) -> None:
+    state = dealt(["you", "bot"], first=0)
+    expected = GreedyBot(seed=0).choose_move(seat_view(state, 0))
+    assert expected.kind == "play"
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("h")
+        view = seat_view(state, 0)
+        assert sorted(view.hand[i] for i in screen.selected) == sorted(expected.cards)
+        await pilot.press("enter")
+        assert client.requests[-1] == ("submit", expected)
+
+
+async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedClient) -> None:
+    # Find a dealt position where the seat to act can only pick up.
+    for seed in range(200):
+        state = dealt(["you", "bot"], first=0, seed=seed)
+        state.apply_move(GreedyBot(seed=0).choose_move(seat_view(state, 0)))
+        while not state.over and state.seat != 0:
+            state.apply_move(GreedyBot(seed=1).choose_move(seat_view(state, 1)))
+        if not state.over and seat_view(state, 0).legal == (PICKUP,):
+            break
+    else:
+        pytest.fail("no forced pick-up found")
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("h", "enter")
+        assert client.requests[-1] == ("submit", Move.pickup(0))

@@ -53,6 +53,7 @@ KEYS_HELP = """\
 | u | pick up the pile |
 | d | draw (when the draw is open) |
 | f then 1-3 | flip a face-down card |
+| h | hint: select what a greedy bot would do (⏎ then does it) |
 | Esc | clear the selection |
 | c | chat (⏎ sends, Esc goes back to the cards) |
 | g | the result, once the game is over |

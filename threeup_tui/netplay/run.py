@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import getpass
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -123,7 +124,13 @@ def describe_table(table: Table, port: int) -> bytes:
 async def start_announcer(
     address: str | None, announce_port: int | None, table: Table, port: int
 ) -> Announcer | None:
-    """Announce the table on the LAN unless ``address`` is ``off``."""
+    """Announce the table on the LAN unless ``address`` is ``off``.
+
+    With no address given, ``THREEUP_ANNOUNCE`` (an address or ``off``)
+    chooses before the default broadcast address: the test suite sets it to
+    ``off`` so that nothing it starts can reach a real network.
+    """
+    address = address or os.environ.get("THREEUP_ANNOUNCE") or None
     if address == "off":
         return None
     announcer = Announcer(

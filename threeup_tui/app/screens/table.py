@@ -14,9 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.widgets import Button, Footer, Input, Static
 
+from ...bots import GreedyBot
 from ...rules import FLIP, Move, View, play_action
 from ..session import ChatLine
-from ..text import rank_of_code
+from ..text import card_label, rank_of_code
 from ..widgets.action_bar import ActionBar, ActionState
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -54,6 +55,7 @@ class TableScreen(TableScreenBase):
         Binding("u", "pickup", "Pick up"),
         Binding("d", "draw", "Draw"),
         Binding("f", "flip_prompt", "Flip"),
+        Binding("h", "hint", "Hint"),
         *(Binding(str(n % 10), f"number({n})", show=False) for n in range(1, 11)),
         Binding("escape", "escape", "Clear", show=False),
         Binding("c", "chat", "Chat"),
@@ -68,6 +70,8 @@ class TableScreen(TableScreenBase):
         self.selected: set[int] = set()
         self.cursor = 0
         self.flip_prompt = False
+        # A hinted pick-up or draw, for Enter to make: (moves_played, move).
+        self._hint: tuple[int, Move] | None = None
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._panes: dict[int, OpponentPane] = {}
@@ -315,6 +319,11 @@ class TableScreen(TableScreenBase):
             self._submit(Move.flip(seat, self.cursor))
             return
         codes = self.selected_codes(view)
+        hint = self._hint
+        if not codes and hint is not None and hint[0] == view.moves_played:
+            self._hint = None
+            self._submit(hint[1])
+            return
         if not codes:
             cards = self.zone_cards(view)
             if 0 <= self.cursor < len(cards) and cards[self.cursor] is not None:
@@ -423,6 +432,32 @@ class TableScreen(TableScreenBase):
         self.selected = set() if group <= self.selected else group
         self.cursor = min(group)
         self._repaint()
+
+    def action_hint(self) -> None:
+        """Select what the greedy bot would do; Enter then makes the move."""
+        view = self._view()
+        if view is None or view.seat is None or not view.my_turn:
+            self.notify("A hint is for your turn", severity="warning", timeout=2)
+            return
+        move = GreedyBot(seed=0).choose_move(view)
+        self._hint = None
+        if move.kind == "play":
+            cards = list(self.zone_cards(view))
+            chosen: set[int] = set()
+            for code in move.cards:
+                index = next(i for i, c in enumerate(cards) if c == code and i not in chosen)
+                chosen.add(index)
+            self.selected = chosen
+            self.cursor = min(chosen)
+            words = "play " + " ".join(card_label(c) for c in move.cards)
+        elif move.kind == "flip":
+            self.cursor = move.slot
+            words = f"flip face-down card {move.slot + 1}"
+        else:
+            self._hint = (view.moves_played, move)
+            words = "pick up the pile" if move.kind == "pickup" else "draw"
+        self._repaint()
+        self.notify(f"Hint: {words} (⏎ to do it)", timeout=3)
 
     def action_flip_prompt(self) -> None:
         if self._seat() is None:
