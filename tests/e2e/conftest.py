@@ -163,6 +163,9 @@ class Tmux:
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Tmux]:
     server = Tmux(f"threeup-test-{os.getpid()}-{tmp_path.name}")
+    # A session that outlives the others: tmux exits with its last session,
+    # and a new session sent to a server that is shutting down is lost.
+    server.new("keeper", "sleep 3600")
     try:
         yield server
     finally:

@@ -91,3 +91,30 @@ def test_the_room_code_is_asked_at_connect(headless_host, tmp_path: Path, tmux: 
     tmux.keys("door", "pizza", "Enter")
     # Seated as a network client of the table: the app names the player.
     tmux.wait_for("door", "bob", timeout=30)
+
+
+def test_a_dropped_session_keeps_its_seat_and_gets_it_back(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    door_port = free_port()
+    # Two seats: a bot and Ann, so the game starts as soon as Ann sits down.
+    proc, _ = headless_host("--players", "2", "--bots", "1", "--ssh-port", str(door_port),
+                            "--ssh-authorized-keys", str(keys), "--takeover-after", "600")
+    wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
+    command = (f"ssh -t -p {door_port} -i {client_key} -o IdentitiesOnly=yes "
+               f"{' '.join(SSH_OPTS)} ann@127.0.0.1")
+    tmux.new("ann", command, env={"TERM": "xterm-256color"})
+    tmux.wait_for("ann", "face up", timeout=60)  # seated: the set-up screen
+    tmux.keys("ann", "1", "2", "3", "Enter")
+    tmux.wait_for("ann", "turn", timeout=30)
+    # The connection drops hard: the SSH client is killed with its pane.
+    tmux.run("kill-session", "-t", "ann")
+    time_alive = proc.poll()
+    assert time_alive is None  # the table does not notice anything amiss
+    # Ann connects again: the table is full, so only her own seat can take her.
+    tmux.new("ann2", command, env={"TERM": "xterm-256color"})
+    screen = tmux.wait_for("ann2", re.compile(r"YOUR TURN|turn \d+"), timeout=60)
+    assert "full" not in screen
+    assert proc.poll() is None
