@@ -29,6 +29,7 @@ class HostSettings:
     bind: str = "0.0.0.0"
     takeover_after: float = 30.0
     journal: Path | None = None
+    resume: Path | None = None  # restore the table from this journal
     ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
     ssh_authorized_keys: Path | None = None
 
@@ -105,24 +106,28 @@ class Launcher:
         from .netplay.host import DEFAULT_PORT, NetHost
         from .netplay.run import start_announcer
 
-        table = Table(
-            TableConfig(
-                players=settings.players,
-                options=settings.options,
-                code=settings.code,
-                seed=settings.seed,
-                bot_level=settings.bot_level,
-                takeover_after=settings.takeover_after,
-                journal=settings.journal,
-                table_name=f"{settings.name}'s table",
-                bot_delay=self.bot_delay,
-            )
+        config = TableConfig(
+            players=settings.players,
+            options=settings.options,
+            code=settings.code,
+            seed=settings.seed,
+            bot_level=settings.bot_level,
+            takeover_after=settings.takeover_after,
+            journal=settings.journal,
+            table_name=f"{settings.name}'s table",
+            bot_delay=self.bot_delay,
         )
+        if settings.resume is not None:
+            table = Table.resume(config, settings.resume)  # TableError: shown by the app
+            if settings.journal is not None:
+                table.config.journal = settings.journal
+        else:
+            table = Table(config)
         client = HostedClient(table, settings.name)
         port = DEFAULT_PORT if settings.port is None else settings.port
         client.net_host = await NetHost.start(table, settings.bind, port)
         await client.start()
-        for _ in range(settings.bots):
+        for _ in range(settings.bots if settings.resume is None else 0):
             table.add_bot(None, settings.bot_level)
         game_port = client.net_host.address[1]
         client.announcer = await start_announcer(

@@ -43,6 +43,7 @@ def spec_from_args(args: argparse.Namespace) -> StartSpec:
             bind=getattr(args, "bind", None) or "0.0.0.0",
             takeover_after=getattr(args, "takeover_after", 30.0),
             journal=getattr(args, "record", None),
+            resume=getattr(args, "resume", None),
             ssh_port=getattr(args, "ssh_port", None),
             ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
         )

@@ -28,7 +28,11 @@ class LocalClient(TableClient):
         self._runner = TableRunner(table) if owns_runner else None
 
     async def start(self) -> None:
-        seat, _token = self.table.seat_human(self.name, host=self.as_host)
+        token = None
+        host_seat = self.table.host_seat
+        if self.as_host and host_seat is not None:
+            token = self.table.seats[host_seat].token  # a resumed table: the host's own seat
+        seat, _token = self.table.seat_human(self.name, token, host=self.as_host)
         self.seat = seat
         self._emit(Welcome(seat, self.as_host, self.table.config.table_name))
         self._emit(ConnectionChanged("connected", "this computer"))
