@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from textual import on
 from textual.screen import Screen
 
 from ..session import ChatLine, Session
+from ..widgets.chat import ChatPane
 
 if TYPE_CHECKING:
     from ..app import ThreeUpApp
@@ -42,8 +44,20 @@ class TableScreenBase(Screen[None]):
     def sync(self) -> None:
         """Show the session's latest lobby and view."""
 
+    # Every table screen has the chat pane: one way to focus, send and show.
+    def action_chat(self) -> None:
+        self.query_one(ChatPane).focus_input()
+
+    @on(ChatPane.Said)
+    def said(self, event: ChatPane.Said) -> None:
+        session = self.session
+        if session is not None:
+            session.client.chat(event.text)
+
     def add_chat(self, line: ChatLine) -> None:
         """A chat line arrived."""
+        if self.ready:
+            self.query_one(ChatPane).add(line)
 
     def on_screen_resume(self) -> None:
         # The view may have moved on while a help or confirm screen covered us.

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
-from ..session import ChatLine, presence
+from ..session import presence
 from ..text import plain
 from ..widgets.chat import ChatPane
 from .base import TableScreenBase
@@ -209,19 +209,6 @@ class LobbyScreen(TableScreenBase):
         action.get(event.button.id or "", lambda: None)()
 
     # ------------------------------------------------------------ chat and more
-    def action_chat(self) -> None:
-        self.query_one(ChatPane).focus_input()
-
-    @on(ChatPane.Said)
-    def said(self, event: ChatPane.Said) -> None:
-        session = self.session
-        if session is not None:
-            session.client.chat(event.text)
-
-    def add_chat(self, line: ChatLine) -> None:
-        if self.ready:
-            self.query_one(ChatPane).add(line)
-
     def action_help(self) -> None:
         self.game_app.show_help("rules")
 

@@ -10,7 +10,6 @@ from textual.content import Content
 from textual.widgets import Button, Footer, Static
 
 from ...rules import View
-from ..session import ChatLine
 from ..text import cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -174,19 +173,6 @@ class SetupScreen(TableScreenBase):
     @on(Button.Pressed, "#confirm")
     def confirm_pressed(self) -> None:
         self.action_confirm()
-
-    def action_chat(self) -> None:
-        self.query_one(ChatPane).focus_input()
-
-    @on(ChatPane.Said)
-    def said(self, event: ChatPane.Said) -> None:
-        session = self.session
-        if session is not None:
-            session.client.chat(event.text)
-
-    def add_chat(self, line: ChatLine) -> None:
-        if self.ready:
-            self.query_one(ChatPane).add(line)
 
     def action_help(self) -> None:
         self.game_app.show_help("keys")

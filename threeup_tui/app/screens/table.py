@@ -16,7 +16,6 @@ from textual.widgets import Button, Footer, Input, Static
 
 from ...bots import GreedyBot
 from ...rules import FLIP, Move, View, play_action
-from ..session import ChatLine
 from ..text import card_label, rank_of_code
 from ..widgets.action_bar import ActionBar, ActionState
 from ..widgets.card import CardTile, TileSpec
@@ -511,19 +510,6 @@ class TableScreen(TableScreenBase):
         )()
 
     # ------------------------------------------------------------ chat and more
-    def action_chat(self) -> None:
-        self.query_one(ChatPane).focus_input()
-
-    @on(ChatPane.Said)
-    def said(self, event: ChatPane.Said) -> None:
-        session = self.session
-        if session is not None:
-            session.client.chat(event.text)
-
-    def add_chat(self, line: ChatLine) -> None:
-        if self.ready:
-            self.query_one(ChatPane).add(line)
-
     def action_help(self) -> None:
         self.game_app.show_help("keys")
 
