@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 from net.codec import Rejected, decode, encode
 from net.config import NetConfig
+from net.endpoint import Endpoint
 from net.engine import Engine
 from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
-from net.events import Address, Event
+from net.events import Address
 from net.packets import (
     AcceptPacket,
     ChallengePacket,
@@ -42,7 +42,7 @@ class _Handshake:
     result: SessionCore | NetError | None = None
 
 
-class Client:
+class Client(Endpoint):
     """A session to one server. Create it with ``await Client.connect(...)``
     (or ``async with await Client.connect(...)``). All methods must be called
     from the event loop thread."""
@@ -129,9 +129,6 @@ class Client:
 
     # --- public API -------------------------------------------------------------
 
-    @property
-    def stats(self) -> NetStats:
-        return self._engine.stats
 
     @property
     def local_address(self) -> Address:
@@ -170,26 +167,9 @@ class Client:
         self._engine.mark_dirty(self.session_id)
         return version
 
-    async def next_event(self) -> Event:
-        """``Message``, ``State`` or finally ``Disconnected``; after that
-        (or after ``close``) raises ``SessionClosed``."""
-        return await self._engine.events.get()
 
-    def poll_event(self) -> Event | None:
-        """The next event if one is queued, without waiting."""
-        return self._engine.events.get_nowait()
 
-    @property
-    def running(self) -> bool:
-        """True until ``close``; False if an internal task died (a bug)."""
-        return self._engine.running
 
-    async def events(self) -> AsyncIterator[Event]:
-        while True:
-            try:
-                yield await self._engine.events.get()
-            except SessionClosed:
-                return
 
     async def close(self, reason: str = "") -> None:
         """Flush (up to ``close_linger``), send CLOSE, stop. Idempotent."""

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 from net.codec import Rejected, decode, encode
 from net.config import NetConfig
+from net.endpoint import Endpoint
 from net.engine import Engine
-from net.errors import SessionClosed
-from net.events import Address, Connected, DisconnectCause, Event
+from net.events import Address, Connected, DisconnectCause
 from net.handshake import AmplificationLedger, CookieJar, ReplayGuard
 from net.packets import (
     MAX_DATAGRAM,
@@ -57,7 +57,7 @@ class Refuse:
 Authorize = Callable[[Address, Any], Accept | Refuse]
 
 
-class Server:
+class Server(Endpoint):
     """A UDP endpoint accepting sessions. Create it with ``await
     Server.start(...)`` (or ``async with await Server.start(...)``).
 
@@ -114,9 +114,6 @@ class Server:
         """The bound (host, port)."""
         return self._engine.sock.local_address
 
-    @property
-    def stats(self) -> NetStats:
-        return self._engine.stats
 
     @property
     def config(self) -> NetConfig:
@@ -133,27 +130,9 @@ class Server:
         """Smoothed round-trip time in seconds, if measured yet."""
         return self._engine.session(session_id).rtt.srtt
 
-    async def next_event(self) -> Event:
-        """Wait for the next event. Raises ``SessionClosed`` once the server
-        is closed and every queued event was taken."""
-        return await self._engine.events.get()
 
-    def poll_event(self) -> Event | None:
-        """The next event if one is queued, without waiting."""
-        return self._engine.events.get_nowait()
 
-    @property
-    def running(self) -> bool:
-        """True until ``close``; False if an internal task died (a bug)."""
-        return self._engine.running
 
-    async def events(self) -> AsyncIterator[Event]:
-        """``async for event in server.events()``; ends when closed."""
-        while True:
-            try:
-                yield await self._engine.events.get()
-            except SessionClosed:
-                return
 
     def send(self, session_id: int, obj: Any) -> None:
         """Queue a reliable, ordered message. Raises ``UnknownSession``,
