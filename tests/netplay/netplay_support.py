@@ -35,10 +35,10 @@ from threeup_tui.rules.record import start_state
 from threeup_tui.table import Table, TableConfig, TableRunner
 
 LOOPBACK = "127.0.0.1"
-REPO = Path(__file__).resolve().parents[2]
-VENV_BIN = REPO / ".venv" / "bin"
-PYTHON = VENV_BIN / "python"
-THREEUP = VENV_BIN / "threeup"
+# The interpreter running the tests: whatever virtual environment installed
+# the project (the README's .venv, CI's own), never a path guessed here.
+PYTHON = Path(sys.executable)
+THREEUP = Path(sys.executable).with_name("threeup")
 
 
 # ----------------------------------------------------------------------------- subprocesses
@@ -594,4 +594,4 @@ def deadline_guard(seconds: float) -> Any:
 
 
 def python_executable() -> str:
-    return str(PYTHON) if PYTHON.exists() else sys.executable
+    return sys.executable
