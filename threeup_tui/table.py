@@ -366,11 +366,11 @@ class Table:
         state = self.state
         if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
             self.game_over_saved = True
-            self._system(self._result_words(state))
+            self._system(self.result_words(state))
             self.finished.set()
         self._notify(lobby=False)
 
-    def _result_words(self, state: GameState) -> str:
+    def result_words(self, state: GameState) -> str:
         if state.winner is None:
             return "the game ends in a stalemate after 1000 turns"
         words = f"{state.names[state.winner]} wins"

@@ -97,7 +97,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
         if table.finished.is_set():
             state = table.state
             assert state is not None
-            log.info("game over: %s; record in %s", table._result_words(state),
+            log.info("game over: %s; record in %s", table.result_words(state),
                      table.config.journal)
             await asyncio.sleep(0.5)  # let the final views reach everyone
             return 0

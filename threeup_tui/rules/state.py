@@ -226,7 +226,7 @@ class GameState:
     # ----------------------------------------------------------------- set-up
     def setup_hand(self, seat: int) -> list[int]:
         """The six cards a seat chooses from (its hand during set-up)."""
-        return self._hand_kinds(seat)
+        return self.hand_kinds(seat)
 
     def choose_face_up(self, seat: int, kinds: Sequence[int]) -> None:
         """Lay three of the seat's six cards face up (D2: all choose at once)."""
@@ -689,11 +689,8 @@ class GameState:
         self._end_turn(s)
 
     # ------------------------------------------------------------ inspection
-    def _hand_kinds(self, s: int) -> list[int]:
-        return [k for k in range(N_KINDS) for _ in range(self.hand[s][k])]
-
     def hand_kinds(self, s: int) -> list[int]:
-        return self._hand_kinds(s)
+        return [k for k in range(N_KINDS) for _ in range(self.hand[s][k])]
 
     def up_kinds(self, s: int) -> list[int]:
         return [k for k in range(N_KINDS) for _ in range(self.up[s][k])]
