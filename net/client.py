@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from net.codec import Rejected, decode, encode
@@ -129,7 +128,6 @@ class Client(Endpoint):
 
     # --- public API -------------------------------------------------------------
 
-
     @property
     def local_address(self) -> Address:
         return self._engine.sock.local_address
@@ -166,28 +164,6 @@ class Client(Endpoint):
         version = self._live_session().set_state(obj)
         self._engine.mark_dirty(self.session_id)
         return version
-
-
-
-
-
-    async def close(self, reason: str = "") -> None:
-        """Flush (up to ``close_linger``), send CLOSE, stop. Idempotent."""
-        if self._engine.stopped:
-            return
-        await self._engine.close_sessions(reason)
-        await self._engine.shutdown()
-
-    async def __aenter__(self) -> Client:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # --- datagram handling (receive task) ---------------------------------------
 

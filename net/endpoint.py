@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Self
 
 from net.engine import Engine
 from net.errors import SessionClosed
@@ -14,6 +16,26 @@ class Endpoint:
     """One UDP socket's engine, seen from the application."""
 
     _engine: Engine
+    _close_reason = ""  # what a plain close() tells the peers
+
+    async def close(self, reason: str | None = None) -> None:
+        """Flush (up to ``close_linger``), send CLOSE to every session, stop.
+        Idempotent."""
+        if self._engine.stopped:
+            return
+        await self._engine.close_sessions(self._close_reason if reason is None else reason)
+        await self._engine.shutdown()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
 
     @property
     def stats(self) -> NetStats:

@@ -6,7 +6,6 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from net.codec import Rejected, decode, encode
@@ -65,6 +64,8 @@ class Server(Endpoint):
     runs inside the receive task: it must be quick and must not block.
     """
 
+    _close_reason = "server shutdown"
+
     def __init__(self, engine: Engine, authorize: Authorize, config: NetConfig) -> None:
         self._engine = engine
         self._authorize = authorize
@@ -114,7 +115,6 @@ class Server(Endpoint):
         """The bound (host, port)."""
         return self._engine.sock.local_address
 
-
     @property
     def config(self) -> NetConfig:
         return self._config
@@ -129,10 +129,6 @@ class Server(Endpoint):
     def session_rtt(self, session_id: int) -> float | None:
         """Smoothed round-trip time in seconds, if measured yet."""
         return self._engine.session(session_id).rtt.srtt
-
-
-
-
 
     def send(self, session_id: int, obj: Any) -> None:
         """Queue a reliable, ordered message. Raises ``UnknownSession``,
@@ -156,24 +152,6 @@ class Server(Endpoint):
         session = self._engine.session(session_id)
         session.begin_close(reason, self._engine.now())
         self._engine.mark_dirty(session_id)
-
-    async def close(self, reason: str = "server shutdown") -> None:
-        """Close every session gracefully, then stop. Idempotent."""
-        if self._engine.stopped:
-            return
-        await self._engine.close_sessions(reason)
-        await self._engine.shutdown()
-
-    async def __aenter__(self) -> Server:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # --- datagram handling (receive task) ---------------------------------------
 
