@@ -1,15 +1,18 @@
 """The rules page shown in the app, and the key help.
 
 The rules live in ``docs/rules.md`` at the project root (one text for the
-README, the repository and the app).  An installed wheel has no ``docs/``, so
-a short built-in summary stands in for it.
+README, the repository and the app).  A wheel carries that file inside the
+package as ``threeup_tui/app/rules.md``; should neither be found, a short
+built-in summary stands in for it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-RULES_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+_SOURCE_RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+_WHEEL_RULES = Path(__file__).resolve().parent / "rules.md"
+RULES_PATH = _SOURCE_RULES if _SOURCE_RULES.exists() else _WHEEL_RULES
 
 BUILTIN_RULES = """\
 # How to play 3UP 3DOWN
