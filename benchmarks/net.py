@@ -44,7 +44,7 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from net import Impairment, ImpairmentProxy, NetConfig  # noqa: E402
+from net import Impairment, ImpairmentProxy  # noqa: E402
 from threeup_tui.bots import make_bot  # noqa: E402
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged  # noqa: E402
 from threeup_tui.netplay.client import NetClient  # noqa: E402
@@ -185,7 +185,7 @@ async def in_process_game(
     seed: int, loss: float, tokens: Path, separate_clients: bool = False
 ) -> GameResult:
     table = Table(TableConfig(players=SEATS, seed=seed, auto_start=True, takeover_after=600))
-    host = await NetHost.start(table, LOOPBACK, 0, NetConfig())
+    host = await NetHost.start(table, LOOPBACK, 0)  # the host's own network settings
     runner = TableRunner(table)
     runner.start()
     proxy = None

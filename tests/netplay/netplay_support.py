@@ -27,7 +27,7 @@ from net.packets import AcceptPacket, DataFrame, SessionPacket, StateFrame
 from threeup_tui.bots import make_bot
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
-from threeup_tui.netplay.host import NetHost
+from threeup_tui.netplay.host import HOST_NET, NetHost
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import make_hello, view_from_wire, view_to_wire
 from threeup_tui.rules import Move, Record, View, parse_record, record_of, seat_view, verify
@@ -204,13 +204,13 @@ async def start_host(
     """``NetHost.start`` on loopback, optionally with a datagram tap on its
     server (NetHost.start takes no tap, so this wires it the same way)."""
     if tap is None:
-        return await NetHost.start(table, LOOPBACK, 0, config or NetConfig())
+        return await NetHost.start(table, LOOPBACK, 0, config or HOST_NET)
     holder: list[NetHost] = []
 
     def authorize(address: tuple[str, int], hello: Any) -> Accept | Refuse:
         return holder[0]._authorize(address, hello)
 
-    server = await Server.start(LOOPBACK, 0, authorize, config or NetConfig(), on_datagram_sent=tap)
+    server = await Server.start(LOOPBACK, 0, authorize, config or HOST_NET, on_datagram_sent=tap)
     host = NetHost(table, server)
     holder.append(host)
     host._task = asyncio.get_running_loop().create_task(host._serve())
