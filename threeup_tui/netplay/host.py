@@ -147,6 +147,11 @@ class NetHost:
                 self._handle(event)
             except Exception:  # one bad event must never stop the table
                 log.exception("error handling %r", event)
+            if self._flush_scheduled:
+                # The request's whole table change is done: send the views now
+                # rather than one loop turn later (the scheduled flush finds
+                # nothing left to send).
+                self._flush()
 
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
