@@ -13,7 +13,7 @@ from pathlib import Path
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game
 from .rules import Options
-from .table import Table, TableConfig
+from .table import Table, TableConfig, open_table
 
 
 @dataclass(frozen=True)
@@ -117,12 +117,9 @@ class Launcher:
             table_name=f"{settings.name}'s table",
             bot_delay=self.bot_delay,
         )
-        if settings.resume is not None:
-            table = Table.resume(config, settings.resume)  # TableError: shown by the app
-            if settings.journal is not None:
-                table.config.journal = settings.journal
-        else:
-            table = Table(config)
+        # Bots sit down after the host, so the host has seat 1 (TableError:
+        # shown by the app).
+        table = open_table(config, settings.resume)
         client = HostedClient(table, settings.name)
         port = DEFAULT_PORT if settings.port is None else settings.port
         client.net_host = await NetHost.start(table, settings.bind, port)

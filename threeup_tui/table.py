@@ -504,6 +504,23 @@ class Table:
         return table
 
 
+def open_table(config: TableConfig, resume: Path | None = None, bots: int = 0) -> Table:
+    """A new table with ``bots`` bots, or the one a journal holds (``resume``).
+
+    A resumed table keeps writing to its journal unless ``config.journal``
+    names another file.
+    """
+    if resume is not None:
+        table = Table.resume(config, resume)
+        if config.journal is not None:
+            table.config.journal = config.journal
+        return table
+    table = Table(config)
+    for _ in range(bots):
+        table.add_bot(None, config.bot_level)
+    return table
+
+
 def _seats_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".seats")
 

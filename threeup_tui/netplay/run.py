@@ -15,7 +15,7 @@ from typing import Any
 from ..bots import make_bot
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..rules import Options
-from ..table import Table, TableConfig, TableError, TableRunner
+from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
     DEFAULT_ANNOUNCE_ADDRESS,
@@ -57,19 +57,14 @@ def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
 def build_table(args: argparse.Namespace, auto_start: bool) -> Table:
     """A fresh table (with ``--bots`` bots) or one resumed from ``--resume``."""
     config = table_config(args, auto_start)
-    if args.resume is not None:
-        table = Table.resume(config, args.resume)
-        if config.journal is not None and config.journal != args.resume:
-            table.config.journal = config.journal
-        return table
-    if args.bots >= args.players:
-        raise TableError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
-    if config.journal is None and auto_start:
-        config.journal = Path("threeup-game.json")
-    table = Table(config)
-    for _ in range(args.bots):
-        table.add_bot(None, args.bot_level)
-    return table
+    if args.resume is None:
+        if args.bots >= args.players:
+            raise TableError(
+                f"--bots {args.bots} leaves no seat for a person at {args.players} seats"
+            )
+        if config.journal is None and auto_start:
+            config.journal = Path("threeup-game.json")
+    return open_table(config, args.resume, args.bots)
 
 
 async def _headless_host(args: argparse.Namespace) -> int:
