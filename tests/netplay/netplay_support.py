@@ -84,6 +84,20 @@ class Proc:
             ) from None
 
 
+def spawn(args: list[str], workdir: Path, err_path: Path, state_dir: Path) -> Proc:
+    """A threeup process with its own state directory, stderr kept in a file."""
+    with err_path.open("wb") as err:
+        popen = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=child_env(state_dir),
+            cwd=workdir,
+        )
+    return Proc(popen, err_path)
+
+
 def start_host_process(
     workdir: Path,
     *,
@@ -110,17 +124,8 @@ def start_host_process(
         args += ["--resume", str(resume)]
     if code is not None:
         args += ["--code", code]
-    err_path = workdir / f"{tag}.stderr"
-    with err_path.open("wb") as err:
-        popen = subprocess.Popen(
-            args,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=child_env(workdir / f"{tag}-state"),
-            cwd=workdir,
-        )
-    proc = Proc(popen, err_path)
+    proc = spawn(args, workdir, workdir / f"{tag}.stderr", workdir / f"{tag}-state")
+    popen = proc.popen
     deadline = time.monotonic() + 20
     marker = f"threeup host listening on {LOOPBACK}:"
     while time.monotonic() < deadline:
@@ -143,17 +148,9 @@ def start_bot_process(
     args = [str(THREEUP), "join", f"{LOOPBACK}:{port}", "--bot", level, "--name", name]
     if code is not None:
         args += ["--code", code]
-    err_path = workdir / f"bot-{name}-{time.monotonic_ns()}.stderr"
-    with err_path.open("wb") as err:
-        popen = subprocess.Popen(
-            args,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=child_env(state_dir),
-            cwd=workdir,
-        )
-    return Proc(popen, err_path, port)
+    proc = spawn(args, workdir, workdir / f"bot-{name}-{time.monotonic_ns()}.stderr", state_dir)
+    proc.port = port
+    return proc
 
 
 def verify_cli(record: Path) -> dict[str, Any]:
