@@ -1,22 +1,28 @@
 """Network play on loopback: latency, bandwidth, host cost.
 
     .venv/bin/python benchmarks/net.py [--games N] [--loss-games N]
-                                       [--spectators N] [--json]
+                                       [--spectators N] [--parts LIST] [--json]
 
 Everything runs on 127.0.0.1 only; no host announces itself.
 
 1. Latency, clean loopback: an in-process host (NetHost + Table) and six
-   NetClient bot seats in the same process.  For every move: from the
-   mover's ``client.submit`` until all six clients have received a view
-   with the new move count.  p50 / p99 / max.
+   NetClient bot seats.  For every move: from the mover's ``client.submit``
+   until all six clients have received a view with the new move count.
+   p50 / p99 / max, with the clients placed three ways:
+   ``clean``: in the host's process (one core does everything, in turn);
+   ``split``: all six in one second process;
+   ``apart``: each in its own process, as at a real table;
+   ``journal``: as ``clean``, with the host writing its journal after every
+   move (atomically, with fsync) before it sends the views, as
+   ``threeup host`` does.
 2. Bytes per move per seat: what the host's server sent (and received)
    between the first and the last move, divided by moves and by seats.
-3. The same at 30 % loss each way through net's ImpairmentProxy (seeded):
-   every game must complete; p50 / p99 / max.
-4. Host cost: a headless host process (``threeup host --headless``) with six
-   bot seats and N spectators (watch=True NetClients, in this process): the
-   host's CPU time and peak RSS (from /proc and getrusage of the child),
-   during the game, with and without spectators.
+3. ``loss``: the same at 30 % loss each way through net's ImpairmentProxy
+   (seeded): every game must complete; p50 / p99 / max.
+4. ``cost``: a headless host process (``threeup host --headless``, which
+   writes its journal after every move) with six bot seats and N spectators
+   (watch=True NetClients, in this process): the host's CPU time and peak
+   RSS (from /proc and getrusage of the child), with and without spectators.
 
 Targets: p99 <= 5 ms clean; every game completes at 30 % loss with
 p99 <= 1.5 s; <= 1 KB sent per seat per move.
@@ -134,13 +140,13 @@ class GameResult:
 
 
 async def run_clients(
-    address: tuple[str, int], seed: int, tokens: Path
+    address: tuple[str, int], seed: int, tokens: Path, seats: range = range(SEATS)
 ) -> tuple[list[int], list[Seen], int]:
-    """Six bot seats in this process; (final move counts, what each saw,
-    reconnects)."""
+    """Bot seats ``seats`` in this process; (final move counts, what each
+    saw, reconnects)."""
     clients = [
         NetClient(address[0], address[1], f"seat{i}", tokens=TokenStore(tokens / f"{seed}-{i}"))
-        for i in range(SEATS)
+        for i in seats
     ]
     seens = [Seen() for _ in clients]
     try:
@@ -148,7 +154,7 @@ async def run_clients(
             asyncio.gather(
                 *(
                     bot_loop(c, s, seed * 10 + i)
-                    for i, (c, s) in enumerate(zip(clients, seens, strict=True))
+                    for i, c, s in zip(seats, clients, seens, strict=True)
                 )
             ),
             timeout=300,
@@ -159,32 +165,55 @@ async def run_clients(
     return finals, seens, sum(c.reconnects for c in clients)
 
 
-async def clients_in_child(address: tuple[str, int], seed: int, tokens: Path) -> Any:
-    """``run_clients`` in a child process (its own core); perf_counter is
-    CLOCK_MONOTONIC on Linux, so its timestamps compare with ours."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--clients-only", f"{address[0]}:{address[1]}",
-        "--seed", str(seed), "--tokens", str(tokens),
-        stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    out, _ = await proc.communicate()
-    if proc.returncode != 0:
-        raise RuntimeError(f"the client process failed ({proc.returncode})")
-    data = json.loads(out)
-    seens = []
-    for entry in data["seens"]:
-        seen = Seen()
-        seen.first_seen = {int(k): v for k, v in entry["first_seen"].items()}
-        seen.submitted = {int(k): v for k, v in entry["submitted"].items()}
-        seen.join_retries = entry["join_retries"]
-        seens.append(seen)
-    return data["finals"], seens, data["reconnects"]
+async def clients_in_children(
+    address: tuple[str, int], seed: int, tokens: Path, processes: int
+) -> Any:
+    """``run_clients`` in ``processes`` child processes, the seats shared
+    out between them; perf_counter is CLOCK_MONOTONIC on Linux, so their
+    timestamps compare with ours."""
+    per = -(-SEATS // processes)
+    procs = []
+    for first in range(0, SEATS, per):
+        args = [
+            __file__, "--clients-only", f"{address[0]}:{address[1]}",
+            "--seed", str(seed), "--tokens", str(tokens),
+            "--seats", f"{first}:{min(first + per, SEATS)}",
+        ]  # fmt: skip
+        procs.append(
+            await asyncio.create_subprocess_exec(
+                sys.executable, *args, stdout=asyncio.subprocess.PIPE
+            )
+        )
+    finals: list[int] = []
+    seens: list[Seen] = []
+    reconnects = 0
+    for proc in procs:
+        out, _ = await proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"a client process failed ({proc.returncode})")
+        data = json.loads(out)
+        finals += data["finals"]
+        reconnects += data["reconnects"]
+        for entry in data["seens"]:
+            seen = Seen()
+            seen.first_seen = {int(k): v for k, v in entry["first_seen"].items()}
+            seen.submitted = {int(k): v for k, v in entry["submitted"].items()}
+            seen.join_retries = entry["join_retries"]
+            seens.append(seen)
+    return finals, seens, reconnects
 
 
 async def in_process_game(
-    seed: int, loss: float, tokens: Path, separate_clients: bool = False
+    seed: int,
+    loss: float,
+    tokens: Path,
+    client_processes: int = 0,
+    journal: Path | None = None,
 ) -> GameResult:
-    table = Table(TableConfig(players=SEATS, seed=seed, auto_start=True, takeover_after=600))
+    config = TableConfig(
+        players=SEATS, seed=seed, auto_start=True, takeover_after=600, journal=journal
+    )
+    table = Table(config)
     host = await NetHost.start(table, LOOPBACK, 0)  # the host's own network settings
     runner = TableRunner(table)
     runner.start()
@@ -209,8 +238,10 @@ async def in_process_game(
     started = time.perf_counter()
     try:
         watcher = asyncio.ensure_future(first_move())
-        if separate_clients:
-            finals, seens, reconnects = await clients_in_child(address, seed, tokens)
+        if client_processes:
+            finals, seens, reconnects = await clients_in_children(
+                address, seed, tokens, client_processes
+            )
         else:
             finals, seens, reconnects = await run_clients(address, seed, tokens)
         mark("end")
@@ -249,9 +280,11 @@ async def in_process_game(
     )
 
 
-def summarize(results: list[GameResult]) -> dict[str, Any]:
+def summarize(results: list[GameResult]) -> dict[str, Any] | None:
     latencies = [x for r in results for x in r.latencies]
     moves = sum(r.moves for r in results)
+    if not latencies or not moves:
+        return None  # no games of this kind were asked for
     sent = sum(r.bytes_sent for r in results)
     received = sum(r.bytes_received for r in results)
     return {
@@ -370,19 +403,41 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="threeup-netbench-") as tmp:
         workdir = Path(tmp)
         os.environ["THREEUP_STATE_DIR"] = str(workdir / "state")
-        clean = [await in_process_game(1000 + g, 0.0, workdir) for g in range(args.games)]
-        out["clean"] = summarize(clean)
-        split = [
-            await in_process_game(1000 + g, 0.0, workdir, separate_clients=True)
-            for g in range(args.games)
-        ]
-        out["clean_split"] = summarize(split)
-        lossy = [await in_process_game(2000 + g, 0.30, workdir) for g in range(args.loss_games)]
-        out["loss_30"] = summarize(lossy)
-        out["host_cost"] = [
-            await host_cost(0, 3000, workdir),
-            await host_cost(args.spectators, 3000, workdir),
-        ]
+        parts = set(args.parts.split(","))
+        games = args.games
+        out["clean"] = summarize(
+            [await in_process_game(1000 + g, 0.0, workdir) for g in range(games)]
+            if "clean" in parts else []
+        )  # fmt: skip
+        out["clean_split"] = summarize(
+            [
+                await in_process_game(1000 + g, 0.0, workdir, client_processes=1)
+                for g in range(games)
+            ]
+            if "split" in parts else []
+        )  # fmt: skip
+        out["clean_apart"] = summarize(
+            [
+                await in_process_game(1000 + g, 0.0, workdir, client_processes=SEATS)
+                for g in range(games)
+            ]
+            if "apart" in parts else []
+        )  # fmt: skip
+        out["clean_journal"] = summarize(
+            [
+                await in_process_game(1000 + g, 0.0, workdir, journal=workdir / f"j{g}.json")
+                for g in range(games)
+            ]
+            if "journal" in parts else []
+        )  # fmt: skip
+        out["loss_30"] = summarize(
+            [await in_process_game(2000 + g, 0.30, workdir) for g in range(args.loss_games)]
+            if "loss" in parts else []
+        )  # fmt: skip
+        out["host_cost"] = (
+            [await host_cost(0, 3000, workdir), await host_cost(args.spectators, 3000, workdir)]
+            if "cost" in parts else []
+        )  # fmt: skip
     return out
 
 
@@ -394,9 +449,18 @@ def report(out: dict[str, Any]) -> None:
     for key, title, target in (
         ("clean", "clean loopback, host and the 6 clients in one process", 5.0),
         ("clean_split", "clean loopback, host here, the 6 clients in a second process", 5.0),
+        ("clean_apart", "clean loopback, host here, each client in its own process", 5.0),
+        (
+            "clean_journal",
+            "clean loopback, one process, the host writing its journal (fsync) every move",
+            5.0,
+        ),
         ("loss_30", "30% loss each way (ImpairmentProxy)", 1500.0),
     ):
         r = out[key]
+        if r is None:
+            print(f"\n{title}: not run")
+            continue
         print(
             f"\n{title}: {r['games']} games, {r['moves']} moves, {r['seconds']:.1f} s, "
             f"all completed; joins retried {r['join_retries']}, reconnects {r['reconnects']}"
@@ -412,7 +476,8 @@ def report(out: dict[str, Any]) -> None:
             f"{r['received_bytes_per_move_per_seat']:.0f} B "
             f"[target <= 1024 B: {ok(r['sent_bytes_per_move_per_seat'] <= 1024)}]"
         )
-    print("\nheadless host process, 6 bot seats (clients in the benchmark process):")
+    if out["host_cost"]:
+        print("\nheadless host process, 6 bot seats (clients in the benchmark process):")
     for r in out["host_cost"]:
         print(
             f"  {r['spectators']:>3} spectators: {r['moves']} moves in {r['game_wall_s']:.2f} s; "
@@ -428,14 +493,22 @@ def main() -> None:
     parser.add_argument("--loss-games", type=int, default=5, help="games at 30%% loss")
     parser.add_argument("--spectators", type=int, default=50)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--parts",
+        default="clean,split,apart,journal,loss,cost",
+        help="which measurements, comma-separated (default: all of "
+        "clean,split,apart,journal,loss,cost)",
+    )
     parser.add_argument("--clients-only", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--seats", default=f"0:{SEATS}", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--tokens", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clients_only is not None:
         host, port = args.clients_only.rsplit(":", 1)
+        first, last = (int(x) for x in args.seats.split(":"))
         finals, seens, reconnects = asyncio.run(
-            run_clients((host, int(port)), args.seed, args.tokens)
+            run_clients((host, int(port)), args.seed, args.tokens, range(first, last))
         )
         seen_json = [
             {"first_seen": s.first_seen, "submitted": s.submitted, "join_retries": s.join_retries}

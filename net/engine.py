@@ -135,7 +135,12 @@ class Engine:
             return
         if session.blocked:
             self._blocked[session.session_id] = None
-        self.mark_dirty(session.session_id)
+        if session.next_deadline(now) <= now:
+            self.mark_dirty(session.session_id)
+        else:
+            # Nothing to send yet (an ack waits for ack_delay, say): a timer
+            # is enough; waking the send task for nothing costs a loop turn.
+            self._arm_timer(session, now)
 
     def handle_close_packet(self, packet: ClosePacket, addr: Address) -> None:
         session = self._matching_session(packet.session_id, addr)
@@ -226,7 +231,10 @@ class Engine:
         session_id = session.session_id
         timer = self._timers.get(session_id)
         if timer is not None:
-            if timer.when() == deadline:
+            if timer.when() <= deadline:
+                # It fires no later than needed; servicing the session then
+                # arms the next one.  Re-arming on every datagram would
+                # create and cancel a timer each time.
                 return
             timer.cancel()
         self._timers[session_id] = self._loop.call_at(deadline, self._on_timer, session_id)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from net.codec import Rejected, decode, encode
+from net.codec import Rejected, decode, encode, encode_message
 from net.config import NetConfig
 from net.endpoint import Endpoint
 from net.engine import Engine
@@ -144,6 +144,23 @@ class Server(Endpoint):
         version = self._engine.session(session_id).set_state(obj)
         self._engine.mark_dirty(session_id)
         return version
+
+    def set_state_many(self, session_ids: Iterable[int], obj: Any) -> dict[int, int]:
+        """The same snapshot for several sessions, serialised once (one view
+        for every spectator, say).  Returns each live session's new version;
+        a session that has ended or is closing is skipped, not raised for,
+        because one gone peer must not stop the others' snapshots.  Raises
+        ``MessageTooLarge`` or ``TypeError`` as ``set_state`` does."""
+        self._engine.check_open()
+        data = encode_message(obj)
+        versions: dict[int, int] = {}
+        for session_id in session_ids:
+            session = self._engine.sessions.get(session_id)
+            if session is None or session.closing:
+                continue
+            versions[session_id] = session.set_state_encoded(data)
+            self._engine.mark_dirty(session_id)
+        return versions
 
     def close_session(self, session_id: int, reason: str = "") -> None:
         """Start a graceful close: queued data is flushed (up to

@@ -116,9 +116,13 @@ class SessionCore:
         self._stats.messages_sent += 1
 
     def set_state(self, obj: Any) -> int:
+        return self.set_state_encoded(encode_message(obj))
+
+    def set_state_encoded(self, data: bytes) -> int:
+        """``set_state`` for a value already serialised by ``encode_message``
+        (one encoding shared by many sessions)."""
         if self.closing:
             raise SessionClosed("session is closing")
-        data = encode_message(obj)
         if len(data) > self.max_message_size:
             raise MessageTooLarge(f"state is {len(data)} bytes, limit {self.max_message_size}")
         self._stats.states_sent += 1
@@ -191,6 +195,10 @@ class SessionCore:
     def poll_transmit(self, now: float, max_datagrams: int) -> tuple[list[bytes], bool]:
         """Datagrams to send now, and whether more are waiting (the caller
         should poll again soon)."""
+        ack_due = self._ack_deadline is not None and now >= self._ack_deadline
+        heartbeat_due = now - self.last_sent >= self._config.heartbeat_interval
+        if not (ack_due or heartbeat_due or self._has_due_frames(now)):
+            return [], False  # the common case after an ack: nothing to say
         header = session_header(self.session_id, encode_ack(self._ack_block()))
         room = MAX_DATAGRAM - len(header) - 3  # 3: largest frame-array header
         datagrams: list[bytes] = []
@@ -218,8 +226,6 @@ class SessionCore:
                 break
         if frames:
             datagrams.append(assemble_session(header, frames))
-        ack_due = self._ack_deadline is not None and now >= self._ack_deadline
-        heartbeat_due = now - self.last_sent >= self._config.heartbeat_interval
         if not datagrams and (ack_due or heartbeat_due):
             datagrams.append(assemble_session(header, []))
         if datagrams:
@@ -227,6 +233,12 @@ class SessionCore:
             self._ack_deadline = None
             self._arrivals_unacked = 0
         return datagrams, full
+
+    def _has_due_frames(self, now: float) -> bool:
+        """Whether ``poll_transmit`` would find any frame to send now."""
+        if self._sender.has_sendable or self._state_out.has_unsent:
+            return True
+        return min(self._sender.next_deadline(), self._state_out.next_deadline()) <= now
 
     def next_deadline(self, now: float) -> float:
         if self._sender.has_sendable or self._state_out.has_unsent:

@@ -63,9 +63,7 @@ def clean_text(text: object, limit: int) -> str:
     """
     if not isinstance(text, str):
         return ""
-    kept = "".join(
-        ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " "
-    )
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
     return " ".join(kept.split())[:limit]
 
 
@@ -127,6 +125,7 @@ class Table:
         self.changed = asyncio.Event()
         self.finished = asyncio.Event()
         self.game_over_saved = False
+        self._seats_written: str | None = None
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
@@ -180,17 +179,17 @@ class Table:
         ):
             raise TableError("wrong room code")
 
-    def seat_human(
-        self, name: object, token: object = None, host: bool = False
-    ) -> tuple[int, str]:
+    def seat_human(self, name: object, token: object = None, host: bool = False) -> tuple[int, str]:
         """Seat a player: their old seat if the token matches one, else an
         open seat, which the token (or a new one) then unlocks.  Clients
         choose their token and keep it, so a repeated or restarted handshake
         finds the same seat.  Returns (seat, token)."""
         if isinstance(token, str) and token:
             for i, seat in enumerate(self.seats):
-                if seat.kind == "human" and seat.token is not None and secrets.compare_digest(
-                    seat.token.encode(), token.encode()
+                if (
+                    seat.kind == "human"
+                    and seat.token is not None
+                    and secrets.compare_digest(seat.token.encode(), token.encode())
                 ):
                     self._reconnect(i)
                     return i, seat.token
@@ -451,7 +450,10 @@ class Table:
         if path is None or state is None or any(c is None for c in state.setup):
             return
         save_record(path, record_of(state))
-        write_atomic(_seats_path(path), json.dumps(self._seats_json()) + "\n")
+        seats = json.dumps(self._seats_json()) + "\n"
+        if seats != self._seats_written:  # seats change rarely; moves often
+            write_atomic(_seats_path(path), seats)
+            self._seats_written = seats
 
     def _seats_json(self) -> dict[str, Any]:
         return {

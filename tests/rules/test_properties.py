@@ -32,6 +32,7 @@ from threeup_tui.rules import (
     verify,
     view_from_json,
     view_to_json,
+    views,
 )
 from threeup_tui.rules.cards import CODES, DECK_SIZE, FULL_DECK, N_KINDS, RANK_OF
 from threeup_tui.rules.state import E_OUT, E_TURN_END, M_FLIP, M_PLAY
@@ -376,3 +377,31 @@ def test_bot_games_produce_records_that_verify(levels: list[str], seed: int) -> 
     assert verdict.ok and verdict.finished
     assert verdict.winner == state.winner
     assert verdict.moves == len(state.history)
+
+
+def _fresh_view(state: GameState, seat: int | None, log_length: int) -> object:
+    """A view built with the shared-part caches emptied first."""
+    views._public_cache[:] = [None, -1, -1, None]
+    views._log_cache[:] = [None, -1, -1, ()]
+    return seat_view(state, seat, log_length)
+
+
+@settings(SETTINGS, max_examples=15)
+@given(games())
+def test_views_sharing_one_public_part_equal_views_built_afresh(game) -> None:
+    """After set-up the views of all seats share one public part, built once
+    per move (and the recent log is shifted rather than rebuilt): asking in
+    any order, with any log length, gives what a fresh build gives, and a
+    change to the game is never missed."""
+    state, rng = game
+    viewers = [*range(state.n), None]
+    for _ in steps(state, rng):
+        asked = rng.sample(viewers, len(viewers))
+        lengths = [rng.choice((0, 1, 6, 12)) for _ in asked]
+        shared = [seat_view(state, s, n) for s, n in zip(asked, lengths, strict=True)]
+        for s, n, view in zip(asked, lengths, shared, strict=True):
+            assert view == _fresh_view(state, s, n)
+        # The shared objects are the same for every viewer with one length.
+        twelve = [seat_view(state, s, 12) for s in viewers]
+        if state.phase != Phase.SETUP:
+            assert all(v.seats is twelve[0].seats and v.log is twelve[0].log for v in twelve)

@@ -32,13 +32,13 @@ from ..client.events import (
 from ..rules import Move, Options, View
 from .host import DEFAULT_PORT
 from .tokens import TokenStore
-from .wire import WireError, lobby_from_wire, make_hello, request, view_from_wire
+from .wire import ViewDecoder, WireError, lobby_from_wire, make_hello, request
 
 log = logging.getLogger("threeup.client")
 
 # A card game sends little, so retransmissions may back off slowly: a lost
 # move is re-sent within 0.4 s however many times it was lost before.
-CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=8.0, max_rto=0.4)
+CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=8.0, max_rto=0.4, ack_delay=0.01)
 RECONNECT_MAX_DELAY = 2.0
 
 
@@ -92,6 +92,8 @@ class NetClient(TableClient):
         self.hello = make_hello(name, code, token, watch)
         self.seat: int | None = None
         self.view: View | None = None
+        self._views = ViewDecoder()
+        self._lobby_raw: Any = None
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
@@ -179,11 +181,13 @@ class NetClient(TableClient):
         if not isinstance(payload, dict):
             raise WireError("a snapshot is a map")
         lobby = payload.get("lobby")
-        if lobby is not None:
+        if lobby is not None and lobby != self._lobby_raw:
+            # Every snapshot carries the lobby; it changes rarely in a game.
             self._emit(LobbyChanged(lobby_from_wire(lobby)))
+            self._lobby_raw = lobby
         view = payload.get("view")
         if view is not None:
-            self.view = view_from_wire(view)
+            self.view = self._views.decode(view)
             self._emit(ViewChanged(self.view))
 
     def _on_message(self, payload: Any) -> None:

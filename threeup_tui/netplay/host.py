@@ -44,7 +44,7 @@ log = logging.getLogger("threeup.host")
 DEFAULT_PORT = 47823
 # Snapshots are small and few: keep the retransmission back-off short so a
 # view lost several times over still arrives within about a second.
-HOST_NET = NetConfig(max_rto=0.4)
+HOST_NET = NetConfig(max_rto=0.4, ack_delay=0.01)
 
 
 @dataclass
@@ -135,9 +135,7 @@ class NetHost:
             except TableError as err:
                 return self._refuse(str(err))
         self._pending[address] = (seat, clean_name(name, "watcher"))
-        return Accept(
-            {"seat": seat, "token": token, "table": self.table.config.table_name}
-        )
+        return Accept({"seat": seat, "token": token, "table": self.table.config.table_name})
 
     # ------------------------------------------------------------ events
     async def _serve(self) -> None:
@@ -158,9 +156,7 @@ class NetHost:
             seat, name = self._pending.pop(event.address, (None, "watcher"))
             peer = _Peer(event.session_id, seat, name)
             self.peers[event.session_id] = peer
-            self.table.subscribe(
-                ("peer", event.session_id), seat, self._listener(peer)
-            )
+            self.table.subscribe(("peer", event.session_id), seat, self._listener(peer))
         elif isinstance(event, Message):
             sender = self.peers.get(event.session_id)
             if sender is not None:
@@ -170,9 +166,7 @@ class NetHost:
             if gone is None:
                 return
             self.table.unsubscribe(("peer", event.session_id))
-            if gone.seat is not None and not any(
-                p.seat == gone.seat for p in self.peers.values()
-            ):
+            if gone.seat is not None and not any(p.seat == gone.seat for p in self.peers.values()):
                 self.table.disconnect(gone.seat)
 
     def _request(self, peer: _Peer, payload: Any) -> None:
@@ -227,8 +221,9 @@ class NetHost:
                 peer.view = self._wire(event.view, view_to_wire)
                 self._mark(peer)
             elif isinstance(event, ChatReceived):
-                self._send(peer, {"t": "chat", "seat": event.seat, "name": event.name,
-                                  "text": event.text})
+                self._send(
+                    peer, {"t": "chat", "seat": event.seat, "name": event.name, "text": event.text}
+                )
             elif isinstance(event, ActionRejected):
                 self._send(peer, {"t": "rejected", "reason": event.reason})
             elif isinstance(event, GameSaved):
@@ -262,10 +257,17 @@ class NetHost:
 
     def _flush(self) -> None:
         self._flush_scheduled = False
-        for peer in list(self.peers.values()):
+        # Peers showing the same objects (every spectator; every guest's
+        # lobby before the game) get one snapshot, serialised once.
+        groups: dict[tuple[int, int], list[int]] = {}
+        payloads: dict[tuple[int, int], dict[str, Any]] = {}
+        for peer in self.peers.values():
             if peer.dirty:
                 peer.dirty = False
-                with contextlib.suppress(SessionClosed):  # ended; see _send
-                    self.server.set_state(
-                        peer.session_id, {"lobby": peer.lobby, "view": peer.view}
-                    )
+                key = (id(peer.lobby), id(peer.view))
+                if key not in groups:
+                    groups[key] = []
+                    payloads[key] = {"lobby": peer.lobby, "view": peer.view}
+                groups[key].append(peer.session_id)
+        for key, session_ids in groups.items():
+            self.server.set_state_many(session_ids, payloads[key])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..client.events import Lobby, SeatSlot
-from ..rules import Move, Options, View, view_from_json, view_to_json
+from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES
 
@@ -29,59 +29,214 @@ class WireError(ValueError):
 _KIND: Final = {code: kind for kind, code in enumerate(CODES)}
 
 
-def _kinds(codes: list[str]) -> list[int]:
+def _kinds(codes: tuple[str, ...]) -> list[int]:
     return [_KIND[c] for c in codes]
 
 
 _CODE_OF: Final = dict(enumerate(CODES))
 
 
-def _codes(kinds: Any) -> list[str]:
+# ---------------------------------------------------------------- views
+# After every move the host sends one view per seat, and after set-up all of
+# them share one public part (``seat_view`` hands out the very same objects):
+# convert that part once and copy only the viewer's own fields per seat.
+_public_cache: list[Any] = [None, None]
+
+
+def _public_to_wire(view: View) -> dict[str, Any]:
+    key = (
+        view.seats, view.pile, view.cleared, view.log, view.names, view.options,
+        view.phase, view.draw_size, view.to_act, view.extra_discards, view.draw_open,
+        view.turn, view.winner, view.places, view.stalemate, view.moves_played,
+    )  # fmt: skip
+    cached_key, cached = _public_cache
+    # Tuple equality checks identity first: the shared parts compare at once.
+    if cached_key == key:
+        assert isinstance(cached, dict)
+        return cached
+    public = {
+        "phase": view.phase,
+        "options": view.options.to_json(),
+        "names": list(view.names),
+        "seats": [
+            [
+                s.hand_size,
+                _kinds(s.face_up),
+                [int(b) for b in s.face_down],
+                _kinds(s.known),
+                s.ready,
+                s.out,
+            ]
+            for s in view.seats
+        ],
+        "pile": _kinds(view.pile),
+        "draw": view.draw_size,
+        "cleared": _kinds(view.cleared),
+        "to_act": view.to_act,
+        "extra": view.extra_discards,
+        "draw_open": view.draw_open,
+        "turn": view.turn,
+        "winner": view.winner,
+        "places": list(view.places),
+        "stalemate": view.stalemate,
+        "moves": view.moves_played,
+        "log": [
+            [e.seat, e.kind, _kinds(e.cards), e.cleared, e.picked_up, e.drawn, e.out,
+             e.flip_failed]
+            for e in view.log[-WIRE_LOG:]
+        ],
+    }  # fmt: skip
+    _public_cache[:] = [key, public]
+    return public
+
+
+def view_to_wire(view: View) -> dict[str, Any]:
+    """A view as the host sends it: ``view_to_json`` with cards as kinds and
+    only the last ``WIRE_LOG`` log entries."""
+    return {
+        **_public_to_wire(view),
+        "seat": view.seat,
+        "hand": _kinds(view.hand),
+        "legal": list(view.legal),
+        "pickup_reason": view.pickup_reason,
+        "draw_reason": view.draw_reason,
+    }
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise WireError(f"{value!r} is not an integer")
+    return value
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _codes(kinds: Any) -> tuple[str, ...]:
     if not isinstance(kinds, list):
         raise WireError("cards must be a list")
     try:
-        return [_CODE_OF[k] for k in kinds]  # a dict: no negative or slice indexing
+        return tuple(map(_CODE_OF.__getitem__, kinds))  # a dict: no negative indexing
     except (KeyError, TypeError):
         raise WireError("not a card") from None
 
 
-# ---------------------------------------------------------------- views
-def view_to_wire(view: View) -> dict[str, Any]:
-    data = view_to_json(view)
-    for seat in data["seats"]:
-        seat[1] = _kinds(seat[1])
-        seat[3] = _kinds(seat[3])
-    for key in ("hand", "pile", "cleared"):
-        data[key] = _kinds(data[key])
-    data["log"] = data["log"][-WIRE_LOG:]
-    for entry in data["log"]:
-        entry[2] = _kinds(entry[2])
-    return data
+def _seat_info(i: int, name: str, raw: Any) -> SeatInfo:
+    down = raw[2]
+    return SeatInfo(
+        seat=i,
+        name=name,
+        hand_size=_int(raw[0]),
+        face_up=_codes(raw[1]),
+        face_down=(bool(down[0]), bool(down[1]), bool(down[2])),
+        known=_codes(raw[3]),
+        ready=bool(raw[4]),
+        out=bool(raw[5]),
+    )
+
+
+def _log_entry(raw: Any) -> LogEntry:
+    return LogEntry(
+        _int(raw[0]), str(raw[1]), _codes(raw[2]), bool(raw[3]),
+        _int(raw[4]), _int(raw[5]), bool(raw[6]), bool(raw[7]),
+    )  # fmt: skip
+
+
+class ViewDecoder:
+    """Turns one session's snapshots back into :class:`View` objects.
+
+    Between two snapshots most of a view is unchanged (the names, most
+    seats, the cleared cards, most of the log): a part whose wire form
+    equals the previous one is reused, not decoded again.  Raises
+    :class:`WireError` for anything that is not a view.
+    """
+
+    def __init__(self) -> None:
+        self._names: tuple[Any, tuple[str, ...]] = (None, ())
+        self._options: tuple[Any, Options] = (None, Options())
+        self._cleared: tuple[Any, tuple[str, ...]] = (None, ())
+        self._seats: list[tuple[Any, SeatInfo]] = []
+        self._log: dict[int, tuple[Any, LogEntry]] = {}
+
+    def decode(self, data: Any) -> View:
+        try:
+            if not isinstance(data, dict):
+                raise WireError("a view is a map")
+            return self._decode(data)
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise WireError(f"bad view: {err}") from None
+
+    def _decode(self, data: dict[Any, Any]) -> View:
+        raw_names = data["names"]
+        if raw_names != self._names[0]:
+            if not isinstance(raw_names, list):
+                raise WireError("names must be a list")
+            self._names = (raw_names, tuple(str(n) for n in raw_names))
+        names = self._names[1]
+        raw_options = data["options"]
+        if raw_options != self._options[0]:
+            self._options = (raw_options, Options.from_json(raw_options))
+        raw_cleared = data["cleared"]
+        if raw_cleared != self._cleared[0]:
+            self._cleared = (raw_cleared, _codes(raw_cleared))
+        raw_seats = data["seats"]
+        if not isinstance(raw_seats, list) or len(raw_seats) != len(names):
+            raise WireError("one seat per name")
+        seats = self._seats
+        del seats[len(raw_seats) :]
+        for i, raw in enumerate(raw_seats):
+            if i < len(seats) and raw == seats[i][0] and seats[i][1].name is names[i]:
+                continue
+            entry = (raw, _seat_info(i, names[i], raw))
+            if i < len(seats):
+                seats[i] = entry
+            else:
+                seats.append(entry)
+        moves = _int(data["moves"])
+        raw_log = data["log"]
+        if not isinstance(raw_log, list):
+            raise WireError("the log must be a list")
+        first = moves - len(raw_log)  # the log holds the last moves, in order
+        log: dict[int, tuple[Any, LogEntry]] = {}
+        for j, raw in enumerate(raw_log):
+            known = self._log.get(first + j)
+            log[first + j] = (
+                known if known is not None and known[0] == raw else (raw, _log_entry(raw))
+            )
+        self._log = log
+        return View(
+            seat=_opt_int(data["seat"]),
+            phase=str(data["phase"]),
+            options=self._options[1],
+            names=names,
+            seats=tuple(s[1] for s in seats),
+            hand=_codes(data["hand"]),
+            pile=_codes(data["pile"]),
+            draw_size=_int(data["draw"]),
+            cleared=self._cleared[1],
+            to_act=_opt_int(data["to_act"]),
+            extra_discards=_int(data["extra"]),
+            draw_open=bool(data["draw_open"]),
+            turn=_int(data["turn"]),
+            legal=tuple(_int(a) for a in data["legal"]),
+            pickup_reason=_opt_str(data["pickup_reason"]),
+            draw_reason=_opt_str(data["draw_reason"]),
+            winner=_opt_int(data["winner"]),
+            places=tuple(_int(p) for p in data["places"]),
+            stalemate=bool(data["stalemate"]),
+            moves_played=moves,
+            log=tuple(entry[1] for entry in log.values()),
+        )
 
 
 def view_from_wire(data: Any) -> View:
-    try:
-        if not isinstance(data, dict):
-            raise WireError("a view is a map")
-        data = dict(data)
-        seats = []
-        for seat in data["seats"]:
-            seat = list(seat)
-            seat[1] = _codes(seat[1])
-            seat[3] = _codes(seat[3])
-            seats.append(seat)
-        data["seats"] = seats
-        for key in ("hand", "pile", "cleared"):
-            data[key] = _codes(data[key])
-        log = []
-        for entry in data["log"]:
-            entry = list(entry)
-            entry[2] = _codes(entry[2])
-            log.append(entry)
-        data["log"] = log
-        return view_from_json(data)
-    except (KeyError, IndexError, TypeError, ValueError) as err:
-        raise WireError(f"bad view: {err}") from None
+    """One snapshot's view on its own (a session uses a :class:`ViewDecoder`)."""
+    return ViewDecoder().decode(data)
 
 
 # ---------------------------------------------------------------- lobby
@@ -118,8 +273,7 @@ def lobby_from_wire(data: Any) -> Lobby:
 
 # ---------------------------------------------------------------- hello
 def make_hello(name: str, code: str | None, token: str, watch: bool) -> dict[str, Any]:
-    return {"game": GAME, "v": PROTOCOL, "name": name, "code": code, "token": token,
-            "watch": watch}
+    return {"game": GAME, "v": PROTOCOL, "name": name, "code": code, "token": token, "watch": watch}
 
 
 def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
@@ -153,8 +307,10 @@ def parse_request(data: Any) -> tuple[str, Any]:
     kind = data["t"]
     if kind == "setup":
         cards = data.get("cards")
-        if not isinstance(cards, list) or len(cards) != 3 or not all(
-            isinstance(c, str) and len(c) <= 4 for c in cards
+        if (
+            not isinstance(cards, list)
+            or len(cards) != 3
+            or not all(isinstance(c, str) and len(c) <= 4 for c in cards)
         ):
             raise WireError("setup takes three card codes")
         return kind, cards

@@ -231,42 +231,104 @@ def log_entries(state: GameState, last: int | None = None) -> tuple[LogEntry, ..
     history = state.history
     key = -1 if last is None else last
     cached_history, length, cached_key, entries = _log_cache
-    if cached_history is history and length == len(history) and cached_key == key:
-        assert isinstance(entries, tuple)
-        return entries
+    if cached_history is history and cached_key == key:
+        assert isinstance(entries, tuple) and isinstance(length, int)
+        grown = len(history) - length
+        if grown == 0:
+            return entries
+        if grown > 0 and last is not None and grown <= last:
+            # One more move since the last call (the usual case): shift the
+            # window instead of building every entry again.
+            result = (entries + tuple(_log_entry(e) for e in history[-grown:]))[-last:]
+            _log_cache[:] = [history, len(history), key, result]
+            return result
     recent = history if last is None else history[-last:]
     result = tuple(_log_entry(e) for e in recent)
     _log_cache[:] = [history, len(history), key, result]
     return result
 
 
-def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
-    """The view of ``seat`` (None: a spectator), with hidden cards removed."""
+@dataclass(frozen=True, slots=True)
+class _Public:
+    """The part of a view that is the same for every viewer."""
+
+    phase: str
+    seats: tuple[SeatInfo, ...]
+    pile: tuple[str, ...]
+    draw_size: int
+    cleared: tuple[str, ...]
+    to_act: int | None
+    extra_discards: int
+    draw_open: bool
+    winner: int | None
+    places: tuple[int, ...]
+    log: tuple[LogEntry, ...]
+
+
+def _seat_infos(state: GameState, seat: int | None) -> tuple[SeatInfo, ...]:
     in_setup = state.phase == Phase.SETUP
     seats = []
     for s in range(state.n):
-        ready = state.setup[s] is not None
         # D2: face-up choices stay hidden until everyone has chosen; a seat
         # sees its own six cards as its hand until then.
         show_up = not in_setup or s == seat
+        down = state.down[s]
         seats.append(
             SeatInfo(
                 seat=s,
                 name=state.names[s],
                 hand_size=state.hand_size[s] + (state.up_size[s] if in_setup and s != seat else 0),
                 face_up=_codes(state.up[s]) if show_up else (),
-                face_down=(
-                    state.down[s][0] >= 0,
-                    state.down[s][1] >= 0,
-                    state.down[s][2] >= 0,
-                ),
+                face_down=(down[0] >= 0, down[1] >= 0, down[2] >= 0),
                 known=_codes(state.known[s]),
-                ready=ready,
+                ready=state.setup[s] is not None,
                 out=state.out[s],
             )
         )
+    return tuple(seats)
+
+
+def _build_public(state: GameState, seat: int | None, log_length: int) -> _Public:
     to_act = state.seat if state.phase == Phase.PLAY else None
-    mine = seat is not None and to_act == seat
+    return _Public(
+        phase=PHASE_NAMES[state.phase],
+        seats=_seat_infos(state, seat),
+        pile=tuple(CODES[k] for k in state.pile),
+        draw_size=state.draw_size(),
+        cleared=tuple(CODES[k] for k in state.cleared),
+        to_act=to_act,
+        extra_discards=state.extra_discards() if to_act is not None else 0,
+        draw_open=state.can_draw() if to_act is not None else False,
+        winner=state.winner if state.phase == Phase.OVER else None,
+        places=tuple(state.places),
+        log=log_entries(state, log_length),
+    )
+
+
+# After set-up every seat sees the same public part: build it once per move
+# and share it between the views of all seats (a host sends one view per seat
+# after every move).  The key holds the history list itself, so its identity
+# stays unique; every change of a game after set-up appends to its history.
+_public_cache: list[object] = [None, -1, -1, None]
+
+
+def _public(state: GameState, seat: int | None, log_length: int) -> _Public:
+    if state.phase == Phase.SETUP:
+        return _build_public(state, seat, log_length)  # differs per seat (D2)
+    history = state.history
+    cached_history, length, cached_log_length, public = _public_cache
+    if cached_history is history and length == len(history) and cached_log_length == log_length:
+        assert isinstance(public, _Public)
+        return public
+    public = _build_public(state, seat, log_length)
+    _public_cache[:] = [history, len(history), log_length, public]
+    return public
+
+
+def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
+    """The view of ``seat`` (None: a spectator), with hidden cards removed."""
+    public = _public(state, seat, log_length)
+    mine = seat is not None and public.to_act == seat
     legal = tuple(state.legal_actions()) if mine else ()
     pickup_reason = draw_reason = None
     if mine:
@@ -276,26 +338,26 @@ def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
             draw_reason = state.why_not(DRAW)
     return View(
         seat=seat,
-        phase=PHASE_NAMES[state.phase],
+        phase=public.phase,
         options=state.options,
         names=state.names,
-        seats=tuple(seats),
+        seats=public.seats,
         hand=_codes(state.hand[seat]) if seat is not None else (),
-        pile=tuple(CODES[k] for k in state.pile),
-        draw_size=state.draw_size(),
-        cleared=tuple(CODES[k] for k in state.cleared),
-        to_act=to_act,
-        extra_discards=state.extra_discards() if to_act is not None else 0,
-        draw_open=state.can_draw() if to_act is not None else False,
+        pile=public.pile,
+        draw_size=public.draw_size,
+        cleared=public.cleared,
+        to_act=public.to_act,
+        extra_discards=public.extra_discards,
+        draw_open=public.draw_open,
         turn=state.turns,
         legal=legal,
         pickup_reason=pickup_reason,
         draw_reason=draw_reason,
-        winner=state.winner if state.phase == Phase.OVER else None,
-        places=tuple(state.places),
+        winner=public.winner,
+        places=public.places,
         stalemate=state.stalemate,
         moves_played=len(state.history),
-        log=log_entries(state, log_length),
+        log=public.log,
     )
 
 
@@ -378,8 +440,14 @@ def view_from_json(data: dict[str, Any]) -> View:
         moves_played=int(data["moves"]),
         log=tuple(
             LogEntry(
-                int(e[0]), str(e[1]), tuple(str(c) for c in e[2]), bool(e[3]),
-                int(e[4]), int(e[5]), bool(e[6]), bool(e[7]),
+                int(e[0]),
+                str(e[1]),
+                tuple(str(c) for c in e[2]),
+                bool(e[3]),
+                int(e[4]),
+                int(e[5]),
+                bool(e[6]),
+                bool(e[7]),
             )
             for e in data["log"]
         ),
