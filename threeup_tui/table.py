@@ -31,7 +31,7 @@ from .client.events import (
     SeatSlot,
     ViewChanged,
 )
-from .recordfile import read_json, save_record, write_atomic
+from .recordfile import JournalWriter, read_json, save_record, write_atomic
 from .rules import (
     GameState,
     Move,
@@ -126,6 +126,7 @@ class Table:
         self.finished = asyncio.Event()
         self.game_over_saved = False
         self._seats_written: str | None = None
+        self._journal = JournalWriter()
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
@@ -449,7 +450,7 @@ class Table:
         state = self.state
         if path is None or state is None or any(c is None for c in state.setup):
             return
-        save_record(path, record_of(state))
+        self._journal.write(path, state)
         seats = json.dumps(self._seats_json()) + "\n"
         if seats != self._seats_written:  # seats change rarely; moves often
             write_atomic(_seats_path(path), seats)

@@ -1,16 +1,19 @@
-"""The table's journal: the record after every move, the seats file only
-when what it holds changes (it holds the seats and tokens, which a game
-does not change; rewriting and syncing it after every move cost a host
-about a millisecond a move)."""
+"""The table's journal and record files.
+
+The host writes the record after every move (encoding only the new moves)
+and the seats file only when what it holds changes: the seats and tokens,
+which a game does not change.  Record files put one move per line.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
-from threeup_tui.recordfile import load_record
-from threeup_tui.rules import Phase, verify
+from threeup_tui.recordfile import JournalWriter, load_record, record_text, save_record
+from threeup_tui.rules import GameState, Options, Phase, record_of, verify
 from threeup_tui.table import Table, TableConfig, open_table
 
 
@@ -64,3 +67,44 @@ def test_a_rematch_rewrites_the_seats_file_and_a_resume_reads_it(tmp_path: Path)
     resumed = Table.resume(TableConfig(), journal)
     assert resumed.game_number == second["game_number"]
     assert [s.kind for s in resumed.seats] == ["bot", "bot", "bot"]
+
+
+def test_the_journal_after_every_move_is_the_whole_record_so_far(tmp_path: Path) -> None:
+    """The journal encodes only new moves each time; what it writes is the
+    record of the game so far, field for field, through a rematch too."""
+    path = tmp_path / "j.json"
+    writer = JournalWriter()
+    for seed in (1, 2):  # the second game: a rematch through the same writer
+        state = GameState.new(["ann", "bo", "cy", "di"], Options(finish="places"), seed=seed)
+        rng = random.Random(seed)
+        for s in range(4):
+            state.choose_face_up(s, rng.sample(state.setup_hand(s), 3))
+        while state.phase == Phase.PLAY:
+            state.apply(rng.choice(state.legal_actions()))
+            writer.write(path, state)
+            text = path.read_text()
+            assert json.loads(text) == record_of(state).to_json()
+            assert text == record_text(record_of(state))
+        assert json.loads(path.read_text())["result"] == record_of(state).result
+        assert verify(json.loads(path.read_text())).ok
+
+
+def test_a_record_file_has_one_move_per_line_and_reads_back(tmp_path: Path) -> None:
+    state = GameState.new(["ann", "bo"], seed=4)
+    rng = random.Random(4)
+    for s in range(2):
+        state.choose_face_up(s, rng.sample(state.setup_hand(s), 3))
+    for _ in range(5):
+        state.apply(rng.choice(state.legal_actions()))
+    record = record_of(state)
+    save_record(tmp_path / "r.json", record)
+    lines = (tmp_path / "r.json").read_text().splitlines()
+    assert lines[0] == "{" and lines[-1] == "}"
+    assert sum(line.startswith('  {"seat"') for line in lines) == 5
+    assert load_record(tmp_path / "r.json") == record
+    fresh = GameState.new(["ann", "bo"], seed=4)
+    empty = tmp_path / "empty.json"
+    for s in range(2):
+        fresh.choose_face_up(s, list(state.setup[s]))
+    save_record(empty, record_of(fresh))
+    assert json.loads(empty.read_text())["moves"] == []

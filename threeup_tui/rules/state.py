@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import IntEnum
+from itertools import islice
 from typing import Final
 
 from .actions import DRAW, FLIP, PICKUP, Move, describe_action
@@ -725,10 +726,11 @@ class GameState:
             "history": list(self.history),
         }
 
-    def moves(self) -> list[Move]:
-        """The concrete moves so far, as a record writes them."""
+    def moves(self, start: int = 0) -> list[Move]:
+        """The concrete moves so far (from move ``start`` on), as a record
+        writes them."""
         out: list[Move] = []
-        for seat, mtype, arg, _effects, _detail in self.history:
+        for seat, mtype, arg, _effects, _detail in islice(self.history, start, None):
             if mtype == M_PLAY:
                 assert isinstance(arg, tuple)
                 out.append(Move.play(seat, tuple(CODES[k] for k in arg)))
