@@ -50,11 +50,16 @@ class HostedClient(LocalClient):
         self.net_host: object | None = None
         self.announcer: object | None = None
         self.ssh_door: object | None = None
+        # What the lobby tells others to join, when not the bound address
+        # (the screenshots show one fixed port whatever port was free).
+        self.shown_address: tuple[str, int] | None = None
 
     @property
     def address(self) -> tuple[str, int] | None:
         from .netplay.host import NetHost
 
+        if self.shown_address is not None:
+            return self.shown_address
         return self.net_host.address if isinstance(self.net_host, NetHost) else None
 
     async def close(self) -> None:

@@ -73,6 +73,8 @@ async def test_an_illegal_attempt_shows_the_engines_reason(client: ScriptedClien
         await wait_for(pilot, lambda: len(app._notifications) > 0)
         notes = list(app._notifications)
         assert any(n.severity == "error" and "legal discard" in n.message for n in notes)
+        # Players read the reason, not the rule numbers of the rules page.
+        assert not any("(D12)" in n.message for n in notes)
 
 
 async def test_keys_flip_draw_pick_up_and_chat(client: ScriptedClient) -> None:

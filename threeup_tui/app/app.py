@@ -54,6 +54,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.table import TableScreen
 from .session import Session
+from .text import reason_words
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
@@ -244,7 +245,9 @@ class ThreeUpApp(App[int]):
     @on(MoveRejected)
     def move_rejected(self, message: MoveRejected) -> None:
         # The engine's reason, as plain text (it may come from another machine).
-        self.notify(message.reason, title="Not allowed", severity="error", markup=False)
+        self.notify(
+            reason_words(message.reason), title="Not allowed", severity="error", markup=False
+        )
         for screen in self._table_screens():
             if isinstance(screen, SetupScreen):
                 screen.rejected()

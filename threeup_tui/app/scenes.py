@@ -20,7 +20,7 @@ from textual.widgets import Input, RichLog
 from ..bots import GreedyBot
 from ..client import TableClient
 from ..client.local import LocalClient
-from ..launcher import HostSettings, JoinSettings, Launcher
+from ..launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from ..rules import GameState, Phase, Record, record_of, seat_view
 from .app import StartSpec, ThreeUpApp, create_app
 from .rules_text import BUILTIN_RULES
@@ -66,7 +66,7 @@ class GuestClient(LocalClient):
         await self.host.close()
 
 
-SCENE_PORT = 47990  # a fixed loopback port, so the lobby always shows the same one
+SCENE_PORT = 47990  # the port the lobby shows, so every picture is the same
 
 
 class SceneLauncher(Launcher):
@@ -80,7 +80,11 @@ class SceneLauncher(Launcher):
         super().__init__(announce_address="off")
 
     async def host(self, settings: HostSettings) -> TableClient:
-        return await super().host(replace(settings, bind="127.0.0.1", port=SCENE_PORT))
+        # Any free loopback port: a fixed one could be taken on the machine.
+        client = await super().host(replace(settings, bind="127.0.0.1", port=0))
+        assert isinstance(client, HostedClient)
+        client.shown_address = ("127.0.0.1", SCENE_PORT)
+        return client
 
     async def join(self, settings: JoinSettings) -> TableClient:
         # Ana hosts (on loopback, any port); the guest sits at her table in

@@ -8,6 +8,7 @@ from plain parts (``Content.assemble`` never parses markup).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -33,6 +34,16 @@ def clean(text: object, limit: int = 200) -> str:
         if ch.isspace() or unicodedata.category(ch)[0] != "C"
     )
     return " ".join(kept.split())[:limit]
+
+
+_RULE_REF = re.compile(r"\s*\(D\d+\)")
+
+
+def reason_words(reason: object) -> str:
+    """A refusal's reason for players: cleaned (it may come from another
+    machine) and without the engine's rule numbers ("(D12)"), which mean
+    something to the rules page's readers, not at the table."""
+    return _RULE_REF.sub("", clean(reason, 300))
 
 
 def plain(text: object, style: str = "", limit: int = 200) -> Content:

@@ -18,7 +18,12 @@ class LocalClient(TableClient):
     """
 
     def __init__(
-        self, table: Table, name: str, as_host: bool = True, owns_runner: bool = True
+        self,
+        table: Table,
+        name: str,
+        as_host: bool = True,
+        owns_runner: bool = True,
+        bots_after: int = 0,
     ) -> None:
         super().__init__()
         self.table = table
@@ -26,6 +31,7 @@ class LocalClient(TableClient):
         self.as_host = as_host
         self.seat: int | None = None
         self._runner = TableRunner(table) if owns_runner else None
+        self._bots_after = bots_after  # bots to seat once this player sits
 
     async def start(self) -> None:
         token = None
@@ -37,6 +43,9 @@ class LocalClient(TableClient):
         self._emit(Welcome(seat, self.as_host, self.table.config.table_name))
         self._emit(ConnectionChanged("connected", "this computer"))
         self.table.subscribe(self, seat, self._emit)
+        for _ in range(self._bots_after):  # after the player: they get seat 1
+            self.table.add_bot(None, self.table.config.bot_level)
+        self._bots_after = 0
         if self._runner is not None:
             self._runner.start()
 
@@ -92,7 +101,8 @@ def bot_game(
     bot_delay: float = 0.5,
     options: Options | None = None,
 ) -> LocalClient:
-    """A table of one person and bots, which starts as soon as it is seated."""
+    """A table of one person (seat 1) and bots, which starts as soon as
+    everyone is seated."""
     table = Table(
         TableConfig(
             players=players,
@@ -103,7 +113,5 @@ def bot_game(
             bot_delay=bot_delay,
         )
     )
-    for _ in range(players - 1):
-        table.add_bot(None, bot_level)
     table.config.auto_start = True
-    return LocalClient(table, name)
+    return LocalClient(table, name, bots_after=players - 1)

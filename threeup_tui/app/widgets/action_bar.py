@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
@@ -10,7 +9,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button, Static
 
-_RULE_REF = re.compile(r"\s*\(D\d+\)")
+from ..text import reason_words
 
 
 @dataclass(frozen=True)
@@ -44,8 +43,8 @@ class ActionBar(Horizontal):
         self.query_one("#play", Button).disabled = not state.play
         self.query_one("#pickup", Button).disabled = not state.pickup
         self.query_one("#draw", Button).disabled = not state.draw
-        # The engine cites its rule numbers ("(D12)"); players read the rules page.
-        reason = _RULE_REF.sub("", state.reason)
+        reason = reason_words(state.reason)
         # A fixed two-line box: no layout pass for a new reason.
-        self.query_one("#reason", Static).update(Content.styled(reason, "$text-muted"),
-                                                  layout=False)
+        self.query_one("#reason", Static).update(
+            Content.styled(reason, "$text-muted"), layout=False
+        )

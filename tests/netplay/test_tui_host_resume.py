@@ -1,0 +1,106 @@
+"""A table hosted from the app (``Launcher.host``: the host plays in this
+process, guests over loopback) stopped mid-game and hosted again from its
+journal: the host sits in its own seat again, the guest gets its seat back
+with its token, and the game goes on to a record that verifies."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+from netplay_support import ClientLog, free_udp_port, make_client, play_bot
+
+from threeup_tui.bots import make_bot
+from threeup_tui.client import TableClient
+from threeup_tui.client.events import ViewChanged
+from threeup_tui.launcher import HostedClient, HostSettings, Launcher
+from threeup_tui.recordfile import load_record
+from threeup_tui.rules import verify
+
+
+async def play_seat(client: TableClient, seed: int) -> None:
+    """The host's own seat, played by a bot from its views until the end."""
+    bot = make_bot("greedy", seed)
+    acted_at = -1
+    chose = False
+    while True:
+        event = await client.next_event()
+        if not isinstance(event, ViewChanged):
+            continue
+        view = event.view
+        if view.phase == "over":
+            return
+        if view.seat is None:
+            continue
+        if view.phase == "setup" and not view.seats[view.seat].ready and not chose:
+            chose = True
+            client.choose_face_up(bot.choose_face_up(view))
+        elif view.my_turn and acted_at != view.moves_played:
+            acted_at = view.moves_played
+            client.submit(bot.choose_move(view))
+
+
+async def until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_a_tui_host_resumed_from_its_journal_plays_on_in_its_own_seat(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "table.json"
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0.0
+    settings = HostSettings(
+        players=3, bots=1, name="hostess", seed=9, port=free_udp_port(), bind="127.0.0.1",
+        journal=journal, takeover_after=600,
+    )  # fmt: skip
+    host = await launcher.host(settings)
+    assert isinstance(host, HostedClient) and host.address is not None
+    guest = make_client(host.address, "guest", tmp_path / "guest-tokens")
+    tasks = [
+        asyncio.ensure_future(play_seat(host, 1)),
+        asyncio.ensure_future(play_bot(guest, ClientLog("guest"), seed=2)),
+    ]
+    try:
+        await until(lambda: all(seat.kind != "open" for seat in host.table.seats))
+        host.start_game()  # the lobby's Start button
+        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 8)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    host_seat, guest_seat = host.seat, guest.seat
+    await guest.close()
+    await host.close()
+    made = len(load_record(journal).moves)
+    assert made >= 8
+
+    # The same port: a guest's token is kept per table address.
+    again = await launcher.host(replace(settings, resume=journal))
+    assert isinstance(again, HostedClient) and again.address is not None
+    assert again.seat == host_seat == 0
+    assert again.table.seats[0].name == "hostess"
+    state = again.table.state
+    assert state is not None and len(state.history) == made  # no move lost
+    back = make_client(again.address, "guest", tmp_path / "guest-tokens")
+    log = ClientLog("guest")
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(play_seat(again, 1), play_bot(back, log, seed=2)), timeout=60
+        )
+    finally:
+        await back.close()
+        await again.close()
+    assert log.seat == guest_seat  # the token gave the guest its seat back
+    record = load_record(journal)
+    assert len(record.moves) > made
+    verdict = verify(record.to_json())
+    assert verdict.ok and verdict.finished
