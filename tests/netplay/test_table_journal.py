@@ -7,11 +7,17 @@ which a game does not change.  Record files put one move per line.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
+import threading
+import time
 from pathlib import Path
 
+import pytest
+
+from threeup_tui import recordfile
 from threeup_tui.recordfile import JournalWriter, load_record, record_text, save_record
 from threeup_tui.rules import GameState, Options, Phase, record_of, verify
 from threeup_tui.table import Table, TableConfig, open_table
@@ -108,3 +114,44 @@ def test_a_record_file_has_one_move_per_line_and_reads_back(tmp_path: Path) -> N
         fresh.choose_face_up(s, list(state.setup[s]))
     save_record(empty, record_of(fresh))
     assert json.loads(empty.read_text())["moves"] == []
+
+
+async def test_in_a_running_loop_the_disk_flush_runs_beside_it_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves do not wait for fsync: the journal file is replaced before
+    ``write`` returns and flushed in a worker thread, one flush at a time,
+    the last write always flushed; a game's final record is flushed before
+    ``write`` returns."""
+    flushes: list[tuple[str, bool]] = []
+    real_sync = recordfile.sync_file
+    loop_thread = threading.get_ident()
+
+    def spy(path: str | os.PathLike[str]) -> None:
+        time.sleep(0.002)  # a slow disk: writes pile up behind a flush
+        real_sync(path)
+        flushes.append((Path(path).name, threading.get_ident() == loop_thread))
+
+    monkeypatch.setattr(recordfile, "sync_file", spy)
+    path = tmp_path / "j.json"
+    writer = JournalWriter()
+    state = GameState.new(["ann", "bo", "cy"], seed=8)
+    rng = random.Random(8)
+    for s in range(3):
+        state.choose_face_up(s, rng.sample(state.setup_hand(s), 3))
+    writes = 0
+    while state.phase == Phase.PLAY:
+        state.apply(rng.choice(state.legal_actions()))
+        writer.write(path, state)
+        writes += 1
+        assert json.loads(path.read_text()) == record_of(state).to_json()
+        await asyncio.sleep(0)
+    # During play every flush ran in a worker thread, and writes that came
+    # while one ran shared the next; the final record was flushed at once,
+    # in this thread, before write returned.
+    await asyncio.sleep(0.1)  # a flush still running when the game ended
+    # (The final write fsyncs the file itself, then its directory here.)
+    assert [name for name, in_loop in flushes if in_loop] == [tmp_path.name]
+    in_workers = [name for name, in_loop in flushes if not in_loop]
+    assert 0 < in_workers.count("j.json") < writes
+    assert in_workers.count(tmp_path.name) == in_workers.count("j.json")  # file, then dir
