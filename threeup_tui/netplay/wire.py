@@ -15,6 +15,7 @@ from ..client.events import Lobby, SeatSlot
 from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES
+from ..rules.views import own_to_json, public_to_json
 
 PROTOCOL: Final = 1
 GAME: Final = "threeup"
@@ -54,38 +55,7 @@ def _public_to_wire(view: View) -> dict[str, Any]:
     if cached_key == key:
         assert isinstance(cached, dict)
         return cached
-    public = {
-        "phase": view.phase,
-        "options": view.options.to_json(),
-        "names": list(view.names),
-        "seats": [
-            [
-                s.hand_size,
-                _kinds(s.face_up),
-                [int(b) for b in s.face_down],
-                _kinds(s.known),
-                s.ready,
-                s.out,
-            ]
-            for s in view.seats
-        ],
-        "pile": _kinds(view.pile),
-        "draw": view.draw_size,
-        "cleared": _kinds(view.cleared),
-        "to_act": view.to_act,
-        "extra": view.extra_discards,
-        "draw_open": view.draw_open,
-        "turn": view.turn,
-        "winner": view.winner,
-        "places": list(view.places),
-        "stalemate": view.stalemate,
-        "moves": view.moves_played,
-        "log": [
-            [e.seat, e.kind, _kinds(e.cards), e.cleared, e.picked_up, e.drawn, e.out,
-             e.flip_failed]
-            for e in view.log[-WIRE_LOG:]
-        ],
-    }  # fmt: skip
+    public = public_to_json(view, _kinds, WIRE_LOG)
     _public_cache[:] = [key, public]
     return public
 
@@ -93,14 +63,7 @@ def _public_to_wire(view: View) -> dict[str, Any]:
 def view_to_wire(view: View) -> dict[str, Any]:
     """A view as the host sends it: ``view_to_json`` with cards as kinds and
     only the last ``WIRE_LOG`` log entries."""
-    return {
-        **_public_to_wire(view),
-        "seat": view.seat,
-        "hand": _kinds(view.hand),
-        "legal": list(view.legal),
-        "pickup_reason": view.pickup_reason,
-        "draw_reason": view.draw_reason,
-    }
+    return {**_public_to_wire(view), **own_to_json(view, _kinds)}
 
 
 def _int(value: Any) -> int:

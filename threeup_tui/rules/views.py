@@ -9,6 +9,7 @@ data, so they can be sent over the network, compared and handed to bots.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -361,44 +362,64 @@ def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
     )
 
 
-def view_to_json(view: View) -> dict[str, Any]:
-    """A plain dict (msgpack- and JSON-friendly) of a view."""
+Cards = Callable[[tuple[str, ...]], list[Any]]
+"""How a JSON form writes a run of cards (codes for records and files;
+the network writes card kinds)."""
+
+
+def public_to_json(
+    view: View, cards: Cards = list, log_length: int | None = None
+) -> dict[str, Any]:
+    """The fields of :func:`view_to_json` that are the same for every seat
+    after set-up; the log cut to its last ``log_length`` entries."""
+    log = view.log if log_length is None else view.log[max(0, len(view.log) - log_length) :]
     return {
-        "seat": view.seat,
         "phase": view.phase,
         "options": view.options.to_json(),
         "names": list(view.names),
         "seats": [
             [
                 s.hand_size,
-                list(s.face_up),
+                cards(s.face_up),
                 [int(b) for b in s.face_down],
-                list(s.known),
+                cards(s.known),
                 s.ready,
                 s.out,
             ]
             for s in view.seats
         ],
-        "hand": list(view.hand),
-        "pile": list(view.pile),
+        "pile": cards(view.pile),
         "draw": view.draw_size,
-        "cleared": list(view.cleared),
+        "cleared": cards(view.cleared),
         "to_act": view.to_act,
         "extra": view.extra_discards,
         "draw_open": view.draw_open,
         "turn": view.turn,
-        "legal": list(view.legal),
-        "pickup_reason": view.pickup_reason,
-        "draw_reason": view.draw_reason,
         "winner": view.winner,
         "places": list(view.places),
         "stalemate": view.stalemate,
         "moves": view.moves_played,
         "log": [
-            [e.seat, e.kind, list(e.cards), e.cleared, e.picked_up, e.drawn, e.out, e.flip_failed]
-            for e in view.log
+            [e.seat, e.kind, cards(e.cards), e.cleared, e.picked_up, e.drawn, e.out, e.flip_failed]
+            for e in log
         ],
     }
+
+
+def own_to_json(view: View, cards: Cards = list) -> dict[str, Any]:
+    """The fields of :func:`view_to_json` that belong to the viewer."""
+    return {
+        "seat": view.seat,
+        "hand": cards(view.hand),
+        "legal": list(view.legal),
+        "pickup_reason": view.pickup_reason,
+        "draw_reason": view.draw_reason,
+    }
+
+
+def view_to_json(view: View) -> dict[str, Any]:
+    """A plain dict (msgpack- and JSON-friendly) of a view."""
+    return {**public_to_json(view), **own_to_json(view)}
 
 
 def view_from_json(data: dict[str, Any]) -> View:
