@@ -13,7 +13,8 @@ Everything runs on 127.0.0.1 only; no host announces itself.
    ``split``: all six in one second process;
    ``apart``: each in its own process, as at a real table;
    ``journal``: as ``clean``, with the host writing its journal after every
-   move (atomically, with fsync) before it sends the views, as
+   move (a new file renamed over the old; the fsync follows in a worker
+   thread) before it sends the views, as
    ``threeup host`` does.
 2. Bytes per move per seat: what the host's server sent (and received)
    between the first and the last move, divided by moves and by seats.
@@ -452,7 +453,7 @@ def report(out: dict[str, Any]) -> None:
         ("clean_apart", "clean loopback, host here, each client in its own process", 5.0),
         (
             "clean_journal",
-            "clean loopback, one process, the host writing its journal (fsync) every move",
+            "clean loopback, one process, the host writing its journal every move",
             5.0,
         ),
         ("loss_30", "30% loss each way (ImpairmentProxy)", 1500.0),
