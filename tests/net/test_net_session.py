@@ -167,7 +167,7 @@ def drain_nowait(endpoint: Server | Client) -> list[Any]:
 async def test_one_snapshot_for_many_sessions_reaches_each_and_skips_the_gone() -> None:
     async with await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server:
         clients = [
-            await Client.connect(*server.address, f"watcher{i}", QUICK_CONFIG) for i in range(3)
+            await Client.connect(*server.address, f"watcher{i}", QUICK_CONFIG) for i in range(4)
         ]
         ids = [(await next_event_of(server.next_event, Connected)).session_id for _ in clients]
         server.set_state(ids[0], {"turn": 0})  # one session is a version ahead
@@ -175,11 +175,14 @@ async def test_one_snapshot_for_many_sessions_reaches_each_and_skips_the_gone() 
         gone = clients.pop()
         await gone.close()
         await next_event_of(server.next_event, Disconnected)
-        versions = server.set_state_many([*ids, 0xDEAD], {"turn": 1, "pile": ["x"] * 40})
-        assert versions == {ids[0]: 2, ids[1]: 1}  # the gone and the unknown are skipped
-        for client, version in zip(clients, (2, 1), strict=True):
+        server.close_session(ids[2], "bye")  # closing: set_state would raise
+        snapshot = {"turn": 1, "pile": ["x"] * 40}
+        versions = server.set_state_many([*ids, 0xDEAD], snapshot)
+        # The gone, the closing and the unknown are skipped, not raised for.
+        assert versions == {ids[0]: 2, ids[1]: 1}
+        for client, version in zip(clients[:2], (2, 1), strict=True):
             state = await next_event_of(client.next_event, State)
-            assert (state.version, state.payload) == (version, {"turn": 1, "pile": ["x"] * 40})
+            assert (state.version, state.payload) == (version, snapshot)
         assert server.stats.states_sent == 3
         for client in clients:
             await client.close()
