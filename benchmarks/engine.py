@@ -69,17 +69,26 @@ def main() -> None:
         )
         results.append(best)
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "compiled": compiled,
-                          "results": results}))
+        print(
+            json.dumps(
+                {"python": platform.python_version(), "compiled": compiled, "results": results}
+            )
+        )
         return
-    print(f"engine benchmark, Python {platform.python_version()}, "
-          f"{'mypyc-compiled' if compiled else 'pure Python'} engine, random play")
-    print(f"{'players':>7} {'games':>6} {'moves':>8} {'games/s':>9} {'moves/s':>10} "
-          f"{'(w/ deal)':>10} {'stalemates':>10}")
+    print(
+        f"engine benchmark, Python {platform.python_version()}, "
+        f"{'mypyc-compiled' if compiled else 'pure Python'} engine, random play"
+    )
+    print(
+        f"{'players':>7} {'games':>6} {'moves':>8} {'games/s':>9} {'moves/s':>10} "
+        f"{'(w/ deal)':>10} {'stalemates':>10}"
+    )
     for r in results:
-        print(f"{r['players']:>7} {r['games']:>6} {r['moves']:>8} {r['games_per_s']:>9,.0f} "
-              f"{r['moves_per_s']:>10,.0f} {r['moves_per_s_with_deal']:>10,.0f} "
-              f"{r['stalemate_rate']:>10.1%}")
+        print(
+            f"{r['players']:>7} {r['games']:>6} {r['moves']:>8} {r['games_per_s']:>9,.0f} "
+            f"{r['moves_per_s']:>10,.0f} {r['moves_per_s_with_deal']:>10,.0f} "
+            f"{r['stalemate_rate']:>10.1%}"
+        )
 
 
 if __name__ == "__main__":

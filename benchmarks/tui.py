@@ -203,8 +203,10 @@ def main() -> int:
     ):
         s = result[key]
         assert isinstance(s, dict)
-        print(f"{label:<34} median {s['median_ms']:>7.1f} ms   p95 {s['p95_ms']:>7.1f} ms"
-              f"   (n={s['n']})")
+        print(
+            f"{label:<34} median {s['median_ms']:>7.1f} ms   p95 {s['p95_ms']:>7.1f} ms"
+            f"   (n={s['n']})"
+        )
     print("targets: first frame <= 600 ms, move to repaint <= 30 ms")
     return 0
 

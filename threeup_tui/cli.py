@@ -129,11 +129,19 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--name", default=None, help="your name (and the table's)")
     host.add_argument("--finish", choices=["first_out", "places"], default="first_out")
     host.add_argument("--voluntary-pickup", action="store_true")
-    host.add_argument("--announce", default=None, metavar="ADDR",
-                      help="LAN announcement address (default 255.255.255.255; 'off')")
+    host.add_argument(
+        "--announce",
+        default=None,
+        metavar="ADDR",
+        help="LAN announcement address (default 255.255.255.255; 'off')",
+    )
     host.add_argument("--announce-port", type=_port, default=None)
-    host.add_argument("--ssh-port", type=_port, default=None,
-                      help="also serve the TUI over SSH on this port (needs threeup[ssh])")
+    host.add_argument(
+        "--ssh-port",
+        type=_port,
+        default=None,
+        help="also serve the TUI over SSH on this port (needs threeup[ssh])",
+    )
     host.add_argument("--ssh-authorized-keys", type=Path, default=None)
 
     join = sub.add_parser("join", help="join a table")
@@ -141,10 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None)
     join.add_argument("--code", default=None)
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
-    join.add_argument("--bot", type=_bot_level, default=None, metavar="LEVEL",
-                      help="play headless as this bot")
-    join.add_argument("--listen-port", type=_port, default=None,
-                      help="port to hear LAN announcements on")
+    join.add_argument(
+        "--bot", type=_bot_level, default=None, metavar="LEVEL", help="play headless as this bot"
+    )
+    join.add_argument(
+        "--listen-port", type=_port, default=None, help="port to hear LAN announcements on"
+    )
     return parser
 
 

@@ -98,7 +98,10 @@ class Launcher:
         self.listen_port = listen_port
 
     async def local_game(
-        self, players: int = 4, bot_level: str = "greedy", seed: int | None = None,
+        self,
+        players: int = 4,
+        bot_level: str = "greedy",
+        seed: int | None = None,
         name: str = "you",
     ) -> TableClient:
         """A started game of one person against bots."""

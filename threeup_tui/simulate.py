@@ -87,9 +87,7 @@ def parse_levels(text: str, players: int) -> tuple[str, ...]:
     return levels
 
 
-def play_bot_game(
-    levels: tuple[str, ...], seed: int, names: list[str] | None = None
-) -> GameState:
+def play_bot_game(levels: tuple[str, ...], seed: int, names: list[str] | None = None) -> GameState:
     """One whole game between bots, each seeing only its own view."""
     names = names or [f"{level}-{s}" for s, level in enumerate(levels)]
     state = GameState.new(names, seed=seed)

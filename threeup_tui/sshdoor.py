@@ -137,9 +137,7 @@ class SshDoor:
         self._children: set[asyncio.subprocess.Process] = set()
 
     def code_ok(self, given: str) -> bool:
-        return self.code is not None and secrets.compare_digest(
-            given.encode(), self.code.encode()
-        )
+        return self.code is not None and secrets.compare_digest(given.encode(), self.code.encode())
 
     async def start(self, bind: str, port: int) -> tuple[str, int]:
         options: dict[str, Any] = {}
@@ -201,14 +199,25 @@ class SshDoor:
             value = process.env.get(key) if hasattr(process, "env") else None
             if isinstance(value, str):
                 env[key] = value
-        args = [sys.executable, "-m", "threeup_tui", "join", f"127.0.0.1:{self.game_port}",
-                "--name", name]
+        args = [
+            sys.executable,
+            "-m",
+            "threeup_tui",
+            "join",
+            f"127.0.0.1:{self.game_port}",
+            "--name",
+            name,
+        ]
         if self.code is not None:
             args += ["--code", self.code]
         width, height, _, _ = process.get_terminal_size()
         _set_size(slave, width or 80, height or 24)
         child = await asyncio.create_subprocess_exec(
-            *args, stdin=slave, stdout=slave, stderr=slave, env=env,
+            *args,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
             preexec_fn=_controlling_tty,
         )
         os.close(slave)

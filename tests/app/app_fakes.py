@@ -65,7 +65,10 @@ class ScriptedLauncher(Launcher):
         self.join_error = join_error
 
     async def local_game(
-        self, players: int = 4, bot_level: str = "greedy", seed: int | None = None,
+        self,
+        players: int = 4,
+        bot_level: str = "greedy",
+        seed: int | None = None,
         name: str = "you",
     ) -> TableClient:
         return self.client

@@ -57,8 +57,11 @@ async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
     app = app_of(pilot)
     await wait_for(
         pilot,
-        lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted
-        and bool(app.screen.query("#setup-0")),
+        lambda: (
+            isinstance(app.screen, SetupScreen)
+            and app.screen.is_mounted
+            and bool(app.screen.query("#setup-0"))
+        ),
         what="the set-up screen",
     )
     screen = app.screen

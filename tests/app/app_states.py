@@ -22,8 +22,13 @@ def dealt(names: list[str], first: int = 0, seed: int = 1, **options: object) ->
 
 def lobby_for(names: list[str], host_seat: int = 0, started: bool = True) -> Lobby:
     seats = tuple(
-        SeatSlot(i, name, "human" if i == host_seat else "bot", i == host_seat,
-                 None if i == host_seat else "greedy")
+        SeatSlot(
+            i,
+            name,
+            "human" if i == host_seat else "bot",
+            i == host_seat,
+            None if i == host_seat else "greedy",
+        )
         for i, name in enumerate(names)
     )
     return Lobby(seats, Options(), False, None, started, host_seat, "test table")

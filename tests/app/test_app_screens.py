@@ -111,8 +111,20 @@ def test_command_line_to_start_spec() -> None:
     assert spec_from_args(_args()).mode == "menu"
     play = spec_from_args(_args("play", "--players", "3", "--seed", "9", "--name", "zoe"))
     assert (play.mode, play.players, play.seed, play.name) == ("play", 3, 9, "zoe")
-    host = spec_from_args(_args("host", "--players", "5", "--bots", "2", "--code", "K",
-                                "--finish", "places", "--voluntary-pickup"))
+    host = spec_from_args(
+        _args(
+            "host",
+            "--players",
+            "5",
+            "--bots",
+            "2",
+            "--code",
+            "K",
+            "--finish",
+            "places",
+            "--voluntary-pickup",
+        )
+    )
     assert host.mode == "host" and host.host is not None
     assert (host.host.players, host.host.bots, host.host.code) == (5, 2, "K")
     assert host.host.options == Options(voluntary_pickup=True, finish="places")

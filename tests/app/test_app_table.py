@@ -21,8 +21,9 @@ from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
 
 
-async def open_table(pilot: Pilot[int], client: ScriptedClient, state: GameState,
-                     seat: int | None = 0) -> TableScreen:
+async def open_table(
+    pilot: Pilot[int], client: ScriptedClient, state: GameState, seat: int | None = 0
+) -> TableScreen:
     for event in seat_events(state, seat):
         client.emit(event)  # type: ignore[arg-type]
     app = pilot.app

@@ -99,8 +99,9 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
         )
     )
     Path("/run/sshd").mkdir(parents=True, exist_ok=True)  # privilege separation dir
-    proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         with socket.socket() as s:
@@ -109,9 +110,10 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
         if proc.poll() is not None:
             raise AssertionError(f"sshd exited: {proc.stderr.read() if proc.stderr else ''}")
         time.sleep(0.05)
-    user = os.environ.get("USER") or subprocess.run(
-        ["id", "-un"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    user = (
+        os.environ.get("USER")
+        or subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout.strip()
+    )
     try:
         yield Sshd(port, client_key, user, base)
     finally:
@@ -126,17 +128,25 @@ class Tmux:
         self.socket = socket_name
 
     def run(self, *args: str) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                             text=True, check=False)
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        )
         return out.stdout
 
-    def new(self, name: str, command: str, width: int = 80, height: int = 24,
-            env: dict[str, str] | None = None) -> None:
+    def new(
+        self,
+        name: str,
+        command: str,
+        width: int = 80,
+        height: int = 24,
+        env: dict[str, str] | None = None,
+    ) -> None:
         extra: list[str] = []
         for key, value in (env or {}).items():
             extra += ["-e", f"{key}={value}"]
-        self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
-                 *extra, command)
+        self.run(
+            "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), *extra, command
+        )
         self.run("set-option", "-t", name, "remain-on-exit", "on")
 
     def keys(self, name: str, *keys: str) -> None:
@@ -179,9 +189,22 @@ def headless_host(tmp_path: Path) -> Iterator[object]:
 
     def start(*args: str) -> tuple[subprocess.Popen[str], int]:
         proc = subprocess.Popen(
-            [*THREEUP, "host", "--headless", "--bind", "127.0.0.1", "--port", "0",
-             "--announce", "off", "--record", str(tmp_path / "game.json"), *args],
-            stderr=subprocess.PIPE, text=True,
+            [
+                *THREEUP,
+                "host",
+                "--headless",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--announce",
+                "off",
+                "--record",
+                str(tmp_path / "game.json"),
+                *args,
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
             env={**os.environ, "THREEUP_STATE_DIR": str(tmp_path / "host-state")},
         )
         procs.append(proc)

@@ -11,8 +11,14 @@ import pytest
 from .conftest import Tmux, free_port, wait_for_line
 
 SSH_OPTS = [
-    "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-    "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=10",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    "ConnectTimeout=10",
 ]
 
 
@@ -25,18 +31,43 @@ def client_key(tmp_path: Path) -> Path:
 
 def start_door(headless_host, tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     door_port = free_port()
-    proc, _port = headless_host("--players", "3", "--bots", "1", "--ssh-port", str(door_port),
-                                "--takeover-after", "600", *extra)
+    proc, _port = headless_host(
+        "--players",
+        "3",
+        "--bots",
+        "1",
+        "--ssh-port",
+        str(door_port),
+        "--takeover-after",
+        "600",
+        *extra,
+    )
     wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
     return proc, door_port
 
 
-def ssh(door_port: int, key: Path, user: str, *args: str, timeout: float = 20
-        ) -> subprocess.CompletedProcess[str]:
+def ssh(
+    door_port: int, key: Path, user: str, *args: str, timeout: float = 20
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["ssh", "-p", str(door_port), "-i", str(key), "-o", "BatchMode=yes",
-         "-o", "IdentitiesOnly=yes", *SSH_OPTS, *args, f"{user}@127.0.0.1"],
-        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+        [
+            "ssh",
+            "-p",
+            str(door_port),
+            "-i",
+            str(key),
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "IdentitiesOnly=yes",
+            *SSH_OPTS,
+            *args,
+            f"{user}@127.0.0.1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -100,11 +131,23 @@ def test_a_dropped_session_keeps_its_seat_and_gets_it_back(
     keys.write_text(client_key.with_suffix(".pub").read_text())
     door_port = free_port()
     # Two seats: a bot and Ann, so the game starts as soon as Ann sits down.
-    proc, _ = headless_host("--players", "2", "--bots", "1", "--ssh-port", str(door_port),
-                            "--ssh-authorized-keys", str(keys), "--takeover-after", "600")
+    proc, _ = headless_host(
+        "--players",
+        "2",
+        "--bots",
+        "1",
+        "--ssh-port",
+        str(door_port),
+        "--ssh-authorized-keys",
+        str(keys),
+        "--takeover-after",
+        "600",
+    )
     wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
-    command = (f"ssh -t -p {door_port} -i {client_key} -o IdentitiesOnly=yes "
-               f"{' '.join(SSH_OPTS)} ann@127.0.0.1")
+    command = (
+        f"ssh -t -p {door_port} -i {client_key} -o IdentitiesOnly=yes "
+        f"{' '.join(SSH_OPTS)} ann@127.0.0.1"
+    )
     tmux.new("ann", command, env={"TERM": "xterm-256color"})
     tmux.wait_for("ann", "face up", timeout=60)  # seated: the set-up screen
     tmux.keys("ann", "1", "2", "3", "Enter")

@@ -26,21 +26,28 @@ def join_command(port: int, name: str, state: Path, no_color: bool) -> str:
     env = f"THREEUP_STATE_DIR={state} PYTHONPATH={os.getcwd()}"
     if no_color:
         env += " NO_COLOR=1"
-    return f"cd {os.getcwd()} && env {env} {sys.executable} -m threeup_tui join " \
-           f"127.0.0.1:{port} --name {name}"
+    return (
+        f"cd {os.getcwd()} && env {env} {sys.executable} -m threeup_tui join "
+        f"127.0.0.1:{port} --name {name}"
+    )
 
 
 @pytest.mark.parametrize(
     ("term", "no_color"),
-    [("xterm-256color", False), ("screen-256color", False), ("linux", False),
-     ("xterm-256color", True)],
+    [
+        ("xterm-256color", False),
+        ("screen-256color", False),
+        ("linux", False),
+        ("xterm-256color", True),
+    ],
     ids=["xterm-256color", "screen-256color", "linux", "NO_COLOR"],
 )
 def test_two_ssh_players_and_a_bot_play_a_whole_game(
     sshd: Sshd, tmux: Tmux, headless_host, tmp_path: Path, term: str, no_color: bool
 ) -> None:
-    host, port = headless_host("--players", "3", "--bots", "1", "--seed", "11",
-                               "--takeover-after", "600")
+    host, port = headless_host(
+        "--players", "3", "--bots", "1", "--seed", "11", "--takeover-after", "600"
+    )
     players = ("ann", "bob")
     for name in players:
         remote = join_command(port, name, tmp_path / name, no_color)
@@ -74,8 +81,9 @@ def test_two_ssh_players_and_a_bot_play_a_whole_game(
         assert len(turns) > 5
 
     record = tmp_path / "game.json"
-    verdict = subprocess.run([*THREEUP, "verify", str(record), "--json"], capture_output=True,
-                             text=True, check=False)
+    verdict = subprocess.run(
+        [*THREEUP, "verify", str(record), "--json"], capture_output=True, text=True, check=False
+    )
     result = json.loads(verdict.stdout)
     assert verdict.returncode == 0 and result["ok"] and result["finished"]
     assert set(players) <= set(json.loads(record.read_text())["players"])

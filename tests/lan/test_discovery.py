@@ -41,12 +41,42 @@ def test_an_announcement_is_small_and_round_trips() -> None:
         b"",
         b"\xff\x00garbage",
         msgpack.packb({"game": "other", "v": 1}),
-        msgpack.packb({"game": "threeup", "v": 2, "name": "x", "port": 1, "free": 1,
-                       "seats": 2, "code": False, "started": False}),
-        msgpack.packb({"game": "threeup", "v": 1, "name": "x", "port": 70000, "free": 1,
-                       "seats": 2, "code": False, "started": False}),
-        msgpack.packb({"game": "threeup", "v": 1, "name": 5, "port": 1, "free": 1,
-                       "seats": 2, "code": False, "started": False}),
+        msgpack.packb(
+            {
+                "game": "threeup",
+                "v": 2,
+                "name": "x",
+                "port": 1,
+                "free": 1,
+                "seats": 2,
+                "code": False,
+                "started": False,
+            }
+        ),
+        msgpack.packb(
+            {
+                "game": "threeup",
+                "v": 1,
+                "name": "x",
+                "port": 70000,
+                "free": 1,
+                "seats": 2,
+                "code": False,
+                "started": False,
+            }
+        ),
+        msgpack.packb(
+            {
+                "game": "threeup",
+                "v": 1,
+                "name": 5,
+                "port": 1,
+                "free": 1,
+                "seats": 2,
+                "code": False,
+                "started": False,
+            }
+        ),
         msgpack.packb([1, 2, 3]),
         b"\xdd\xff\xff\xff\xff",  # an array header declaring 4 billion items
         b"\x00" * 600,  # too large
@@ -62,7 +92,9 @@ async def test_a_listener_hears_an_announcer_and_ignores_noise() -> None:
     await listener.start()
     announcer = Announcer(
         lambda: encode_announcement("t1", 40000, 3, 4, False, False),
-        LOOPBACK_BROADCAST, port, interval=0.2,
+        LOOPBACK_BROADCAST,
+        port,
+        interval=0.2,
     )
     await announcer.start()
     noise = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -87,8 +119,12 @@ async def test_announcements_are_rate_limited() -> None:
     listener = Listener(port)  # binds the wildcard: broadcasts reach it; nothing is sent
     await listener.start()
     # Asking for 100 announcements a second still gives at most 5.
-    announcer = Announcer(lambda: encode_announcement("t", 1, 1, 2, False, False),
-                          LOOPBACK_BROADCAST, port, interval=0.01)
+    announcer = Announcer(
+        lambda: encode_announcement("t", 1, 1, 2, False, False),
+        LOOPBACK_BROADCAST,
+        port,
+        interval=0.01,
+    )
     await announcer.start()
     await asyncio.sleep(1.0)
     await announcer.stop()
@@ -98,11 +134,11 @@ async def test_announcements_are_rate_limited() -> None:
 
 async def test_a_hosted_table_is_announced_and_its_seats_counted() -> None:
     port = free_udp_port()
-    launcher = Launcher(announce_address=LOOPBACK_BROADCAST, announce_port=port,
-                        listen_port=port)
+    launcher = Launcher(announce_address=LOOPBACK_BROADCAST, announce_port=port, listen_port=port)
     launcher.bot_delay = 0
-    client = await launcher.host(HostSettings(players=3, bots=1, name="Ann", port=0,
-                                              bind="127.0.0.1"))
+    client = await launcher.host(
+        HostSettings(players=3, bots=1, name="Ann", port=0, bind="127.0.0.1")
+    )
     try:
         seen = None
         async for tables in launcher.discover():

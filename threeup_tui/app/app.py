@@ -75,8 +75,14 @@ class StartSpec:
     record_name: str = ""
 
 
-def _message_for(event: Event) -> ViewUpdated | LobbyUpdated | Seated | ChatArrived | (
-    MoveRejected | ConnectionUpdated | RecordSaved | None
+def _message_for(
+    event: Event,
+) -> (
+    ViewUpdated
+    | LobbyUpdated
+    | Seated
+    | ChatArrived
+    | (MoveRejected | ConnectionUpdated | RecordSaved | None)
 ):
     if isinstance(event, ViewChanged):
         return ViewUpdated(event.view)
@@ -140,9 +146,7 @@ class ThreeUpApp(App[int]):
     ) -> None:
         """A game against bots: the whole table lives in this process."""
         launcher = self.launcher
-        self._launch(
-            lambda: launcher.local_game(players, bot_level, seed, name or "you"), "play"
-        )
+        self._launch(lambda: launcher.local_game(players, bot_level, seed, name or "you"), "play")
 
     def open_host_form(self) -> None:
         self.push_screen(HostScreen())
@@ -185,8 +189,9 @@ class ThreeUpApp(App[int]):
             self.call_after_refresh(form.show_error, message.error)
         elif isinstance(screen, (HostScreen, JoinScreen)):
             screen.show_error(message.error)
-        self.notify(message.error, title=f"Could not {message.where}", severity="error",
-                    markup=False)
+        self.notify(
+            message.error, title=f"Could not {message.where}", severity="error", markup=False
+        )
 
     @on(ClientReady)
     def client_ready(self, message: ClientReady) -> None:
@@ -265,8 +270,11 @@ class ThreeUpApp(App[int]):
             severity = {"connected": "information", "reconnecting": "warning"}.get(
                 message.state, "error"
             )
-            words = {"connected": "Connected again", "reconnecting": "Connection lost: "
-                     "reconnecting…", "closed": "The connection is closed"}
+            words = {
+                "connected": "Connected again",
+                "reconnecting": "Connection lost: reconnecting…",
+                "closed": "The connection is closed",
+            }
             self.notify(
                 words.get(message.state, message.state),
                 severity=severity,  # type: ignore[arg-type]
@@ -372,11 +380,13 @@ class ThreeUpApp(App[int]):
                     lambda slot=slot: screen.flip(slot),
                 )
             yield SystemCommand("Chat", "Write to the table", screen.action_chat)
-            yield SystemCommand("Leave the table", "Back to the start screen",
-                                screen.action_leave)
+            yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
         if isinstance(screen, StartScreen):
-            yield SystemCommand("Play against bots", "Start a game at once",
-                                lambda: self.start_play(screen.players, screen.bot_level))
+            yield SystemCommand(
+                "Play against bots",
+                "Start a game at once",
+                lambda: self.start_play(screen.players, screen.bot_level),
+            )
             yield SystemCommand("Host a table", "Open a table for others", self.open_host_form)
             yield SystemCommand("Join a table", "Sit at someone's table", self.open_join_form)
         yield SystemCommand("Rules", "How to play, and the keys", lambda: self.show_help("rules"))

@@ -195,11 +195,13 @@ async def drive_lobby(pilot: Pilot[int]) -> None:
     app = _app(pilot)
     await settle(
         pilot,
-        lambda: isinstance(app.screen, LobbyScreen)
-        and app.screen.is_mounted
-        and app.session is not None
-        and app.session.lobby is not None
-        and sum(s.kind == "bot" for s in app.session.lobby.seats) == 2,
+        lambda: (
+            isinstance(app.screen, LobbyScreen)
+            and app.screen.is_mounted
+            and app.session is not None
+            and app.session.lobby is not None
+            and sum(s.kind == "bot" for s in app.session.lobby.seats) == 2
+        ),
     )
     await finish(pilot)
 
@@ -208,10 +210,12 @@ async def drive_guest_lobby(pilot: Pilot[int]) -> None:
     app = _app(pilot)
     await settle(
         pilot,
-        lambda: isinstance(app.screen, LobbyScreen)
-        and app.screen.is_mounted
-        and app.session is not None
-        and len(app.session.chat) >= 3,
+        lambda: (
+            isinstance(app.screen, LobbyScreen)
+            and app.screen.is_mounted
+            and app.session is not None
+            and len(app.session.chat) >= 3
+        ),
     )
     await finish(pilot)
 
@@ -220,9 +224,11 @@ async def drive_join(pilot: Pilot[int]) -> None:
     app = _app(pilot)
     await settle(
         pilot,
-        lambda: isinstance(app.screen, JoinScreen)
-        and app.screen.is_mounted
-        and len(app.screen.found) >= 2,
+        lambda: (
+            isinstance(app.screen, JoinScreen)
+            and app.screen.is_mounted
+            and len(app.screen.found) >= 2
+        ),
     )
     await finish(pilot)
 

@@ -48,8 +48,16 @@ def encode_announcement(
     name: str, port: int, free_seats: int, seats: int, code_required: bool, started: bool
 ) -> bytes:
     data: bytes = msgpack.packb(
-        {"game": GAME, "v": PROTOCOL, "name": name[:40], "port": port, "free": free_seats,
-         "seats": seats, "code": code_required, "started": started}
+        {
+            "game": GAME,
+            "v": PROTOCOL,
+            "name": name[:40],
+            "port": port,
+            "free": free_seats,
+            "seats": seats,
+            "code": code_required,
+            "started": started,
+        }
     )
     return data
 
@@ -59,8 +67,9 @@ def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
     if len(data) > MAX_ANNOUNCEMENT:
         return None
     try:
-        value = msgpack.unpackb(data, raw=False, max_str_len=200, max_bin_len=0,
-                                max_array_len=16, max_map_len=16)
+        value = msgpack.unpackb(
+            data, raw=False, max_str_len=200, max_bin_len=0, max_array_len=16, max_map_len=16
+        )
     except Exception:  # any malformed datagram: msgpack raises many kinds
         return None
     if not isinstance(value, dict) or value.get("game") != GAME or value.get("v") != PROTOCOL:

@@ -72,8 +72,13 @@ async def _headless_host(args: argparse.Namespace) -> int:
     runner = TableRunner(table)
     host = await NetHost.start(table, args.bind, DEFAULT_PORT if args.port is None else args.port)
     bound = host.address
-    log.info("hosting %s on %s:%d (%d seats)", table.config.table_name, bound[0], bound[1],
-             len(table.seats))
+    log.info(
+        "hosting %s on %s:%d (%d seats)",
+        table.config.table_name,
+        bound[0],
+        bound[1],
+        len(table.seats),
+    )
     # A line for scripts and tests that start the host on port 0.
     print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     announcer = await start_announcer(args.announce, args.announce_port, table, bound[1])
@@ -92,12 +97,12 @@ async def _headless_host(args: argparse.Namespace) -> int:
         if table.finished.is_set():
             state = table.state
             assert state is not None
-            log.info("game over: %s; record in %s", table.result_words(state),
-                     table.config.journal)
+            log.info("game over: %s; record in %s", table.result_words(state), table.config.journal)
             await asyncio.sleep(0.5)  # let the final views reach everyone
             return 0
-        log.info("stopped before the game ended; the journal %s can --resume it",
-                 table.config.journal)
+        log.info(
+            "stopped before the game ended; the journal %s can --resume it", table.config.journal
+        )
         return 130
     finally:
         if announcer is not None:
@@ -156,8 +161,9 @@ async def start_ssh_door(args: argparse.Namespace, table: Table, game_port: int)
 
 
 def run_headless_host(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr
+    )
     try:
         return asyncio.run(_headless_host(args))
     except TableError as err:

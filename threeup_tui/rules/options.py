@@ -43,7 +43,7 @@ class Options:
             return cls(first_seat, voluntary, "first_out")
         if finish == PLACES:
             return cls(first_seat, voluntary, "places")
-        raise OptionError("option 'finish' must be \"first_out\" or \"places\"")
+        raise OptionError('option \'finish\' must be "first_out" or "places"')
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from their defaults."""

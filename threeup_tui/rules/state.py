@@ -90,14 +90,13 @@ def check_deck(deck: Sequence[int]) -> None:
     extra = [k for k in range(N_KINDS) if counts[k] > DECK_COUNTS[k]]
     missing = [k for k in range(N_KINDS) if counts[k] < DECK_COUNTS[k]]
     problems = [
-        f"{CODES[k]} is not a card of the game" if DECK_COUNTS[k] == 0
+        f"{CODES[k]} is not a card of the game"
+        if DECK_COUNTS[k] == 0
         else f"{counts[k]} of {CODES[k]} (the game has {DECK_COUNTS[k]})"
         for k in extra + missing
     ]
     shown = "; ".join(problems[:4]) + ("; ..." if len(problems) > 4 else "")
-    raise SetupError(
-        f"the deck must be the 74 listed cards, but it holds {len(deck)}: {shown}"
-    )
+    raise SetupError(f"the deck must be the 74 listed cards, but it holds {len(deck)}: {shown}")
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -244,9 +243,7 @@ class GameState:
         for kind in kinds:
             need[kind] += 1
             if need[kind] > hand[kind]:
-                raise SetupError(
-                    f"{CODES[kind]} is not among {self.names[seat]}'s six cards"
-                )
+                raise SetupError(f"{CODES[kind]} is not among {self.names[seat]}'s six cards")
         for kind in kinds:
             self._take(seat, kind)
             self.up[seat][kind] += 1
@@ -409,9 +406,7 @@ class GameState:
             raise IllegalMove(f"there is no seat {move.seat}")
         s = self.seat
         if move.seat != s:
-            raise IllegalMove(
-                f"it is {self.names[s]}'s turn (seat {s}), not seat {move.seat}'s"
-            )
+            raise IllegalMove(f"it is {self.names[s]}'s turn (seat {s}), not seat {move.seat}'s")
         legal = self.legal_actions()
         if move.kind == "play":
             kinds, from_hand = self._check_play(s, move.cards)

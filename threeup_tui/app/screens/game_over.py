@@ -57,8 +57,9 @@ class GameOverScreen(ModalScreen[None]):
             yield Input(DEFAULT_RECORD, id="record-path", compact=True)
             with Horizontal(classes="buttons"):
                 host = session is not None and session.is_host
-                rematch = Button("Rematch (r)", id="rematch", variant="success",
-                                 disabled=not host, compact=True)
+                rematch = Button(
+                    "Rematch (r)", id="rematch", variant="success", disabled=not host, compact=True
+                )
                 if not host:
                     rematch.tooltip = "only the host starts a rematch"
                 yield rematch
@@ -77,8 +78,12 @@ class GameOverScreen(ModalScreen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        action = {"rematch": self.action_rematch, "save": self.action_save,
-                  "close": self.action_close, "leave": self.action_leave}
+        action = {
+            "rematch": self.action_rematch,
+            "save": self.action_save,
+            "close": self.action_close,
+            "leave": self.action_leave,
+        }
         action.get(event.button.id or "", lambda: None)()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -32,20 +32,36 @@ class HostScreen(Screen[None]):
                 yield Input(self.default_name, id="host-name", max_length=24, compact=True)
             with Horizontal(classes="field"):
                 yield Label("Seats")
-                yield Select([(str(n), n) for n in range(2, 7)], value=4, allow_blank=False,
-                             id="host-players", compact=True)
+                yield Select(
+                    [(str(n), n) for n in range(2, 7)],
+                    value=4,
+                    allow_blank=False,
+                    id="host-players",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("Bots now")
-                yield Select([(str(n), n) for n in range(0, 6)], value=0, allow_blank=False,
-                             id="host-bots", compact=True)
+                yield Select(
+                    [(str(n), n) for n in range(0, 6)],
+                    value=0,
+                    allow_blank=False,
+                    id="host-bots",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("Bot level")
-                yield Select([(level, level) for level in BOT_LEVELS], value="greedy",
-                             allow_blank=False, id="host-level", compact=True)
+                yield Select(
+                    [(level, level) for level in BOT_LEVELS],
+                    value="greedy",
+                    allow_blank=False,
+                    id="host-level",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("Room code")
-                yield Input(placeholder="none: anyone may sit", id="host-code", max_length=32,
-                            compact=True)
+                yield Input(
+                    placeholder="none: anyone may sit", id="host-code", max_length=32, compact=True
+                )
             yield Static(id="host-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Open the table", id="open", variant="success", compact=True)

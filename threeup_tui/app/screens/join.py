@@ -76,17 +76,27 @@ class JoinScreen(Screen[None]):
                 yield Static("Looking for tables…", id="found-status")
             with Horizontal(classes="field"):
                 yield Label("Address")
-                yield Input(self.initial.address, placeholder="HOST[:PORT]", id="join-address",
-                            compact=True)
+                yield Input(
+                    self.initial.address, placeholder="HOST[:PORT]", id="join-address", compact=True
+                )
             with Horizontal(classes="field"):
                 yield Label("Your name")
                 yield Input(self.initial.name, id="join-name", max_length=24, compact=True)
             with Horizontal(classes="field"):
                 yield Label("Room code")
-                yield Input(self.initial.code or "", placeholder="if the table has one",
-                            id="join-code", password=True, compact=True)
-            yield Checkbox("Only watch (a spectator, no seat)", self.initial.watch, id="join-watch",
-                           compact=True)
+                yield Input(
+                    self.initial.code or "",
+                    placeholder="if the table has one",
+                    id="join-code",
+                    password=True,
+                    compact=True,
+                )
+            yield Checkbox(
+                "Only watch (a spectator, no seat)",
+                self.initial.watch,
+                id="join-watch",
+                compact=True,
+            )
             yield Static(id="join-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Join", id="join", variant="success", compact=True)

@@ -77,13 +77,24 @@ class LobbyScreen(TableScreenBase):
                         yield Button("Remove (x)", id="remove", variant="warning", compact=True)
                     with Horizontal(classes="controls"):
                         yield Label("Finish:")
-                        yield Select(FINISH_CHOICES, value="first_out", allow_blank=False,
-                                     id="finish", compact=True)
+                        yield Select(
+                            FINISH_CHOICES,
+                            value="first_out",
+                            allow_blank=False,
+                            id="finish",
+                            compact=True,
+                        )
                         yield Label("First:")
-                        yield Select([("random", "random")], value="random", allow_blank=False,
-                                     id="first", compact=True)
-                    yield Checkbox("Voluntary pick-up (pick up at any time)", id="voluntary",
-                                   compact=True)
+                        yield Select(
+                            [("random", "random")],
+                            value="random",
+                            allow_blank=False,
+                            id="first",
+                            compact=True,
+                        )
+                    yield Checkbox(
+                        "Voluntary pick-up (pick up at any time)", id="voluntary", compact=True
+                    )
                     yield Button("Start the game (s)", id="start", variant="success", compact=True)
                 else:
                     yield Static("Waiting for the host to start the game…", id="lobby-wait")
@@ -112,13 +123,16 @@ class LobbyScreen(TableScreenBase):
         elif lobby.code_required:
             title.append(Content("This table uses a room code."))
         else:
-            title.append(Content.styled("No room code: anyone who finds the table may sit.",
-                                        "$text-muted"))
+            title.append(
+                Content.styled("No room code: anyone who finds the table may sit.", "$text-muted")
+            )
         address = getattr(session.client, "address", None)
         if isinstance(address, tuple) and len(address) == 2:
-            title.append(Content.assemble(
-                "Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold")
-            ))
+            title.append(
+                Content.assemble(
+                    "Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold")
+                )
+            )
         filled = sum(1 for s in lobby.seats if s.kind != "open")
         title.append(Content(f"Seats: {filled} of {len(lobby.seats)} taken"))
         self.query_one("#lobby-title", Static).update(Content("\n").join(title))
@@ -129,9 +143,9 @@ class LobbyScreen(TableScreenBase):
             Option(seat_prompt(lobby, i, session.seat), id=f"seat-{i}")
             for i in range(len(lobby.seats))
         )
-        seats.highlighted = highlighted if highlighted is not None and highlighted < len(
-            lobby.seats
-        ) else 0
+        seats.highlighted = (
+            highlighted if highlighted is not None and highlighted < len(lobby.seats) else 0
+        )
         if session.is_host:
             self._sync_options(lobby)
 
@@ -204,8 +218,11 @@ class LobbyScreen(TableScreenBase):
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        action = {"add-bot": self.action_add_bot, "remove": self.action_remove_seat,
-                  "start": self.action_start}
+        action = {
+            "add-bot": self.action_add_bot,
+            "remove": self.action_remove_seat,
+            "start": self.action_start,
+        }
         action.get(event.button.id or "", lambda: None)()
 
     # ------------------------------------------------------------ chat and more

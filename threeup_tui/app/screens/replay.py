@@ -47,8 +47,8 @@ class ReplayScreen(Screen[None]):
         self.exit_on_close = exit_on_close
         _final, verdict = replay(record)
         # Stop before the first illegal move: everything up to it still replays.
-        self.last = verdict.move if (not verdict.ok and verdict.move is not None) else len(
-            record.moves
+        self.last = (
+            verdict.move if (not verdict.ok and verdict.move is not None) else len(record.moves)
         )
         self.problem = None if verdict.ok else verdict.error
         self.index = 0
@@ -107,8 +107,12 @@ class ReplayScreen(Screen[None]):
         self.query_one(PileView).show(watcher, names)
         problem = self.query_one("#replay-problem", Static)
         if self.problem and self.index == self.last:
-            problem.update(plain(f"The record stops here: move {self.last} is illegal: "
-                                 f"{self.problem}", "bold $text-error"))
+            problem.update(
+                plain(
+                    f"The record stops here: move {self.last} is illegal: {self.problem}",
+                    "bold $text-error",
+                )
+            )
         else:
             problem.update("")
         for seat in range(len(self.record.players)):

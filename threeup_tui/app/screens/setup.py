@@ -41,9 +41,7 @@ class SetupScreen(TableScreenBase):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-main"):
-            yield Static(
-                Content.styled("Choose 3 cards to lay face up", "bold"), id="setup-title"
-            )
+            yield Static(Content.styled("Choose 3 cards to lay face up", "bold"), id="setup-title")
             yield Static(
                 "They lie on your 3 face-down cards and are played last, before the "
                 "blind ones. The other 3 stay in your hand. Everyone chooses at once.",
@@ -93,8 +91,11 @@ class SetupScreen(TableScreenBase):
         chosen = [cards[i] for i in self.selected if i < len(cards)]
         choice = self.query_one("#setup-choice", Static)
         if ready and me is not None:
-            choice.update(Content.assemble("Face up: ", cards_content(me.face_up),
-                                           "   waiting for the others…"))
+            choice.update(
+                Content.assemble(
+                    "Face up: ", cards_content(me.face_up), "   waiting for the others…"
+                )
+            )
         else:
             choice.update(
                 Content.assemble(
@@ -153,8 +154,9 @@ class SetupScreen(TableScreenBase):
             return
         chosen = [view.hand[i] for i in self.selected if i < len(view.hand)]
         if len(chosen) != FACE_UP:
-            self.notify(f"Choose {FACE_UP} cards (you have {len(chosen)})", severity="warning",
-                        timeout=3)
+            self.notify(
+                f"Choose {FACE_UP} cards (you have {len(chosen)})", severity="warning", timeout=3
+            )
             return
         self.sent = True
         session.client.choose_face_up(chosen)

@@ -252,8 +252,10 @@ class TableScreen(TableScreenBase):
         if empty.display != (not view.hand):
             empty.display = not view.hand
         if not view.hand:
-            where = {"face-up": "your face-up cards are in play",
-                     "face-down": "only your face-down cards are left"}
+            where = {
+                "face-up": "your face-up cards are in play",
+                "face-down": "only your face-down cards are left",
+            }
             words = f"empty: {where.get(view.source, 'nothing in hand')}"
             if empty.content != words:
                 empty.update(words, layout=False)
@@ -356,7 +358,10 @@ class TableScreen(TableScreenBase):
         self._paint_mine(view)
         self.query_one(ActionBar).show(self.action_state(view))
         self.query_one(StatusBar).show(
-            view, session.names(), self.flip_prompt, session.connection,
+            view,
+            session.names(),
+            self.flip_prompt,
+            session.connection,
             session.connection_detail,
         )
 

@@ -31,8 +31,9 @@ class ChatPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield RichLog(id="chat-lines", max_lines=300, wrap=True, markup=False, min_width=16)
-        yield Input(placeholder="c to chat, Enter to send", id="chat-input", compact=True,
-                    max_length=200)
+        yield Input(
+            placeholder="c to chat, Enter to send", id="chat-input", compact=True, max_length=200
+        )
 
     def load(self, lines: list[ChatLine]) -> None:
         log = self.query_one("#chat-lines", RichLog)

@@ -43,8 +43,9 @@ class OpponentPane(Static):
         self._shown = (data, roomy)
         self.set_class(data.to_act, "-to-act")
         self.set_class(data.info.out, "-out")
-        self.set_class(data.slot is not None and data.slot.kind == "human"
-                       and not data.slot.connected, "-away")
+        self.set_class(
+            data.slot is not None and data.slot.kind == "human" and not data.slot.connected, "-away"
+        )
         self.update(self.render_info(data, roomy), layout=False)  # fixed height by CSS
 
     @staticmethod

@@ -64,8 +64,15 @@ class StatusBar(Static):
         connection: str,
         detail: str,
     ) -> None:
-        key = (view.to_act, view.phase, view.moves_played, view.legal, flip_prompt, connection,
-               names)
+        key = (
+            view.to_act,
+            view.phase,
+            view.moves_played,
+            view.legal,
+            flip_prompt,
+            connection,
+            names,
+        )
         if key == self._key:
             return
         self._key = key
