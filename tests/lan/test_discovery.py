@@ -35,48 +35,32 @@ def test_an_announcement_is_small_and_round_trips() -> None:
     assert heard.address == "127.0.0.1:47823"
 
 
+# A well-formed announcement; each malformed one below changes one field.
+VALID = {
+    "game": "threeup",
+    "v": 1,
+    "name": "x",
+    "port": 1,
+    "free": 1,
+    "seats": 2,
+    "code": False,
+    "started": False,
+}
+
+
+def test_the_valid_announcement_used_below_is_heard() -> None:
+    assert decode_announcement(msgpack.packb(VALID), "127.0.0.1") is not None
+
+
 @pytest.mark.parametrize(
     "data",
     [
         b"",
         b"\xff\x00garbage",
         msgpack.packb({"game": "other", "v": 1}),
-        msgpack.packb(
-            {
-                "game": "threeup",
-                "v": 2,
-                "name": "x",
-                "port": 1,
-                "free": 1,
-                "seats": 2,
-                "code": False,
-                "started": False,
-            }
-        ),
-        msgpack.packb(
-            {
-                "game": "threeup",
-                "v": 1,
-                "name": "x",
-                "port": 70000,
-                "free": 1,
-                "seats": 2,
-                "code": False,
-                "started": False,
-            }
-        ),
-        msgpack.packb(
-            {
-                "game": "threeup",
-                "v": 1,
-                "name": 5,
-                "port": 1,
-                "free": 1,
-                "seats": 2,
-                "code": False,
-                "started": False,
-            }
-        ),
+        msgpack.packb({**VALID, "v": 2}),
+        msgpack.packb({**VALID, "port": 70000}),
+        msgpack.packb({**VALID, "name": 5}),
         msgpack.packb([1, 2, 3]),
         b"\xdd\xff\xff\xff\xff",  # an array header declaring 4 billion items
         b"\x00" * 600,  # too large

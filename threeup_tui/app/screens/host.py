@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,33 +32,9 @@ class HostScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Label("Your name")
                 yield Input(self.default_name, id="host-name", max_length=24, compact=True)
-            with Horizontal(classes="field"):
-                yield Label("Seats")
-                yield Select(
-                    [(str(n), n) for n in range(2, 7)],
-                    value=4,
-                    allow_blank=False,
-                    id="host-players",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("Bots now")
-                yield Select(
-                    [(str(n), n) for n in range(0, 6)],
-                    value=0,
-                    allow_blank=False,
-                    id="host-bots",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("Bot level")
-                yield Select(
-                    [(level, level) for level in BOT_LEVELS],
-                    value="greedy",
-                    allow_blank=False,
-                    id="host-level",
-                    compact=True,
-                )
+            yield _choice("Seats", [(str(n), n) for n in range(2, 7)], 4, "host-players")
+            yield _choice("Bots now", [(str(n), n) for n in range(0, 6)], 0, "host-bots")
+            yield _choice("Bot level", [(lv, lv) for lv in BOT_LEVELS], "greedy", "host-level")
             with Horizontal(classes="field"):
                 yield Label("Room code")
                 yield Input(
@@ -95,3 +73,9 @@ class HostScreen(Screen[None]):
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+def _choice(label: str, options: list[tuple[str, Any]], value: Any, widget_id: str) -> Horizontal:
+    """One labelled drop-down of the form."""
+    select = Select(options, value=value, allow_blank=False, id=widget_id, compact=True)
+    return Horizontal(Label(label), select, classes="field")
