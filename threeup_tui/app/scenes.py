@@ -134,9 +134,12 @@ def _app(pilot: Pilot[int]) -> ThreeUpApp:
     return pilot.app
 
 
-def _on(pilot: Pilot[int], screen: type) -> Callable[[], bool]:
+def _on(
+    pilot: Pilot[int], screen: type, also: Callable[[], bool] = lambda: True
+) -> Callable[[], bool]:
+    """Whether the app shows ``screen``, mounted, and ``also`` holds."""
     app = pilot.app
-    return lambda: isinstance(app.screen, screen) and app.screen.is_mounted
+    return lambda: isinstance(app.screen, screen) and app.screen.is_mounted and also()
 
 
 async def choose_face_up(pilot: Pilot[int], bot: GreedyBot) -> None:
@@ -193,43 +196,32 @@ async def drive_host_form(pilot: Pilot[int]) -> None:
 
 async def drive_lobby(pilot: Pilot[int]) -> None:
     app = _app(pilot)
-    await settle(
-        pilot,
-        lambda: (
-            isinstance(app.screen, LobbyScreen)
-            and app.screen.is_mounted
-            and app.session is not None
-            and app.session.lobby is not None
-            and sum(s.kind == "bot" for s in app.session.lobby.seats) == 2
-        ),
-    )
+
+    def two_bots() -> bool:
+        lobby = app.session.lobby if app.session is not None else None
+        return lobby is not None and sum(s.kind == "bot" for s in lobby.seats) == 2
+
+    await settle(pilot, _on(pilot, LobbyScreen, two_bots))
     await finish(pilot)
 
 
 async def drive_guest_lobby(pilot: Pilot[int]) -> None:
     app = _app(pilot)
-    await settle(
-        pilot,
-        lambda: (
-            isinstance(app.screen, LobbyScreen)
-            and app.screen.is_mounted
-            and app.session is not None
-            and len(app.session.chat) >= 3
-        ),
-    )
+
+    def chatted() -> bool:
+        return app.session is not None and len(app.session.chat) >= 3
+
+    await settle(pilot, _on(pilot, LobbyScreen, chatted))
     await finish(pilot)
 
 
 async def drive_join(pilot: Pilot[int]) -> None:
     app = _app(pilot)
-    await settle(
-        pilot,
-        lambda: (
-            isinstance(app.screen, JoinScreen)
-            and app.screen.is_mounted
-            and len(app.screen.found) >= 2
-        ),
-    )
+
+    def heard_two() -> bool:
+        return isinstance(app.screen, JoinScreen) and len(app.screen.found) >= 2
+
+    await settle(pilot, _on(pilot, JoinScreen, heard_two))
     await finish(pilot)
 
 

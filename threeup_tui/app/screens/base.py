@@ -41,6 +41,17 @@ class TableScreenBase(Screen[None]):
     def session(self) -> Session | None:
         return self.game_app.session
 
+    def on_mount(self) -> None:
+        self.ready = True
+        self.prepare()
+        session = self.session
+        if session is not None:
+            self.query_one(ChatPane).load(session.chat)
+        self.sync()
+
+    def prepare(self) -> None:
+        """Set up what the first ``sync`` needs (the widgets exist)."""
+
     def sync(self) -> None:
         """Show the session's latest lobby and view."""
 

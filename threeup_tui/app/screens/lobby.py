@@ -101,13 +101,6 @@ class LobbyScreen(TableScreenBase):
             yield ChatPane()
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.ready = True
-        session = self.session
-        if session is not None:
-            self.query_one(ChatPane).load(session.chat)
-        self.sync()
-
     def sync(self) -> None:
         session = self.session
         if session is None or session.lobby is None or not self.ready:

@@ -56,13 +56,6 @@ class SetupScreen(TableScreenBase):
             yield ChatPane()
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.ready = True
-        session = self.session
-        if session is not None:
-            self.query_one(ChatPane).load(session.chat)
-        self.sync()
-
     def _view(self) -> View | None:
         session = self.session
         return None if session is None else session.view

@@ -102,13 +102,8 @@ class TableScreen(TableScreenBase):
         yield ActionBar(id="actions")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.ready = True
+    def prepare(self) -> None:
         self._set_roomy()
-        session = self.session
-        if session is not None:
-            self.query_one(ChatPane).load(session.chat)
-        self.sync()
 
     def on_resize(self, event: Resize) -> None:
         if self._set_roomy():
