@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+from threeup_tui.bots import make_bot
+from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ViewChanged, Welcome
 from threeup_tui.client.local import bot_game
+from threeup_tui.rules import Move, seat_view
 
 
 async def test_the_player_sits_in_seat_one_and_the_bots_after() -> None:
@@ -23,5 +26,36 @@ async def test_the_player_sits_in_seat_one_and_the_bots_after() -> None:
                 assert event.view.seat == 0 and event.view.names[0] == "ann"
                 assert len(event.view.hand) == 6  # set-up: the six cards to choose from
                 break
+    finally:
+        await client.close()
+
+
+async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None:
+    """BotSeat (``threeup join --bot``'s loop): one face-up choice, one move
+    per own turn however often the same view comes, and a retry after a
+    refusal."""
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0)
+    sent: list[object] = []
+    client.submit = sent.append  # type: ignore[method-assign]
+    client.choose_face_up = sent.append  # type: ignore[method-assign]
+    await client.start()
+    try:
+        seat = BotSeat(client, make_bot("greedy", 1))
+        table = client.table
+        state = table.state
+        assert state is not None
+        setup = seat_view(state, 0)
+        seat.on_view(setup)
+        seat.on_view(setup)
+        assert len(sent) == 1  # the face-up choice, once
+        table.choose_face_up(0, sent[0])  # type: ignore[arg-type]
+        while not (view := seat_view(state, 0)).my_turn:
+            assert table.step_bot()
+        seat.on_view(view)
+        seat.on_view(view)
+        assert len(sent) == 2 and isinstance(sent[1], Move)
+        seat.rejected()
+        seat.on_view(view)
+        assert sent[2] == sent[1]
     finally:
         await client.close()

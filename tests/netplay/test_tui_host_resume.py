@@ -14,6 +14,7 @@ from netplay_support import ClientLog, free_udp_port, make_client, play_bot
 
 from threeup_tui.bots import make_bot
 from threeup_tui.client import TableClient
+from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ViewChanged
 from threeup_tui.launcher import HostedClient, HostSettings, Launcher
 from threeup_tui.recordfile import load_record
@@ -22,24 +23,13 @@ from threeup_tui.rules import verify
 
 async def play_seat(client: TableClient, seed: int) -> None:
     """The host's own seat, played by a bot from its views until the end."""
-    bot = make_bot("greedy", seed)
-    acted_at = -1
-    chose = False
+    seat = BotSeat(client, make_bot("greedy", seed))
     while True:
         event = await client.next_event()
-        if not isinstance(event, ViewChanged):
-            continue
-        view = event.view
-        if view.phase == "over":
-            return
-        if view.seat is None:
-            continue
-        if view.phase == "setup" and not view.seats[view.seat].ready and not chose:
-            chose = True
-            client.choose_face_up(bot.choose_face_up(view))
-        elif view.my_turn and acted_at != view.moves_played:
-            acted_at = view.moves_played
-            client.submit(bot.choose_move(view))
+        if isinstance(event, ViewChanged):
+            if event.view.phase == "over":
+                return
+            seat.on_view(event.view)
 
 
 async def until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]

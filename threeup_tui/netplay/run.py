@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..rules import Options
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
@@ -180,7 +181,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False)
     await client.start()
-    acted_at = -1
+    seat = BotSeat(client, bot)
     try:
         while True:
             event = await client.next_event()
@@ -189,21 +190,11 @@ async def _bot_client(args: argparse.Namespace) -> int:
                 return 1
             if isinstance(event, ActionRejected):
                 log.warning("rejected: %s", event.reason)
-                acted_at = -1  # try again on the next view
-                continue
-            if not isinstance(event, ViewChanged):
-                continue
-            view = event.view
-            if view.phase == "over":
-                return 0
-            if view.seat is None:
-                continue
-            if view.phase == "setup" and not view.seats[view.seat].ready and acted_at != -2:
-                client.choose_face_up(bot.choose_face_up(view))
-                acted_at = -2
-            elif view.my_turn and acted_at != view.moves_played:
-                acted_at = view.moves_played
-                client.submit(bot.choose_move(view))
+                seat.rejected()  # try again on the next view
+            elif isinstance(event, ViewChanged):
+                if event.view.phase == "over":
+                    return 0
+                seat.on_view(event.view)
     finally:
         await client.close()
 
