@@ -43,6 +43,7 @@ from .rules import (
     replay,
     seat_view,
 )
+from .tasks import cancel_and_wait
 
 log = logging.getLogger("threeup.table")
 
@@ -540,11 +541,8 @@ class TableRunner:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         table = self.table

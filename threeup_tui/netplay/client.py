@@ -30,6 +30,7 @@ from ..client.events import (
     Welcome,
 )
 from ..rules import Move, Options, View
+from ..tasks import cancel_and_wait
 from .host import DEFAULT_PORT
 from .tokens import TokenStore
 from .wire import ViewDecoder, WireError, lobby_from_wire, make_hello, request
@@ -125,10 +126,7 @@ class NetClient(TableClient):
 
     async def close(self) -> None:
         self._closing = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
         if self._client is not None:
             await self._client.close("bye")
         self._emit(ConnectionChanged("closed", "left the table"))

@@ -20,6 +20,7 @@ from typing import Any, Final
 import asyncio_dgram
 import msgpack
 
+from ..tasks import cancel_and_wait
 from .wire import GAME, PROTOCOL
 
 DEFAULT_ANNOUNCE_ADDRESS: Final = "255.255.255.255"
@@ -132,11 +133,8 @@ class Announcer:
             stream.close()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
 
 class Listener:
@@ -182,8 +180,5 @@ class Listener:
         return sorted((t for t, _ in self.tables.values()), key=lambda t: (t.name, t.address))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None

@@ -31,6 +31,7 @@ from ..client.events import (
     ViewChanged,
 )
 from ..table import Table, TableError, clean_name
+from ..tasks import cancel_and_wait
 from .wire import (
     WireError,
     lobby_to_wire,
@@ -105,10 +106,7 @@ class NetHost:
         return address
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
         for key in list(self.peers):
             self.table.unsubscribe(("peer", key))
         await self.server.close()
