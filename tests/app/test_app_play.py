@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from app_helpers import (
     app_of,
     click,
@@ -13,14 +15,30 @@ from app_helpers import (
     wait_for_setup,
     wait_for_turn,
 )
+from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots import GreedyBot
+from threeup_tui.rules import Move
 
 MAX_MOVES = 400  # a 2-player game takes far fewer; a loop here is a bug
+
+
+async def play_to_the_end(
+    pilot: Pilot[int], bot: GreedyBot, play: Callable[[Pilot[int], Move], Awaitable[None]]
+) -> None:
+    """Make the bot's move on each of our turns with ``play`` (mouse or keys)."""
+    acted_at = -1
+    for _ in range(MAX_MOVES):
+        if await wait_for_turn(pilot, acted_at) == "over":
+            return
+        view = view_of(pilot)
+        acted_at = view.moves_played
+        await play(pilot, bot.choose_move(view))
+    raise AssertionError("the game did not end")
 
 
 async def test_whole_game_by_mouse() -> None:
@@ -40,15 +58,7 @@ async def test_whole_game_by_mouse() -> None:
         await click(pilot, "#confirm")
         await wait_for(pilot, lambda: not isinstance(app.screen, SetupScreen), what="the table")
         assert setup.sent
-        acted_at = -1
-        for _ in range(MAX_MOVES):
-            if await wait_for_turn(pilot, acted_at) == "over":
-                break
-            view = view_of(pilot)
-            acted_at = view.moves_played
-            await play_by_mouse(pilot, bot.choose_move(view))
-        else:
-            raise AssertionError("the game did not end")
+        await play_to_the_end(pilot, bot, play_by_mouse)
         assert isinstance(app.screen, GameOverScreen)
         assert view_of(pilot).winner is not None
         # Leave by mouse too: back to the start screen.
@@ -73,15 +83,7 @@ async def test_whole_game_by_keyboard() -> None:
             hand[i] = ""
             await pilot.press(str(i + 1))
         await pilot.press("enter")
-        acted_at = -1
-        for _ in range(MAX_MOVES):
-            if await wait_for_turn(pilot, acted_at) == "over":
-                break
-            view = view_of(pilot)
-            acted_at = view.moves_played
-            await play_by_keys(pilot, bot.choose_move(view))
-        else:
-            raise AssertionError("the game did not end")
+        await play_to_the_end(pilot, bot, play_by_keys)
         assert isinstance(app.screen, GameOverScreen)
         # Rematch by key: a new set-up.
         await pilot.press("r")
