@@ -10,7 +10,7 @@ from typing import Any
 
 from .bots import Bot, make_bot
 from .recordfile import save_record
-from .rules import GameState, Phase, record_of, seat_view
+from .rules import GameState, Options, Phase, record_of, seat_view
 
 
 @dataclass
@@ -87,10 +87,15 @@ def parse_levels(text: str, players: int) -> tuple[str, ...]:
     return levels
 
 
-def play_bot_game(levels: tuple[str, ...], seed: int, names: list[str] | None = None) -> GameState:
+def play_bot_game(
+    levels: tuple[str, ...],
+    seed: int,
+    names: list[str] | None = None,
+    options: Options | None = None,
+) -> GameState:
     """One whole game between bots, each seeing only its own view."""
     names = names or [f"{level}-{s}" for s, level in enumerate(levels)]
-    state = GameState.new(names, seed=seed)
+    state = GameState.new(names, options, seed=seed)
     bots: list[Bot] = [make_bot(level, seed * 31 + s) for s, level in enumerate(levels)]
     for s, bot in enumerate(bots):
         state.choose_face_up_codes(s, bot.choose_face_up(seat_view(state, s, log_length=0)))

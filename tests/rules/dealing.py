@@ -331,17 +331,9 @@ def bot_game(
     level: str = "greedy",
 ) -> GameState:
     """A whole game between bots (each sees only its own view), with options."""
-    from threeup_tui.bots import make_bot
-    from threeup_tui.rules import seat_view
+    from threeup_tui.simulate import play_bot_game
 
-    state = GameState.new([f"{level}-{s}" for s in range(n)], options or Options(), seed=seed)
-    bots = [make_bot(level, seed * 31 + s) for s in range(n)]
-    for s, bot in enumerate(bots):
-        state.choose_face_up_codes(s, bot.choose_face_up(seat_view(state, s, log_length=0)))
-    while state.phase == Phase.PLAY:
-        s = state.seat
-        state.apply_move(bots[s].choose_move(seat_view(state, s, log_length=0)))
-    return state
+    return play_bot_game((level,) * n, seed, options=options)
 
 
 def _copied(value: Any) -> Any:
