@@ -482,6 +482,20 @@ class RawSeat:
         return await asyncio.wait_for(run(), timeout)
 
 
+async def pump_until_one_is_to_act(
+    first: RawSeat, second: RawSeat, until: Callable[[View], bool]
+) -> tuple[RawSeat, RawSeat]:
+    """Play both raw seats until one is to act on a view where ``until``
+    holds; (that seat, the other one), the other stopped where it was."""
+    pumps = {asyncio.ensure_future(s.pump(until)): s for s in (first, second)}
+    done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    mover = pumps[done.pop()]
+    return mover, second if mover is first else first
+
+
 def fingerprint(table: Table) -> Any:
     state = table.state
     assert state is not None

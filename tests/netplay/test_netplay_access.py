@@ -18,6 +18,7 @@ from netplay_support import (
     make_client,
     make_table,
     play_bot,
+    pump_until_one_is_to_act,
     run_table,
     start_host,
     stop_runner,
@@ -177,14 +178,7 @@ async def test_spoofed_datagrams_and_moves_for_another_seat_do_nothing(tmp_path:
     await spectator.start()
     sock = await asyncio_dgram.connect(host.address)
     try:
-        until = lambda v: v.moves_played >= 6  # noqa: E731
-        pumps = {asyncio.ensure_future(s.pump(until)): s for s in (first, second)}
-        done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        mover = pumps[done.pop()]
-        other = second if mover is first else first
+        mover, other = await pump_until_one_is_to_act(first, second, lambda v: v.moves_played >= 6)
         view = mover.view
         assert view is not None and view.my_turn
         m = view.moves_played

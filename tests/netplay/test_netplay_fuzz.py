@@ -27,6 +27,7 @@ from netplay_support import (
     RawSeat,
     fingerprint,
     make_table,
+    pump_until_one_is_to_act,
     run_table,
     start_host,
     stop_runner,
@@ -464,14 +465,7 @@ async def test_random_requests_from_the_seat_not_to_act_change_nothing(tmp_path:
     first = await RawSeat.join(host, "first")
     second = await RawSeat.join(host, "second")
     try:
-        until = lambda v: v.moves_played >= 5  # noqa: E731
-        pumps = {asyncio.ensure_future(s.pump(until)): s for s in (first, second)}
-        done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        mover = pumps[done.pop()]
-        idle = second if mover is first else first
+        mover, idle = await pump_until_one_is_to_act(first, second, lambda v: v.moves_played >= 5)
         m = len(table.state.history)  # type: ignore[union-attr]
         before = fingerprint(table)
         outcomes: Counter[str] = Counter()
