@@ -135,12 +135,13 @@ class Engine:
             return
         if session.blocked:
             self._blocked[session.session_id] = None
-        if session.next_deadline(now) <= now:
+        deadline = session.next_deadline(now)
+        if deadline <= now:
             self.mark_dirty(session.session_id)
         else:
             # Nothing to send yet (an ack waits for ack_delay, say): a timer
             # is enough; waking the send task for nothing costs a loop turn.
-            self._arm_timer(session, now)
+            self._arm_timer(session, deadline)
 
     def handle_close_packet(self, packet: ClosePacket, addr: Address) -> None:
         session = self._matching_session(packet.session_id, addr)
@@ -223,11 +224,10 @@ class Engine:
             if more:
                 self._dirty[session.session_id] = None
             else:
-                self._arm_timer(session, now)
+                self._arm_timer(session, session.next_deadline(now))
         return len(datagrams)
 
-    def _arm_timer(self, session: SessionCore, now: float) -> None:
-        deadline = session.next_deadline(now)
+    def _arm_timer(self, session: SessionCore, deadline: float) -> None:
         session_id = session.session_id
         timer = self._timers.get(session_id)
         if timer is not None:

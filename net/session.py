@@ -195,10 +195,10 @@ class SessionCore:
     def poll_transmit(self, now: float, max_datagrams: int) -> tuple[list[bytes], bool]:
         """Datagrams to send now, and whether more are waiting (the caller
         should poll again soon)."""
+        if self.next_deadline(now) > now:
+            return [], False  # the common case after an ack: nothing to say
         ack_due = self._ack_deadline is not None and now >= self._ack_deadline
         heartbeat_due = now - self.last_sent >= self._config.heartbeat_interval
-        if not (ack_due or heartbeat_due or self._has_due_frames(now)):
-            return [], False  # the common case after an ack: nothing to say
         header = session_header(self.session_id, encode_ack(self._ack_block()))
         room = MAX_DATAGRAM - len(header) - 3  # 3: largest frame-array header
         datagrams: list[bytes] = []
@@ -233,12 +233,6 @@ class SessionCore:
             self._ack_deadline = None
             self._arrivals_unacked = 0
         return datagrams, full
-
-    def _has_due_frames(self, now: float) -> bool:
-        """Whether ``poll_transmit`` would find any frame to send now."""
-        if self._sender.has_sendable or self._state_out.has_unsent:
-            return True
-        return min(self._sender.next_deadline(), self._state_out.next_deadline()) <= now
 
     def next_deadline(self, now: float) -> float:
         if self._sender.has_sendable or self._state_out.has_unsent:

@@ -126,7 +126,7 @@ class Table:
         self.changed = asyncio.Event()
         self.finished = asyncio.Event()
         self.game_over_saved = False
-        self._seats_written: str | None = None
+        self._seats_written: dict[str, Any] | None = None
         self._journal = JournalWriter()
 
     # ------------------------------------------------------------ listeners
@@ -452,9 +452,9 @@ class Table:
         if path is None or state is None or any(c is None for c in state.setup):
             return
         self._journal.write(path, state)
-        seats = json.dumps(self._seats_json()) + "\n"
+        seats = self._seats_json()
         if seats != self._seats_written:  # seats change rarely; moves often
-            write_atomic(_seats_path(path), seats)
+            write_atomic(_seats_path(path), json.dumps(seats) + "\n")
             self._seats_written = seats
 
     def _seats_json(self) -> dict[str, Any]:
