@@ -9,7 +9,9 @@ from .events import (
     GameSaved,
     Lobby,
     LobbyChanged,
+    Notice,
     SeatSlot,
+    TurnClock,
     ViewChanged,
     Welcome,
 )
@@ -22,8 +24,10 @@ __all__ = [
     "GameSaved",
     "Lobby",
     "LobbyChanged",
+    "Notice",
     "SeatSlot",
     "TableClient",
+    "TurnClock",
     "ViewChanged",
     "Welcome",
 ]

@@ -33,6 +33,7 @@ class Lobby:
     started: bool
     host_seat: int | None  # the seat whose player controls the table (None: headless)
     table_name: str = ""
+    turn_time: float | None = None  # seconds a seat has to act (None: no turn timer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,27 @@ class GameSaved:
     path: str
 
 
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The turn timer's clock, as the host keeps it (issue: turn timer).
+
+    ``seat`` is the seat whose clock runs (the seat to act; during set-up,
+    the viewer's own set-up clock), ``remaining`` the seconds it had left
+    when the host sent this (None: no clock runs).  A client counts down
+    from the moment it receives the event: the host's clock decides.
+    """
+
+    seat: int | None
+    remaining: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line for this seat only, e.g. "the bot played R4 for you"."""
+
+    text: str  # the table's own words (may name players: sanitise before showing)
+
+
 Event = (
     Welcome
     | LobbyChanged
@@ -85,6 +107,8 @@ Event = (
     | ActionRejected
     | ConnectionChanged
     | GameSaved
+    | TurnClock
+    | Notice
 )
 
 __all__ = [
@@ -95,7 +119,9 @@ __all__ = [
     "GameSaved",
     "Lobby",
     "LobbyChanged",
+    "Notice",
     "SeatSlot",
+    "TurnClock",
     "ViewChanged",
     "Welcome",
 ]

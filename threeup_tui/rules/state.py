@@ -378,8 +378,8 @@ class GameState:
             while not src[kind]:
                 kind += 13
             src[kind] -= 1
-            if known is not None and known[kind] > src[kind]:
-                known[kind] = src[kind]
+            if known is not None and known[kind]:
+                known[kind] -= 1  # public knowledge: a played copy is no longer known
             kinds: tuple[int, ...] = (kind,)
         else:
             picked: list[int] = []
@@ -388,8 +388,8 @@ class GameState:
                 if have:
                     take = have if have < count else count
                     src[kind] = have - take
-                    if known is not None and known[kind] > have - take:
-                        known[kind] = have - take
+                    if known is not None and known[kind]:
+                        known[kind] = max(0, known[kind] - take)
                     picked.extend([kind] * take)
                     count -= take
                 kind += 13
@@ -531,9 +531,12 @@ class GameState:
         if not self.hand_rank[s][rank]:
             self.hand_mask[s] &= ~(1 << rank)
         self.hand_size[s] -= 1
+        # Public knowledge, exactly: a copy played is one known copy fewer.
+        # Never clamp to the cards still held: that would tell everyone
+        # whether an unseen copy of the same card is left (a hidden card).
         known = self.known[s]
-        if known[kind] > hand[kind]:
-            known[kind] = hand[kind]
+        if known[kind]:
+            known[kind] -= 1
 
     def _play(self, s: int, kinds: list[int], from_hand: bool) -> None:
         if from_hand:

@@ -2,8 +2,11 @@
 
 A view holds no hidden card: a seat sees its own hand and face-up cards and,
 of every seat, the hand size, the face-up cards, how many face-down cards lie
-there (never which) and the cards everyone saw go into that hand (a picked-up
-pile, a failed blind flip) until they are played.  Views are plain frozen
+there (never which) and its *known* cards: those everyone saw go into that
+hand (a picked-up pile, a failed blind flip), less one for every copy of the
+kind the seat has played since.  Known cards are what every other player can
+be certain the seat holds from public events alone, so no view ever depends
+on a hidden card.  Views are plain frozen
 data, so they can be sent over the network, compared and handed to bots.
 """
 
@@ -56,7 +59,7 @@ class SeatInfo:
     hand_size: int
     face_up: tuple[str, ...]
     face_down: tuple[bool, bool, bool]  # which slots still hold a card
-    known: tuple[str, ...]  # cards everyone saw go into this hand
+    known: tuple[str, ...]  # cards everyone can be certain this hand holds
     ready: bool  # face-up cards chosen (their identity waits for everyone, D2)
     out: bool  # no cards left (finish: places)
 
