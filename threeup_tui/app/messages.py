@@ -66,3 +66,18 @@ class ClientFailed(Message):
 
     error: str
     where: str  # "play", "host" or "join": which screen shows the error
+
+
+@dataclass
+class ClockUpdated(Message):
+    """The host's turn clock: ``seat``'s time runs, ``remaining`` seconds left (None: none runs)."""
+
+    seat: int | None
+    remaining: float | None
+
+
+@dataclass
+class NoticeArrived(Message):
+    """A line for this seat only ("the bot played R4 for you"): untrusted text."""
+
+    text: str
