@@ -75,6 +75,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+MAX_THINK_MS = 60_000
+THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default 250)"
+
+
+def _think_ms(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_THINK_MS:
+        raise argparse.ArgumentTypeError(f"{value} ms is more than a minute ({MAX_THINK_MS})")
+    return value
+
+
 def _bot_level(text: str) -> str:
     from .bots import BOT_LEVELS
 
@@ -96,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play against bots at once")
     play.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
     play.add_argument("--bot-level", type=_bot_level, default="greedy")
+    play.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     play.add_argument("--seed", type=_seed, default=None)
     play.add_argument("--name", default=None, help="your name at the table")
 
@@ -120,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--players", type=_players, default=4)
     host.add_argument("--bots", type=_count, default=0, help="seats filled by bots")
     host.add_argument("--bot-level", type=_bot_level, default="greedy")
+    host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     host.add_argument("--code", default=None, help="room code players must give")
     host.add_argument("--seed", type=_seed, default=None)
     host.add_argument("--record", type=Path, default=None, help="journal / record file")
@@ -151,6 +164,13 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument(
         "--bot", type=_bot_level, default=None, metavar="LEVEL", help="play headless as this bot"
+    )
+    join.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help=f"{THINK_MS_HELP}; with --bot",
     )
     join.add_argument(
         "--listen-port", type=_port, default=None, help="port to hear LAN announcements on"
@@ -229,6 +249,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    if args.think_ms is not None and args.bot is None:
+        raise CliError("--think-ms sets the thinking time of a --bot")
     if args.bot is not None:
         if args.watch:
             raise CliError("--bot plays a seat; it cannot --watch")
