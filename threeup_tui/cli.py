@@ -103,6 +103,17 @@ def _code(text: str) -> str:
     return text
 
 
+MAX_THINK_MS = 60_000
+THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default 250)"
+
+
+def _think_ms(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_THINK_MS:
+        raise argparse.ArgumentTypeError(f"{value} ms is more than a minute ({MAX_THINK_MS})")
+    return value
+
+
 def _bot_level(text: str) -> str:
     from .bots import BOT_LEVELS
 
@@ -193,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help=f"how the bots play: {levels} (default: your last choice, at first greedy)",
     )
+    play.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     play.add_argument(
         "--seed",
         type=_seed,
@@ -290,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"how those bots play, and the bot that stands in for an absent player: "
         f"{levels} (default greedy)",
     )
+    host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     host.add_argument(
         "--code",
         type=_code,
@@ -420,6 +433,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"no app: play the seat as this bot ({levels}) (default: you play, in the app)",
     )
     join.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help=f"{THINK_MS_HELP}; with --bot",
+    )
+    join.add_argument(
         "--listen-port",
         type=_port,
         default=None,
@@ -507,6 +527,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    if args.think_ms is not None and args.bot is None:
+        raise CliError("--think-ms sets the thinking time of a --bot")
     if args.bot is not None:
         if args.watch:
             raise CliError("--bot plays a seat; it cannot --watch")
