@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..rules import Options
@@ -52,6 +53,7 @@ def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
         journal=args.record,
         table_name=f"{name}'s table",
         auto_start=auto_start,
+        think_ms=getattr(args, "think_ms", None),
     )
 
 
@@ -173,11 +175,15 @@ def run_headless_host(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"threeup host: cannot listen: {err.strerror or err}", file=sys.stderr)
         return 2
+    finally:
+        close_shared_pool()  # the bots' thinking workers
 
 
 async def _bot_client(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
-    bot = make_bot(args.bot)
+    bot = make_bot(args.bot, think_ms=getattr(args, "think_ms", None))
+    if thinks(bot):
+        shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False)
     await client.start()
@@ -196,6 +202,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
                     return 0
                 seat.on_view(event.view)
     finally:
+        await seat.stop()
         await client.close()
 
 
@@ -212,3 +219,5 @@ def run_bot_client(args: argparse.Namespace) -> int:
     except ConnectionError as err:
         print(f"threeup join: {err}", file=sys.stderr)
         return 1
+    finally:
+        close_shared_pool()  # the bot's thinking workers
