@@ -8,7 +8,7 @@ from app_helpers import screen_text, wait_for
 from app_states import dealt, seat_events
 from textual.command import CommandPalette
 from textual.pilot import Pilot
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen

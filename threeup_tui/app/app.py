@@ -388,7 +388,7 @@ class ThreeUpApp(App[int]):
 
     def _refresh_notifications(self) -> None:
         # Notifications go to the screen's status line, never over the game
-        # (issue 12); toasts only on a screen without one.
+        # (issue 12); toasts only before there is a screen to hold one.
         if not route_notifications(self):
             super()._refresh_notifications()
 

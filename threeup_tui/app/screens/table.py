@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
-from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, Static
 
 from ...bots.hint import hint_move
@@ -38,7 +37,6 @@ ROOMY_WIDTH = 100  # from here on, cards are drawn as cards and opponents get bo
 # (1 + 5), the action bar (2), the status line and the footer.
 ROOMY_LINES = 24
 OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
-CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
 
 
 ROOMY_CENTRE = 68  # cells your face-up and face-down cards need side by side
@@ -103,7 +101,6 @@ class TableScreen(TableScreenBase):
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._panes: dict[int, OpponentPane] = {}
-        self._clock_timer: Timer | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -230,7 +227,7 @@ class TableScreen(TableScreenBase):
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
         self._announce_turn(view)
-        self._watch_clock()
+        self.watch_clock()
 
     def _show_banner(self, view: View) -> None:
         session = self.session
@@ -268,25 +265,13 @@ class TableScreen(TableScreenBase):
                 roomy,
             )
 
-    # ------------------------------------------------------------ turn clock
-    def _watch_clock(self) -> None:
-        """Tick while a turn clock runs: the countdown and the quiet clocks."""
-        session = self.session
-        running = session is not None and session.clock is not None
-        if running and self._clock_timer is None:
-            self._clock_timer = self.set_interval(CLOCK_TICK, self._tick_clock)
-        elif not running and self._clock_timer is not None:
-            self._clock_timer.stop()
-            self._clock_timer = None
-
-    def _tick_clock(self) -> None:
+    def tick_clock(self) -> None:
         view = self._view()
-        if view is None or not self.ready:
+        if view is None:
             return
         # Both repaint only when the words change (once a second at most).
         self._show_banner(view)
         self._show_opponents(view)
-        self._watch_clock()
 
     def _paint_mine(self, view: View) -> None:
         me = view.me

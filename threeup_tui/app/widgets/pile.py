@@ -190,13 +190,15 @@ class PileView(Widget):
         lines: list[Content] = []
         if state.pile:
             n = len(state.pile)
-            lines.append(
-                Content.assemble(
-                    ("Pile ", "bold"),
-                    f"{plural(n, 'card')} · ",
-                    (state.run, "bold"),
-                )
-            )
+            size = [
+                Content.assemble(("Pile ", "bold"), plural(n, "card")),
+                Content.styled(f"Pile {n}", "bold"),
+            ]
+            run = [
+                Content.styled(state.run, "bold"),
+                Content.styled(state.run.split(":")[0], "bold"),
+            ]
+            lines.append(fit_parts([size, run], width, " · ", order=[0, 1]))
             # As many of the top cards as fit, the newest on the right.
             cards = [card_content(c) for c in state.pile]
             for i in range(len(cards)):

@@ -6,8 +6,9 @@ pile and the top line.  Every screen that shows a game yields one
 ``StatusLine`` just above its footer, and the app hands every notification
 to it (:func:`route_notifications`), so a notification never covers the
 game.  A screen without one (the command palette, say) falls back to the
-status line of the screen under it, and a full screen without one to the
-toasts.
+status line of the screen under it, and a full screen without one (a
+form, say) is given one, docked above its footer, with its first
+notification.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ MAX_ROWS = 2
 class StatusLine(Static):
     """The newest live notification, until it expires; then the next newest."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="status-line", markup=False)
+    def __init__(self, *, id: str | None = None, docked: bool = False) -> None:
+        classes = "status-line -docked" if docked else "status-line"
+        super().__init__(id=id, classes=f"{classes} -quiet", markup=False)
         self.shown: Notification | None = None
         self._timer: Timer | None = None
         self._live: list[Notification] = []
@@ -80,6 +82,7 @@ class StatusLine(Static):
         for severity in SEVERITY_LOOK:
             self.set_class(newest is not None and newest.severity == severity, f"-{severity}")
         content = Content("") if newest is None else notification_content(newest)
+        self.set_class(newest is None, "-quiet")
         self._paint(content)
 
     def _paint(self, content: Content) -> None:
@@ -114,20 +117,23 @@ class StatusLine(Static):
 
 def status_line_for(app: App[Any]) -> StatusLine | None:
     """The status line that shows the app's notifications now: the top
-    screen's, else (under a pop-up without one) the nearest below it."""
+    screen's, else (under a pop-up without one) the nearest below it.  A
+    full screen without one is given one, docked above its footer."""
     for screen in reversed(app.screen_stack):
         try:
             line: StatusLine = screen.query_one(StatusLine)
         except NoMatches:
-            if not isinstance(screen, ModalScreen):
-                return None
-        else:
+            if isinstance(screen, ModalScreen):
+                continue
+            line = StatusLine(docked=True)
+            screen.mount(line)
             return line
+        return line
     return None
 
 
 def route_notifications(app: App[Any]) -> bool:
-    """Show the app's notifications on a status line; False if no screen has one."""
+    """Show the app's notifications on a status line; False if there is no screen."""
     try:
         line = status_line_for(app)
     except Exception:  # no screen yet (start-up) or one being torn down
@@ -135,7 +141,11 @@ def route_notifications(app: App[Any]) -> bool:
     if line is None:
         return False
     # Textual keeps the notifications; expired ones drop out as they are read.
-    line.show(app._notifications)
+    notes = app._notifications
+    if line.is_mounted:
+        line.show(notes)
+    else:
+        line.call_after_refresh(line.show, notes)
     return True
 
 
