@@ -9,11 +9,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...client import Lobby
 from ...rules import View
 from ..session import Session
+from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
@@ -126,7 +127,7 @@ class GameOverScreen(ModalScreen[None]):
             if offers.waiting:
                 yield Static(offers.waiting, id="rematch-wait")
             yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         for button in ("#rematch", "#save", "#close"):

@@ -7,13 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...rules import View
 from ..text import cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.footer import KeysFooter
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
@@ -44,7 +45,7 @@ class SetupScreen(TableScreenBase):
         with Horizontal(id="setup-body"):
             yield from self._body()
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def _body(self) -> ComposeResult:
         with Vertical(id="setup-main"):

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
@@ -22,6 +22,7 @@ from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.footer import KeysFooter
 from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
@@ -39,6 +40,8 @@ ROOMY_LINES = 24
 OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
 
 
+SHORT = 20  # lines under which the opponents' rows scroll in two lines
+NARROW = 60  # columns under which the moves and chat are left out
 ROOMY_CENTRE = 68  # cells your face-up and face-down cards need side by side
 SIDE_MOST = 50
 
@@ -128,12 +131,16 @@ class TableScreen(TableScreenBase):
                 yield ChatPane()
         yield ActionBar(id="actions")
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def prepare(self) -> None:
         self._set_roomy()
 
     def on_resize(self, event: Resize) -> None:
+        # A short terminal (40x12, say) keeps room for the pile and the hand.
+        self.set_class(self.size.height < SHORT, "-short")
+        # A narrow one gives the moves and the chat's room to the cards.
+        self.set_class(self.size.width < NARROW, "-narrow")
         self._size_side()
         if self._set_roomy():
             for row in self.query(CardRow):
@@ -317,9 +324,10 @@ class TableScreen(TableScreenBase):
             hand_label.update(label, layout=False)
         empty = self.query_one("#hand-empty", Static)
         hand_row = self.query_one("#hand", CardRow)
+        # The words take the row's place (all of its width: they wrap, never cut).
         if empty.display != (not view.hand):
-            # The words take the row's place (all of its width: they wrap, never cut).
             empty.display = not view.hand
+        if hand_row.display != bool(view.hand):
             hand_row.display = bool(view.hand)
         if not view.hand:
             where = {
@@ -608,6 +616,12 @@ class TableScreen(TableScreenBase):
         )()
 
     # ------------------------------------------------------------ chat and more
+    def action_chat(self) -> None:
+        if self.has_class("-narrow"):
+            self.notify(f"Chat needs a terminal {NARROW} columns wide", severity="warning")
+            return
+        super().action_chat()
+
     def action_help(self) -> None:
         self.game_app.show_help("keys")
 
