@@ -44,8 +44,8 @@ def extra_and_draw(state: GameState, view: View) -> bool:
 
 
 def long_known(state: GameState, view: View) -> bool:
-    """Our turn, and an opponent holds 8 or more known cards."""
-    return view.my_turn and any(len(s.known) >= 8 for s in view.seats[1:])
+    """Our turn, and an opponent holds 12 or more known cards."""
+    return view.my_turn and any(len(s.known) >= 12 for s in view.seats[1:])
 
 
 def hand_empty(source: str) -> Callable[[GameState, View], bool]:

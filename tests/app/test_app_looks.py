@@ -149,3 +149,33 @@ async def test_an_unchecked_box_shows_no_mark(
         box.value = True
         await pilot.pause()
         assert "▐X▌" in screen_text(app)
+
+
+async def test_the_move_log_shows_only_whole_moves(client: ScriptedClient) -> None:
+    from table_states import open_table, played_until, table_app
+
+    from threeup_tui.app.widgets.move_log import MoveLog
+    from threeup_tui.bots import GreedyBot
+    from threeup_tui.client import ViewChanged
+    from threeup_tui.rules import seat_view
+
+    state = played_until(["you", "Bob"], lambda s, v: v.my_turn and len(s.history) > 10)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        log = screen.query_one(MoveLog)
+        width = log.content_region.width
+        for _ in range(40):  # move after move: the log's box cuts no move in two
+            if state.over:
+                break
+            state.apply_move(GreedyBot(1).choose_move(seat_view(state, state.seat)))
+            client.emit(ViewChanged(seat_view(state, 0)))
+            await wait_for(pilot, lambda: log._seen == len(state.history))
+            shown = log.render().plain.split("\n")
+            whole: list[str] = []
+            for line in reversed(log.lines):
+                lines = [w.plain for w in Content(line).wrap(width)]
+                if len(whole) + len(lines) > len(shown):
+                    break
+                whole[:0] = lines
+            assert whole == shown, (whole, shown)
