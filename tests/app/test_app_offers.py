@@ -174,3 +174,20 @@ async def test_the_turn_number_agrees_on_the_top_line_and_in_the_dialog(
         turn = int(top.rsplit("turn ", 1)[1])
         said = result_content(seat_view(state, 0), ("you", "bo")).plain
         assert f"{turn} turns" in said or (turn == 1 and "1 turn" in said), (top, said)
+
+
+async def test_after_the_game_the_table_offers_the_result_not_moves(
+    client: ScriptedClient,
+) -> None:
+    state = finished(["you", "bo"])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await game_over_for(pilot, client, state, 0, True, lobby_for(["you", "bo"]))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        footer = footer_words(app)
+        assert "Result" in footer and "Play" not in footer and "Hint" not in footer
+        assert not app.screen.query_one("#actions").display
+        await pilot.press("u", "d", "enter")
+        assert not any(kind == "submit" for kind, _ in client.requests)

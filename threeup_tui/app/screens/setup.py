@@ -19,6 +19,7 @@ from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
 FACE_UP = 3
+ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
 
 
 class SetupScreen(TableScreenBase):
@@ -115,6 +116,21 @@ class SetupScreen(TableScreenBase):
             if s.seat != view.seat
         ]
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
+
+    def prepare(self) -> None:
+        self._set_roomy()
+
+    def on_resize(self) -> None:
+        if self._set_roomy():
+            self.query_one(CardRow).relayout()
+
+    def _set_roomy(self) -> bool:
+        """Cards drawn as cards on a roomy terminal (as at the table)."""
+        roomy = self.size.width >= ROOMY_SIZE[0] and self.size.height >= ROOMY_SIZE[1]
+        if roomy == self.has_class("-roomy"):
+            return False
+        self.set_class(roomy, "-roomy")
+        return True
 
     def _show_title(self, ready: bool) -> None:
         """The title, and the set-up clock's countdown in its last seconds."""

@@ -88,7 +88,7 @@ class TableScreen(TableScreenBase):
         # Reading the log and chat: Tab into them, then ↑ ↓ PgUp PgDn Home End.
         Binding("escape", "escape", "Clear", show=False),
         Binding("c", "chat", "Chat"),
-        Binding("g", "game_over", "Result", show=False),
+        Binding("g", "game_over", "Result"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
@@ -104,6 +104,7 @@ class TableScreen(TableScreenBase):
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._panes: dict[int, OpponentPane] = {}
+        self._keys_for: tuple[bool, bool] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -226,10 +227,18 @@ class TableScreen(TableScreenBase):
         animate = animation_wanted(self.app, session.client)
         self.query_one(PileView).show(view, names, log.last, animate)
         watcher = view.seat is None
-        for id_ in ("#mine", "#hand-box", "#actions"):
+        for id_, hide in (
+            ("#mine", watcher),
+            ("#hand-box", watcher),
+            ("#actions", watcher or view.phase == "over"),
+        ):
             widget = self.query_one(id_)
-            if widget.display == watcher:
-                widget.display = not watcher
+            if widget.display == hide:
+                widget.display = not hide
+        keys = (watcher, view.phase == "over")
+        if keys != self._keys_for:
+            self._keys_for = keys
+            self.refresh_bindings()  # the footer offers what this seat can do now
         if not watcher:
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
@@ -396,9 +405,14 @@ class TableScreen(TableScreenBase):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A watcher has no cards: no card keys (nor a hint) in the footer.
+        # A watcher has no cards, and a game over takes no moves: no card
+        # keys (nor a hint) in the footer then; the result's key only then.
         view = self._view()
-        return not (action in self.SEAT_ACTIONS and view is not None and view.seat is None)
+        if view is None:
+            return True
+        if action == "game_over":
+            return view.phase == "over"
+        return not (action in self.SEAT_ACTIONS and (view.seat is None or view.phase == "over"))
 
     # ------------------------------------------------------------ requests
     def _submit(self, move: Move) -> None:
