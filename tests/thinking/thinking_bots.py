@@ -72,6 +72,7 @@ class GatedBot(BusyBot):
     def __init__(self, seed: int | None = None, think_ms: int | None = None) -> None:
         super().__init__(seed, think_ms)
         self.gate = GatedBot.gate_dir
+        self.made_in = os.getpid()  # the process whose event loop must not wait for it
 
     def think(self, view: View) -> None:
         if self.gate is None:
@@ -79,6 +80,12 @@ class GatedBot(BusyBot):
             return
         key = key_of(view)
         (self.gate / f"thinking-{key}").write_text(str(os.getpid()))
+        if os.getpid() == self.made_in:
+            # Thinking on the event loop's own thread: waiting for the test
+            # would only stall it.  Decide at once, so a test that expects
+            # the thinking elsewhere fails at once.
+            (self.gate / f"decided-{key}").touch()
+            return
         deadline = time.monotonic() + GATE_MAX_SECONDS
         while not (self.gate / f"open-{key}").exists() and time.monotonic() < deadline:
             burn(0.002)

@@ -97,6 +97,15 @@ def _worker_init() -> None:
         os.close(quiet)
 
 
+def _decide_in_worker(bot: Bot, view: View) -> Decision:
+    try:
+        return decide(bot, view)
+    except Exception:
+        raise
+    except BaseException as err:  # never a KeyboardInterrupt raised in the caller's loop
+        raise ThinkingError(f"the bot was stopped: {err!r}") from None
+
+
 def _worker_pid() -> int:
     return os.getpid()
 
@@ -199,7 +208,7 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        future = self._submit(decide, bot, view)
+        future = self._submit(_decide_in_worker, bot, view)
         if timeout is None:
             budget = getattr(bot, "think_ms", None) or ASSUMED_THINK_MS
             timeout = max(10.0, 20 * budget / 1000)
