@@ -79,7 +79,9 @@ class GatedBot(BusyBot):
             super().think(view)
             return
         key = key_of(view)
-        (self.gate / f"thinking-{key}").write_text(str(os.getpid()))
+        mark = self.gate / f".thinking-{key}"
+        mark.write_text(str(os.getpid()))
+        mark.rename(self.gate / f"thinking-{key}")  # whole, for the test to read at once
         if os.getpid() == self.made_in:
             # Thinking on the event loop's own thread: waiting for the test
             # would only stall it.  Decide at once, so a test that expects
