@@ -75,6 +75,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _turn_seconds(text: str) -> float:
+    value = _seconds(text)
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: a turn lasts 1 to 3600 seconds")
+    return value
+
+
 def _bot_level(text: str) -> str:
     from .bots import BOT_LEVELS
 
@@ -143,6 +150,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the TUI over SSH on this port (needs threeup[ssh])",
     )
     host.add_argument("--ssh-authorized-keys", type=Path, default=None)
+    host.add_argument(
+        "--turn-time",
+        type=_turn_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a player has for each action before a bot makes it for them "
+        "(default: no turn timer)",
+    )
+    host.add_argument(
+        "--rematch-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="--headless: start the next game this long after a game ends even if not "
+        "every player has asked for it (default: wait for everyone)",
+    )
+    host.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="--headless: close the table after N games (default: keep hosting until stopped)",
+    )
+    host.add_argument(
+        "--no-spectator-chat",
+        action="store_true",
+        help="spectators watch without chatting (default: they may chat)",
+    )
 
     join = sub.add_parser("join", help="join a table")
     join.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]")

@@ -32,6 +32,8 @@ class HostSettings:
     resume: Path | None = None  # restore the table from this journal
     ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
     ssh_authorized_keys: Path | None = None
+    turn_time: float | None = None  # seconds for each action (None: no turn timer)
+    spectator_chat: bool = True
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ class Launcher:
             journal=settings.journal,
             table_name=f"{settings.name}'s table",
             bot_delay=self.bot_delay,
+            turn_time=settings.turn_time,
+            spectator_chat=settings.spectator_chat,
         )
         # Bots sit down after the host, so the host has seat 1 (TableError:
         # shown by the app).
