@@ -491,7 +491,8 @@ class Table:
     def _last_game_words(self) -> str:
         if self.closing is not None:
             return self.closing
-        return f"this table plays {self.config.games} games and they have been played"
+        games = self.config.games
+        return f"this table plays {games} game{'' if games == 1 else 's'}, and that was the last"
 
     def close(self, reason: str) -> None:
         """No more games: ``reason`` is what the clients are told."""

@@ -97,8 +97,9 @@ async def _headless_host(args: argparse.Namespace) -> int:
     reason = "the host closed the table"
     try:
         code = await _host_games(table, stop)
-        if code == 0:
-            reason = f"the table has played its {table.config.games} games"
+        if not stop.is_set():
+            games = table.config.games
+            reason = f"the table has played its {games} game{'' if games == 1 else 's'}"
         return code
     finally:
         table.close(reason)
@@ -113,7 +114,8 @@ async def _headless_host(args: argparse.Namespace) -> int:
 
 async def _host_games(table: Table, stop: asyncio.Event) -> int:
     """Host game after game until ``--games`` are played (0) or the host is
-    stopped (130; the journal can ``--resume`` a game stopped midway)."""
+    stopped: 0 between games, 130 during one (the journal can ``--resume``
+    it)."""
     stopped = asyncio.ensure_future(stop.wait())
     try:
         while True:
@@ -128,9 +130,9 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                         table.game_number,
                         table.config.journal,
                     )
-                else:
-                    log.info("stopped after %d games", table.game_number)
-                return 130
+                    return 130
+                log.info("stopped after %d games", table.game_number)
+                return 0
             state = table.state
             assert state is not None
             kept = table.kept_records[-1] if table.kept_records else table.config.journal
