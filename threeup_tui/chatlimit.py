@@ -70,12 +70,15 @@ class ChatLimiter:
             return None
         entry.refused += 1
         if entry.logged_at is None or now - entry.logged_at >= LOG_EVERY:
+            since = "" if entry.logged_at is None else f" in the last {now - entry.logged_at:.0f} s"
             log.warning(
-                "chat from %s refused: over %d lines in %g s (%d refused since last said)",
+                "chat from %s refused: over %d lines in %g s (%d line%s refused%s)",
                 who,
                 LINES,
                 WINDOW,
                 entry.refused,
+                "" if entry.refused == 1 else "s",
+                since,
             )
             entry.logged_at = now
             entry.refused = 0
