@@ -94,10 +94,12 @@ class Launcher:
         announce_address: str | None = None,
         announce_port: int | None = None,
         listen_port: int | None = None,
+        think_ms: int | None = None,
     ) -> None:
         self.announce_address = announce_address
         self.announce_port = announce_port
         self.listen_port = listen_port
+        self.think_ms = think_ms  # search bots' budget per decision (None: their default)
 
     async def local_game(
         self,
@@ -107,7 +109,7 @@ class Launcher:
         name: str = "you",
     ) -> TableClient:
         """A started game of one person against bots."""
-        client = bot_game(players, bot_level, seed, name, self.bot_delay)
+        client = bot_game(players, bot_level, seed, name, self.bot_delay, think_ms=self.think_ms)
         await client.start()
         return client
 
@@ -128,6 +130,7 @@ class Launcher:
             bot_delay=self.bot_delay,
             turn_time=settings.turn_time,
             spectator_chat=settings.spectator_chat,
+            think_ms=self.think_ms,
         )
         # Bots sit down after the host, so the host has seat 1 (TableError:
         # shown by the app).

@@ -189,14 +189,15 @@ def test_a_bot_decision_for_an_older_state_is_dropped() -> None:
     state = table.state
     assert state is not None
     clock.now += 20
-    turn = table.bot_turn()
-    assert turn is not None
+    request = table.bot_request()  # the stand-in starts thinking
+    assert request is not None and request.seat == 0
     at = len(state.history)
-    choice = turn[1].choose_move(seat_view(state, 0))
+    choice = request.bot.choose_move(request.view)
     table.seat_active(0)
     table.submit(0, choice)  # ann was quicker after all
-    assert table.bot_acted(0, choice, at) is False
+    assert table.apply_bot_decision(request, choice) is False
     assert len(state.history) == at + 1
+    assert table.seats[0].timeouts == 0  # and it was not a time-out
 
 
 def test_the_clock_survives_a_clean_stop_and_a_resume(tmp_path: Path) -> None:

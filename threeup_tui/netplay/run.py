@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..rules import Options, Phase
@@ -57,6 +58,7 @@ def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
         rematch_after=getattr(args, "rematch_after", None),
         games=getattr(args, "games", None),
         spectator_chat=not getattr(args, "no_spectator_chat", False),
+        think_ms=getattr(args, "think_ms", None),
     )
 
 
@@ -211,11 +213,15 @@ def run_headless_host(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"threeup host: cannot listen: {err.strerror or err}", file=sys.stderr)
         return 2
+    finally:
+        close_shared_pool()  # the bots' thinking workers
 
 
 async def _bot_client(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
-    bot = make_bot(args.bot)
+    bot = make_bot(args.bot, think_ms=getattr(args, "think_ms", None))
+    if thinks(bot):
+        shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False, bot=args.bot)
     await client.start()
@@ -234,6 +240,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
     finally:
+        await seat.stop()
         await client.close()
 
 
@@ -250,3 +257,5 @@ def run_bot_client(args: argparse.Namespace) -> int:
     except ConnectionError as err:
         print(f"threeup join: {err}", file=sys.stderr)
         return 1
+    finally:
+        close_shared_pool()  # the bot's thinking workers

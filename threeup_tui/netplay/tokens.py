@@ -12,14 +12,8 @@ import os
 import secrets
 from pathlib import Path
 
-from platformdirs import user_state_dir
-
+from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import write_atomic
-
-
-def state_dir() -> Path:
-    override = os.environ.get("THREEUP_STATE_DIR")
-    return Path(override) if override else Path(user_state_dir("threeup", appauthor=False))
 
 
 class TokenStore:
