@@ -9,7 +9,6 @@ session's state channel carries a snapshot of exactly what its seat may see.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.config import NetConfig
-from net.errors import SessionClosed
+from net.errors import SendQueueFull, SessionClosed
 from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
@@ -72,6 +71,7 @@ class HostStats:
     malformed_requests: int = 0
     stale_moves: int = 0
     chat_refused: int = 0  # chat lines refused (too long, too many, spectators muted)
+    messages_dropped: int = 0  # not sent: the peer's send queue was full
     refused_hellos: dict[str, int] = field(default_factory=dict)
 
 
@@ -276,8 +276,14 @@ class NetHost:
         if peer.session_id in self.peers:
             # The session may end before its Disconnected event is handled:
             # a message for it then has nobody to go to.
-            with contextlib.suppress(SessionClosed):
+            try:
                 self.server.send(peer.session_id, message)
+            except SessionClosed:
+                pass
+            except SendQueueFull:
+                # A peer that does not read (a flooder ignoring its
+                # refusals) loses messages; it can never hold the host up.
+                self.stats.messages_dropped += 1
 
     def _mark(self, peer: _Peer) -> None:
         """Coalesce the lobby and view changes of one table change into one
