@@ -9,11 +9,13 @@ not reset it, and a resume gives it back.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 from threeup_tui.bots import make_bot
 from threeup_tui.client.events import Event, Notice, TurnClock
+from threeup_tui.client.local import bot_game
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.rules.cards import CODES
 from threeup_tui.table import AWAY_AFTER, RESUME_GRACE, Table, TableConfig
@@ -229,3 +231,27 @@ def test_a_resume_after_a_crash_starts_the_turn_clock_again(tmp_path: Path) -> N
     table.suspend()
     resumed = Table.resume(TableConfig(turn_time=60.0), journal, later)
     assert resumed.turn_clock.deadlines == {0: later.now + RESUME_GRACE}
+
+
+async def test_the_in_process_table_gives_its_player_the_clock_and_the_notice() -> None:
+    """LocalClient (a game in this process) gets the same TurnClock and
+    Notice events as a network client."""
+    client = bot_game(players=2, seed=6, name="ann", bot_delay=0.0)
+    client.table.config.turn_time = 0.3
+    await client.start()
+    got: list[Event] = []
+    try:
+
+        async def until_notice() -> None:
+            while True:
+                event = await client.next_event()
+                got.append(event)
+                if isinstance(event, Notice):
+                    return
+
+        await asyncio.wait_for(until_notice(), 5)
+    finally:
+        await client.close()
+    first = clocks(got)[0]
+    assert first.seat == 0 and first.remaining is not None and 0.25 < first.remaining <= 0.3
+    assert notices(got)[0].startswith("time is up: the bot laid ")
