@@ -76,7 +76,12 @@ class HostedClient(LocalClient):
             if isinstance(self.ssh_door, SshDoor):
                 await self.ssh_door.close()
         if isinstance(self.net_host, NetHost):
-            await self.net_host.close()
+            # The host leaving closes the table for everyone: clients are
+            # told and stop reconnecting (the journal can still --resume).
+            reason = "the host closed the table"
+            self.table.close(reason)
+            self.table.suspend()
+            await self.net_host.close(reason)
         await super().close()
 
 
