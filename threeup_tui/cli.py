@@ -77,6 +77,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _turn_seconds(text: str) -> float:
+    value = _seconds(text)
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: a turn lasts 1 to 3600 seconds")
+    return value
+
+
 def _name(text: str) -> str:
     from .table import MAX_NAME, clean_text
 
@@ -413,6 +420,34 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="an OpenSSH authorized_keys file: the keys that may come in over SSH "
         "(default: none; the room code, if any, is asked instead)",
+    )
+    host.add_argument(
+        "--turn-time",
+        type=_turn_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a player has for each action before a bot makes it for them "
+        "(default: no turn timer)",
+    )
+    host.add_argument(
+        "--rematch-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="--headless: start the next game this long after a game ends even if not "
+        "every player has asked for it (default: wait for everyone)",
+    )
+    host.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="--headless: close the table after N games (default: keep hosting until stopped)",
+    )
+    host.add_argument(
+        "--no-spectator-chat",
+        action="store_true",
+        help="spectators watch without chatting (default: they may chat)",
     )
 
     join = sub.add_parser(
