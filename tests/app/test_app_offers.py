@@ -146,8 +146,13 @@ async def test_a_dedicated_hosts_player_asks_for_the_next_game(client: ScriptedC
         screen = await game_over_for(pilot, client, state, 0, False, lobby)
         assert "rematch" in buttons(screen) and "save" not in buttons(screen)
         assert "Next game (r)" in screen_text(app) and "in 30 s" in screen_text(app)
+        assert "0 of 1 asked" in screen_text(app)
         await pilot.press("r")
         assert client.requests[-1] == ("rematch", None)
+        from threeup_tui.client import LobbyChanged
+
+        client.emit(LobbyChanged(lobby_with(lobby, rematch_votes=(0,))))
+        await wait_for(pilot, lambda: "1 of 1 asked, you too" in screen_text(app))
 
 
 async def test_the_host_may_rematch_and_save(client: ScriptedClient) -> None:

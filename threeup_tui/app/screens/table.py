@@ -29,6 +29,7 @@ from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
+from .game_over import GameOverScreen
 
 # view.source -> the zone whose cards are played now
 ZONE_OF_SOURCE = {"hand": "hand", "face-up": "up", "face-down": "down"}
@@ -244,6 +245,9 @@ class TableScreen(TableScreenBase):
             self.query_one(ActionBar).show(self.action_state(view))
         self._announce_turn(view)
         self.watch_clock()
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen) and screen.table is self:
+                screen.refresh_offers()
 
     def _show_banner(self, view: View) -> None:
         session = self.session
