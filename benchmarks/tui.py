@@ -1,6 +1,6 @@
 """App speed, headless: time to the first frame, and from a move to the repaint.
 
-    python benchmarks/tui.py [--starts N] [--moves N] [--json]
+    python benchmarks/tui.py [--starts N] [--moves N] [--size WxH] [--json]
 
 first frame (warm)   create_app() to the start screen's first painted frame,
                      in a process that has already imported Textual
@@ -25,14 +25,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
-from threeup_tui.app.messages import ViewUpdated
-from threeup_tui.app.screens.start import StartScreen
-from threeup_tui.app.screens.table import TableScreen
-from threeup_tui.bots import GreedyBot
-from threeup_tui.launcher import Launcher
+# Run as a script, this directory comes first on sys.path, and its net.py
+# would shadow the ``net`` package the app imports.  Drop it.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app  # noqa: E402
+from threeup_tui.app.messages import ViewUpdated  # noqa: E402
+from threeup_tui.app.screens.start import StartScreen  # noqa: E402
+from threeup_tui.app.screens.table import TableScreen  # noqa: E402
+from threeup_tui.bots import GreedyBot  # noqa: E402
+from threeup_tui.launcher import Launcher  # noqa: E402
 
 SIZE = (80, 24)
 
@@ -176,8 +182,14 @@ def main() -> int:
     parser.add_argument("--cold", type=int, default=3)
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--players", type=int, default=6)
+    parser.add_argument(
+        "--size", default="80x24", help="terminal size WxH (120x40: the cards drawn as cards)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    global SIZE
+    width, height = (int(n) for n in args.size.lower().split("x"))
+    SIZE = (width, height)
 
     warm = [asyncio.run(first_frame_once()) for _ in range(args.starts)]
     cold = [first_frame_cold() for _ in range(args.cold)]
