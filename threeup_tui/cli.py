@@ -114,35 +114,74 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="step through a game record")
     replay.add_argument("file")
 
-    host = sub.add_parser("host", help="host a table (UDP)")
-    host.add_argument("--bind", default="0.0.0.0")
+    host = sub.add_parser(
+        "host",
+        help="host a table (UDP)",
+        description=(
+            "Host a table. With --resume FILE alone the table comes back exactly as it "
+            "was (port, room code, seats, settings); a flag given with it overrides "
+            "that setting, and the host's log says so."
+        ),
+    )
+    # Defaults are None: a resume must tell a flag given from one left out.
+    # The defaults themselves are HOST_DEFAULTS (threeup_tui.hostargs).
+    host.add_argument("--bind", default=None, help="address to listen on (default 0.0.0.0)")
     host.add_argument("--port", type=_port, default=None, help="UDP port (default 47823)")
-    host.add_argument("--players", type=_players, default=4)
-    host.add_argument("--bots", type=_count, default=0, help="seats filled by bots")
-    host.add_argument("--bot-level", type=_bot_level, default="greedy")
-    host.add_argument("--code", default=None, help="room code players must give")
-    host.add_argument("--seed", type=_seed, default=None)
-    host.add_argument("--record", type=Path, default=None, help="journal / record file")
-    host.add_argument("--takeover-after", type=_seconds, default=30.0, metavar="SECONDS")
-    host.add_argument("--resume", type=Path, default=None, help="resume from a journal")
+    host.add_argument("--players", type=_players, default=None, help="seats, 2 to 6 (default 4)")
+    host.add_argument("--bots", type=_count, default=None, help="seats filled by bots (default 0)")
+    host.add_argument(
+        "--bot-level", type=_bot_level, default=None, help="level of the bots (default greedy)"
+    )
+    host.add_argument("--code", default=None, help="room code players must give (default none)")
+    host.add_argument("--seed", type=_seed, default=None, help="shuffle seed (default random)")
+    host.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="journal / record file; the table file FILE.table sits beside it "
+        "(default threeup-game.json for --headless, none otherwise)",
+    )
+    host.add_argument(
+        "--takeover-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="a bot plays an absent player's seat after this long (default 30)",
+    )
+    host.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="bring back the table of this journal (and FILE.table beside it)",
+    )
     host.add_argument("--headless", action="store_true", help="no TUI: a dedicated host")
     host.add_argument("--name", default=None, help="your name (and the table's)")
-    host.add_argument("--finish", choices=["first_out", "places"], default="first_out")
-    host.add_argument("--voluntary-pickup", action="store_true")
+    host.add_argument(
+        "--finish", choices=["first_out", "places"], default=None, help="(default first_out)"
+    )
+    host.add_argument("--voluntary-pickup", action="store_true", default=None, help="(default off)")
     host.add_argument(
         "--announce",
         default=None,
         metavar="ADDR",
         help="LAN announcement address (default 255.255.255.255; 'off')",
     )
-    host.add_argument("--announce-port", type=_port, default=None)
+    host.add_argument("--announce-port", type=_port, default=None, help="(default 47824)")
     host.add_argument(
         "--ssh-port",
         type=_port,
         default=None,
-        help="also serve the TUI over SSH on this port (needs threeup[ssh])",
+        help="also serve the TUI over SSH on this port (needs threeup[ssh]; default off)",
     )
-    host.add_argument("--ssh-authorized-keys", type=Path, default=None)
+    host.add_argument(
+        "--ssh-authorized-keys",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="admit only these public keys at the SSH door, without the room code "
+        "(default: any key or none, with the room code if the table has one)",
+    )
 
     join = sub.add_parser("join", help="join a table")
     join.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]")
@@ -214,13 +253,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    if args.bots >= args.players and args.resume is None:
-        raise CliError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
-    keys = args.ssh_authorized_keys
-    if keys is not None and not keys.is_file():
-        raise CliError(f"--ssh-authorized-keys {keys}: no such file")
-    if args.resume is not None and not args.resume.is_file():
-        raise CliError(f"--resume {args.resume}: no such file")
+    from .hostargs import check_host_args
+
+    try:
+        check_host_args(args)
+    except ValueError as err:
+        raise CliError(str(err)) from None
     if args.headless:
         from .netplay.run import run_headless_host
 

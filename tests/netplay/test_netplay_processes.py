@@ -106,8 +106,9 @@ def test_client_process_killed_mid_game_gets_its_seat_back(tmp_path: Path) -> No
     # The game waited for alice's seat, and the restarted alice played it.
     assert rec.moves[stalled].seat == seat
     # The seat still belongs to alice's kept token.
-    seats = json.loads(record.with_name(record.name + ".seats").read_text())
-    assert seats["seats"][seat]["token"] in token_before.values()
+    table = json.loads(record.with_name(record.name + ".table").read_text())
+    kept = [token for t in token_before["tables"].values() for token in t["names"].values()]
+    assert table["seats"][seat]["token"] in kept
 
 
 def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) -> None:
@@ -128,17 +129,11 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) 
         shutil.copy(record, tmp_path / "journal-at-kill.json")
         time.sleep(0.3)
         assert alice.popen.poll() is None and bob.popen.poll() is None
+        # --resume alone: the port, the seats and every setting come back.
         resumed = start_host_process(
-            tmp_path,
-            players=3,
-            bots=1,
-            seed=31,
-            record=record,
-            port=port,
-            takeover_after=600,
-            resume=record,
+            tmp_path, players=3, bots=1, seed=31, record=record, resume=record,
             tag="host-resumed",
-        )
+        )  # fmt: skip
         procs.append(resumed)
         assert resumed.port == port
         assert resumed.wait(90) == 0, resumed.stderr()
