@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
 
@@ -75,6 +77,45 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _name(text: str) -> str:
+    from .names import MAX_NAME_CELLS, clean_name, name_width
+
+    name = clean_name(text, "", cells=4 * MAX_NAME_CELLS)  # the table's cleaning, uncut
+    if not name:
+        raise argparse.ArgumentTypeError(f"{text!r} has nothing to show as a name")
+    if name_width(name) > MAX_NAME_CELLS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is wider than {MAX_NAME_CELLS} columns (a wide letter such as 山 takes two)"
+        )
+    return name
+
+
+ROOM_CODE_MAX = 32
+
+
+def _code(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("an empty room code: leave --code out for none")
+    if text != text.strip() or not text.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a room code is printable characters, no spaces around it"
+        )
+    if len(text) > ROOM_CODE_MAX:
+        raise argparse.ArgumentTypeError(f"a room code has at most {ROOM_CODE_MAX} characters")
+    return text
+
+
+MAX_THINK_MS = 60_000
+THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default 250)"
+
+
+def _think_ms(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_THINK_MS:
+        raise argparse.ArgumentTypeError(f"{value} ms is more than a minute ({MAX_THINK_MS})")
+    return value
+
+
 def _bot_level(text: str) -> str:
     from .bots import BOT_LEVELS
 
@@ -85,114 +126,336 @@ def _bot_level(text: str) -> str:
     return text
 
 
+def _address_type(check: Callable[[str], object]) -> Callable[[str], str]:
+    """An argparse type: the text as given, once ``check`` accepts it."""
+
+    def checked(text: str) -> str:
+        from .addresses import AddressError
+
+        try:
+            check(text)
+        except AddressError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return text.strip()
+
+    return checked
+
+
+def _table_address(text: str) -> object:
+    from .addresses import parse_address
+
+    return parse_address(text)
+
+
+def _bind(text: str) -> object:
+    from .addresses import bind_address
+
+    return bind_address(text)
+
+
+def _announce(text: str) -> object:
+    from .addresses import announce_address
+
+    return announce_address(text)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a mistake told in one line (exit 2) instead of the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _levels() -> str:
+    from .bots import BOT_LEVELS
+
+    return ", ".join(BOT_LEVELS)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .addresses import DEFAULT_GAME_PORT
+
+    announce_port = 47824  # netplay.discovery.DEFAULT_ANNOUNCE_PORT (checked by a test)
+    levels = _levels()
+    parser = Parser(
         prog="threeup",
-        description="3UP 3DOWN in the terminal: against bots, on a LAN, over SSH.",
+        description="3UP 3DOWN in the terminal: against bots, on a LAN, over SSH. "
+        "With no command, the app opens at its start screen.",
     )
     parser.add_argument("--version", action="version", version=f"threeup {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play against bots at once")
-    play.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
-    play.add_argument("--bot-level", type=_bot_level, default="greedy")
-    play.add_argument("--seed", type=_seed, default=None)
-    play.add_argument("--name", default=None, help="your name at the table")
+    play = sub.add_parser(
+        "play",
+        help="play against bots at once",
+        description="Play against bots at once. Without options, the players, bot level "
+        "and name you chose last on the start screen.",
+    )
+    play.add_argument(
+        "--players",
+        type=_players,
+        default=None,
+        metavar="N",
+        help="players at the table, you included: 2 to 6 "
+        "(default: your last choice on the start screen, at first 4)",
+    )
+    play.add_argument(
+        "--bot-level",
+        type=_bot_level,
+        default=None,
+        metavar="LEVEL",
+        help=f"how the bots play: {levels} (default: your last choice, at first greedy)",
+    )
+    play.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
+    play.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="N",
+        help="deal from this seed (default: a random deal)",
+    )
+    play.add_argument(
+        "--name",
+        type=_name,
+        default=None,
+        help="your name at the table (default: the name you chose last, at first 'you')",
+    )
 
-    verify = sub.add_parser("verify", help="check a game record")
-    verify.add_argument("file")
-    verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify = sub.add_parser(
+        "verify",
+        help="check a game record",
+        description="Check a game record: replay every move and say whether each is legal.",
+    )
+    verify.add_argument("file", help="the record file (JSON)")
+    verify.add_argument(
+        "--json", action="store_true", help="print one JSON object (default: a line of text)"
+    )
 
-    sim = sub.add_parser("simulate", help="play bot games and print statistics")
-    sim.add_argument("--games", type=_positive, required=True)
-    sim.add_argument("--players", type=_players, required=True)
-    sim.add_argument("--bots", required=True, help="LEVEL or LEVEL,LEVEL,... one per seat")
-    sim.add_argument("--seed", type=_seed, default=0)
-    sim.add_argument("--json", action="store_true")
-    sim.add_argument("--records", type=Path, default=None, help="write every game's record here")
+    sim = sub.add_parser(
+        "simulate",
+        help="play bot games and print statistics",
+        description="Play games between bots and print each seat's wins.",
+    )
+    sim.add_argument("--games", type=_positive, required=True, help="how many games to play")
+    sim.add_argument("--players", type=_players, required=True, help="players per game, 2 to 6")
+    sim.add_argument(
+        "--bots",
+        required=True,
+        metavar="LEVELS",
+        help=f"LEVEL for every seat, or LEVEL,LEVEL,... one per seat (levels: {levels})",
+    )
+    sim.add_argument(
+        "--seed", type=_seed, default=0, metavar="N", help="seed of the series of games (default 0)"
+    )
+    sim.add_argument(
+        "--json", action="store_true", help="print one JSON object (default: a table of text)"
+    )
+    sim.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write every game's record into DIR (default: keep none)",
+    )
 
-    replay = sub.add_parser("replay", help="step through a game record")
-    replay.add_argument("file")
+    replay = sub.add_parser(
+        "replay",
+        help="step through a game record",
+        description="Step through a game record, move by move, seeing every hand.",
+    )
+    replay.add_argument("file", help="the record file (JSON)")
 
     host = sub.add_parser(
         "host",
         help="host a table (UDP)",
-        description=(
-            "Host a table. With --resume FILE alone the table comes back exactly as it "
-            "was (port, room code, seats, settings); a flag given with it overrides "
-            "that setting, and the host's log says so."
-        ),
+        description="Host a table others join over the network (UDP). With the app, you sit "
+        "in seat 1 and start the game from the lobby; --headless runs a dedicated host. "
+        "With --resume FILE alone the table comes back exactly as it was (port, room code, "
+        "seats, settings); a flag given with it overrides that one setting, and the host's "
+        "log says so.",
     )
-    # Defaults are None: a resume must tell a flag given from one left out.
-    # The defaults themselves are HOST_DEFAULTS (threeup_tui.hostargs).
-    host.add_argument("--bind", default=None, help="address to listen on (default 0.0.0.0)")
-    host.add_argument("--port", type=_port, default=None, help="UDP port (default 47823)")
-    host.add_argument("--players", type=_players, default=None, help="seats, 2 to 6 (default 4)")
-    host.add_argument("--bots", type=_count, default=None, help="seats filled by bots (default 0)")
+    # Defaults are None where a resume must tell a flag given from one left
+    # out; the defaults themselves are HOST_DEFAULTS (threeup_tui.hostargs).
     host.add_argument(
-        "--bot-level", type=_bot_level, default=None, help="level of the bots (default greedy)"
+        "--bind",
+        type=_address_type(_bind),
+        default=None,
+        metavar="IP",
+        help="IP address to listen on, as digits: host names are not looked up "
+        "(default 0.0.0.0: every IPv4 interface; :: for IPv6)",
     )
-    host.add_argument("--code", default=None, help="room code players must give (default none)")
-    host.add_argument("--seed", type=_seed, default=None, help="shuffle seed (default random)")
+    host.add_argument(
+        "--port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help=f"UDP port of the table (default {DEFAULT_GAME_PORT}; 0: any free port)",
+    )
+    host.add_argument(
+        "--players", type=_players, default=None, metavar="N", help="seats, 2 to 6 (default 4)"
+    )
+    host.add_argument(
+        "--bots",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="seats filled by bots from the start (default 0)",
+    )
+    host.add_argument(
+        "--bot-level",
+        type=_bot_level,
+        default=None,
+        metavar="LEVEL",
+        help=f"how those bots play, and the bot that stands in for an absent player: "
+        f"{levels} (default greedy)",
+    )
+    host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
+    host.add_argument(
+        "--code",
+        type=_code,
+        default=None,
+        help="room code players must give to sit (default: none, anyone who finds the table)",
+    )
+    host.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="N",
+        help="deal from this seed (default: a random deal)",
+    )
     host.add_argument(
         "--record",
         type=Path,
         default=None,
-        help="journal / record file; the table file FILE.table sits beside it "
-        "(default threeup-game.json for --headless, none otherwise)",
+        metavar="FILE",
+        help="keep the game's journal in FILE, which --resume can restart from; it is the "
+        "record once the game ends; the table file FILE.table (mode 0600) sits beside it "
+        "(default: none; threeup-game.json with --headless)",
     )
     host.add_argument(
         "--takeover-after",
         type=_seconds,
         default=None,
         metavar="SECONDS",
-        help="a bot plays an absent player's seat after this long (default 30)",
+        help="how long an absent player's seat waits before a bot plays it (default 30)",
     )
     host.add_argument(
         "--resume",
         type=Path,
         default=None,
         metavar="FILE",
-        help="bring back the table of this journal (and FILE.table beside it)",
+        help="bring back the table kept in this journal and FILE.table beside it: port, "
+        "room code, seats and settings (default: a new table)",
     )
-    host.add_argument("--headless", action="store_true", help="no TUI: a dedicated host")
-    host.add_argument("--name", default=None, help="your name (and the table's)")
     host.add_argument(
-        "--finish", choices=["first_out", "places"], default=None, help="(default first_out)"
+        "--headless",
+        action="store_true",
+        help="no app: a dedicated host that starts the game once every seat is taken",
     )
-    host.add_argument("--voluntary-pickup", action="store_true", default=None, help="(default off)")
+    host.add_argument(
+        "--name",
+        type=_name,
+        default=None,
+        help="your name, and the table's (\"NAME's table\") (default: the name you chose "
+        "last, at first 'host'; with --headless, your login name)",
+    )
+    host.add_argument(
+        "--finish",
+        choices=["first_out", "places"],
+        default=None,
+        help="first_out: the first player out wins; places: play on for places (default first_out)",
+    )
+    host.add_argument(
+        "--voluntary-pickup",
+        action="store_true",
+        default=None,
+        help="players may pick up the pile at any time (default: only when nothing else goes)",
+    )
     host.add_argument(
         "--announce",
+        type=_address_type(_announce),
         default=None,
-        metavar="ADDR",
-        help="LAN announcement address (default 255.255.255.255; 'off')",
+        metavar="IP",
+        help="where to announce the table on the LAN: an IPv4 address (a broadcast one, "
+        "usually) or 'off' (default: $THREEUP_ANNOUNCE, else 255.255.255.255)",
     )
-    host.add_argument("--announce-port", type=_port, default=None, help="(default 47824)")
+    host.add_argument(
+        "--announce-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help=f"UDP port the announcements go to (default {announce_port})",
+    )
     host.add_argument(
         "--ssh-port",
         type=_port,
         default=None,
-        help="also serve the TUI over SSH on this port (needs threeup[ssh]; default off)",
+        metavar="PORT",
+        help="also serve the app over SSH on this TCP port, for friends who install "
+        "nothing; needs threeup[ssh] (default: no SSH)",
     )
     host.add_argument(
         "--ssh-authorized-keys",
         type=Path,
         default=None,
         metavar="FILE",
-        help="admit only these public keys at the SSH door, without the room code "
-        "(default: any key or none, with the room code if the table has one)",
+        help="an OpenSSH authorized_keys file: only these keys may come in over SSH, and "
+        "the room code is not asked of them (default: any key, or none with a seat word; "
+        "the room code, if any, is asked)",
     )
 
-    join = sub.add_parser("join", help="join a table")
-    join.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]")
-    join.add_argument("--name", default=None)
-    join.add_argument("--code", default=None)
-    join.add_argument("--watch", action="store_true", help="watch as a spectator")
-    join.add_argument(
-        "--bot", type=_bot_level, default=None, metavar="LEVEL", help="play headless as this bot"
+    join = sub.add_parser(
+        "join",
+        help="join a table",
+        description="Join a table over the network. Without an address, the app lists the "
+        "tables announced on this network.",
     )
     join.add_argument(
-        "--listen-port", type=_port, default=None, help="port to hear LAN announcements on"
+        "address",
+        nargs="?",
+        type=_address_type(_table_address),
+        default=None,
+        metavar="HOST[:PORT]",
+        help=f"the table: a host name or IP address, and its port (default port "
+        f"{DEFAULT_GAME_PORT}); none: choose from the tables found on the LAN",
+    )
+    join.add_argument(
+        "--name",
+        type=_name,
+        default=None,
+        help="your name at the table (default: the name you chose last, at first 'player')",
+    )
+    join.add_argument(
+        "--code",
+        type=_code,
+        default=None,
+        help="the table's room code, if it has one (default: none)",
+    )
+    join.add_argument(
+        "--watch",
+        action="store_true",
+        help="watch as a spectator, without a seat (default: sit and play)",
+    )
+    join.add_argument(
+        "--bot",
+        type=_bot_level,
+        default=None,
+        metavar="LEVEL",
+        help=f"no app: play the seat as this bot ({levels}) (default: you play, in the app)",
+    )
+    join.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help=f"{THINK_MS_HELP}; with --bot",
+    )
+    join.add_argument(
+        "--listen-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help=f"UDP port to hear LAN announcements on (default {announce_port})",
     )
     return parser
 
@@ -253,6 +516,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    if args.announce is None and os.environ.get("THREEUP_ANNOUNCE"):
+        from .addresses import AddressError, announce_address
+
+        try:
+            announce_address(os.environ["THREEUP_ANNOUNCE"])
+        except AddressError as err:
+            raise CliError(f"THREEUP_ANNOUNCE: {err}") from None
     from .hostargs import check_host_args
 
     try:
@@ -267,6 +537,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    if args.think_ms is not None and args.bot is None:
+        raise CliError("--think-ms sets the thinking time of a --bot")
     if args.bot is not None:
         if args.watch:
             raise CliError("--bot plays a seat; it cannot --watch")

@@ -20,13 +20,15 @@ import json
 import os
 from typing import Any
 
+from .paths import confined_guest
+
 GUEST_ENV = "THREEUP_GUEST"
 GUEST_FD_ENV = "THREEUP_GUEST_FD"
 MAX_SECRETS = 4096
 
 
 def is_guest() -> bool:
-    return os.environ.get(GUEST_ENV) == "1"
+    return confined_guest()
 
 
 def read_guest_seat() -> dict[str, Any] | None:

@@ -128,10 +128,12 @@ class Launcher:
         announce_address: str | None = None,
         announce_port: int | None = None,
         listen_port: int | None = None,
+        think_ms: int | None = None,
     ) -> None:
         self.announce_address = announce_address
         self.announce_port = announce_port
         self.listen_port = listen_port
+        self.think_ms = think_ms  # search bots' budget per decision (None: their default)
 
     async def local_game(
         self,
@@ -141,7 +143,7 @@ class Launcher:
         name: str = "you",
     ) -> TableClient:
         """A started game of one person against bots."""
-        client = bot_game(players, bot_level, seed, name, self.bot_delay)
+        client = bot_game(players, bot_level, seed, name, self.bot_delay, think_ms=self.think_ms)
         await client.start()
         return client
 
@@ -165,6 +167,7 @@ class Launcher:
                 journal=settings.journal,
                 table_name=f"{settings.name}'s table",
                 bot_delay=self.bot_delay,
+                think_ms=self.think_ms,
             )
             table = open_table(config)
             table.hosting = Hosting(

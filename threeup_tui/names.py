@@ -60,6 +60,11 @@ def cut_cells(text: str, cells: int) -> str:
     return text
 
 
+def name_width(name: str) -> int:
+    """Terminal cells a name takes."""
+    return cell_len(name)
+
+
 def same_name(a: str, b: str) -> bool:
     """Two names people would read as one ("Ann" and "ann")."""
     return a.casefold() == b.casefold()

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import BOT_LEVELS, Bot, make_bot
+from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
+from .bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
 from .client.events import (
     ChatReceived,
     Event,
@@ -41,6 +42,7 @@ from .rules import (
     Options,
     Phase,
     RulesError,
+    View,
     parse_record,
     record_of,
     replay,
@@ -123,6 +125,7 @@ class TableConfig:
     table_name: str = "threeup"
     auto_start: bool = False  # start as soon as every seat is filled (headless)
     bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
+    think_ms: int | None = None  # a search bot's budget per decision (None: its default)
 
 
 @dataclass
@@ -311,7 +314,7 @@ class Table:
             assert seat.absent_since is not None
             due = seat.absent_since + self.config.takeover_after - now
             if due <= 0:
-                seat.bot = make_bot(self.config.bot_level, self._bot_seed(i))
+                seat.bot = self._make_bot(self.config.bot_level, i)
                 seat.bot_level = self.config.bot_level
                 self._system(
                     f"a {seat.bot_level} bot plays seat {i + 1} for {seat.name} until they return"
@@ -334,7 +337,7 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat.kind == "open":
                 self.seats[i] = Seat(
-                    f"{level} bot {i + 1}", "bot", level, bot=make_bot(level, self._bot_seed(i))
+                    f"{level} bot {i + 1}", "bot", level, bot=self._make_bot(level, i)
                 )
                 self._notify()
                 self._maybe_auto_start()
@@ -362,6 +365,9 @@ class Table:
             raise TableError(f"there is no seat {options.first + 1} to start")
         self.options = options
         self._notify()
+
+    def _make_bot(self, level: str, i: int) -> Bot:
+        return make_bot(level, self._bot_seed(i), self.config.think_ms)
 
     def _bot_seed(self, i: int) -> int | None:
         base = self.config.seed
@@ -452,26 +458,57 @@ class Table:
         seat = self.seats[state.seat]
         return (state.seat, seat.bot) if seat.bot is not None else None
 
-    def step_bot(self) -> bool:
-        """Let one bot act; False when no bot has to."""
+    def bot_request(self) -> BotRequest | None:
+        """What a bot must decide now (see :meth:`bot_turn`), and on which view."""
         turn = self.bot_turn()
-        if turn is None:
-            return False
-        i, bot = turn
         state = self.state
-        assert state is not None
+        if turn is None or state is None:
+            return None
+        i, bot = turn
         view = seat_view(state, i, log_length=0)
+        return BotRequest(i, bot, view, state, state.phase, len(state.history))
+
+    def is_current(self, request: BotRequest) -> bool:
+        """Whether ``request`` still stands: the same game, phase and move
+        count, and the same bot still to act for the seat.  A decision that
+        took a while may have been overtaken meanwhile (a returning player
+        moved, a take-over or a turn timer changed who plays the seat)."""
+        state = self.state
+        if state is not request.state or state.phase != request.phase:
+            return False
+        if len(state.history) != request.moves:
+            return False
+        turn = self.bot_turn()
+        return turn is not None and turn[0] == request.seat and turn[1] is request.bot
+
+    def apply_bot_decision(self, request: BotRequest, decision: Decision) -> bool:
+        """Make a bot's decision, unless the table has moved on since it was
+        asked for (then it is dropped: False)."""
+        if not self.is_current(request):
+            log.debug("seat %d: dropped a bot decision the table has moved past", request.seat)
+            return False
+        i, state = request.seat, request.state
         try:
-            if state.phase == Phase.SETUP:
-                self.choose_face_up(i, bot.choose_face_up(view))
+            if isinstance(decision, Move):
+                self.submit(i, decision)
             else:
-                self.submit(i, bot.choose_move(view))
+                self.choose_face_up(i, decision)
         except TableError as err:  # a bot bug must not stall the table
             log.error("bot for seat %d chose an illegal action: %s", i + 1, err)
-            legal = state.legal_actions()
-            if state.phase == Phase.PLAY and legal:
+            if state.phase == Phase.SETUP:
+                self.choose_face_up(i, GreedyBot(0).choose_face_up(request.view))
+            elif legal := state.legal_actions():
                 state.apply(legal[0])
                 self._after_change()
+        return True
+
+    def step_bot(self) -> bool:
+        """Let one bot act, here and now; False when no bot has to.  (The
+        runner makes a thinking bot's decision off the event loop instead.)"""
+        request = self.bot_request()
+        if request is None:
+            return False
+        self.apply_bot_decision(request, decide(request.bot, request.view))
         return True
 
     # ----------------------------------------------------------------- chat
@@ -660,7 +697,7 @@ class Table:
             if level not in BOT_LEVELS:
                 level = self.config.bot_level
             if kind == "bot":
-                self.seats[i] = Seat(name, "bot", level, bot=make_bot(level, self._bot_seed(i)))
+                self.seats[i] = Seat(name, "bot", level, bot=self._make_bot(level, i))
             elif kind == "human" and isinstance(token, str) and token:
                 if self.state is None and i != self.host_seat:
                     continue  # a lobby seat opens again
@@ -731,16 +768,44 @@ def open_table(
     return table
 
 
-class TableRunner:
-    """Drives a table's bots and take-overs in the background."""
+@dataclass(frozen=True)
+class BotRequest:
+    """A decision a bot owes the table: for ``seat``, on ``view``, at the
+    game ``state`` in ``phase`` after ``moves`` moves."""
 
-    def __init__(self, table: Table) -> None:
+    seat: int
+    bot: Bot
+    view: View
+    state: GameState
+    phase: Phase
+    moves: int
+
+
+class TableRunner:
+    """Drives a table's bots and take-overs in the background.
+
+    A bot that thinks decides in ``pool``'s workers (default: the process's
+    shared pool) while the loop goes on serving everyone; its decision is
+    made only if the table has not moved on meanwhile.  The table's
+    ``bot_delay`` runs while the bot thinks, not after.
+    """
+
+    def __init__(self, table: Table, pool: ThinkPool | None = None) -> None:
         self.table = table
+        self.pool = pool or shared_pool()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self._task is None:
+            if self._thinking_bots_expected():
+                self.pool.warm()
             self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def _thinking_bots_expected(self) -> bool:
+        table = self.table
+        seated = any(seat.bot is not None and thinks(seat.bot) for seat in table.seats)
+        level = BOT_LEVELS.get(table.config.bot_level)
+        return seated or bool(level is not None and getattr(level, "thinks", False))
 
     async def stop(self) -> None:
         await cancel_and_wait(self._task)
@@ -751,12 +816,9 @@ class TableRunner:
         while True:
             table.changed.clear()
             wait = table.check_takeovers()
-            if table.bot_turn() is not None:
-                if table.config.bot_delay:
-                    await asyncio.sleep(table.config.bot_delay)
-                else:
-                    await asyncio.sleep(0)  # let clients see each move
-                table.step_bot()
+            request = table.bot_request()
+            if request is not None:
+                await self._play(request)
                 continue
             timeout = 1.0 if wait is None else min(max(wait, 0.01), 1.0)
             # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a
@@ -764,3 +826,15 @@ class TableRunner:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await table.changed.wait()
+
+    async def _play(self, request: BotRequest) -> None:
+        loop = asyncio.get_running_loop()
+        asked_at = loop.time()
+        try:
+            decision = await self.pool.decide(request.bot, request.view)
+        except Exception as err:  # a bot bug or a lost worker must not stall the table
+            log.error("bot for seat %d gave no decision: %r", request.seat, err)
+            decision = fallback_decision(request.view)
+        # Let clients see each move; with a delay, people can follow.
+        await asyncio.sleep(max(0.0, self.table.config.bot_delay - (loop.time() - asked_at)))
+        self.table.apply_bot_decision(request, decision)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..bots.pool import close_shared_pool
 from ..guest import is_guest, read_guest_seat
 from ..launcher import HostSettings, JoinSettings, Launcher
 from ..recordfile import load_record
@@ -64,6 +65,7 @@ def launcher_from_args(args: argparse.Namespace) -> Launcher:
         announce_address=getattr(args, "announce", None),
         announce_port=getattr(args, "announce_port", None),
         listen_port=getattr(args, "listen_port", None),
+        think_ms=getattr(args, "think_ms", None),
     )
 
 
@@ -89,5 +91,8 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         print(f"threeup replay: not a record: {err}", file=sys.stderr)
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        close_shared_pool()  # the bots' thinking workers, and the hint's
     return result if isinstance(result, int) else (app.return_code or 0)

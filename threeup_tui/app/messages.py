@@ -1,17 +1,20 @@
-"""Messages the event worker posts to the app, one per client event.
+"""The app's messages: one per client event, and the requests screens make.
 
-The worker runs ``client.next_event()`` in a loop and turns each event into
-one of these; Textual then delivers them on the UI's own task, in order, so
-handlers may touch widgets freely.
+The event worker runs ``client.next_event()`` in a loop and turns each event
+into one of the first group; Textual then delivers them on the UI's own
+task, in order, so handlers may touch widgets freely.  The second group is
+what screens post to ask the app for something.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
 from ..client import Lobby, TableClient, Welcome
+from ..launcher import HostSettings, JoinSettings
 from ..rules import View
 
 
@@ -66,3 +69,79 @@ class ClientFailed(Message):
 
     error: str
     where: str  # "play", "host" or "join": which screen shows the error
+
+
+# ---------------------------------------------------------------- requests
+# What a screen asks of the app.  Screens never import the app module: they
+# post one of these and the app (which bubbles every screen's messages)
+# handles it, as Posting's and Harlequin's screens do.
+
+
+@dataclass
+class PlayRequested(Message):
+    """A game against bots, now."""
+
+    players: int
+    bot_level: str
+
+
+@dataclass
+class HostFormRequested(Message):
+    """Open the form to host a table."""
+
+
+@dataclass
+class HostRequested(Message):
+    """Open a table with these settings (the host form's button)."""
+
+    settings: HostSettings
+
+
+@dataclass
+class JoinFormRequested(Message):
+    """Open the form to join a table."""
+
+
+@dataclass
+class JoinRequested(Message):
+    """Join the table at ``settings.address`` (the join form's button)."""
+
+    settings: JoinSettings
+
+
+@dataclass
+class JoinCancelled(Message):
+    """Stop trying to join (Esc while the join screen waits for an answer)."""
+
+
+@dataclass
+class HelpRequested(Message):
+    """The rules ("rules") or the keys ("keys")."""
+
+    tab: str = "rules"
+
+
+@dataclass
+class StatsRequested(Message):
+    """Your games: the history and its figures."""
+
+
+@dataclass
+class ReplayRequested(Message):
+    """Step through the record file at ``path`` (a game from the history)."""
+
+    path: str
+
+
+@dataclass
+class SettingsChanged(Message):
+    """Remember these settings (field names of :class:`~threeup_tui.settings.Settings`)."""
+
+    changes: dict[str, Any]
+
+
+@dataclass
+class LeaveRequested(Message):
+    """Leave the table (asking first unless ``confirm`` is False)."""
+
+    confirm: bool = True

@@ -16,9 +16,11 @@ class Bot(ABC):
     """
 
     level: str = "?"
+    thinks: bool = False  # a search bot: its decisions run off the event loop (bots/pool.py)
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, think_ms: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self.think_ms = think_ms  # a search bot's budget per decision; others ignore it
 
     @abstractmethod
     def choose_face_up(self, view: View) -> tuple[str, str, str]:

@@ -23,6 +23,8 @@ from net.config import NetConfig
 from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
 from net.events import DisconnectCause, Disconnected, Message, State
 
+from ..addresses import AddressError as AddressError
+from ..addresses import parse_address as parse_address
 from ..client.base import TableClient
 from ..client.events import (
     ActionRejected,
@@ -35,7 +37,6 @@ from ..client.events import (
 )
 from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
-from .host import DEFAULT_PORT
 from .tokens import TokenStore, new_token
 from .wire import ViewDecoder, WireError, lobby_from_wire, make_hello, request
 
@@ -45,35 +46,6 @@ log = logging.getLogger("threeup.client")
 # move is re-sent within 0.4 s however many times it was lost before.
 CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=8.0, max_rto=0.4, ack_delay=0.01)
 RECONNECT_MAX_DELAY = 2.0
-
-
-class AddressError(ValueError):
-    """A HOST[:PORT] that cannot be understood."""
-
-
-def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host``, ``host:port``, ``[v6]:port`` or a bare IPv6 address."""
-    text = text.strip()
-    if not text:
-        raise AddressError("no address given")
-    if text.startswith("["):
-        host, sep, rest = text[1:].partition("]")
-        if not sep:
-            raise AddressError(f"{text!r}: missing ']'")
-        port_text = rest[1:] if rest.startswith(":") else ""
-        if rest and not rest.startswith(":"):
-            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
-    elif text.count(":") == 1:
-        host, port_text = text.split(":")
-    else:
-        host, port_text = text, ""  # a name, IPv4, or a bare IPv6 address
-    if not host:
-        raise AddressError(f"{text!r}: no host")
-    if not port_text:
-        return host, default_port
-    if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
-        raise AddressError(f"{text!r}: {port_text!r} is not a port (1-65535)")
-    return host, int(port_text)
 
 
 class NetClient(TableClient):

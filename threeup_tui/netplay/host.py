@@ -23,6 +23,7 @@ from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
 
+from ..addresses import DEFAULT_GAME_PORT
 from ..client.events import (
     ActionRejected,
     ChatReceived,
@@ -47,7 +48,8 @@ from .wire import (
 
 log = logging.getLogger("threeup.host")
 
-DEFAULT_PORT = 47823
+DEFAULT_PORT = DEFAULT_GAME_PORT  # the port a table listens on unless told otherwise
+
 # Snapshots are small and few: keep the retransmission back-off short so a
 # view lost several times over still arrives within about a second.
 HOST_NET = NetConfig(max_rto=0.4, ack_delay=0.01)

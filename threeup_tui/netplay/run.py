@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import new_hosting, new_table_config, resume_overrides, value
@@ -162,11 +163,15 @@ def run_headless_host(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"threeup host: cannot listen: {err.strerror or err}", file=sys.stderr)
         return 2
+    finally:
+        close_shared_pool()  # the bots' thinking workers
 
 
 async def _bot_client(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
-    bot = make_bot(args.bot)
+    bot = make_bot(args.bot, think_ms=getattr(args, "think_ms", None))
+    if thinks(bot):
+        shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False)
     await client.start()
@@ -185,6 +190,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
                     return 0
                 seat.on_view(event.view)
     finally:
+        await seat.stop()
         await client.close()
 
 
@@ -201,3 +207,5 @@ def run_bot_client(args: argparse.Namespace) -> int:
     except ConnectionError as err:
         print(f"threeup join: {err}", file=sys.stderr)
         return 1
+    finally:
+        close_shared_pool()  # the bot's thinking workers

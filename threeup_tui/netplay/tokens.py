@@ -31,24 +31,18 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_state_dir
-
 from ..names import clean_name
+from ..paths import confined_guest
+from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import write_atomic
 
 FORMAT = "threeup-seats/1"
 MAX_TABLES = 200  # the oldest tables are forgotten first
-
-
-def state_dir() -> Path:
-    override = os.environ.get("THREEUP_STATE_DIR")
-    return Path(override) if override else Path(user_state_dir("threeup", appauthor=False))
 
 
 def new_token() -> str:
@@ -93,7 +87,7 @@ class TokenStore:
         """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
         as ``name``'s token there.  Nothing is kept if the file cannot be
         written (no state directory): the seat then lasts for this run."""
-        if os.environ.get("THREEUP_GUEST") == "1":
+        if confined_guest():
             return  # an SSH door guest writes nothing on the host's disk
         with contextlib.suppress(OSError), self._locked():
             data = self._load()

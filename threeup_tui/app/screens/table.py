@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.widgets import Button, Footer, Input, Static
 
-from ...bots import GreedyBot
+from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
 from ..text import card_label, rank_of_code
 from ..widgets.action_bar import ActionBar, ActionState
@@ -433,12 +433,19 @@ class TableScreen(TableScreenBase):
         self._repaint()
 
     def action_hint(self) -> None:
-        """Select what the greedy bot would do; Enter then makes the move."""
+        """Select what the best bot would do; Enter then makes the move.  The
+        bot thinks off the UI loop (bots/hint.py); the screen stays live."""
         view = self._view()
         if view is None or view.seat is None or not view.my_turn:
             self.notify("A hint is for your turn", severity="warning", timeout=2)
             return
-        move = GreedyBot(seed=0).choose_move(view)
+        self.run_worker(self._show_hint(view), group="hint", exclusive=True)
+
+    async def _show_hint(self, view: View) -> None:
+        move = await hint_move(view)
+        now = self._view()
+        if now is None or now.moves_played != view.moves_played or not now.my_turn:
+            return  # the game moved on while the hint was thought out
         self._hint = None
         if move.kind == "play":
             cards = list(self.zone_cards(view))

@@ -1,0 +1,244 @@
+"""The history of finished games, in a real SQLite file in the per-test data dir."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from threeup_tui.history import (
+    HISTORY_FILE,
+    FinishedGame,
+    History,
+    HistoryError,
+    SeatEntry,
+    opponents_label,
+)
+from threeup_tui.history import _streaks as streaks
+
+
+def game(
+    place: int | None,
+    players: int = 3,
+    level: str = "greedy",
+    won: bool | None = None,
+    record: str | None = None,
+) -> FinishedGame:
+    bots = [SeatEntry(f"{level}-{i}", "bot", level) for i in range(2, players + 1)]
+    seats = (SeatEntry("me", "you"), *bots)
+    return FinishedGame(
+        seats=seats,
+        my_seat=0,
+        place=place,
+        won=place == 1 if won is None else won,
+        stalemate=False,
+        moves=50,
+        turns=40,
+        finish="places" if place not in (None, 1) else "first_out",
+        record=record,
+    )
+
+
+def test_the_history_lives_in_the_tests_data_dir(own_directories: dict[str, Path]) -> None:
+    history = History()
+    history.add(game(1))
+    assert history.path == own_directories["THREEUP_DATA_DIR"] / HISTORY_FILE
+    assert history.path.is_file()
+    with sqlite3.connect(history.path) as db:  # a real SQLite file others can read
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+        assert db.execute("SELECT COUNT(*) FROM seats").fetchone() == (3,)
+
+
+def test_a_game_comes_back_as_it_went_in() -> None:
+    history = History()
+    when = datetime(2024, 5, 1, 12, 30, tzinfo=UTC)
+    mixed = FinishedGame(
+        seats=(SeatEntry("Ann", "human"), SeatEntry("me", "you"), SeatEntry("g", "bot", "greedy")),
+        my_seat=1,
+        place=2,
+        won=False,
+        stalemate=False,
+        moves=88,
+        turns=70,
+        finish="places",
+        venue="join",
+        record=None,
+        finished_at=when,
+    )
+    game_id, note = history.add(mixed)
+    assert note is None
+    (back,) = history.games()
+    assert back == FinishedGame(**{**mixed.__dict__, "id": game_id})
+    assert back.opponents == "mixed" and back.players == 3
+
+
+def test_nothing_yet_is_empty_stats_and_no_file() -> None:
+    history = History()
+    stats = history.stats()
+    assert stats.total.games == 0 and stats.last == () and stats.streak == 0
+    assert not history.path.exists()  # looking creates nothing
+
+
+def test_stats_by_opponents_and_players() -> None:
+    history = History()
+    for g in [
+        game(1, 2, "greedy"),
+        game(None, 2, "greedy"),
+        game(2, 4, "greedy"),
+        game(1, 4, "random"),
+        game(3, 4, "random"),
+        game(1, 4, "random"),
+    ]:
+        history.add(g)
+    stats = history.stats()
+    assert (stats.total.games, stats.total.wins) == (6, 3)
+    by_level = {t.label: t for t in stats.by_opponents}
+    assert (by_level["random"].games, by_level["random"].wins) == (3, 2)
+    assert by_level["random"].places == (2, 0, 1)
+    assert (by_level["greedy"].games, by_level["greedy"].wins) == (3, 1)
+    assert by_level["greedy"].places == (1, 1)  # the unplaced game counts in games only
+    assert [t.label for t in stats.by_opponents] == ["greedy", "random"]
+    by_players = {t.label: t for t in stats.by_players}
+    assert (by_players["2"].games, by_players["2"].wins) == (2, 1)
+    assert (by_players["4"].games, by_players["4"].wins) == (4, 2)
+    assert stats.streak == 1 and stats.best_streak == 1
+    assert [g.place for g in stats.last] == [1, 3, 1, 2, None, 1]  # newest first
+
+
+def test_the_last_games_are_limited_and_newest_first() -> None:
+    history = History()
+    for i in range(25):
+        history.add(game(1 if i % 2 else 2))
+    stats = history.stats(last=20)
+    assert len(stats.last) == 20 and stats.total.games == 25
+    assert stats.last[0].id == 25
+
+
+def test_opponents_label() -> None:
+    me = SeatEntry("me", "you")
+    assert opponents_label([me, SeatEntry("a", "bot", "greedy")]) == "greedy"
+    assert opponents_label([me, SeatEntry("a", "human")]) == "people"
+    assert opponents_label([SeatEntry("a", "bot", "random"), me, SeatEntry("b", "human")]) == (
+        "mixed"
+    )
+    assert opponents_label([me, SeatEntry("a", "bot", "greedy"), SeatEntry("b", "bot", "random")])
+    assert opponents_label([me]) == "nobody"
+
+
+@given(st.lists(st.booleans(), max_size=40))
+def test_streaks_match_counting_by_hand(results: list[bool]) -> None:
+    current, best = streaks(results)
+    longest = max((len(r) for r in "".join("w" if w else " " for w in results).split()), default=0)
+    assert best == longest
+    if not results:
+        assert current == 0
+    else:
+        last = results[-1]
+        run = 0
+        for won in reversed(results):
+            if won != last:
+                break
+            run += 1
+        assert current == (run if last else -run)
+
+
+def test_a_record_path_is_beside_the_history_and_new() -> None:
+    history = History()
+    when = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
+    first = history.new_record_path(when)
+    assert first.parent == history.path.parent / "records"
+    first.parent.mkdir(parents=True)
+    first.write_text("{}")
+    second = history.new_record_path(when)
+    assert second != first and second.parent == first.parent
+
+
+# ---------------------------------------------------------------- bad files
+def test_a_file_that_is_not_a_database_is_one_line_then_kept_aside() -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.write_bytes(b"this is not a database, it is a shopping list\n" * 100)
+    with pytest.raises(HistoryError) as caught:
+        history.stats()
+    assert "damaged" in str(caught.value) and "\n" not in str(caught.value)
+    assert history.path.read_bytes().startswith(b"this is not")  # reading changes nothing
+    # A finished game still counts: the damaged file is kept aside, a new one starts.
+    game_id, note = history.add(game(1))
+    assert game_id == 1 and note is not None and "damaged" in note and "\n" not in note
+    aside = history.path.with_name(HISTORY_FILE + ".damaged")
+    assert aside.read_bytes().startswith(b"this is not")
+    assert history.stats().total.games == 1
+
+
+def test_a_truncated_database_is_damaged_too() -> None:
+    history = History()
+    for _ in range(30):
+        history.add(game(1))
+    data = history.path.read_bytes()
+    history.path.write_bytes(data[: len(data) // 2])  # pages cut off mid-file
+    broken = data[:100] + b"\xff" * 2000 + data[2100:]  # and a scribbled header page
+    for bad in (data[: len(data) // 2], broken):
+        history.path.write_bytes(bad)
+        try:
+            history.stats()
+        except HistoryError as err:
+            assert "\n" not in str(err)
+        # Whatever SQLite makes of it, adding a game never raises anything but HistoryError.
+        try:
+            history.add(game(2))
+        except HistoryError as err:
+            assert "\n" not in str(err)
+
+
+def test_a_locked_database_is_one_line_and_loses_nothing() -> None:
+    history = History()
+    history.add(game(1))
+    holder = sqlite3.connect(history.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the file
+    try:
+        started = time.monotonic()
+        with pytest.raises(HistoryError) as caught:
+            history.add(game(2))
+        assert "locked" in str(caught.value) and "\n" not in str(caught.value)
+        assert time.monotonic() - started < 5  # a short wait, not a hang
+        with pytest.raises(HistoryError, match="locked"):
+            history.stats()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert history.stats().total.games == 1  # the old game is all there
+    assert not history.path.with_name(HISTORY_FILE + ".damaged").exists()  # locked is not damaged
+    history.add(game(2))
+    assert history.stats().total.games == 2
+
+
+def test_a_directory_in_the_way_is_one_line(own_directories: dict[str, Path]) -> None:
+    own_directories["THREEUP_DATA_DIR"].write_text("a file where the data dir should be")
+    history = History()
+    with pytest.raises(HistoryError) as caught:
+        history.add(game(1))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_newer_schema_is_left_alone() -> None:
+    history = History()
+    history.add(game(1))
+    with sqlite3.connect(history.path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(HistoryError, match="newer"):
+        history.add(game(1))
+    assert not history.path.with_name(HISTORY_FILE + ".damaged").exists()
+
+
+def test_a_confined_guest_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("THREEUP_GUEST", "1")
+    history = History()
+    with pytest.raises(HistoryError):
+        history.add(game(1))
+    assert history.stats().total.games == 0
+    assert not history.path.exists() and not history.path.parent.exists()

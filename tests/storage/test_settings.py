@@ -1,0 +1,155 @@
+"""Settings in a real file in the (per-test) config directory."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from threeup_tui.paths import config_dir
+from threeup_tui.settings import Settings, SettingsFile, settings_path, to_toml
+
+
+def test_the_config_dir_is_the_tests_own(own_directories: dict[str, Path]) -> None:
+    assert config_dir() == own_directories["THREEUP_CONFIG_DIR"]
+    assert settings_path().parent == config_dir()
+
+
+def test_no_file_gives_the_defaults_quietly() -> None:
+    loaded = SettingsFile()
+    assert loaded.settings == Settings() and loaded.problem is None
+    assert not settings_path().exists()  # reading writes nothing
+
+
+def test_a_change_is_saved_and_read_back() -> None:
+    assert SettingsFile().change(theme="nord", players=3, bot_level="random", name="Zoë") is None
+    again = SettingsFile()
+    assert again.settings == Settings("nord", "random", 3, "Zoë", True)
+    assert again.problem is None
+    assert SettingsFile().change(animation=False) is None
+    assert SettingsFile().settings.animation is False
+    assert SettingsFile().settings.players == 3  # one change keeps the others
+
+
+def test_an_unchanged_setting_writes_nothing() -> None:
+    SettingsFile().change(players=5)
+    before = settings_path().stat().st_mtime_ns
+    os.utime(settings_path(), ns=(0, 0))
+    SettingsFile().change(players=5)
+    assert settings_path().stat().st_mtime_ns == 0 != before
+
+
+@given(st.text(max_size=30))
+def test_any_name_survives_the_file(name: str) -> None:
+    text = to_toml(Settings(name=name))
+    assert tomllib.loads(text)["name"] == name
+
+
+def test_a_file_that_is_not_toml_gives_defaults_one_line_and_is_kept(tmp_path: Path) -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("players = [oops\n", encoding="utf-8")
+    loaded = SettingsFile()
+    assert loaded.settings == Settings()
+    assert loaded.problem is not None and "\n" not in loaded.problem
+    assert str(path) in loaded.problem and "not valid TOML" in loaded.problem
+    assert path.read_text(encoding="utf-8") == "players = [oops\n"  # reading changes nothing
+    # The first change keeps the damaged text aside, then saves.
+    assert loaded.change(players=3) is None
+    assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == "players = [oops\n"
+    assert SettingsFile().settings.players == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("players = 9\n", "players"),
+        ("players = true\n", "players"),
+        ('players = "4"\n', "players"),
+        ('bot_level = "grandmaster"\n', "bot_level"),
+        ("animation = 1\n", "animation"),
+        ("name = 5\n", "name"),
+    ],
+)
+def test_a_bad_field_falls_back_alone(text: str, bad: str) -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(f'theme = "nord"\n{text}', encoding="utf-8")
+    loaded = SettingsFile()
+    assert loaded.settings.theme == "nord"  # the good field is kept
+    assert getattr(loaded.settings, bad) == getattr(Settings(), bad)
+    assert loaded.problem is not None and bad in loaded.problem and "\n" not in loaded.problem
+
+
+def test_binary_garbage_and_unknown_keys() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    assert SettingsFile().problem is not None
+    path.write_text('future_setting = "x"\nplayers = 2\n', encoding="utf-8")
+    loaded = SettingsFile()
+    assert loaded.settings.players == 2 and loaded.problem is None
+
+
+def test_control_characters_in_a_name_are_cleaned() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('name = "a\\u001b[2Jb"\n', encoding="utf-8")
+    assert SettingsFile().settings.name == "a[2Jb"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes any file")
+def test_an_unreadable_or_unwritable_place_is_one_line() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("players = 3\n", encoding="utf-8")
+    path.chmod(0)
+    try:
+        loaded = SettingsFile()
+        assert loaded.settings == Settings()
+        assert loaded.problem is not None and "cannot read" in loaded.problem
+    finally:
+        path.chmod(0o600)
+    path.parent.chmod(0o500)
+    try:
+        loaded = SettingsFile()
+        problem = loaded.change(players=5)
+        assert problem is not None and "not saved" in problem and "\n" not in problem
+        assert loaded.settings.players == 5  # still changed for this run
+    finally:
+        path.parent.chmod(0o700)
+
+
+def test_a_directory_in_the_way_is_one_line() -> None:
+    settings_path().mkdir(parents=True)
+    loaded = SettingsFile()
+    assert loaded.problem is not None and "cannot read" in loaded.problem
+    assert loaded.settings == Settings()
+    problem = loaded.change(players=3)
+    assert problem is not None and "not saved" in problem and "\n" not in problem
+    assert settings_path().is_dir()  # left as it was
+
+
+def test_a_file_where_the_config_dir_should_be_is_one_line(
+    own_directories: dict[str, Path],
+) -> None:
+    own_directories["THREEUP_CONFIG_DIR"].write_text("not a directory")
+    loaded = SettingsFile()
+    assert loaded.problem is not None and loaded.settings == Settings()
+    problem = loaded.change(name="Ann")
+    assert problem is not None and "not saved" in problem
+    assert loaded.settings.name == "Ann"
+
+
+def test_a_confined_guest_reads_and_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    SettingsFile().change(name="the host's owner")
+    before = settings_path().read_text(encoding="utf-8")
+    monkeypatch.setenv("THREEUP_GUEST", "1")
+    guest = SettingsFile()
+    assert guest.settings == Settings()  # not the host user's name
+    assert guest.change(name="guest", players=2) is None
+    assert settings_path().read_text(encoding="utf-8") == before

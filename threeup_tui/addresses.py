@@ -1,0 +1,85 @@
+"""Network addresses as people type them, checked without touching the network.
+
+The command line checks ``HOST[:PORT]``, ``--bind`` and ``--announce`` here
+before any screen opens, and the join screen says where it is joining from
+the same parsing.  Nothing here looks a name up: ``--bind`` and
+``--announce`` take IP literals only (a typo must not become a DNS query),
+while a table to join may be a host name, which is looked up when joining.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+DEFAULT_GAME_PORT = 47823  # the UDP port a table listens on unless told otherwise
+
+
+class AddressError(ValueError):
+    """A HOST[:PORT] that cannot be understood."""
+
+
+def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str, int]:
+    """``host``, ``host:port``, ``[v6]:port`` or a bare IPv6 address."""
+    text = text.strip()
+    if not text:
+        raise AddressError("no address given")
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]")
+        if not sep:
+            raise AddressError(f"{text!r}: missing ']'")
+        port_text = rest[1:] if rest.startswith(":") else ""
+        if rest and not rest.startswith(":"):
+            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
+        if not _is_ip(host, 6):
+            raise AddressError(f"{text!r}: {host!r} in brackets is not an IPv6 address")
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, ""  # a name, IPv4, or a bare IPv6 address
+        if ":" in host and not _is_ip(host, 6):
+            raise AddressError(f"{text!r}: not HOST:PORT, nor an IPv6 address")
+    if not host:
+        raise AddressError(f"{text!r}: no host")
+    if any(ch.isspace() for ch in host) or "/" in host:
+        raise AddressError(f"{text!r}: {host!r} is not a host name or address")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
+        raise AddressError(f"{text!r}: {port_text!r} is not a port (1-65535)")
+    return host, int(port_text)
+
+
+def show_address(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 address in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _is_ip(text: str, version: int | None = None) -> bool:
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return version is None or address.version == version
+
+
+def bind_address(text: str) -> str:
+    """An IP address to listen on (IPv4 or IPv6, no names)."""
+    if not _is_ip(text.strip()):
+        raise AddressError(
+            f"{text!r} is not an IP address: give one, like 0.0.0.0 (all IPv4), "
+            "127.0.0.1, :: or ::1 (host names are not looked up)"
+        )
+    return text.strip()
+
+
+def announce_address(text: str) -> str:
+    """Where LAN announcements go: an IPv4 address (a broadcast one, usually) or ``off``."""
+    text = text.strip()
+    if text == "off":
+        return text
+    if not _is_ip(text, 4):
+        raise AddressError(
+            f"{text!r} is neither 'off' nor an IPv4 address, like 255.255.255.255 or "
+            "192.168.1.255 (host names are not looked up)"
+        )
+    return text

@@ -1,0 +1,380 @@
+"""Your games, remembered: finished games in a SQLite file in the data dir.
+
+No Textual here.  Each finished game you played (against bots, at a table
+you hosted, or at one you joined) is one row of ``games`` and one row of
+``seats`` per seat; its record file, when there is one, is kept beside the
+database in ``records/``.  Seats are 0-based here, as in records; places
+are 1-based, as people count them.
+
+The database is the user's file and may be locked by another threeup, or
+damaged.  Every problem is a :class:`HistoryError` with one line for the
+player, and none of them may stop a game: the app reports the line and
+plays on.  A damaged file is never deleted: the next game added moves it
+aside (``history.sqlite3.damaged``) and starts a new one.
+
+Connections are short-lived (one per call), so the app can use the history
+from a worker thread while the event loop keeps painting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .paths import confined_guest, data_dir
+
+HISTORY_FILE = "history.sqlite3"
+RECORDS_DIR = "records"
+SCHEMA_VERSION = 1
+LOCK_WAIT = 1.0  # seconds to wait for another program's lock to clear
+LAST_GAMES = 20
+
+# SQLite's primary result codes (the low byte of sqlite_errorcode).
+_BUSY, _LOCKED, _READONLY, _CANTOPEN, _CORRUPT, _NOTADB = 5, 6, 8, 14, 11, 26
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    finished_at TEXT NOT NULL,   -- ISO 8601, UTC
+    venue TEXT NOT NULL,         -- 'bots': against bots here; 'host': your table; 'join'
+    players INTEGER NOT NULL,
+    my_seat INTEGER NOT NULL,    -- 0-based, as in records
+    place INTEGER,               -- 1-based; NULL: not placed (another went out first)
+    won INTEGER NOT NULL,
+    stalemate INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    turns INTEGER NOT NULL,
+    finish TEXT NOT NULL,        -- 'first_out' or 'places'
+    opponents TEXT NOT NULL,     -- a bot level, 'people' or 'mixed'
+    record TEXT                  -- the record file, if one was kept
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,       -- 0-based
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,          -- 'you', 'human' or 'bot'
+    bot_level TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS games_by_time ON games(finished_at);
+"""
+
+
+class HistoryError(Exception):
+    """The history cannot be used now; the message is one line for the player."""
+
+
+class DamagedHistory(HistoryError):
+    """The file is not a database, or a damaged one."""
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    name: str
+    kind: str  # "you", "human" or "bot"
+    bot_level: str | None = None
+
+
+def opponents_label(seats: Sequence[SeatEntry]) -> str:
+    """Who you played against, in one word: their bot level, ``people`` or ``mixed``."""
+    kinds = {s.bot_level if s.kind == "bot" else "people" for s in seats if s.kind != "you"}
+    if len(kinds) == 1:
+        (only,) = kinds
+        return only or "bots"
+    return "mixed" if kinds else "nobody"
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    seats: tuple[SeatEntry, ...]
+    my_seat: int  # 0-based
+    place: int | None  # 1-based; None: not placed
+    won: bool
+    stalemate: bool
+    moves: int
+    turns: int
+    finish: str = "first_out"
+    venue: str = "bots"
+    record: str | None = None
+    finished_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    id: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def opponents(self) -> str:
+        return opponents_label(self.seats)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Games, wins and places of one group (an opponent level, a player count)."""
+
+    label: str
+    games: int
+    wins: int
+    places: tuple[int, ...]  # how often you finished 1st, 2nd, ... (placed games only)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class Stats:
+    total: Tally
+    by_opponents: tuple[Tally, ...]
+    by_players: tuple[Tally, ...]
+    streak: int  # > 0: the last games won in a row; < 0: lost in a row; 0: none yet
+    best_streak: int  # the most games won in a row
+    last: tuple[FinishedGame, ...]  # newest first
+
+
+class History:
+    """The history file.  ``enabled=False`` (a confined guest) keeps nothing."""
+
+    def __init__(self, path: Path | None = None, enabled: bool | None = None) -> None:
+        self.path = path or data_dir() / HISTORY_FILE
+        self.enabled = (not confined_guest()) if enabled is None else enabled
+
+    @classmethod
+    def disabled(cls) -> History:
+        return cls(Path("/nonexistent") / HISTORY_FILE, enabled=False)
+
+    @property
+    def records_dir(self) -> Path:
+        return self.path.parent / RECORDS_DIR
+
+    def new_record_path(self, when: datetime | None = None) -> Path:
+        """Where the record of a game finished ``when`` goes (not yet written)."""
+        stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+        path = self.records_dir / f"game-{stamp}.json"
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.records_dir / f"game-{stamp}-{n}.json"
+        return path
+
+    # ------------------------------------------------------------ writing
+    def add(self, game: FinishedGame) -> tuple[int, str | None]:
+        """Keep ``game``: its row id, and a line to tell the player if the
+        file had to be replaced (a damaged one is moved aside first)."""
+        if not self.enabled:
+            raise HistoryError("this session keeps no history")
+        note = None
+        try:
+            game_id = self._insert(game)
+        except DamagedHistory:
+            aside = self._set_aside()
+            note = f"Your games: {self.path} was damaged; it is kept as {aside.name}, "
+            note += "and a new history starts with this game"
+            game_id = self._insert(game)
+        return game_id, note
+
+    def _insert(self, game: FinishedGame) -> int:
+        with self._connect(create=True) as db:
+            cursor = db.execute(
+                "INSERT INTO games (finished_at, venue, players, my_seat, place, won,"
+                " stalemate, moves, turns, finish, opponents, record)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.finished_at.astimezone(UTC).isoformat(timespec="seconds"),
+                    game.venue,
+                    game.players,
+                    game.my_seat,
+                    game.place,
+                    int(game.won),
+                    int(game.stalemate),
+                    game.moves,
+                    game.turns,
+                    game.finish,
+                    game.opponents,
+                    game.record,
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, name, kind, bot_level) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i, s.name, s.kind, s.bot_level) for i, s in enumerate(game.seats)],
+            )
+        return game_id
+
+    def _set_aside(self) -> Path:
+        aside = self.path.with_name(self.path.name + ".damaged")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.damaged-{n}")
+        try:
+            self.path.replace(aside)
+            for suffix in ("-journal", "-wal", "-shm"):  # SQLite's companions go with it
+                companion = self.path.with_name(self.path.name + suffix)
+                if companion.exists():
+                    companion.replace(aside.with_name(aside.name + suffix))
+        except OSError as err:
+            raise HistoryError(
+                f"Your games: {self.path} is damaged and cannot be moved aside: "
+                f"{err.strerror or err}"
+            ) from None
+        return aside
+
+    # ------------------------------------------------------------ reading
+    def games(self, limit: int | None = None) -> list[FinishedGame]:
+        """Finished games, newest first."""
+        if not self.enabled or not self.path.exists():
+            return []
+        with self._connect(create=False) as db:
+            rows = db.execute(
+                "SELECT id, finished_at, venue, my_seat, place, won, stalemate, moves, turns,"
+                " finish, record FROM games ORDER BY id DESC"
+                + (" LIMIT ?" if limit is not None else ""),
+                (limit,) if limit is not None else (),
+            ).fetchall()
+            seats: dict[int, list[SeatEntry]] = {}
+            ids = [row[0] for row in rows]
+            for game_id, name, kind, level in db.execute(
+                "SELECT game_id, name, kind, bot_level FROM seats"
+                f" WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
+                ids,
+            ):
+                seats.setdefault(game_id, []).append(SeatEntry(name, kind, level))
+        return [
+            FinishedGame(
+                seats=tuple(seats.get(r[0], ())),
+                my_seat=r[3],
+                place=r[4],
+                won=bool(r[5]),
+                stalemate=bool(r[6]),
+                moves=r[7],
+                turns=r[8],
+                finish=r[9],
+                venue=r[2],
+                record=r[10],
+                finished_at=datetime.fromisoformat(r[1]),
+                id=r[0],
+            )
+            for r in rows
+        ]
+
+    def stats(self, last: int = LAST_GAMES) -> Stats:
+        if not self.enabled or not self.path.exists():
+            return Stats(Tally("all games", 0, 0, ()), (), (), 0, 0, ())
+        with self._connect(create=False) as db:
+            total = _tallies(db, "'all games'")
+            by_opponents = _tallies(db, "opponents", "COUNT(*) DESC, 1")
+            by_players = _tallies(db, "players")
+            results = [bool(won) for (won,) in db.execute("SELECT won FROM games ORDER BY id")]
+        streak, best = _streaks(results)
+        return Stats(
+            total[0] if total else Tally("all games", 0, 0, ()),
+            tuple(by_opponents),
+            tuple(by_players),
+            streak,
+            best,
+            tuple(self.games(last)),
+        )
+
+    # ------------------------------------------------------------ the file
+    @contextlib.contextmanager
+    def _connect(self, create: bool) -> Iterator[sqlite3.Connection]:
+        """A connection in a transaction (committed on success), every SQLite
+        or file problem turned into a one-line HistoryError."""
+        db: sqlite3.Connection | None = None
+        try:
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
+            with db:
+                _ensure_schema(db)
+                yield db
+        except sqlite3.DatabaseError as err:
+            raise _history_error(self.path, err) from None
+        except OSError as err:
+            raise HistoryError(
+                f"Your games: cannot use {self.path}: {err.strerror or err}"
+            ) from None
+        finally:
+            if db is not None:
+                db.close()
+
+
+def _ensure_schema(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA foreign_keys = ON")
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version == SCHEMA_VERSION:
+        return
+    if version > SCHEMA_VERSION:
+        raise HistoryError(f"Your games: the history was written by a newer threeup ({version})")
+    db.executescript(SCHEMA)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _history_error(path: Path, err: sqlite3.DatabaseError) -> HistoryError:
+    code = getattr(err, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (_BUSY, _LOCKED):
+        return HistoryError(f"Your games: {path} is locked by another program")
+    if primary == _READONLY:
+        return HistoryError(f"Your games: {path} is read-only")
+    if primary == _CANTOPEN:
+        return HistoryError(f"Your games: cannot open {path}")
+    if primary in (_CORRUPT, _NOTADB):
+        return DamagedHistory(f"Your games: {path} is damaged ({err})")
+    return HistoryError(f"Your games: {path}: {err}")
+
+
+def _tallies(db: sqlite3.Connection, group: str, order: str = "1") -> list[Tally]:
+    """One Tally per value of the SQL expression ``group`` (a column, or a constant)."""
+    tallies: dict[str, Tally] = {}
+    rows = db.execute(
+        f"SELECT {group}, COUNT(*), SUM(won) FROM games GROUP BY 1 ORDER BY {order}"
+    ).fetchall()
+    places = db.execute(
+        f"SELECT {group}, place, COUNT(*) FROM games WHERE place IS NOT NULL GROUP BY 1, 2"
+    ).fetchall()
+    counts: dict[str, dict[int, int]] = {}
+    for label, place, count in places:
+        counts.setdefault(str(label), {})[place] = count
+    for label, games, wins in rows:
+        by_place = counts.get(str(label), {})
+        top = max(by_place, default=0)
+        tallies[str(label)] = Tally(
+            str(label), games, wins or 0, tuple(by_place.get(p, 0) for p in range(1, top + 1))
+        )
+    return list(tallies.values())
+
+
+def _streaks(results: Sequence[bool]) -> tuple[int, int]:
+    """(the current streak: +wins or -losses in a row, the longest run of wins)."""
+    best = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        best = max(best, run)
+    current = 0
+    for won in reversed(results):
+        if current == 0:
+            current = 1 if won else -1
+        elif (current > 0) == won:
+            current += 1 if won else -1
+        else:
+            break
+    return current, best
+
+
+__all__ = [
+    "DamagedHistory",
+    "FinishedGame",
+    "History",
+    "HistoryError",
+    "SeatEntry",
+    "Stats",
+    "Tally",
+    "opponents_label",
+]

@@ -1,0 +1,41 @@
+"""Where threeup keeps things on disk: the platformdirs directories.
+
+- state: seat tokens and journals (``THREEUP_STATE_DIR`` overrides);
+- config: the settings file (``THREEUP_CONFIG_DIR``);
+- data: the history of finished games and their records (``THREEUP_DATA_DIR``).
+
+The overrides let tests (and anyone) point each at another directory.  A
+confined guest (``THREEUP_GUEST=1``: a player of the SSH front door) writes
+nothing at all: no settings, no history, no records.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_config_dir, user_data_dir, user_state_dir
+
+APP = "threeup"
+
+
+def _dir(variable: str, default: str) -> Path:
+    override = os.environ.get(variable)
+    return Path(override) if override else Path(default)
+
+
+def state_dir() -> Path:
+    return _dir("THREEUP_STATE_DIR", user_state_dir(APP, appauthor=False))
+
+
+def config_dir() -> Path:
+    return _dir("THREEUP_CONFIG_DIR", user_config_dir(APP, appauthor=False))
+
+
+def data_dir() -> Path:
+    return _dir("THREEUP_DATA_DIR", user_data_dir(APP, appauthor=False))
+
+
+def confined_guest() -> bool:
+    """A guest of someone else's machine (the SSH door): keep nothing on disk."""
+    return os.environ.get("THREEUP_GUEST", "") not in ("", "0")

@@ -1,0 +1,161 @@
+"""The player's settings, kept between runs in ``settings.toml`` in the config dir.
+
+No Textual here: the app, the command line and the table screens all read
+one :class:`Settings`.  The file is the user's own, so it is plain TOML
+that a person may edit.  Reading it never stops a game: a file that cannot
+be read or understood gives the defaults (field by field where it can) and
+one line saying what was wrong; the damaged file is kept aside (as
+``settings.toml.bad``) before a change is saved over it, so nothing the
+user wrote is lost.
+
+A confined guest (``THREEUP_GUEST=1``) neither reads nor writes the file:
+the SSH door runs the app as the host's user, whose settings (and name) are
+not the guest's.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .bots import BOT_LEVELS
+from .names import clean_name
+from .paths import config_dir, confined_guest
+from .recordfile import write_atomic
+from .table import clean_text
+
+SETTINGS_FILE = "settings.toml"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+@dataclass(frozen=True)
+class Settings:
+    theme: str = ""  # a Textual theme name; "" for the app's own default
+    bot_level: str = "greedy"  # the start screen's bot level (b)
+    players: int = 4  # the start screen's player count (+ / -)
+    name: str = ""  # the name you sit down with; "" until you choose one
+    animation: bool = True  # cards landing on the pile are animated
+
+
+def settings_path() -> Path:
+    return config_dir() / SETTINGS_FILE
+
+
+def _checked(raw: dict[str, Any]) -> tuple[Settings, list[str]]:
+    """The settings in ``raw``, each bad field replaced by its default, and
+    the names of the fields that were bad."""
+    default = Settings()
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+    for f in fields(Settings):
+        if f.name not in raw:
+            continue
+        value = raw[f.name]
+        want = type(getattr(default, f.name))
+        # bool is an int in Python, and not what "players = true" means.
+        if type(value) is not want:
+            bad.append(f.name)
+            continue
+        if f.name == "bot_level" and value not in BOT_LEVELS:
+            bad.append(f.name)
+            continue
+        if f.name == "players" and not MIN_PLAYERS <= value <= MAX_PLAYERS:
+            bad.append(f.name)
+            continue
+        if f.name == "name":
+            value = clean_name(value, "")  # as the table will seat it
+        elif f.name == "theme":
+            value = clean_text(value, 64)
+        values[f.name] = value
+    return replace(default, **values), bad
+
+
+def to_toml(settings: Settings) -> str:
+    lines = ["# threeup settings: the app writes this file when you change a setting."]
+    for key, value in asdict(settings).items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, int):
+            text = str(value)
+        else:
+            # A JSON string without ASCII escaping is a TOML basic string:
+            # the escapes json writes (\" \\ \n \t \uXXXX ...) are TOML's too,
+            # and DEL, which json leaves alone, TOML wants escaped.
+            text = json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+        lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+class SettingsFile:
+    """The settings as loaded, and where changes go.
+
+    ``problem`` is one line for the player when the file could not be used
+    as it was (or a change could not be saved); None when all is well.
+    """
+
+    def __init__(self, path: Path | None = None, confined: bool | None = None) -> None:
+        self.confined = confined_guest() if confined is None else confined
+        self.path = path or settings_path()
+        self.settings = Settings()
+        self.problem: str | None = None
+        self._damaged = False  # keep the file aside before writing over it
+        if not self.confined:
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            self._report(f"cannot read {self.path}: {reason}")
+            return
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            self._report(f"{self.path} is not valid TOML ({err})")
+            return
+        self.settings, bad = _checked(raw)
+        if bad:
+            self._damaged = True
+            self.problem = (
+                f"Settings: {self.path}: bad {', '.join(bad)}; using the default for "
+                f"{'them' if len(bad) > 1 else 'it'}"
+            )
+
+    def _report(self, what: str) -> None:
+        self._damaged = True
+        self.problem = f"Settings not loaded: {what}; using the defaults"
+
+    def change(self, **changes: Any) -> str | None:
+        """Apply and save ``changes``; a one-line problem if saving failed.
+
+        The settings change for this run even when they cannot be saved.
+        """
+        new = replace(self.settings, **changes)
+        new, _bad = _checked(asdict(new))
+        if new == self.settings:
+            return None
+        self.settings = new
+        return self.save()
+
+    def save(self) -> str | None:
+        if self.confined:
+            return None
+        try:
+            if self._damaged and self.path.is_file():
+                self.path.replace(self.path.with_name(self.path.name + ".bad"))
+            self._damaged = False
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, to_toml(self.settings), sync=False)
+        except OSError as err:
+            self.problem = f"Settings not saved to {self.path}: {err.strerror or err}"
+            return self.problem
+        return None
+
+
+__all__ = ["Settings", "SettingsFile", "settings_path", "to_toml"]
