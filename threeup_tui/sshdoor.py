@@ -631,6 +631,7 @@ class _Prompt:
 
     def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         self.process = process
+        self._pending = b""  # typed ahead of the question (a fast typist, a paste)
 
     def say(self, text: str) -> None:
         with contextlib.suppress(Exception):
@@ -643,18 +644,20 @@ class _Prompt:
         escape = 0  # inside an escape sequence (arrow keys): ignored
         deadline = time.monotonic() + PROMPT_TIMEOUT
         while True:
-            try:
-                chunk = await asyncio.wait_for(
-                    self.process.stdin.read(256), max(deadline - time.monotonic(), 0.01)
-                )
-            except asyncssh.TerminalSizeChanged:
-                continue
-            except (asyncssh.BreakReceived, asyncssh.SignalReceived, TimeoutError):
-                out.write(b"\r\n")
-                return None
+            chunk, self._pending = self._pending, b""
             if not chunk:
-                return None
-            for byte in chunk:
+                try:
+                    chunk = await asyncio.wait_for(
+                        self.process.stdin.read(256), max(deadline - time.monotonic(), 0.01)
+                    )
+                except asyncssh.TerminalSizeChanged:
+                    continue
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived, TimeoutError):
+                    out.write(b"\r\n")
+                    return None
+                if not chunk:
+                    return None
+            for at, byte in enumerate(chunk):
                 if escape:
                     escape = 0 if (escape > 1 and 0x40 <= byte <= 0x7E) else escape + 1
                     continue
@@ -665,6 +668,8 @@ class _Prompt:
                     return None
                 elif byte in (10, 13):
                     out.write(b"\r\n")
+                    rest = chunk[at + 1 :]
+                    self._pending = rest[1:] if byte == 13 and rest[:1] == b"\n" else rest
                     return line.decode("utf-8", "replace")
                 elif byte in (8, 127):
                     if line:

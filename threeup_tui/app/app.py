@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from rich.text import Text
 from textual import on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
@@ -126,6 +125,7 @@ class ThreeUpApp(App[int]):
         self._game_screen: TableScreenBase | None = None
         self._over_shown_for = -1
         self.leave_on_sigterm = False
+        self.goodbye: str | None = None  # a guest's last line, printed as the app ends
 
     # ------------------------------------------------------------ start
     def on_mount(self) -> None:
@@ -194,8 +194,11 @@ class ThreeUpApp(App[int]):
         return self.start_spec.guest
 
     def guest_exit(self, words: str, code: int = 0) -> None:
-        """A guest's app ends with a last line (untrusted text: never markup)."""
-        self.exit(code, return_code=code, message=Text(words))
+        """A guest's app ends with a last line, which ``run_app`` prints once
+        the terminal is restored (Textual's own exit message may still land
+        on the alternate screen, and vanish with it)."""
+        self.goodbye = words
+        self.exit(code, return_code=code)
 
     @on(ClientFailed)
     def client_failed(self, message: ClientFailed) -> None:
