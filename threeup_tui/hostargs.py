@@ -86,6 +86,8 @@ def new_table_config(args: argparse.Namespace, **mode: Any) -> TableConfig:
         given = value(args, name)
         if given is not None:
             settings[name] = given
+    if getattr(args, "no_spectator_chat", False):
+        settings["spectator_chat"] = False
     journal = getattr(args, "record", None)
     if journal is None and getattr(args, "headless", False):
         journal = HEADLESS_JOURNAL
@@ -117,6 +119,8 @@ def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
         given = getattr(args, name, None)
         if given is not None:
             overrides[name] = given
+    if getattr(args, "no_spectator_chat", False):  # a store_true flag: given when True
+        overrides["spectator_chat"] = False
     if getattr(args, "name", None) is not None:
         overrides["table_name"] = f"{args.name}'s table"
     if getattr(args, "record", None) is not None:

@@ -34,6 +34,8 @@ class HostSettings:
     resume: Path | None = None  # restore the table from this journal
     ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
     ssh_authorized_keys: Path | None = None
+    turn_time: float | None = None  # seconds for each action (None: no turn timer)
+    spectator_chat: bool = True
     # With ``resume``: the settings given again on the command line (the
     # rest come from the table file); see threeup_tui.hostargs.
     overrides: Mapping[str, Any] = field(default_factory=dict)
@@ -63,6 +65,8 @@ class HostSettings:
             resume=resume,
             ssh_port=getattr(args, "ssh_port", None),
             ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
+            turn_time=getattr(args, "turn_time", None),
+            spectator_chat=not getattr(args, "no_spectator_chat", False),
             overrides=resume_overrides(args) if resume is not None else {},
         )
 
@@ -99,13 +103,18 @@ class HostedClient(LocalClient):
     async def close(self) -> None:
         from .netplay.discovery import Announcer
         from .netplay.host import NetHost
+        from .netplay.wire import CLOSE_TABLE_CLOSED
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
-        # Every guest is told the table closed, then the SSH door lets its
-        # guests' apps say so and restore their terminals.
+        # The host leaving closes the table for everyone: clients are told
+        # and stop reconnecting (the journal can still --resume); then the SSH
+        # door lets its guests' apps say so and restore their terminals.
         if isinstance(self.net_host, NetHost):
-            await self.net_host.close()
+            reason = CLOSE_TABLE_CLOSED
+            self.table.close(reason)
+            self.table.suspend()
+            await self.net_host.close(reason)
         if self.ssh_door is not None:
             from .sshdoor import SshDoor
 
@@ -167,6 +176,8 @@ class Launcher:
                 journal=settings.journal,
                 table_name=f"{settings.name}'s table",
                 bot_delay=self.bot_delay,
+                turn_time=settings.turn_time,
+                spectator_chat=settings.spectator_chat,
                 think_ms=self.think_ms,
             )
             table = open_table(config)

@@ -110,11 +110,14 @@ def start_host_process(
     resume: Path | None = None,
     code: str | None = None,
     tag: str = "host",
+    games: int | None = 1,
     extra: tuple[str, ...] = (),
 ) -> Proc:
     """``threeup host --headless`` on loopback, announcing nothing; waits for
-    the "listening" line and parses the port from it.  With ``resume``: only
-    ``--resume FILE`` (the table file holds the rest), plus ``extra``."""
+    the "listening" line and parses the port from it.  ``games``: the host
+    exits after that many games (None: it hosts until stopped).  With
+    ``resume``: only ``--resume FILE`` (the table file holds the rest, the
+    number of games too), plus ``extra``."""
     if resume is not None:
         args = [str(THREEUP), "host", "--headless", "--resume", str(resume), *extra]
     else:
@@ -123,6 +126,8 @@ def start_host_process(
             "--players", str(players), "--bots", str(bots), "--seed", str(seed),
             "--record", str(record), "--announce", "off", *extra,
         ]  # fmt: skip
+        if games is not None:
+            args += ["--games", str(games)]
         if takeover_after is not None:
             args += ["--takeover-after", str(takeover_after)]
         if code is not None:

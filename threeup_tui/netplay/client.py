@@ -32,13 +32,22 @@ from ..client.events import (
     ConnectionChanged,
     GameSaved,
     LobbyChanged,
+    Notice,
+    TurnClock,
     ViewChanged,
     Welcome,
 )
 from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
 from .tokens import TokenStore, new_token
-from .wire import ViewDecoder, WireError, lobby_from_wire, make_hello, request
+from .wire import (
+    ViewDecoder,
+    WireError,
+    clock_from_wire,
+    lobby_from_wire,
+    make_hello,
+    request,
+)
 
 log = logging.getLogger("threeup.client")
 
@@ -59,6 +68,7 @@ class NetClient(TableClient):
         tokens: TokenStore | None = None,
         config: NetConfig = CLIENT_NET,
         token: str | None = None,
+        bot: str | None = None,
     ) -> None:
         """``token``: the seat token to use, kept by the caller (the SSH door
         passes its player's); without it the token comes from ``tokens``
@@ -73,6 +83,7 @@ class NetClient(TableClient):
         self._tokens = None if token is not None or watch else (tokens or TokenStore())
         self._token = token
         self.table_id: str | None = None  # from the host's ACCEPT
+        self.bot = bot  # a network bot's level: the lobby shows it as a bot
         self.seat: int | None = None
         self.view: View | None = None
         self._views = ViewDecoder()
@@ -81,7 +92,9 @@ class NetClient(TableClient):
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
         self._closing = False
+        self._clock_raw: Any = None
         self.reconnects = 0
+        self.closed_by_host: str | None = None  # the host closed the table, saying why
 
     @property
     def address(self) -> str:
@@ -92,7 +105,10 @@ class NetClient(TableClient):
         if self._token is None:
             kept = self._tokens.token_for(self.address, self.name) if self._tokens else None
             self._token = kept or new_token()
-        return make_hello(self.name, self.code, self._token, self.watch)
+        hello = make_hello(self.name, self.code, self._token, self.watch)
+        if self.bot is not None:
+            hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
+        return hello
 
     async def start(self) -> None:
         """Connect; raises ConnectionError with the host's reason on refusal."""
@@ -145,8 +161,12 @@ class NetClient(TableClient):
             except SessionClosed:
                 event = None
             if isinstance(event, Disconnected) and event.cause == DisconnectCause.PEER_CLOSED:
-                # The host ended the session on purpose and said why.
-                self._emit(ConnectionChanged("closed", event.reason or "the host closed the table"))
+                # The host said goodbye on purpose (the table closed, or
+                # another session took the seat): reconnecting would be wrong.
+                self.closed_by_host = (
+                    self.closed_by_host or event.reason or "the host closed the table"
+                )
+                self._emit(ConnectionChanged("closed", self.closed_by_host))
                 return
             if event is None or isinstance(event, Disconnected):
                 reason = event.reason if event is not None else "connection lost"
@@ -195,6 +215,12 @@ class NetClient(TableClient):
         if view is not None:
             self.view = self._views.decode(view)
             self._emit(ViewChanged(self.view))
+        clock = payload.get("clock")
+        if clock != self._clock_raw:
+            # Every snapshot carries the clock as it stood when sent; a new
+            # value (a new turn, or the same turn re-timed) is passed on.
+            self._clock_raw = clock
+            self._emit(TurnClock(*clock_from_wire(clock)))
 
     def _on_message(self, payload: Any) -> None:
         if not isinstance(payload, dict):
@@ -207,8 +233,13 @@ class NetClient(TableClient):
                     seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
                     str(payload.get("name", "")),
                     str(payload.get("text", "")),
+                    spectator=payload.get("watcher") is True,
                 )
             )
+        elif kind == "notice":
+            self._emit(Notice(str(payload.get("text", ""))))
+        elif kind == "closed":
+            self.closed_by_host = str(payload.get("reason", "the host closed the table"))
         elif kind == "rejected":
             self._emit(ActionRejected(str(payload.get("reason", "refused"))))
         elif kind == "saved":
