@@ -262,6 +262,28 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="write every game's record into DIR (default: keep none)",
     )
+    sim.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="play the games in N processes (default 1)",
+    )
+    sim.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help="expert seats' time per decision (default 250)",
+    )
+    sim.add_argument(
+        "--iterations",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="expert seats search N iterations per decision instead of a time: the same "
+        "seed then gives the same games (default: a time budget)",
+    )
 
     replay = sub.add_parser(
         "replay",
@@ -521,7 +543,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import parse_levels, simulate
+    from .simulate import Budget, parse_levels, simulate
 
     try:
         levels = parse_levels(args.bots, args.players)
@@ -534,7 +556,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"--records {args.records}: {err.strerror}") from None
-    result = simulate(args.games, args.players, levels, args.seed, args.records)
+    if args.think_ms is not None and args.iterations is not None:
+        raise CliError("give --think-ms or --iterations, not both")
+    budget = Budget(args.think_ms, args.iterations)
+    result = simulate(args.games, args.players, levels, args.seed, args.records, args.jobs, budget)
     print(json.dumps(result.to_json()) if args.json else result.text())
     return EXIT_OK
 

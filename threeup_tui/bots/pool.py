@@ -40,6 +40,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -96,6 +97,15 @@ def _worker_init() -> None:
         os.close(quiet)
 
 
+def _decide_in_worker(bot: Bot, view: View) -> Decision:
+    try:
+        return decide(bot, view)
+    except Exception:
+        raise
+    except BaseException as err:  # never a KeyboardInterrupt raised in the caller's loop
+        raise ThinkingError(f"the bot was stopped: {err!r}") from None
+
+
 def _worker_pid() -> int:
     return os.getpid()
 
@@ -113,6 +123,32 @@ def _sigint_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real standard error.
+
+    The tracker hands ``sys.stderr``'s descriptor to its process; inside a
+    Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, and
+    starting any worker would fail ("bad value(s) in fds_to_keep").
+    """
+    if os.name != "posix":
+        return
+    from multiprocessing import resource_tracker
+
+    stderr = sys.stderr
+    try:
+        usable = stderr is not None and stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        resource_tracker.ensure_running()
+        return
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = stderr
 
 
 class ThinkPool:
@@ -140,6 +176,7 @@ class ThinkPool:
             return concurrent.futures.ThreadPoolExecutor(
                 self.workers, thread_name_prefix="threeup-think"
             )
+        _start_resource_tracker()  # before the executor makes its locks, which start it
         return concurrent.futures.ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -147,7 +184,7 @@ class ThinkPool:
         )
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
-        with self._lock:
+        with self._lock, _sigint_blocked():
             if self._executor is None:
                 self._executor = self._make_executor()
             executor = self._executor
@@ -171,7 +208,7 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        future = self._submit(decide, bot, view)
+        future = self._submit(_decide_in_worker, bot, view)
         if timeout is None:
             budget = getattr(bot, "think_ms", None) or ASSUMED_THINK_MS
             timeout = max(10.0, 20 * budget / 1000)
@@ -200,7 +237,7 @@ class ThinkPool:
         processes = getattr(executor, "_processes", None) or {}
         return [p.pid for p in processes.values() if p.is_alive() and p.pid is not None]
 
-    def close(self, grace: float = 2.0) -> None:
+    def close(self, grace: float = 0.5) -> None:
         """Stop the workers: a decision under way gets ``grace`` seconds,
         then its worker is terminated.  The pool may be used again after."""
         with self._lock:
@@ -208,7 +245,7 @@ class ThinkPool:
         if executor is not None:
             _shut_down(executor, grace)
 
-    async def aclose(self, grace: float = 2.0) -> None:
+    async def aclose(self, grace: float = 0.5) -> None:
         """:meth:`close` without blocking the event loop."""
         await asyncio.to_thread(self.close, grace)
 
@@ -228,7 +265,7 @@ def _shut_down(executor: concurrent.futures.Executor, grace: float) -> None:
         process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
         if process.is_alive():
-            log.warning("a thinking worker did not stop; terminating it")
+            log.debug("terminating thinking worker %s", process.pid)
             process.terminate()
             process.join(1.0)
             if process.is_alive():
@@ -252,8 +289,10 @@ def shared_pool() -> ThinkPool:
         return _shared
 
 
-def set_shared_pool(pool: ThinkPool) -> ThinkPool | None:
-    """Use ``pool`` as the process's pool (benchmarks compare modes); the old one."""
+def set_shared_pool(pool: ThinkPool | None) -> ThinkPool | None:
+    """Use ``pool`` as the process's pool (None: a new one on next use); the old one.
+
+    For benchmarks that compare modes, and tests that want their own."""
     global _shared
     with _shared_lock:
         old, _shared = _shared, pool
