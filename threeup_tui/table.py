@@ -101,9 +101,11 @@ class Seat:
 
     @property
     def agrees_to_rematch(self) -> bool:
-        """Bots (the table's, an absent player's, a network bot) always agree;
-        a human who is not here does not hold the table up."""
-        return self.kind != "human" or self.bot is not None or self.network_bot is not None
+        """Bot seats and network bots always agree.  A person must ask, even
+        one marked away whose seat a bot plays (they are still connected;
+        ``--rematch-after`` starts the game anyway); one who is not connected
+        does not hold the table up (``Table._rematch_waiting``)."""
+        return self.kind != "human" or self.network_bot is not None
 
 
 class Clock:

@@ -100,6 +100,25 @@ def test_a_network_bot_always_agrees(tmp_path: Path) -> None:
     assert table.game_number == 2
 
 
+def test_a_person_marked_away_must_ask_too(tmp_path: Path) -> None:
+    """An away seat is played by a bot, but its player is still connected:
+    the next game waits for them (or for --rematch-after)."""
+    table, clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    seat = table.seats[1]
+    seat.away, seat.bot = True, table._stand_in(1)  # as three time-outs leave it
+    table.rematch(0)
+    clock.now += 3600
+    table.check_timers()
+    assert table.game_number == 1
+    table.seat_active(1)  # bob is back, and asks
+    table.rematch(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
 def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
     table, clock = headless(tmp_path, rematch_after=30.0)
     table.start(None)
