@@ -574,6 +574,11 @@ def cmd_host(args: argparse.Namespace) -> int:
             raise CliError(f"THREEUP_ANNOUNCE: {err}") from None
     if args.bots >= args.players and args.resume is None:
         raise CliError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
+    if not args.headless:
+        for flag, value in (("--games", args.games), ("--rematch-after", args.rematch_after)):
+            if value is not None:
+                raise CliError(f"{flag} is for a --headless host (in the app, the host "
+                               "starts each rematch)")  # fmt: skip
     keys = args.ssh_authorized_keys
     if keys is not None and not keys.is_file():
         raise CliError(f"--ssh-authorized-keys {keys}: no such file")
