@@ -350,9 +350,11 @@ class Table:
         if self.rematch_at is not None:
             if now >= self.rematch_at:
                 self.rematch_at = None
-                if self._rematch_waiting():
-                    self._system("time is up: the next game starts")
-                self.start(None)
+                state = self.state
+                if self.rematch_mode() == "vote" and state is not None and state.over:
+                    if self._rematch_waiting():
+                        self._system("time is up: the next game starts")
+                    self.start(None)
             else:
                 soonest = _sooner(soonest, self.rematch_at - now)
         for deadline in self.turn_clock.deadlines.values():
@@ -879,6 +881,10 @@ class Table:
         number = info.get("game_number") if isinstance(info, dict) else None
         table.game_number = number if isinstance(number, int) else 1
         table._resume_clock(info.get("clock") if isinstance(info, dict) else None)
+        if state.over:  # a journal of a finished game: the table waits for the next
+            table.game_over_saved = True
+            if table.rematch_mode() == "vote" and config.rematch_after is not None:
+                table.rematch_at = clock() + config.rematch_after
         return table
 
     def _resume_clock(self, saved: Any) -> None:

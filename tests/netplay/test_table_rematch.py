@@ -182,3 +182,20 @@ def test_every_finished_game_is_kept_beside_the_journal_and_verifies(tmp_path: P
     assert len({str(r["moves"]) for r in records}) == 3  # three different games
     # The journal holds the current (here: the last finished) game.
     assert read_json(tmp_path / "party.json") == records[-1]
+
+
+def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    later = FakeClock()
+    resumed = Table.resume(
+        TableConfig(rematch_after=5.0, journal=tmp_path / "party.json"),
+        tmp_path / "party.json",
+        later,
+    )
+    assert resumed.state is not None and resumed.state.over
+    assert resumed.lobby().rematch == "vote" and resumed.game_number == 1
+    later.now += 5.0
+    resumed.check_timers()
+    assert resumed.game_number == 2 and resumed.state.phase == Phase.SETUP
