@@ -583,6 +583,11 @@ def cmd_host(args: argparse.Namespace) -> int:
             announce_address(os.environ["THREEUP_ANNOUNCE"])
         except AddressError as err:
             raise CliError(f"THREEUP_ANNOUNCE: {err}") from None
+    if not args.headless:
+        for flag, value in (("--games", args.games), ("--rematch-after", args.rematch_after)):
+            if value is not None:
+                raise CliError(f"{flag} is for a --headless host (in the app, the host "
+                               "starts each rematch)")  # fmt: skip
     from .hostargs import check_host_args
 
     try:

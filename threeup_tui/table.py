@@ -116,9 +116,11 @@ class Seat:
 
     @property
     def agrees_to_rematch(self) -> bool:
-        """Bots (the table's, an absent player's, a network bot) always agree;
-        a human who is not here does not hold the table up."""
-        return self.kind != "human" or self.bot is not None or self.network_bot is not None
+        """Bot seats and network bots always agree.  A person must ask, even
+        one marked away whose seat a bot plays (they are still connected;
+        ``--rematch-after`` starts the game anyway); one who is not connected
+        does not hold the table up (``Table._rematch_waiting``)."""
+        return self.kind != "human" or self.network_bot is not None
 
 
 class Clock:
@@ -406,9 +408,11 @@ class Table:
         if self.rematch_at is not None:
             if now >= self.rematch_at:
                 self.rematch_at = None
-                if self._rematch_waiting():
-                    self._system("time is up: the next game starts")
-                self.start(None)
+                state = self.state
+                if self.rematch_mode() == "vote" and state is not None and state.over:
+                    if self._rematch_waiting():
+                        self._system("time is up: the next game starts")
+                    self.start(None)
             else:
                 soonest = _sooner(soonest, self.rematch_at - now)
         for deadline in self.turn_clock.deadlines.values():
@@ -1003,6 +1007,11 @@ class Table:
             table.game_number = max(table.game_number, 1)
         table.chat_log = _chat_lines(info.get("chat"))
         table._resume_clock(info.get("clock"))
+        if state is not None and state.over:
+            # A journal of a finished game: the table waits for the next one.
+            table.game_over_saved = True
+            if table.rematch_mode() == "vote" and config.rematch_after is not None:
+                table.rematch_at = clock() + config.rematch_after
         table.save_table_file()
         return table
 
