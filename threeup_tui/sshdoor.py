@@ -559,6 +559,9 @@ class SshDoor:
                 preexec_fn=_controlling_tty,
                 pass_fds=(secret_read,),
             )
+        except BaseException:
+            os.close(master)
+            raise
         finally:
             os.close(slave)
             os.close(secret_read)

@@ -858,6 +858,9 @@ class Table:
         if path is None or state is None or any(c is None for c in state.setup):
             return
         self._journal.write(path, state)
+        # A move may change a seat's count of time-outs (about 30 us when
+        # nothing changed: the file is compared, not written).
+        self.save_table_file()
 
     # ----------------------------------------------------------- table file
     def set_hosting(self, **changes: Any) -> None:
