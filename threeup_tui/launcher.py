@@ -32,6 +32,8 @@ class HostSettings:
     resume: Path | None = None  # restore the table from this journal
     ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
     ssh_authorized_keys: Path | None = None
+    turn_time: float | None = None  # seconds for each action (None: no turn timer)
+    spectator_chat: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,12 @@ class HostedClient(LocalClient):
             if isinstance(self.ssh_door, SshDoor):
                 await self.ssh_door.close()
         if isinstance(self.net_host, NetHost):
-            await self.net_host.close()
+            # The host leaving closes the table for everyone: clients are
+            # told and stop reconnecting (the journal can still --resume).
+            reason = "the host closed the table"
+            self.table.close(reason)
+            self.table.suspend()
+            await self.net_host.close(reason)
         await super().close()
 
 
@@ -126,6 +133,8 @@ class Launcher:
             journal=settings.journal,
             table_name=f"{settings.name}'s table",
             bot_delay=self.bot_delay,
+            turn_time=settings.turn_time,
+            spectator_chat=settings.spectator_chat,
             think_ms=self.think_ms,
         )
         # Bots sit down after the host, so the host has seat 1 (TableError:

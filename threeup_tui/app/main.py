@@ -47,6 +47,8 @@ def spec_from_args(args: argparse.Namespace) -> StartSpec:
             resume=getattr(args, "resume", None),
             ssh_port=getattr(args, "ssh_port", None),
             ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
+            turn_time=getattr(args, "turn_time", None),
+            spectator_chat=not getattr(args, "no_spectator_chat", False),
         )
         return StartSpec(mode="host", host=settings)
     if command == "join":

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog
+from textual.widgets import Input
 
 from ..bots import GreedyBot
 from ..client import TableClient
@@ -33,6 +33,7 @@ from .screens.replay import ReplayScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.table import TableScreen
+from .widgets.chat import ChatLines
 
 Drive = Callable[[Pilot[int]], Awaitable[None]]
 
@@ -124,7 +125,7 @@ async def finish(pilot: Pilot[int]) -> None:
     for widget in app.screen.query(Input):
         widget.cursor_blink = False
     for screen in app.screen_stack:
-        for log in screen.query(RichLog):
+        for log in screen.query(ChatLines):
             log.scroll_end(animate=False, immediate=True)
     await pilot.pause()
 

@@ -36,9 +36,17 @@ class BotSeat:
 
     def on_view(self, view: View) -> None:
         self._latest = view
-        if view.seat is None or view.phase == "over":
+        if view.seat is None:
+            return
+        if view.phase != "setup":
+            # Set-up is over: the next set-up view is the next game's (a
+            # dedicated host plays on; its "over" view may be superseded).
+            self._chose = False
+        if view.phase == "over":
+            self._acted_at = -1
             return
         if view.phase == "setup":
+            self._acted_at = -1
             if not view.seats[view.seat].ready and not self._chose:
                 self._chose = True
                 self._act(view)

@@ -56,6 +56,8 @@ class LocalClient(TableClient):
 
     def _guard(self, action: Callable[[], object]) -> None:
         try:
+            if self.seat is not None:
+                self.table.seat_active(self.seat)  # any request: the player is here
             action()
         except TableError as err:
             self._emit(ActionRejected(str(err)))

@@ -292,8 +292,9 @@ class GameState:
         need = [0] * N_KINDS
         for kind in kinds:
             need[kind] += 1
+        for kind in dict.fromkeys(kinds):  # in the order named, each kind once
             if need[kind] > hand[kind]:
-                raise SetupError(f"{CODES[kind]} is not among {self.names[seat]}'s six cards")
+                raise SetupError(self._short_of(seat, kind, need[kind]))
         for kind in kinds:
             self._take(seat, kind)
             self.up[seat][kind] += 1
@@ -303,6 +304,14 @@ class GameState:
         if all(choice is not None for choice in self.setup):
             self.phase = Phase.PLAY
             self._legal = None
+
+    def _short_of(self, seat: int, kind: int, named: int) -> str:
+        """Why ``named`` copies of ``kind`` cannot be laid face up by ``seat``."""
+        code, name, held = CODES[kind], self.names[seat], self.hand[seat][kind]
+        if held == 0:
+            return f"{code} is not among {name}'s six cards"
+        copies = "one copy" if held == 1 else f"{held} copies"
+        return f"{code} is named {named} times, but {name}'s six cards hold {copies} of it"
 
     def choose_face_up_codes(self, seat: int, codes: Sequence[str]) -> None:
         try:

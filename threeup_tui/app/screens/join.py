@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from ...launcher import JoinSettings
 from ..text import clean, plain
+from ..widgets.tickbox import TickBox
 
 
 @dataclass
@@ -91,7 +92,7 @@ class JoinScreen(Screen[None]):
                     password=True,
                     compact=True,
                 )
-            yield Checkbox(
+            yield TickBox(
                 "Only watch (a spectator, no seat)",
                 self.initial.watch,
                 id="join-watch",
