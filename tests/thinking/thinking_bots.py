@@ -69,8 +69,10 @@ class GatedBot(BusyBot):
     level = "gated"
     gate_dir: ClassVar[Path | None] = None  # set by the test before the table makes bots
 
-    def __init__(self, seed: int | None = None, think_ms: int | None = None) -> None:
-        super().__init__(seed, think_ms)
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+    ) -> None:
+        super().__init__(seed, think_ms, iterations)
         self.gate = GatedBot.gate_dir
         self.made_in = os.getpid()  # the process whose event loop must not wait for it
 
