@@ -95,6 +95,20 @@ def _worker_init() -> None:
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         os.close(quiet)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """End this worker when its parent has ended, however it ended.
+
+    A parent that is killed outright never sends the pool's "stop", and the
+    worker would wait for work for ever: it holds both ends of its own work
+    queue's pipe, so it never sees the end of it.
+    """
+    parent.join()  # the parent's sentinel: readable once the parent is gone
+    os._exit(0)
 
 
 def _decide_in_worker(bot: Bot, view: View) -> Decision:
