@@ -4,9 +4,13 @@ after close."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import textual  # noqa: F401  -- the parent has Textual loaded; the workers must not
@@ -69,6 +73,29 @@ async def test_a_worker_ignores_ctrl_c(pool: ThinkPool, gate: Gate) -> None:
     bot = BusyBot(1, think_ms=1)
     assert await pool.decide(bot, view) == decide(bot, view)
     assert pid in pool.worker_pids() and alive(pid)
+
+
+def test_every_worker_is_born_with_ctrl_c_blocked(tmp_path: Path) -> None:
+    """A Ctrl-C while a worker boots must wait for its handler, never kill it
+    with a traceback: the first worker too, started right after
+    multiprocessing's resource tracker (a fresh process, so that the
+    tracker is started there)."""
+    program = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from thinking_bots import started_blocked_slowly
+from threeup_tui.bots.pool import ThinkPool
+pool = ThinkPool(workers=2)
+pool.warm()
+calls = [pool._submit(started_blocked_slowly) for _ in range(2)]
+print(sorted({{call.result() for call in calls}}))
+pool.close()
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    workers = ast.literal_eval(out.strip())
+    assert len(workers) == 2 and all(blocked is True for _pid, blocked in workers), workers
 
 
 async def test_a_bots_error_comes_back_to_the_caller(pool: ThinkPool) -> None:

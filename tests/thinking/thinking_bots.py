@@ -108,6 +108,15 @@ class FailingBot(BusyBot):
         raise RuntimeError("the failing bot fails")
 
 
+def started_blocked_slowly() -> tuple[int, bool | None]:
+    """Run in a worker, slowly enough that two calls take two workers:
+    (pid, whether SIGINT was blocked when it started)."""
+    from threeup_tui.bots.pool import _worker_started_blocked
+
+    time.sleep(0.3)
+    return _worker_started_blocked()
+
+
 def loaded_modules() -> list[str]:
     """Run in a worker: the top-level packages it has imported."""
     return sorted({name.partition(".")[0] for name in sys.modules})

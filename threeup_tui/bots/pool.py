@@ -84,10 +84,15 @@ def fallback_decision(view: View) -> Decision:
     return decide(GreedyBot(0), view)
 
 
+_sigint_blocked_at_start: bool | None = None  # in a worker: was it born safe from Ctrl-C?
+
+
 def _worker_init() -> None:
+    global _sigint_blocked_at_start
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _sigint_blocked_at_start = signal.SIGINT in blocked
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICE)
     with contextlib.suppress(OSError):
@@ -122,6 +127,11 @@ def _decide_in_worker(bot: Bot, view: View) -> Decision:
 
 def _worker_pid() -> int:
     return os.getpid()
+
+
+def _worker_started_blocked() -> tuple[int, bool | None]:
+    """(pid, whether SIGINT was blocked when this worker started): for tests."""
+    return os.getpid(), _sigint_blocked_at_start
 
 
 @contextlib.contextmanager
@@ -198,11 +208,14 @@ class ThinkPool:
         )
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
-        with self._lock, _sigint_blocked():
+        with self._lock:
             if self._executor is None:
-                self._executor = self._make_executor()
+                with _sigint_blocked():  # it starts multiprocessing's resource tracker
+                    self._executor = self._make_executor()
             executor = self._executor
-        # submit() may start a worker process, in this thread.
+        # Blocked afresh: starting the tracker unblocks SIGINT in this thread
+        # on its way out (resource_tracker.ensure_running), and submit() may
+        # start a worker.
         with _sigint_blocked():
             return executor.submit(fn, *args)
 
@@ -299,7 +312,6 @@ def shared_pool() -> ThinkPool:
     with _shared_lock:
         if _shared is None:
             _shared = ThinkPool()
-            atexit.register(close_shared_pool)
         return _shared
 
 
@@ -318,3 +330,7 @@ def close_shared_pool() -> None:
     pool = _shared
     if pool is not None:
         pool.close()
+
+
+# The entry points close the pool themselves; this is for any other program.
+atexit.register(close_shared_pool)
