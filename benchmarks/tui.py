@@ -23,7 +23,8 @@ key to repaint       a cursor key, posted from another thread (as the
                      the key was handled
 for each way of thinking in ``--thinkers``: ``process`` (the app's: worker
 processes), ``thread`` (a worker thread) and ``inline`` (on the app's loop,
-the freeze the workers prevent).
+the freeze the workers prevent).  Last, how long the bots that still decide
+on the loop (random, greedy) take per decision.
 
 "Painted" is App._display being handed a compositor update: in headless mode
 that is the frame a terminal would be sent.  Targets: first frame <= 0.6 s,
@@ -60,8 +61,9 @@ from threeup_tui.app.screens.start import StartScreen  # noqa: E402
 from threeup_tui.app.screens.table import TableScreen  # noqa: E402
 from threeup_tui.bots import BOT_LEVELS, GreedyBot  # noqa: E402
 from threeup_tui.bots.busy import BusyBot  # noqa: E402
-from threeup_tui.bots.pool import MODES, ThinkPool, set_shared_pool  # noqa: E402
+from threeup_tui.bots.pool import MODES, ThinkPool, decide, set_shared_pool, thinks  # noqa: E402
 from threeup_tui.launcher import Launcher  # noqa: E402
+from threeup_tui.rules import GameState, Options, seat_view  # noqa: E402
 
 SIZE = (80, 24)
 
@@ -310,6 +312,38 @@ def thinking_rows(
     return rows
 
 
+def loop_decision_times(games: int = 20) -> dict[str, dict[str, float]]:
+    """How long the bots that decide on the loop itself (``thinks`` False)
+    take per decision, over the views of ``games`` four-player games."""
+    views = []
+    for seed in range(games):
+        state = GameState.new(["a", "b", "c", "d"], Options(), seed)
+        for seat in range(4):
+            cards = GreedyBot(seed).choose_face_up(seat_view(state, seat, log_length=0))
+            state.choose_face_up_codes(seat, list(cards))
+        while not state.over:
+            view = seat_view(state, state.seat, log_length=0)
+            views.append(view)
+            state.apply_move(GreedyBot(seed).choose_move(view))
+    times: dict[str, dict[str, float]] = {}
+    for level, cls in BOT_LEVELS.items():
+        bot = cls(1)
+        if thinks(bot):
+            continue
+        samples = []
+        for view in views:
+            start = time.perf_counter()
+            decide(bot, view)
+            samples.append(time.perf_counter() - start)
+        ordered = sorted(samples)
+        times[level] = {
+            "n": len(samples),
+            "median_us": round(statistics.median(samples) * 1e6, 1),
+            "p99_us": round(ordered[round(0.99 * (len(ordered) - 1))] * 1e6, 1),
+        }
+    return times
+
+
 def summary(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -361,6 +395,7 @@ def main() -> int:
         "move_to_repaint": summary(moves),
         "view_to_repaint": summary(views),
         "thinking": {"level": level, "think_ms": args.think_ms, "by_thinker": thinking},
+        "loop_decisions": loop_decision_times(),
         "targets": {"first_frame_ms": 600, "move_ms": 30},
         "load_average": os.getloadavg(),
     }
@@ -400,6 +435,13 @@ def main() -> int:
                 f"{label:<34} median {s['median_ms']:>7.1f} ms   p95 {s['p95_ms']:>7.1f} ms"
                 f"   (n={s['n']})"
             )
+    loop_decisions = result["loop_decisions"]
+    assert isinstance(loop_decisions, dict)
+    for name, t in loop_decisions.items():
+        print(
+            f"{name} decides on the loop: median {t['median_us']:.1f} us, p99 {t['p99_us']:.1f} us"
+            f"   (n={t['n']})"
+        )
     load = result["load_average"]
     assert isinstance(load, tuple)
     print("targets: first frame <= 600 ms, move to repaint <= 30 ms (also while a bot thinks)")
