@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 import textual  # noqa: F401  -- the parent has Textual loaded; the workers must not
-from thinking_bots import FailingBot, Gate, GatedBot, alive, decision_key, loaded_modules
+from thinking_bots import (
+    FailingBot,
+    Gate,
+    GatedBot,
+    InterruptedBot,
+    alive,
+    decision_key,
+    loaded_modules,
+)
 
 from threeup_tui.bots import GreedyBot
 from threeup_tui.bots.busy import BusyBot
@@ -101,6 +109,13 @@ pool.close()
 async def test_a_bots_error_comes_back_to_the_caller(pool: ThinkPool) -> None:
     with pytest.raises(RuntimeError, match="the failing bot fails"):
         await pool.decide(FailingBot(1, think_ms=1), play_view())
+
+
+async def test_an_interrupt_inside_a_worker_never_reaches_the_callers_loop(
+    pool: ThinkPool,
+) -> None:
+    with pytest.raises(ThinkingError, match="KeyboardInterrupt"):
+        await pool.decide(InterruptedBot(1, think_ms=1), play_view())
 
 
 async def test_a_worker_that_dies_mid_thought_is_replaced(pool: ThinkPool, gate: Gate) -> None:

@@ -108,6 +108,15 @@ class FailingBot(BusyBot):
         raise RuntimeError("the failing bot fails")
 
 
+class InterruptedBot(BusyBot):
+    """A thinking bot stopped by a KeyboardInterrupt inside its worker."""
+
+    level = "interrupted"
+
+    def choose_move(self, view: View) -> Move:
+        raise KeyboardInterrupt
+
+
 def started_blocked_slowly() -> tuple[int, bool | None]:
     """Run in a worker, slowly enough that two calls take two workers:
     (pid, whether SIGINT was blocked when it started)."""
