@@ -76,6 +76,12 @@ def clean_text(text: object, limit: int) -> str:
     return " ".join(kept.split())[:limit]
 
 
+def a_bot(level: str | None) -> str:
+    """"a greedy bot", "an expert bot": a bot of ``level`` in a sentence."""
+    level = level or "stand-in"
+    return f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+
+
 def clean_name(name: object, fallback: str) -> str:
     return clean_text(name, MAX_NAME) or fallback
 
@@ -372,7 +378,7 @@ class Table:
             if due <= 0:
                 seat.bot = self._make_bot(self.config.bot_level, i)
                 seat.bot_level = self.config.bot_level
-                self._system(f"a {seat.bot_level} bot plays for {seat.name} until they return")
+                self._system(f"{a_bot(seat.bot_level)} plays for {seat.name} until they return")
                 self._notify()
             elif soonest is None or due < soonest:
                 soonest = due
@@ -679,7 +685,7 @@ class Table:
             seat.bot = self._stand_in(i)
             seat.bot_level = self.config.bot_level
             self._system(
-                f"{seat.name} is away: a {seat.bot_level} bot plays for them until they are back"
+                f"{seat.name} is away: {a_bot(seat.bot_level)} plays for them until they are back"
             )
             self._send(i, Notice("you are away: the bot plays for you until you do anything"))
             self._notify()
