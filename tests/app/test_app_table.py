@@ -207,17 +207,21 @@ async def test_no_color_keeps_every_card_readable(
 async def test_hint_selects_the_suggested_play_and_enter_makes_it(
     client: ScriptedClient,
 ) -> None:
+    """The hint (the expert, thinking off the UI loop: bots/hint.py) selects
+    a play, or holds a pick-up or draw, and Enter makes exactly that move."""
     state = dealt(["you", "bot"], first=0)
-    expected = GreedyBot(seed=0).choose_move(seat_view(state, 0))
-    assert expected.kind == "play"
+    view = seat_view(state, 0)
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_table(pilot, client, state)
         await pilot.press("h")
-        view = seat_view(state, 0)
-        assert sorted(view.hand[i] for i in screen.selected) == sorted(expected.cards)
+        await wait_for(pilot, lambda: bool(screen.selected) or screen._hint is not None)
+        hinted = sorted(view.hand[i] for i in screen.selected)
         await pilot.press("enter")
-        assert client.requests[-1] == ("submit", expected)
+        kind, move = client.requests[-1]
+        assert kind == "submit" and isinstance(move, Move)
+        assert sorted(move.cards) == hinted  # the cards the hint selected ([] for a pick-up)
+        state.apply_move(move)  # a legal move (raises if not)
 
 
 async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedClient) -> None:
@@ -233,6 +237,8 @@ async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedCli
         pytest.fail("no forced pick-up found")
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        await open_table(pilot, client, state)
-        await pilot.press("h", "enter")
+        screen = await open_table(pilot, client, state)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: screen._hint is not None)
+        await pilot.press("enter")
         assert client.requests[-1] == ("submit", Move.pickup(0))
