@@ -208,6 +208,8 @@ async def test_no_color_keeps_every_card_readable(
 async def test_hint_selects_the_suggested_play_and_enter_makes_it(
     client: ScriptedClient,
 ) -> None:
+    """The hint (the expert, thinking off the UI loop: bots/hint.py) selects
+    a play, or holds a pick-up or draw, and Enter makes exactly that move."""
     state = dealt(["you", "bot"], first=0)
     view = seat_view(state, 0)
     assert not any(a == PICKUP for a in view.legal)  # a play is the only kind of move
