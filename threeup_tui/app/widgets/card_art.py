@@ -67,17 +67,16 @@ def _border(kind: str) -> tuple[str, ...]:
 def _framed(rows: list[str], frame: str, style: str) -> list[Content]:
     """Rows whose first and last lines, and first and last cells, are the
     frame (styled ``frame``); the rest styled ``style``."""
+    frame = frame or style
+    if frame == style:  # one style for the whole card: one span a line
+        return [Content.styled(row, style) for row in rows]
     out = []
     last = len(rows) - 1
     for i, row in enumerate(rows):
-        if i in (0, last):
-            out.append(Content.styled(row, frame or style))
+        if i in (0, last) or len(row) <= 2:
+            out.append(Content.styled(row, frame))
         else:
-            out.append(
-                Content.assemble((row[0], frame or style), (row[1:-1], style), (row[-1], frame))
-                if len(row) > 2
-                else Content.styled(row, frame or style)
-            )
+            out.append(Content.assemble((row[0], frame), (row[1:-1], style), (row[-1], frame)))
     return out
 
 
