@@ -51,13 +51,13 @@ def clear_words(entry: LogEntry) -> str:
     card = entry.cards[-1] if entry.cards else ""
     rank = card[1:]
     if rank == "C":
-        return "a Clear"
+        return "with a Clear"
     if rank in ("C1", "C2"):
         n = int(rank[1])
-        return f"a Clear +{n}: {plural(n, 'extra discard')}"
+        return f"with a Clear +{n}: {plural(n, 'extra discard')}"
     if card:
-        return f"three or more {rank_text(card)}s"
-    return "a clear"
+        return f"with three or more {rank_text(card)}s"
+    return "cleared"
 
 
 @dataclass(frozen=True)
