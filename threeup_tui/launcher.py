@@ -50,6 +50,7 @@ class HostedClient(LocalClient):
         self.net_host: object | None = None
         self.announcer: object | None = None
         self.ssh_door: object | None = None
+        self.ssh_address: tuple[str, int] | None = None  # where the SSH door listens
         # What the lobby tells others to join, when not the bound address
         # (the screenshots show one fixed port whatever port was free).
         self.shown_address: tuple[str, int] | None = None
@@ -142,7 +143,7 @@ class Launcher:
             from .sshdoor import SshDoor
 
             door = SshDoor(game_port, settings.code, settings.ssh_authorized_keys)
-            await door.start(settings.bind, settings.ssh_port)
+            client.ssh_address = await door.start(settings.bind, settings.ssh_port)
             client.ssh_door = door
         return client
 

@@ -102,6 +102,13 @@ class SettingsFile:
         if not self.confined:
             self._load()
 
+    @classmethod
+    def in_memory(cls, settings: Settings | None = None) -> SettingsFile:
+        """Settings that are never read from nor written to disk (pictures, benchmarks)."""
+        file = cls(Path("/nonexistent") / SETTINGS_FILE, confined=True)
+        file.settings = settings or Settings()
+        return file
+
     def _load(self) -> None:
         try:
             text = self.path.read_text(encoding="utf-8")

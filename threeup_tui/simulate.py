@@ -50,8 +50,8 @@ class SimulationResult:
         lines.append(f"{'seat':>4}  {'bot':<8} {'wins':>6} {'rate':>7}  95% CI")
         for s in data["seats"]:
             lo, hi = s["ci95"]
-            lines.append(
-                f"{s['seat']:>4}  {s['bot']:<8} {s['wins']:>6} {s['win_rate']:>7.1%}"
+            lines.append(  # seats counted from 1 for people; the JSON keeps 0-based
+                f"{s['seat'] + 1:>4}  {s['bot']:<8} {s['wins']:>6} {s['win_rate']:>7.1%}"
                 f"  [{lo:.1%}, {hi:.1%}]"
             )
         lines.append(f"stalemates: {self.stalemates} ({data['stalemate_rate']:.1%})")
@@ -94,7 +94,7 @@ def play_bot_game(
     options: Options | None = None,
 ) -> GameState:
     """One whole game between bots, each seeing only its own view."""
-    names = names or [f"{level}-{s}" for s, level in enumerate(levels)]
+    names = names or [f"{level}-{s + 1}" for s, level in enumerate(levels)]  # greedy-1: seat 1
     state = GameState.new(names, options, seed=seed)
     bots: list[Bot] = [make_bot(level, seed * 31 + s) for s, level in enumerate(levels)]
     for s, bot in enumerate(bots):

@@ -9,20 +9,26 @@ from ..launcher import HostSettings, JoinSettings, Launcher
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Options, RulesError
 from ..rules.record import start_state
+from ..settings import Settings, SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
 
 EXIT_USAGE = 2
 
 
-def spec_from_args(args: argparse.Namespace) -> StartSpec:
-    """What the command line asks the app to start with (replay excluded)."""
+def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -> StartSpec:
+    """What the command line asks the app to start with (replay excluded).
+
+    What the command line leaves out comes from ``settings`` (the choices
+    remembered from the last run); the command line itself is not remembered.
+    """
+    remembered = settings or Settings()
     command = getattr(args, "command", None)
     name = getattr(args, "name", None)
     if command == "play":
         return StartSpec(
             mode="play",
-            players=getattr(args, "players", 4),
-            bot_level=getattr(args, "bot_level", "greedy"),
+            players=getattr(args, "players", None),
+            bot_level=getattr(args, "bot_level", None),
             seed=getattr(args, "seed", None),
             name=name,
         )
@@ -31,12 +37,12 @@ def spec_from_args(args: argparse.Namespace) -> StartSpec:
             voluntary_pickup=bool(getattr(args, "voluntary_pickup", False)),
             finish="places" if getattr(args, "finish", "first_out") == "places" else "first_out",
         )
-        settings = HostSettings(
+        host = HostSettings(
             players=getattr(args, "players", 4),
             bots=getattr(args, "bots", 0),
             bot_level=getattr(args, "bot_level", "greedy"),
             code=getattr(args, "code", None),
-            name=name or "host",
+            name=name or remembered.name or "host",
             options=options,
             seed=getattr(args, "seed", None),
             port=getattr(args, "port", None),
@@ -47,11 +53,11 @@ def spec_from_args(args: argparse.Namespace) -> StartSpec:
             ssh_port=getattr(args, "ssh_port", None),
             ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
         )
-        return StartSpec(mode="host", host=settings)
+        return StartSpec(mode="host", host=host)
     if command == "join":
         join = JoinSettings(
             address=getattr(args, "address", None) or "",
-            name=name or "player",
+            name=name or remembered.name or "player",
             code=getattr(args, "code", None),
             watch=bool(getattr(args, "watch", False)),
         )
@@ -71,6 +77,7 @@ def launcher_from_args(args: argparse.Namespace) -> Launcher:
 def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) -> ThreeUpApp:
     """The app for a command line; MalformedRecord for a replay file that is not one."""
     launcher = launcher or launcher_from_args(args)
+    settings = SettingsFile()
     if getattr(args, "command", None) == "replay":
         record = load_record(args.file)
         try:
@@ -78,9 +85,11 @@ def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) ->
         except RulesError as err:
             raise MalformedRecord(f"{args.file}: the deal does not set up: {err}") from None
         return create_app(
-            launcher, StartSpec(mode="replay", record=record, record_name=str(args.file))
+            launcher,
+            StartSpec(mode="replay", record=record, record_name=str(args.file)),
+            settings=settings,
         )
-    return create_app(launcher, spec_from_args(args))
+    return create_app(launcher, spec_from_args(args, settings.settings), settings=settings)
 
 
 def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:

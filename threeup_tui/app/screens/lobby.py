@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
+from ..messages import HelpRequested, LeaveRequested
 from ..session import presence
 from ..text import plain
 from ..widgets.chat import ChatPane
@@ -39,6 +40,22 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None) -> Content:
         (f"  {symbol} {word}", "$text-muted"),
         (f"  ({', '.join(tags)})" if tags else "", "$text-accent"),
     )
+
+
+def join_lines(client: object) -> list[Content]:
+    """How others join the host's table: the game port, and the SSH door's port."""
+    lines = []
+    address = getattr(client, "address", None)
+    if isinstance(address, tuple) and len(address) == 2:
+        lines.append(
+            Content.assemble("Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold"))
+        )
+    ssh = getattr(client, "ssh_address", None)
+    if isinstance(ssh, tuple) and len(ssh) == 2:
+        lines.append(
+            Content.assemble("Or over SSH, installing nothing: ", (f"ssh -p {ssh[1]} HOST", "bold"))
+        )
+    return lines
 
 
 class LobbyScreen(TableScreenBase):
@@ -119,13 +136,7 @@ class LobbyScreen(TableScreenBase):
             title.append(
                 Content.styled("No room code: anyone who finds the table may sit.", "$text-muted")
             )
-        address = getattr(session.client, "address", None)
-        if isinstance(address, tuple) and len(address) == 2:
-            title.append(
-                Content.assemble(
-                    "Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold")
-                )
-            )
+        title.extend(join_lines(session.client))
         filled = sum(1 for s in lobby.seats if s.kind != "open")
         title.append(Content(f"Seats: {filled} of {len(lobby.seats)} taken"))
         self.query_one("#lobby-title", Static).update(Content("\n").join(title))
@@ -220,7 +231,7 @@ class LobbyScreen(TableScreenBase):
 
     # ------------------------------------------------------------ chat and more
     def action_help(self) -> None:
-        self.game_app.show_help("rules")
+        self.post_message(HelpRequested("rules"))
 
     def action_leave(self) -> None:
-        self.game_app.confirm_leave()
+        self.post_message(LeaveRequested())
