@@ -77,6 +77,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _turn_seconds(text: str) -> float:
+    value = _seconds(text)
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: a turn lasts 1 to 3600 seconds")
+    return value
+
+
 def _name(text: str) -> str:
     from .table import MAX_NAME, clean_text
 
@@ -101,6 +108,17 @@ def _code(text: str) -> str:
     if len(text) > ROOM_CODE_MAX:
         raise argparse.ArgumentTypeError(f"a room code has at most {ROOM_CODE_MAX} characters")
     return text
+
+
+MAX_THINK_MS = 60_000
+THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default 250)"
+
+
+def _think_ms(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_THINK_MS:
+        raise argparse.ArgumentTypeError(f"{value} ms is more than a minute ({MAX_THINK_MS})")
+    return value
 
 
 def _bot_level(text: str) -> str:
@@ -193,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help=f"how the bots play: {levels} (default: your last choice, at first greedy)",
     )
+    play.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     play.add_argument(
         "--seed",
         type=_seed,
@@ -243,6 +262,28 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="write every game's record into DIR (default: keep none)",
     )
+    sim.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="play the games in N processes (default 1)",
+    )
+    sim.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help="expert seats' time per decision (default 250)",
+    )
+    sim.add_argument(
+        "--iterations",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="expert seats search N iterations per decision instead of a time: the same "
+        "seed then gives the same games (default: a time budget)",
+    )
 
     replay = sub.add_parser(
         "replay",
@@ -290,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"how those bots play, and the bot that stands in for an absent player: "
         f"{levels} (default greedy)",
     )
+    host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     host.add_argument(
         "--code",
         type=_code,
@@ -379,6 +421,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="an OpenSSH authorized_keys file: the keys that may come in over SSH "
         "(default: none; the room code, if any, is asked instead)",
     )
+    host.add_argument(
+        "--turn-time",
+        type=_turn_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a player has for each action before a bot makes it for them "
+        "(default: no turn timer)",
+    )
+    host.add_argument(
+        "--rematch-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="--headless: start the next game this long after a game ends even if not "
+        "every player has asked for it (default: wait for everyone)",
+    )
+    host.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="--headless: close the table after N games (default: keep hosting until stopped)",
+    )
+    host.add_argument(
+        "--no-spectator-chat",
+        action="store_true",
+        help="spectators watch without chatting (default: they may chat)",
+    )
 
     join = sub.add_parser(
         "join",
@@ -418,6 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="LEVEL",
         help=f"no app: play the seat as this bot ({levels}) (default: you play, in the app)",
+    )
+    join.add_argument(
+        "--think-ms",
+        type=_think_ms,
+        default=None,
+        metavar="MS",
+        help=f"{THINK_MS_HELP}; with --bot",
     )
     join.add_argument(
         "--listen-port",
@@ -473,7 +550,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import parse_levels, simulate
+    from .simulate import Budget, parse_levels, simulate
 
     try:
         levels = parse_levels(args.bots, args.players)
@@ -486,7 +563,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"--records {args.records}: {err.strerror}") from None
-    result = simulate(args.games, args.players, levels, args.seed, args.records)
+    if args.think_ms is not None and args.iterations is not None:
+        raise CliError("give --think-ms or --iterations, not both")
+    budget = Budget(args.think_ms, args.iterations)
+    result = simulate(args.games, args.players, levels, args.seed, args.records, args.jobs, budget)
     print(json.dumps(result.to_json()) if args.json else result.text())
     return EXIT_OK
 
@@ -514,6 +594,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    if args.think_ms is not None and args.bot is None:
+        raise CliError("--think-ms sets the thinking time of a --bot")
     if args.bot is not None:
         if args.watch:
             raise CliError("--bot plays a seat; it cannot --watch")

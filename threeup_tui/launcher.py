@@ -32,6 +32,8 @@ class HostSettings:
     resume: Path | None = None  # restore the table from this journal
     ssh_port: int | None = None  # also serve the app over SSH (threeup[ssh])
     ssh_authorized_keys: Path | None = None
+    turn_time: float | None = None  # seconds for each action (None: no turn timer)
+    spectator_chat: bool = True
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,12 @@ class HostedClient(LocalClient):
             if isinstance(self.ssh_door, SshDoor):
                 await self.ssh_door.close()
         if isinstance(self.net_host, NetHost):
-            await self.net_host.close()
+            # The host leaving closes the table for everyone: clients are
+            # told and stop reconnecting (the journal can still --resume).
+            reason = "the host closed the table"
+            self.table.close(reason)
+            self.table.suspend()
+            await self.net_host.close(reason)
         await super().close()
 
 
@@ -93,10 +100,12 @@ class Launcher:
         announce_address: str | None = None,
         announce_port: int | None = None,
         listen_port: int | None = None,
+        think_ms: int | None = None,
     ) -> None:
         self.announce_address = announce_address
         self.announce_port = announce_port
         self.listen_port = listen_port
+        self.think_ms = think_ms  # search bots' budget per decision (None: their default)
 
     async def local_game(
         self,
@@ -106,7 +115,7 @@ class Launcher:
         name: str = "you",
     ) -> TableClient:
         """A started game of one person against bots."""
-        client = bot_game(players, bot_level, seed, name, self.bot_delay)
+        client = bot_game(players, bot_level, seed, name, self.bot_delay, think_ms=self.think_ms)
         await client.start()
         return client
 
@@ -125,6 +134,9 @@ class Launcher:
             journal=settings.journal,
             table_name=f"{settings.name}'s table",
             bot_delay=self.bot_delay,
+            turn_time=settings.turn_time,
+            spectator_chat=settings.spectator_chat,
+            think_ms=self.think_ms,
         )
         # Bots sit down after the host, so the host has seat 1 (TableError:
         # shown by the app).

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,15 @@ from typing import Any
 from .bots import Bot, make_bot
 from .recordfile import save_record
 from .rules import GameState, Options, Phase, record_of, seat_view
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A search bot's budget per decision: ``think_ms`` (None: the level's
+    default) or a fixed number of ``iterations``.  Other bots ignore it."""
+
+    think_ms: int | None = None
+    iterations: int | None = None
 
 
 @dataclass
@@ -22,6 +34,9 @@ class SimulationResult:
     stalemates: int = 0
     moves: int = 0
     seconds: float = 0.0
+    jobs: int = 1
+    # Every decision's wall-clock time per seat, in seconds (set-up included).
+    decision_times: list[list[float]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,6 +49,7 @@ class SimulationResult:
                     "wins": w,
                     "win_rate": w / self.games if self.games else 0.0,
                     "ci95": list(wilson_interval(w, self.games)),
+                    "decision_ms": decision_summary(self._times(s)),
                 }
                 for s, w in enumerate(self.wins)
             ],
@@ -42,7 +58,11 @@ class SimulationResult:
             "mean_moves": self.moves / self.games if self.games else 0.0,
             "games_per_s": self.games / self.seconds if self.seconds else 0.0,
             "moves_per_s": self.moves / self.seconds if self.seconds else 0.0,
+            "jobs": self.jobs,
         }
+
+    def _times(self, seat: int) -> list[float]:
+        return self.decision_times[seat] if seat < len(self.decision_times) else []
 
     def text(self) -> str:
         data = self.to_json()
@@ -58,8 +78,37 @@ class SimulationResult:
         lines.append(f"mean moves per game: {data['mean_moves']:.1f}")
         lines.append(
             f"speed: {data['games_per_s']:.1f} games/s, {data['moves_per_s']:,.0f} moves/s"
+            + (f" ({self.jobs} jobs)" if self.jobs > 1 else "")
         )
+        lines.append("decision time (ms):  p50     p95     max  decisions")
+        for s in data["seats"]:
+            t = s["decision_ms"]
+            lines.append(
+                f"{s['seat']:>4}  {s['bot']:<8} {t['p50']:>7.2f} {t['p95']:>7.2f} "
+                f"{t['max']:>7.2f}  {t['decisions']}"
+            )
         return "\n".join(lines)
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of sorted values, by linear interpolation."""
+    if not sorted_values:
+        return 0.0
+    pos = (len(sorted_values) - 1) * q
+    low = math.floor(pos)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
+
+
+def decision_summary(times: list[float]) -> dict[str, float | int]:
+    """p50, p95 and max of decision times (seconds in, milliseconds out)."""
+    ordered = sorted(times)
+    return {
+        "decisions": len(ordered),
+        "p50": percentile(ordered, 0.5) * 1000,
+        "p95": percentile(ordered, 0.95) * 1000,
+        "max": (ordered[-1] if ordered else 0.0) * 1000,
+    }
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -92,17 +141,82 @@ def play_bot_game(
     seed: int,
     names: list[str] | None = None,
     options: Options | None = None,
+    budget: Budget = Budget(),
+    times: list[list[float]] | None = None,
 ) -> GameState:
-    """One whole game between bots, each seeing only its own view."""
+    """One whole game between bots, each seeing only its own view.
+
+    With ``times`` (one list per seat), every decision's time is appended."""
     names = names or [f"{level}-{s + 1}" for s, level in enumerate(levels)]  # greedy-1: seat 1
     state = GameState.new(names, options, seed=seed)
-    bots: list[Bot] = [make_bot(level, seed * 31 + s) for s, level in enumerate(levels)]
+    bots: list[Bot] = [
+        make_bot(level, seed * 31 + s, budget.think_ms, budget.iterations)
+        for s, level in enumerate(levels)
+    ]
+    clock = time.perf_counter
     for s, bot in enumerate(bots):
-        state.choose_face_up_codes(s, bot.choose_face_up(seat_view(state, s, log_length=0)))
+        view = seat_view(state, s, log_length=0)
+        start = clock()
+        choice = bot.choose_face_up(view)
+        if times is not None:
+            times[s].append(clock() - start)
+        state.choose_face_up_codes(s, choice)
     while state.phase == Phase.PLAY:
         s = state.seat
-        state.apply_move(bots[s].choose_move(seat_view(state, s, log_length=0)))
+        view = seat_view(state, s, log_length=0)
+        start = clock()
+        move = bots[s].choose_move(view)
+        if times is not None:
+            times[s].append(clock() - start)
+        state.apply_move(move)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """What a worker needs to play one game, and what it sends back."""
+
+    index: int
+    seed: int
+    levels: tuple[str, ...]
+    budget: Budget
+    records: Path | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    winner: int | None
+    stalemate: bool
+    moves: int
+    times: list[list[float]]
+
+
+def _play(game: _Game) -> _Outcome:
+    times: list[list[float]] = [[] for _ in game.levels]
+    state = play_bot_game(game.levels, game.seed, budget=game.budget, times=times)
+    if game.records is not None:
+        save_record(game.records / f"game-{game.index:05d}.json", record_of(state))
+    return _Outcome(state.winner, state.stalemate, len(state.history), times)
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group; stopping is the parent's call.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _outcomes(games: list[_Game], jobs: int) -> Iterator[_Outcome]:
+    if jobs <= 1 or len(games) <= 1:
+        yield from map(_play, games)
+        return
+    # Fresh interpreters (spawn): nothing of this process's state is copied.
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(games)), _worker_init)
+    try:
+        yield from pool.imap(_play, games, chunksize=1)  # in game order
+    except BaseException:
+        pool.terminate()  # Ctrl-C: stop the games being played now too
+        raise
+    pool.close()
+    pool.join()
 
 
 def simulate(
@@ -111,18 +225,25 @@ def simulate(
     levels: tuple[str, ...],
     seed: int = 0,
     records: Path | None = None,
+    jobs: int = 1,
+    budget: Budget = Budget(),
 ) -> SimulationResult:
-    result = SimulationResult(players, levels, wins=[0] * players)
+    """Play ``games`` games, in ``jobs`` processes: the games, their seeds
+    and (for bots with an iteration budget or none) their results are the
+    same for any number of jobs; only the times differ."""
+    result = SimulationResult(
+        players, levels, wins=[0] * players, jobs=jobs, decision_times=[[] for _ in levels]
+    )
+    plan = [_Game(g, seed * 1_000_003 + g, levels, budget, records) for g in range(games)]
     start = time.perf_counter()
-    for game in range(games):
-        state = play_bot_game(levels, seed * 1_000_003 + game)
+    for outcome in _outcomes(plan, jobs):
         result.games += 1
-        result.moves += len(state.history)
-        if state.stalemate:
+        result.moves += outcome.moves
+        if outcome.stalemate:
             result.stalemates += 1
-        if state.winner is not None:
-            result.wins[state.winner] += 1
-        if records is not None:
-            save_record(records / f"game-{game:05d}.json", record_of(state))
+        if outcome.winner is not None:
+            result.wins[outcome.winner] += 1
+        for s, times in enumerate(outcome.times):
+            result.decision_times[s].extend(times)
     result.seconds = time.perf_counter() - start
     return result

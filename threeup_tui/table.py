@@ -21,14 +21,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .bots import BOT_LEVELS, Bot, make_bot
+from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
+from .bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
+from .chatlimit import ChatLimiter, line_problem
 from .client.events import (
     ChatReceived,
     Event,
     GameSaved,
     Lobby,
     LobbyChanged,
+    Notice,
     SeatSlot,
+    TurnClock,
     ViewChanged,
 )
 from .recordfile import JournalWriter, read_json, save_record, write_atomic
@@ -38,18 +42,22 @@ from .rules import (
     Options,
     Phase,
     RulesError,
+    View,
     parse_record,
     record_of,
     replay,
     seat_view,
 )
+from .rules.cards import CODES
 from .tasks import cancel_and_wait
 
 log = logging.getLogger("threeup.table")
 
 MAX_NAME = 24
-MAX_CHAT = 200
 CHAT_HISTORY = 50
+AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
+RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconnect
+REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 
 
 class TableError(Exception):
@@ -80,11 +88,39 @@ class Seat:
     token: str | None = None  # the secret that gives a human seat back
     connected: bool = False
     absent_since: float | None = None
-    bot: Bot | None = None  # a bot seat's bot, or an absent player's (D17)
+    bot: Bot | None = None  # a bot seat's bot, or an absent or away player's (D17)
+    timeouts: int = 0  # the turn timer's stand-in acted this many times in a row
+    away: bool = False  # AWAY_AFTER timeouts in a row: the bot plays until they act
+    network_bot: str | None = None  # the level a `join --bot` client said it plays at
 
     def slot(self, seat: int) -> SeatSlot:
+        if self.network_bot is not None and self.bot is None:
+            return SeatSlot(seat, self.name, "bot", self.connected, self.network_bot)
         level = self.bot_level if self.bot is not None or self.kind == "bot" else None
         return SeatSlot(seat, self.name, self.kind, self.connected, level)
+
+    @property
+    def agrees_to_rematch(self) -> bool:
+        """Bots (the table's, an absent player's, a network bot) always agree;
+        a human who is not here does not hold the table up."""
+        return self.kind != "human" or self.bot is not None or self.network_bot is not None
+
+
+class Clock:
+    """The turn timer: when each running clock runs out, in table time.
+
+    During set-up every seat that has not chosen has its own clock (D2:
+    they choose at once); during play only the seat to act has one, started
+    afresh for each action.  Seats a bot plays have none.
+    """
+
+    def __init__(self) -> None:
+        self.deadlines: dict[int, float] = {}
+        self.armed_at = -1  # the move count the play clock was started at
+
+    def reset(self) -> None:
+        self.deadlines.clear()
+        self.armed_at = -1
 
 
 Listener = Callable[[Event], None]
@@ -94,6 +130,7 @@ Listener = Callable[[Event], None]
 class _Subscriber:
     seat: int | None
     callback: Listener
+    clock: tuple[int | None, float | None] = (None, None)  # the TurnClock last sent
 
 
 @dataclass
@@ -108,6 +145,11 @@ class TableConfig:
     table_name: str = "threeup"
     auto_start: bool = False  # start as soon as every seat is filled (headless)
     bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
+    turn_time: float | None = None  # seconds a player has for each action (None: no timer)
+    rematch_after: float | None = None  # headless: start the next game anyway after this
+    games: int | None = None  # headless: games before the table closes (None: no limit)
+    spectator_chat: bool = True  # spectators may chat
+    think_ms: int | None = None  # a search bot's budget per decision (None: its default)
 
 
 class Table:
@@ -128,13 +170,22 @@ class Table:
         self.game_over_saved = False
         self._seats_written: dict[str, Any] | None = None
         self._journal = JournalWriter()
+        self.turn_clock = Clock()
+        self._stand_ins: dict[int, Bot] = {}  # the turn timer's bot, per seat
+        self._chat_limit = ChatLimiter(clock)
+        self.rematch_votes: set[int] = set()
+        self.rematch_at: float | None = None  # table time the next game starts anyway
+        self.closing: str | None = None  # why the table is closing (no more games)
+        self.kept_records: list[Path] = []  # finished games' records (party-N.json)
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
-        self._subscribers[key] = _Subscriber(seat, callback)
+        sub = _Subscriber(seat, callback)
+        self._subscribers[key] = sub
         callback(LobbyChanged(self.lobby(seat)))
         if self.state is not None:
             callback(ViewChanged(seat_view(self.state, seat)))
+        self._send_clock(sub)  # a reconnect finds the clock where it was
         for line in self.chat_log[-10:]:
             callback(line)
 
@@ -155,6 +206,9 @@ class Table:
                 if sub.seat not in cache:
                     cache[sub.seat] = ViewChanged(seat_view(self.state, sub.seat))
                 sub.callback(cache[sub.seat])
+        self._arm_clock()
+        for sub in subscribers:
+            self._send_clock(sub)
         self.changed.set()
 
     def _send(self, seat: int | None, event: Event) -> None:
@@ -171,7 +225,22 @@ class Table:
             started=self.state is not None,
             host_seat=self.host_seat,
             table_name=self.config.table_name,
+            turn_time=self.config.turn_time,
+            rematch=self.rematch_mode(),
+            rematch_votes=tuple(sorted(self.rematch_votes)),
+            rematch_after=self.config.rematch_after,
+            game_number=self.game_number,
+            games=self.config.games,
         )
+
+    def rematch_mode(self) -> str:
+        """How the next game starts: "host" (the host's seat starts it),
+        "vote" (when every player here has asked: a dedicated host) or
+        "none" (the table closes after this game)."""
+        games = self.config.games
+        if self.closing is not None or (games is not None and self.game_number >= games):
+            return "none"
+        return "host" if self.host_seat is not None else "vote"
 
     # ----------------------------------------------------------------- seats
     def check_code(self, code: object) -> None:
@@ -218,7 +287,10 @@ class Table:
             return  # a repeated handshake of a player who is here
         seat.connected = True
         seat.absent_since = None
-        if seat.bot is not None and seat.kind == "human":
+        if seat.away:
+            # A client reconnects by itself: that is not its player acting.
+            self._system(f"{seat.name} is connected again; the bot plays until they act")
+        elif seat.bot is not None and seat.kind == "human":
             seat.bot = None
             self._system(f"{seat.name} is back; the bot hands the seat over")
         else:
@@ -240,7 +312,51 @@ class Table:
             self._system(f"{seat.name} left")
         else:
             self._system(f"{seat.name} is away; the seat waits for them")
+        self._maybe_rematch()  # one who left no longer holds up the next game
         self._notify()
+
+    def seat_active(self, i: int) -> None:
+        """The player of seat ``i`` did something (any request from their
+        session): a seat marked away is theirs again."""
+        seat = self.seats[i]
+        if not seat.away:
+            return
+        seat.away = False
+        seat.timeouts = 0
+        seat.bot = None
+        self._system(f"{seat.name} is back; the bot hands the seat over")
+        self._send(i, Notice("you are back: the bot no longer plays for you"))
+        self._notify()
+
+    def set_network_bot(self, i: int, level: object) -> None:
+        """Seat ``i`` is played by a bot across the network (``join --bot``),
+        at the ``level`` its hello gave: the lobby shows it as a bot, and it
+        always agrees to a rematch."""
+        if not isinstance(level, str) or not level:
+            return
+        seat = self.seats[i]
+        wanted = clean_name(level, "bot")
+        if seat.network_bot != wanted:
+            seat.network_bot = wanted
+            self._notify(views=False)
+
+    def check_timers(self) -> float | None:
+        """Take-overs (D17), the turn timer and a dedicated host's rematch:
+        do what is due now; seconds until something next falls due."""
+        soonest = self.check_takeovers()
+        now = self.clock()
+        if self.rematch_at is not None:
+            if now >= self.rematch_at:
+                self.rematch_at = None
+                if self._rematch_waiting():
+                    self._system("time is up: the next game starts")
+                self.start(None)
+            else:
+                soonest = _sooner(soonest, self.rematch_at - now)
+        for deadline in self.turn_clock.deadlines.values():
+            # A clock that ran out is the runner's to act on (bot_turn).
+            soonest = _sooner(soonest, max(deadline - now, 0.0))
+        return soonest
 
     def check_takeovers(self) -> float | None:
         """Give absent players' seats to bots (D17); seconds until the next check."""
@@ -254,7 +370,7 @@ class Table:
             assert seat.absent_since is not None
             due = seat.absent_since + self.config.takeover_after - now
             if due <= 0:
-                seat.bot = make_bot(self.config.bot_level, self._bot_seed(i))
+                seat.bot = self._make_bot(self.config.bot_level, i)
                 seat.bot_level = self.config.bot_level
                 self._system(f"a {seat.bot_level} bot plays for {seat.name} until they return")
                 self._notify()
@@ -275,7 +391,7 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat.kind == "open":
                 self.seats[i] = Seat(
-                    f"{level} bot {i + 1}", "bot", level, bot=make_bot(level, self._bot_seed(i))
+                    f"{level} bot {i + 1}", "bot", level, bot=self._make_bot(level, i)
                 )
                 self._notify()
                 self._maybe_auto_start()
@@ -304,6 +420,9 @@ class Table:
         self.options = options
         self._notify()
 
+    def _make_bot(self, level: str, i: int) -> Bot:
+        return make_bot(level, self._bot_seed(i), self.config.think_ms)
+
     def _bot_seed(self, i: int) -> int | None:
         base = self.config.seed
         return None if base is None else base * 101 + self.game_number * 7 + i
@@ -325,21 +444,79 @@ class Table:
         seed = self.config.seed
         if seed is not None:
             seed = seed + self.game_number
+        if self.rematch_mode() == "none" and self.state is not None:
+            raise TableError(self._last_game_words())
         names = [seat.name for seat in self.seats]
         self.state = GameState.new(names, self.options, seed)
         self.game_number += 1
         self.game_over_saved = False
+        self.rematch_votes.clear()
+        self.rematch_at = None
+        self.turn_clock.reset()
         self.finished.clear()
         self._system(f"game {self.game_number} begins: choose 3 cards to lay face up")
         self._notify()
 
     def rematch(self, by: int | None) -> None:
-        self._require_host(by)
+        """The host's seat starts the next game; at a dedicated host (no host
+        seat) ``by`` asks for it, and it starts when everyone here has."""
         if self.state is None or self.state.phase != Phase.OVER:
             raise TableError("a rematch follows a finished game")
-        self.start(None)
+        mode = self.rematch_mode()
+        if mode == "none":
+            raise TableError(self._last_game_words())
+        if mode == "host" or by is None:
+            self._require_host(by)
+            self.start(None)
+            return
+        if by not in self.rematch_votes:
+            self.rematch_votes.add(by)
+            self._system(f"{self.seats[by].name} wants another game")
+        self._maybe_rematch()
+        self._notify(views=False)  # the lobby shows who has asked
+
+    def _rematch_waiting(self) -> list[int]:
+        """The seats whose players are here and have not asked for the next game."""
+        return [
+            i
+            for i, seat in enumerate(self.seats)
+            if seat.connected and not seat.agrees_to_rematch and i not in self.rematch_votes
+        ]
+
+    def _maybe_rematch(self) -> None:
+        """A dedicated host's next game starts once every seat agrees, after
+        a short pause so that everyone sees the result first."""
+        state = self.state
+        if self.rematch_mode() != "vote" or state is None or state.phase != Phase.OVER:
+            return
+        if not self._rematch_waiting():
+            go = self.clock() + REMATCH_PAUSE
+            if self.rematch_at is None or go < self.rematch_at:
+                self.rematch_at = go
+
+    def _last_game_words(self) -> str:
+        if self.closing is not None:
+            return self.closing
+        games = self.config.games
+        return f"this table plays {games} game{'' if games == 1 else 's'}, and that was the last"
+
+    def close(self, reason: str) -> None:
+        """No more games: ``reason`` is what the clients are told."""
+        self.closing = reason
+        self.rematch_at = None
+        self._notify(views=False)
 
     def choose_face_up(self, i: int, cards: Sequence[str]) -> None:
+        """The player of seat ``i`` lays ``cards`` face up."""
+        self._choose_face_up(i, cards)
+        self.seats[i].timeouts = 0
+
+    def submit(self, i: int, move: Move) -> None:
+        """The player of seat ``i`` makes ``move``."""
+        self._submit(i, move)
+        self.seats[i].timeouts = 0
+
+    def _choose_face_up(self, i: int, cards: Sequence[str]) -> None:
         state = self._game()
         try:
             state.choose_face_up_codes(i, list(cards))
@@ -347,7 +524,7 @@ class Table:
             raise TableError(str(err)) from None
         self._after_change()
 
-    def submit(self, i: int, move: Move) -> None:
+    def _submit(self, i: int, move: Move) -> None:
         state = self._game()
         if move.seat != i:
             raise TableError("you can only move for your own seat")
@@ -367,9 +544,28 @@ class Table:
         state = self.state
         if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
             self.game_over_saved = True
+            self._keep_record(state)
             self._system(self.result_words(state))
+            if self.rematch_mode() == "vote" and self.config.rematch_after is not None:
+                self.rematch_at = self.clock() + self.config.rematch_after
             self.finished.set()
+            self._maybe_rematch()  # a table of bots plays on by itself
+            self._notify()  # the lobby too: who is asked for a rematch
+            return
         self._notify(lobby=False)
+
+    def _keep_record(self, state: GameState) -> None:
+        """Keep a finished game beside the journal (party.json: party-N.json)."""
+        path = self.config.journal
+        if path is None:
+            return
+        kept = path.with_name(f"{path.stem}-{self.game_number}{path.suffix}")
+        try:
+            save_record(kept, record_of(state))
+        except OSError as err:
+            log.error("could not keep game %d's record in %s: %s", self.game_number, kept, err)
+            return
+        self.kept_records.append(kept)
 
     def result_words(self, state: GameState) -> str:
         if state.winner is None:
@@ -381,47 +577,191 @@ class Table:
 
     # ----------------------------------------------------------------- bots
     def bot_turn(self) -> tuple[int, Bot] | None:
-        """The seat a bot must act for now, and its bot."""
+        """The seat a bot must act for now, and its bot: a bot seat, an
+        absent or away player's (D17), or a player whose turn clock ran out
+        (the turn timer's stand-in, for that one action).  The one place
+        that says so."""
         state = self.state
         if state is None or state.phase == Phase.OVER:
             return None
         if state.phase == Phase.SETUP:
             for i, seat in enumerate(self.seats):
-                if seat.bot is not None and state.setup[i] is None:
-                    return i, seat.bot
+                if state.setup[i] is None:
+                    if seat.bot is not None:
+                        return i, seat.bot
+                    if self._ran_out(i):
+                        return i, self._stand_in(i)
             return None
-        seat = self.seats[state.seat]
-        return (state.seat, seat.bot) if seat.bot is not None else None
+        i = state.seat
+        seat = self.seats[i]
+        if seat.bot is not None:
+            return i, seat.bot
+        if self._ran_out(i):
+            return i, self._stand_in(i)
+        return None
 
-    def step_bot(self) -> bool:
-        """Let one bot act; False when no bot has to."""
+    def bot_request(self) -> BotRequest | None:
+        """What a bot must decide now (see :meth:`bot_turn`), and on which view."""
         turn = self.bot_turn()
-        if turn is None:
-            return False
-        i, bot = turn
         state = self.state
-        assert state is not None
+        if turn is None or state is None:
+            return None
+        i, bot = turn
         view = seat_view(state, i, log_length=0)
+        return BotRequest(i, bot, view, state, state.phase, len(state.history))
+
+    def is_current(self, request: BotRequest) -> bool:
+        """Whether ``request`` still stands: the same game, phase and move
+        count, and the same bot still to act for the seat.  A decision that
+        took a while may have been overtaken meanwhile (a returning player
+        moved, a take-over or a turn timer changed who plays the seat)."""
+        state = self.state
+        if state is not request.state or state.phase != request.phase:
+            return False
+        if len(state.history) != request.moves:
+            return False
+        turn = self.bot_turn()
+        return turn is not None and turn[0] == request.seat and turn[1] is request.bot
+
+    def apply_bot_decision(self, request: BotRequest, decision: Decision) -> bool:
+        """Make a bot's decision, unless the table has moved on since it was
+        asked for (then it is dropped: False).  A decision of the turn
+        timer's stand-in is told to the seat's player (a Notice)."""
+        if not self.is_current(request):
+            log.debug("seat %d: dropped a bot decision the table has moved past", request.seat)
+            return False
+        i, state = request.seat, request.state
+        stand_in = self.seats[i].bot is None  # the turn timer's, not the seat's own
+        before = -1 if state.phase == Phase.SETUP else request.moves
         try:
-            if state.phase == Phase.SETUP:
-                self.choose_face_up(i, bot.choose_face_up(view))
+            if isinstance(decision, Move):
+                self._submit(i, decision)
             else:
-                self.submit(i, bot.choose_move(view))
+                self._choose_face_up(i, decision)
         except TableError as err:  # a bot bug must not stall the table
             log.error("bot for seat %d chose an illegal action: %s", i, err)
-            legal = state.legal_actions()
-            if state.phase == Phase.PLAY and legal:
+            if state.phase == Phase.SETUP:
+                self._choose_face_up(i, GreedyBot(0).choose_face_up(request.view))
+            elif legal := state.legal_actions():
                 state.apply(legal[0])
                 self._after_change()
+        if stand_in:
+            self._timed_out(i, state, before)
         return True
 
+    def step_bot(self) -> bool:
+        """Let one bot act, here and now; False when no bot has to.  (The
+        runner makes a thinking bot's decision off the event loop instead.)"""
+        request = self.bot_request()
+        if request is None:
+            return False
+        self.apply_bot_decision(request, decide(request.bot, request.view))
+        return True
+
+    def _stand_in(self, i: int) -> Bot:
+        bot = self._stand_ins.get(i)
+        if bot is None:
+            bot = self._stand_ins[i] = self._make_bot(self.config.bot_level, i)
+        return bot
+
+    def _ran_out(self, i: int) -> bool:
+        deadline = self.turn_clock.deadlines.get(i)
+        return deadline is not None and self.clock() >= deadline
+
+    def _timed_out(self, i: int, state: GameState, before: int) -> None:
+        """The turn timer's bot acted for seat ``i``: tell its player, and
+        after AWAY_AFTER in a row let the bot play the seat until they act."""
+        seat = self.seats[i]
+        seat.timeouts += 1
+        self._send(i, Notice(_stand_in_words(state, i, before)))
+        if seat.timeouts >= AWAY_AFTER and not seat.away and state.phase != Phase.OVER:
+            seat.away = True
+            seat.bot = self._stand_in(i)
+            seat.bot_level = self.config.bot_level
+            self._system(
+                f"{seat.name} is away: a {seat.bot_level} bot plays for them until they are back"
+            )
+            self._send(i, Notice("you are away: the bot plays for you until you do anything"))
+            self._notify()
+
+    # ------------------------------------------------------------ turn timer
+    def _arm_clock(self) -> None:
+        """Start, keep or stop the turn clocks after a change of the table."""
+        clock = self.turn_clock
+        limit = self.config.turn_time
+        state = self.state
+        if limit is None or state is None or state.phase == Phase.OVER:
+            clock.reset()
+            return
+        now = self.clock()
+        if state.phase == Phase.SETUP:
+            waiting = {
+                i
+                for i, seat in enumerate(self.seats)
+                if state.setup[i] is None and seat.bot is None
+            }
+            for i in list(clock.deadlines):
+                if i not in waiting:
+                    del clock.deadlines[i]
+            for i in waiting:
+                clock.deadlines.setdefault(i, now + limit)
+            return
+        i = state.seat
+        if self.seats[i].bot is not None:
+            clock.reset()  # a bot plays the seat: nothing to time
+        elif clock.armed_at != len(state.history) or i not in clock.deadlines:
+            clock.deadlines = {i: now + limit}  # a new action: a new clock
+            clock.armed_at = len(state.history)
+
+    def clock_for(self, viewer: int | None) -> tuple[int | None, float | None]:
+        """(seat, seconds left) of the clock ``viewer`` is shown: the seat to
+        act's in play; during set-up the viewer's own; (None, None) if none."""
+        state = self.state
+        deadlines = self.turn_clock.deadlines
+        if state is None or not deadlines:
+            return None, None
+        seat = viewer if state.phase == Phase.SETUP else state.seat
+        deadline = deadlines.get(seat) if seat is not None else None
+        if deadline is None:
+            return None, None
+        return seat, max(0.0, deadline - self.clock())
+
+    def _send_clock(self, sub: _Subscriber) -> None:
+        seat, remaining = self.clock_for(sub.seat)
+        deadline = None if remaining is None else self.turn_clock.deadlines.get(seat or 0)
+        key = (seat, deadline)
+        if key != sub.clock:
+            sub.clock = key
+            sub.callback(TurnClock(seat, remaining))
+
     # ----------------------------------------------------------------- chat
-    def chat(self, i: int | None, text: object) -> None:
-        clean = clean_text(text, MAX_CHAT)
+    def chat(
+        self, i: int | None, text: object, speaker: object = None, name: str = "watcher"
+    ) -> None:
+        """A chat line from seat ``i``, or (``i`` None) from the spectator
+        ``speaker`` under its ``name``.  Raises TableError when refused:
+        too long, too many lines, or spectators may not chat here."""
+        if not isinstance(text, str):
+            return
+        problem = line_problem(text)
+        if problem is not None:
+            raise TableError(problem)
+        clean = clean_text(text, len(text))
         if not clean:
             return
-        name = self.seats[i].name if i is not None else "watcher"
-        self._post(ChatReceived(i, name, clean))
+        if i is None:
+            if not self.config.spectator_chat:
+                raise TableError("spectators cannot chat at this table")
+            who, key = f"spectator {name!r}", ("spectator", speaker)
+        else:
+            who, key = f"seat {i + 1} ({self.seats[i].name!r})", ("seat", i)
+        refused = self._chat_limit.check(key, who)
+        if refused is not None:
+            raise TableError(refused)
+        if i is None:
+            self._post(ChatReceived(None, name, clean, spectator=True))
+        else:
+            self._post(ChatReceived(i, self.seats[i].name, clean))
 
     def _system(self, text: str) -> None:
         self._post(ChatReceived(None, "table", text))
@@ -460,12 +800,34 @@ class Table:
     def _seats_json(self) -> dict[str, Any]:
         return {
             "seats": [
-                {"name": s.name, "kind": s.kind, "bot_level": s.bot_level, "token": s.token}
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot_level": s.bot_level,
+                    "token": s.token,
+                    "timeouts": s.timeouts,
+                    "away": s.away,
+                    "network_bot": s.network_bot,
+                }
                 for s in self.seats
             ],
             "host_seat": self.host_seat,
             "game_number": self.game_number,
         }
+
+    def suspend(self) -> None:
+        """The host is stopping: keep the running turn clock's time left
+        beside the journal, so that ``resume`` gives it back."""
+        path = self.config.journal
+        state = self.state
+        if path is None or state is None or any(c is None for c in state.setup):
+            return
+        seats = self._seats_json()
+        seat, remaining = self.clock_for(None)
+        if remaining is not None and state.phase == Phase.PLAY:
+            seats["clock"] = {"at": len(state.history), "seat": seat, "remaining": remaining}
+        write_atomic(_seats_path(path), json.dumps(seats) + "\n")
+        self._seats_written = None
 
     @classmethod
     def resume(
@@ -497,15 +859,66 @@ class Table:
             kind = entry.get("kind", "human")
             level = entry.get("bot_level") or config.bot_level
             if kind == "bot":
-                table.seats[i] = Seat(name, "bot", level, bot=make_bot(level, table._bot_seed(i)))
+                table.seats[i] = Seat(name, "bot", level, bot=table._make_bot(level, i))
             else:
                 token = entry.get("token") if isinstance(entry.get("token"), str) else None
-                table.seats[i] = Seat(name, "human", None, token, False, now)
+                seat = table.seats[i] = Seat(name, "human", None, token, False, now)
+                timeouts = entry.get("timeouts")
+                seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
+                if entry.get("away") is True:
+                    seat.away = True
+                    seat.bot = table._stand_in(i)
+                    seat.bot_level = config.bot_level
+                network_bot = entry.get("network_bot")
+                if isinstance(network_bot, str):
+                    seat.network_bot = clean_name(network_bot, "bot")
         host = info.get("host_seat") if isinstance(info, dict) else None
         table.host_seat = host if isinstance(host, int) else None
         number = info.get("game_number") if isinstance(info, dict) else None
         table.game_number = number if isinstance(number, int) else 1
+        table._resume_clock(info.get("clock") if isinstance(info, dict) else None)
         return table
+
+    def _resume_clock(self, saved: Any) -> None:
+        """The turn clock after a resume.  Time while the host was down does
+        not count: a clean stop (``suspend``) saved what was left, which runs
+        on from now, but never less than RESUME_GRACE (or the whole turn time
+        if shorter) so that the player has time to reconnect; after a crash
+        nothing was saved and the turn's clock starts again in full."""
+        limit = self.config.turn_time
+        state = self.state
+        if limit is None or state is None:
+            return
+        if (
+            isinstance(saved, dict)
+            and saved.get("at") == len(state.history)
+            and saved.get("seat") == state.seat
+            and isinstance(saved.get("remaining"), int | float)
+        ):
+            remaining = max(float(saved["remaining"]), min(RESUME_GRACE, limit))
+            self.turn_clock.deadlines = {state.seat: self.clock() + min(remaining, limit)}
+            self.turn_clock.armed_at = len(state.history)
+        self._arm_clock()
+
+
+def _sooner(a: float | None, b: float) -> float:
+    return b if a is None else min(a, b)
+
+
+def _stand_in_words(state: GameState, i: int, before: int) -> str:
+    """What the turn timer's bot just did for seat ``i`` (its face-up
+    choice when ``before`` is -1, else move ``before``), for its player."""
+    if before < 0:
+        cards = " ".join(CODES[k] for k in state.setup[i] or ())
+        return f"time is up: the bot laid {cards} face up for you"
+    move = state.moves(before)[0]
+    if move.kind == "play":
+        return f"time is up: the bot played {' '.join(move.cards)} for you"
+    if move.kind == "flip":
+        return f"time is up: the bot flipped face-down card {move.slot + 1} for you"
+    if move.kind == "pickup":
+        return "time is up: the bot picked up the pile for you"
+    return "time is up: the bot drew a card for you"
 
 
 def open_table(config: TableConfig, resume: Path | None = None, bots: int = 0) -> Table:
@@ -529,16 +942,44 @@ def _seats_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".seats")
 
 
-class TableRunner:
-    """Drives a table's bots and take-overs in the background."""
+@dataclass(frozen=True)
+class BotRequest:
+    """A decision a bot owes the table: for ``seat``, on ``view``, at the
+    game ``state`` in ``phase`` after ``moves`` moves."""
 
-    def __init__(self, table: Table) -> None:
+    seat: int
+    bot: Bot
+    view: View
+    state: GameState
+    phase: Phase
+    moves: int
+
+
+class TableRunner:
+    """Drives a table's bots and take-overs in the background.
+
+    A bot that thinks decides in ``pool``'s workers (default: the process's
+    shared pool) while the loop goes on serving everyone; its decision is
+    made only if the table has not moved on meanwhile.  The table's
+    ``bot_delay`` runs while the bot thinks, not after.
+    """
+
+    def __init__(self, table: Table, pool: ThinkPool | None = None) -> None:
         self.table = table
+        self.pool = pool or shared_pool()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self._task is None:
+            if self._thinking_bots_expected():
+                self.pool.warm()
             self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def _thinking_bots_expected(self) -> bool:
+        table = self.table
+        seated = any(seat.bot is not None and thinks(seat.bot) for seat in table.seats)
+        level = BOT_LEVELS.get(table.config.bot_level)
+        return seated or bool(level is not None and getattr(level, "thinks", False))
 
     async def stop(self) -> None:
         await cancel_and_wait(self._task)
@@ -548,13 +989,10 @@ class TableRunner:
         table = self.table
         while True:
             table.changed.clear()
-            wait = table.check_takeovers()
-            if table.bot_turn() is not None:
-                if table.config.bot_delay:
-                    await asyncio.sleep(table.config.bot_delay)
-                else:
-                    await asyncio.sleep(0)  # let clients see each move
-                table.step_bot()
+            wait = table.check_timers()
+            request = table.bot_request()
+            if request is not None:
+                await self._play(request)
                 continue
             timeout = 1.0 if wait is None else min(max(wait, 0.01), 1.0)
             # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a
@@ -562,3 +1000,15 @@ class TableRunner:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await table.changed.wait()
+
+    async def _play(self, request: BotRequest) -> None:
+        loop = asyncio.get_running_loop()
+        asked_at = loop.time()
+        try:
+            decision = await self.pool.decide(request.bot, request.view)
+        except Exception as err:  # a bot bug or a lost worker must not stall the table
+            log.error("bot for seat %d gave no decision: %r", request.seat, err)
+            decision = fallback_decision(request.view)
+        # Let clients see each move; with a delay, people can follow.
+        await asyncio.sleep(max(0.0, self.table.config.bot_delay - (loop.time() - asked_at)))
+        self.table.apply_bot_decision(request, decision)

@@ -77,7 +77,8 @@ async def test_start_screen_choices_are_remembered_at_the_next_start() -> None:
         await pilot.press("ctrl+u", *"Zoë", "enter")
         await wait_for(pilot, lambda: on(app, StartScreen))
         assert "Zoë against 2" in screen_text(app)
-    level = next(lv for lv in BOT_LEVELS if lv != "greedy")
+    levels = list(BOT_LEVELS)
+    level = levels[(levels.index("greedy") + 1) % len(levels)]  # b: the next level
     assert SettingsFile().settings == Settings(players=3, bot_level=level, name="Zoë")
 
     launcher = RecordingLauncher(ScriptedClient())

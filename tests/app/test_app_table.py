@@ -8,11 +8,12 @@ from app_helpers import screen_text, wait_for
 from app_states import dealt, seat_events
 from textual.command import CommandPalette
 from textual.pilot import Pilot
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.bots import GreedyBot
@@ -47,7 +48,7 @@ async def test_buttons_follow_the_view_and_show_reasons(client: ScriptedClient) 
         assert app.screen.query_one("#pickup", Button).disabled
         assert app.screen.query_one("#draw", Button).disabled
         assert app.screen.query_one("#play", Button).disabled
-        reason = str(app.screen.query_one("#reason", Static).content)
+        reason = app.screen.query_one(ReasonBox).text
         assert "select cards first" in reason
         assert view.pickup_reason is not None
         assert view.pickup_reason.split(" (D")[0] in reason

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clihelp import assert_no_traceback, run
+import pytest
+from clihelp import assert_no_traceback, assert_usage_error, run
 
 from threeup_tui.recordfile import load_record, read_json
 from threeup_tui.rules import replay, verify
@@ -93,3 +94,58 @@ def test_simulate_text_output() -> None:
     assert proc.returncode == 0 and proc.stderr == ""
     assert "2 games, 2 players" in proc.stdout
     assert "stalemates" in proc.stdout and "random" in proc.stdout
+
+
+def _summary(data: dict) -> tuple:
+    return ([s["wins"] for s in data["seats"]], data["stalemates"], data["mean_moves"])
+
+
+def test_simulate_jobs_play_the_same_games() -> None:
+    """--jobs 2 plays the same games as --jobs 1, expert seats (on an
+    iteration budget) included; the JSON gives every seat's decision times."""
+    for bots, players, games, extra in (
+        ("greedy,random,greedy,random", "4", "6", []),
+        ("expert,greedy", "2", "3", ["--iterations", "25"]),
+    ):
+        args = ["simulate", "--games", games, "--players", players, "--bots", bots]
+        args += ["--seed", "4", "--json", *extra]
+        one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+        assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
+        a, b = json.loads(one.stdout), json.loads(two.stdout)
+        assert _summary(a) == _summary(b)
+        assert (a["jobs"], b["jobs"]) == (1, 2)
+        for seat in b["seats"]:
+            times = seat["decision_ms"]
+            assert times["decisions"] > 0
+            assert 0 <= times["p50"] <= times["p95"] <= times["max"]
+
+
+def test_simulate_text_shows_decision_times_and_think_ms_reaches_the_expert() -> None:
+    proc = run(
+        "simulate", "--games", "1", "--players", "2", "--bots", "expert,random", "--think-ms", "5"
+    )
+    assert_no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert "decision time (ms)" in proc.stdout and "expert" in proc.stdout
+    lines = [x.split() for x in proc.stdout.splitlines()]
+    timing = lines[next(i for i, x in enumerate(lines) if x[:2] == ["decision", "time"]) + 1]
+    assert timing[:2] == ["0", "expert"]
+    p50, p95, worst = (float(x) for x in timing[2:5])
+    assert p50 <= p95 <= worst
+    assert p95 < 200  # a 5 ms budget, not the default 250 ms
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--jobs", "0"], ["--jobs", "0"]),
+        (["--jobs", "many"], ["--jobs"]),
+        (["--think-ms", "0"], ["--think-ms"]),
+        (["--think-ms", "fast"], ["--think-ms"]),
+        (["--iterations", "-3"], ["--iterations"]),
+        (["--think-ms", "50", "--iterations", "10"], ["--think-ms", "--iterations"]),
+    ],
+)
+def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str]) -> None:
+    proc = run("simulate", "--games", "1", "--players", "2", "--bots", "expert", *extra)
+    assert_usage_error(proc, *words)

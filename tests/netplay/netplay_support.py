@@ -110,14 +110,19 @@ def start_host_process(
     resume: Path | None = None,
     code: str | None = None,
     tag: str = "host",
+    games: int | None = 1,
+    extra: tuple[str, ...] = (),
 ) -> Proc:
     """``threeup host --headless`` on loopback, announcing nothing; waits for
-    the "listening" line and parses the port from it."""
+    the "listening" line and parses the port from it.  ``games``: the host
+    exits after that many games (None: it hosts until stopped)."""
     args = [
         str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", str(port),
         "--players", str(players), "--bots", str(bots), "--seed", str(seed),
-        "--record", str(record), "--announce", "off",
+        "--record", str(record), "--announce", "off", *extra,
     ]  # fmt: skip
+    if games is not None:
+        args += ["--games", str(games)]
     if takeover_after is not None:
         args += ["--takeover-after", str(takeover_after)]
     if resume is not None:

@@ -299,7 +299,6 @@ MALFORMED_REQUESTS: list[Any] = [
     {"t": "setup", "cards": ["R1", "R2", "R3", "R4"]},
     {"t": "setup", "cards": ["R1", "R2", "RRRRR"]},
     {"t": "chat", "text": 5},
-    {"t": "chat", "text": "x" * 401},
     {"t": "add_bot", "level": 5},
     {"t": "add_bot", "level": "x" * 40},
     {"t": "remove", "seat": "1"},
@@ -344,7 +343,8 @@ async def test_malformed_and_illegal_requests_in_a_valid_session(tmp_path: Path)
             ({"t": "remove", "seat": other}, "only the host can change the table"),
             ({"t": "options", "options": {}}, "only the host can change the table"),
             ({"t": "start"}, "only the host can change the table"),
-            ({"t": "rematch"}, "only the host can change the table"),
+            # A dedicated host's seats each ask for the next game, after this one.
+            ({"t": "rematch"}, "a rematch follows a finished game"),
             ({"t": "save"}, "the host keeps the game record"),
         ]  # fmt: skip
         for payload, reason in rejected:
@@ -354,6 +354,13 @@ async def test_malformed_and_illegal_requests_in_a_valid_session(tmp_path: Path)
             if reason is not None:
                 assert message["reason"] == reason
         assert host.stats.rejected_requests == len(rejected)
+        # A chat line over the limit is refused with the limit, not cut.
+        seat.client.send({"t": "chat", "text": "x" * 401})
+        message = await seat.wait_message("rejected")
+        assert message["reason"] == (
+            "a chat line is at most 400 characters and 1,000 bytes of UTF-8"
+        )
+        assert host.stats.chat_refused == 1
         # A move made on an older view is ignored (stale), not applied.
         seat.client.send({"t": "move", "at": m - 1, "move": legal})
         seat.client.send({"t": "move", "at": m + 5, "move": legal})

@@ -197,7 +197,8 @@ async def _game_with_tap(
         assert cap.states, "a session that never got a snapshot"
         assert cap.incomplete_states == 0
         for payload in cap.states.values():
-            assert set(payload) == {"lobby", "view"}
+            assert set(payload) == {"lobby", "view", "clock"}
+            assert payload["clock"] is None  # no turn timer at this table
             lobby = payload["lobby"]
             assert lobby["code"] is None, "the room code went to someone not the host"
             assert lobby["code_required"] is True

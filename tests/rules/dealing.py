@@ -26,11 +26,37 @@ from typing import Any
 import pytest
 
 from threeup_tui.rules import GameState, IllegalMove, Move, Options, Phase
-from threeup_tui.rules.cards import CODES, DECK_SIZE, FULL_DECK, RANK_OF, parse_code
+from threeup_tui.rules.cards import CODES, DECK_SIZE, FULL_DECK, N_KINDS, RANK_OF, parse_code
 from threeup_tui.rules.record import FORMAT, Verdict, parse_record, replay, verify
 
 FULL_CODES: tuple[str, ...] = tuple(CODES[k] for k in FULL_DECK)
 assert len(FULL_CODES) == 74
+
+
+def recount(state: GameState) -> Counter[int]:
+    """Every card, from the per-seat arrays, the piles and the draw pile."""
+    cards: Counter[int] = Counter()
+    for s in range(state.n):
+        for k in range(N_KINDS):
+            cards[k] += state.hand[s][k] + state.up[s][k]
+        assert state.hand_size[s] == sum(state.hand[s])
+        assert state.up_size[s] == sum(state.up[s])
+        for r in range(1, 14):
+            assert state.hand_rank[s][r] == sum(
+                state.hand[s][k] for k in range(N_KINDS) if RANK_OF[k] == r
+            )
+            assert bool(state.hand_mask[s] >> r & 1) == bool(state.hand_rank[s][r])
+        alive = [k for k in state.down[s] if k >= 0]
+        assert state.down_size[s] == len(alive)
+        cards.update(alive)
+        assert all(0 <= state.known[s][k] <= state.hand[s][k] for k in range(N_KINDS))
+    cards.update(state.pile)
+    cards.update(state.cleared)
+    cards.update(state.deck[state.draw_pos :])
+    return cards
+
+
+FULL = Counter(FULL_DECK)
 
 
 def rank(code: str) -> int:

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
-from dealing import FULL_CODES, clone
+from dealing import FULL, FULL_CODES, clone, recount
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +34,7 @@ from threeup_tui.rules import (
     view_to_json,
     views,
 )
-from threeup_tui.rules.cards import CODES, DECK_SIZE, FULL_DECK, N_KINDS, RANK_OF
+from threeup_tui.rules.cards import CODES, DECK_SIZE, N_KINDS, RANK_OF
 from threeup_tui.rules.state import E_OUT, E_TURN_END, M_FLIP, M_PLAY
 from threeup_tui.simulate import play_bot_game
 
@@ -83,31 +83,6 @@ def steps(state: GameState, rng: random.Random, limit: int = 5000) -> Iterator[i
         action = policy(state, rng)
         yield action
         state.apply(action)
-
-
-def recount(state: GameState) -> Counter[int]:
-    """Every card, from the per-seat arrays, the piles and the draw pile."""
-    cards: Counter[int] = Counter()
-    for s in range(state.n):
-        for k in range(N_KINDS):
-            cards[k] += state.hand[s][k] + state.up[s][k]
-        assert state.hand_size[s] == sum(state.hand[s])
-        assert state.up_size[s] == sum(state.up[s])
-        for r in range(1, 14):
-            assert state.hand_rank[s][r] == sum(
-                state.hand[s][k] for k in range(N_KINDS) if RANK_OF[k] == r
-            )
-        alive = [k for k in state.down[s] if k >= 0]
-        assert state.down_size[s] == len(alive)
-        cards.update(alive)
-        assert all(0 <= state.known[s][k] <= state.hand[s][k] for k in range(N_KINDS))
-    cards.update(state.pile)
-    cards.update(state.cleared)
-    cards.update(state.deck[state.draw_pos :])
-    return cards
-
-
-FULL = Counter(FULL_DECK)
 
 
 @settings(SETTINGS, max_examples=40)

@@ -72,12 +72,28 @@ def test_setup_phase_until_every_seat_has_chosen() -> None:
     assert state.count_cards() == 74
 
 
+def test_a_pair_named_three_times_says_how_many_are_held() -> None:
+    deck = build_deck(2, hands={0: ["R1", "R1", "R3", "G7", "G8", "G9"]})
+    state = GameState.deal(["ill", "P1"], [parse_code(c) for c in deck], 0)
+    with pytest.raises(SetupError) as err:
+        state.choose_face_up(0, _kinds(["R1", "R1", "R1"]))
+    assert str(err.value) == "R1 is named 3 times, but ill's six cards hold 2 copies of it"
+    state.choose_face_up(0, _kinds(["R1", "R1", "R3"]))  # the pair itself is fine
+
+
 def test_face_up_choice_errors() -> None:
     state, _ = _fresh()
     with pytest.raises(SetupError, match="not among"):
         state.choose_face_up(0, _kinds(["R1", "R2", "B10"]))
-    with pytest.raises(SetupError, match="not among"):
+    # Naming a held card too often says so, rather than that it is not held.
+    name = state.names[0]
+    with pytest.raises(SetupError) as too_often:
         state.choose_face_up(0, _kinds(["R1", "R1", "R2"]))  # only one R1
+    assert str(too_often.value) == (
+        f"R1 is named 2 times, but {name}'s six cards hold one copy of it"
+    )
+    with pytest.raises(SetupError, match="R1 is named 3 times"):
+        state.choose_face_up(0, _kinds(["R1", "R1", "R1"]))
     with pytest.raises(SetupError, match="exactly 3"):
         state.choose_face_up(0, _kinds(["R1", "R2"]))
     with pytest.raises(SetupError, match="exactly 3"):

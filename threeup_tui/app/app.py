@@ -25,7 +25,9 @@ from ..client import (
     Event,
     GameSaved,
     LobbyChanged,
+    Notice,
     TableClient,
+    TurnClock,
     ViewChanged,
     Welcome,
 )
@@ -39,6 +41,7 @@ from .messages import (
     ChatArrived,
     ClientFailed,
     ClientReady,
+    ClockUpdated,
     ConnectionUpdated,
     HelpRequested,
     HostFormRequested,
@@ -49,6 +52,7 @@ from .messages import (
     LeaveRequested,
     LobbyUpdated,
     MoveRejected,
+    NoticeArrived,
     PlayRequested,
     RecordSaved,
     ReplayRequested,
@@ -71,7 +75,8 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
-from .text import reason_words
+from .text import clean, reason_words
+from .widgets.status_line import route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
@@ -99,7 +104,7 @@ def _message_for(
     | LobbyUpdated
     | Seated
     | ChatArrived
-    | (MoveRejected | ConnectionUpdated | RecordSaved | None)
+    | (MoveRejected | ConnectionUpdated | RecordSaved | ClockUpdated | NoticeArrived | None)
 ):
     if isinstance(event, ViewChanged):
         return ViewUpdated(event.view)
@@ -115,6 +120,10 @@ def _message_for(
         return RecordSaved(event.path)
     if isinstance(event, Welcome):
         return Seated(event)
+    if isinstance(event, TurnClock):
+        return ClockUpdated(event.seat, event.remaining)
+    if isinstance(event, Notice):
+        return NoticeArrived(event.text)
     return None
 
 
@@ -410,6 +419,17 @@ class ThreeUpApp(App[int]):
             )
         self._sync_screens()
 
+    @on(ClockUpdated)
+    def clock_updated(self, message: ClockUpdated) -> None:
+        if self.session is not None:
+            self.session.set_clock(message.seat, message.remaining)
+            self._sync_screens()
+
+    @on(NoticeArrived)
+    def notice_arrived(self, message: NoticeArrived) -> None:
+        # The table's words for this seat alone, shown on the status line.
+        self.notify(clean(message.text, 200), markup=False, timeout=6)
+
     @on(RecordSaved)
     def record_saved(self, message: RecordSaved) -> None:
         session = self.session
@@ -525,6 +545,12 @@ class ThreeUpApp(App[int]):
         self._game_screen = None
         while len(self.screen_stack) > 2 and not isinstance(self.screen, StartScreen):
             self.pop_screen()
+
+    def _refresh_notifications(self) -> None:
+        # Notifications go to the screen's status line, never over the game
+        # (issue 12); toasts only before there is a screen to hold one.
+        if not route_notifications(self):
+            super()._refresh_notifications()
 
     # ------------------------------------------------------------ palette
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..bots.pool import close_shared_pool
 from ..launcher import HostSettings, JoinSettings, Launcher
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Options, RulesError
@@ -52,6 +53,8 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
             resume=getattr(args, "resume", None),
             ssh_port=getattr(args, "ssh_port", None),
             ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
+            turn_time=getattr(args, "turn_time", None),
+            spectator_chat=not getattr(args, "no_spectator_chat", False),
         )
         return StartSpec(mode="host", host=host)
     if command == "join":
@@ -71,6 +74,7 @@ def launcher_from_args(args: argparse.Namespace) -> Launcher:
         announce_address=getattr(args, "announce", None),
         announce_port=getattr(args, "announce_port", None),
         listen_port=getattr(args, "listen_port", None),
+        think_ms=getattr(args, "think_ms", None),
     )
 
 
@@ -99,5 +103,8 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         print(f"threeup replay: not a record: {err}", file=sys.stderr)
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        close_shared_pool()  # the bots' thinking workers, and the hint's
     return result if isinstance(result, int) else (app.return_code or 0)

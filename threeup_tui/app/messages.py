@@ -72,6 +72,21 @@ class ClientFailed(Message):
     where: str  # "play", "host" or "join": which screen shows the error
 
 
+@dataclass
+class ClockUpdated(Message):
+    """The host's turn clock: ``seat``'s time runs, ``remaining`` seconds left (None: none runs)."""
+
+    seat: int | None
+    remaining: float | None
+
+
+@dataclass
+class NoticeArrived(Message):
+    """A line for this seat only ("the bot played R4 for you"): untrusted text."""
+
+    text: str
+
+
 # ---------------------------------------------------------------- requests
 # What a screen asks of the app.  Screens never import the app module: they
 # post one of these and the app (which bubbles every screen's messages)

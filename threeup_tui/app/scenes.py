@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog
+from textual.widgets import Input
 
 from ..bots import GreedyBot
 from ..client import TableClient
@@ -42,6 +42,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
+from .widgets.chat import ChatLines
 
 Drive = Callable[[Pilot[int]], Awaitable[None]]
 
@@ -133,7 +134,7 @@ async def finish(pilot: Pilot[int]) -> None:
     for widget in app.screen.query(Input):
         widget.cursor_blink = False
     for screen in app.screen_stack:
-        for log in screen.query(RichLog):
+        for log in screen.query(ChatLines):
             log.scroll_end(animate=False, immediate=True)
     await pilot.pause()
 

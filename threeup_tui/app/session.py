@@ -6,6 +6,7 @@ screen never holds a stale copy of the view.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from ..client import Lobby, SeatSlot, TableClient, Welcome
@@ -22,6 +23,26 @@ class ChatLine:
     text: str  # cleaned
 
 
+COUNTDOWN = 10.0  # seconds: the last stretch of your own clock is counted down
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A turn clock as the host last reported it (TurnClock), counted down here."""
+
+    seat: int | None
+    deadline: float  # time.monotonic() when it runs out
+
+    def remaining(self, now: float | None = None) -> float:
+        return max(0.0, self.deadline - (time.monotonic() if now is None else now))
+
+
+def clock_words(seconds: float) -> str:
+    """ "⏱ 8s": whole seconds, rounded up (0 only when the time is up)."""
+    whole = int(seconds) + (seconds % 1 > 0)
+    return f"⏱ {whole}s"
+
+
 @dataclass
 class Session:
     client: TableClient
@@ -36,6 +57,29 @@ class Session:
     played_game: int = -1  # the last game_number seen in play (not only its end)
     remembered_game: int = -1  # the last game_number counted in the history
     kept_records: set[str] = field(default_factory=set)  # records saved for the history
+    clock: Clock | None = None  # the turn clock that runs now, if the table has one
+
+    def set_clock(self, seat: int | None, remaining: float | None) -> None:
+        """A TurnClock arrived: count down from now (the host's clock decides)."""
+        if remaining is None:
+            self.clock = None
+        else:
+            self.clock = Clock(seat, time.monotonic() + max(0.0, remaining))
+
+    def my_countdown(self) -> str:
+        """The countdown of your own clock in its last seconds, else ""."""
+        clock = self.clock
+        if clock is None or clock.seat is None or clock.seat != self.seat:
+            return ""
+        left = clock.remaining()
+        return clock_words(left) if left <= COUNTDOWN else ""
+
+    def clock_of(self, seat: int) -> str:
+        """A quiet "⏱ 25s" for another seat whose clock runs, else ""."""
+        clock = self.clock
+        if clock is None or clock.seat != seat:
+            return ""
+        return clock_words(clock.remaining())
 
     @property
     def is_host(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.markup import escape
 from textual.content import Content
@@ -99,3 +99,100 @@ def cards_content(codes: Iterable[str], empty: str = "-") -> Content:
     if not parts:
         return Content.styled(empty, "$text-muted")
     return Content(" ").join(parts)
+
+
+# ---------------------------------------------------------------- fitting text
+# Where a line runs out of room it is shortened, never silently cut: each part
+# of a line has forms from the longest to the shortest, the parts step down
+# one at a time (the least needed first), and only when every part is at its
+# shortest is the line cut, with "…" where it was cut.
+
+Forms = Sequence[Content]
+
+
+def fit_parts(
+    parts: Sequence[Forms],
+    width: int,
+    sep: Content | str = " · ",
+    order: Sequence[int] | None = None,
+) -> Content:
+    """``parts`` joined by ``sep`` in at most ``width`` cells.
+
+    ``order`` says which part steps down to its next shorter form, one step
+    per entry (an index may come more than once); after it, every part steps
+    down in turn, the last part first, until the line fits."""
+    sep = Content(sep) if isinstance(sep, str) else sep
+    parts = [forms for forms in parts if forms]
+    level = [0] * len(parts)
+    rest = list(range(len(parts) - 1, -1, -1))
+    schedule = [i for i in (order or ()) if 0 <= i < len(parts)]
+    schedule += [i for i in rest for _ in range(len(parts[i]))]
+
+    def line() -> Content:
+        return sep.join(forms[i] for forms, i in zip(parts, level, strict=True))
+
+    shown = line()
+    for index in schedule:
+        if shown.cell_length <= width:
+            return shown
+        if level[index] < len(parts[index]) - 1:
+            level[index] += 1
+            shown = line()
+    if shown.cell_length <= width:
+        return shown
+    return shown.truncate(max(width, 1), ellipsis=True)
+
+
+def cards_forms(
+    codes: Sequence[str], label: str = "", least: int = 1, empty: str = "-"
+) -> list[Content]:
+    """A run of cards, then the same run cut short with a count of the rest:
+    ``known G1 G2 B2 R3 B6``, ``known G1 G2 B2 +2``, ... ``known G1 +4``."""
+    head = Content(f"{label} ") if label else Content("")
+    forms = [head + cards_content(codes, empty)]
+    for keep in range(len(codes) - 1, least - 1, -1):
+        rest = Content.styled(f" +{len(codes) - keep}", "$text-muted")
+        forms.append(head + cards_content(codes[:keep], empty) + rest)
+    return forms
+
+
+def number_words(n: int) -> str:
+    """Small counts as words (the pile's "two 7s"), larger ones as digits."""
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def clamp_rows(content: Content, width: int, rows: int) -> Content:
+    """``content`` wrapped to ``width``; past ``rows`` lines, the last line
+    shown ends with "…"."""
+    width = max(width, 1)
+    lines = content.wrap(width) or [content]
+    if len(lines) > rows:
+        rest = Content(" ").join(lines[rows - 1 :])
+        lines = [*lines[: rows - 1], rest.truncate(width, ellipsis=True)]
+    return Content("\n").join(lines)
+
+
+def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str = " · ") -> Content:
+    """Like :func:`fit_parts`, for a box of ``rows`` wrapped lines: parts
+    step down to shorter forms (the last first) until the wrapped text fits."""
+    sep = Content(sep) if isinstance(sep, str) else sep
+    parts = [forms for forms in parts if forms]
+    level = [0] * len(parts)
+    width = max(width, 1)
+
+    def text() -> Content:
+        return sep.join(forms[i] for forms, i in zip(parts, level, strict=True))
+
+    shown = text()
+    for index in [i for i in range(len(parts) - 1, -1, -1) for _ in parts[i]]:
+        if len(shown.wrap(width)) <= rows:
+            break
+        if level[index] < len(parts[index]) - 1:
+            level[index] += 1
+            shown = text()
+    return clamp_rows(shown, width, rows)

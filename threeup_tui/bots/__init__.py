@@ -1,22 +1,32 @@
-"""Bots that play from a seat's view: ``random`` and ``greedy``."""
+"""Bots that play from a seat's view: ``random``, ``greedy`` and ``expert``."""
 
 from __future__ import annotations
 
 from .base import Bot
+from .expert import ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot by level name; ValueError naming the levels for an unknown one."""
+def make_bot(
+    level: str, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+) -> Bot:
+    """A bot by level name; ValueError naming the levels for an unknown one.
+
+    ``think_ms`` is a search bot's time per decision (None: the level's
+    default, 250 ms for expert); ``iterations`` a fixed search budget
+    instead (the same seed and view then always give the same decision).
+    Bots that do not search (``thinks`` False) ignore both.
+    """
     try:
-        return BOT_LEVELS[level](seed)
+        cls = BOT_LEVELS[level]
     except KeyError:
         raise ValueError(
             f"unknown bot level {level!r}: choose from {', '.join(BOT_LEVELS)}"
         ) from None
+    return cls(seed, think_ms, iterations)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]

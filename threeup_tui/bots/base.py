@@ -16,9 +16,16 @@ class Bot(ABC):
     """
 
     level: str = "?"
+    thinks: bool = False  # a search bot: run its decisions off the event loop
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+    ) -> None:
         self.rng = random.Random(seed)
+        # A search bot's budget per decision (time, or a fixed number of
+        # iterations for tests and tuning); bots that do not search ignore it.
+        self.think_ms = think_ms
+        self.iterations = iterations
 
     @abstractmethod
     def choose_face_up(self, view: View) -> tuple[str, str, str]:

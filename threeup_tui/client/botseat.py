@@ -2,34 +2,94 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from ..bots.base import Bot
-from ..rules import View
+from ..bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
+from ..rules import Move, View
+from ..tasks import cancel_and_wait
 from .base import TableClient
+
+log = logging.getLogger("threeup.botseat")
 
 
 class BotSeat:
     """Plays ``client``'s seat with ``bot`` from the views it is sent: the
     face-up choice once during set-up, one move on each own turn.  The same
-    loop serves ``threeup join --bot`` and any other seat a bot plays."""
+    loop serves ``threeup join --bot`` and any other seat a bot plays.
 
-    def __init__(self, client: TableClient, bot: Bot) -> None:
+    A bot that thinks decides in ``pool``'s workers (default: the process's
+    shared pool), so the client's session goes on acking and beating while it
+    does; the decision is sent only if the seat's latest view is still the
+    one it was made on.  A cheap bot answers at once, from :meth:`on_view`.
+    """
+
+    def __init__(self, client: TableClient, bot: Bot, pool: ThinkPool | None = None) -> None:
         self.client = client
         self.bot = bot
+        self.pool = pool
         self._chose = False
         self._acted_at = -1  # the move count of the view last acted on
+        self._latest: View | None = None
+        self._thinking: asyncio.Task[None] | None = None
 
     def on_view(self, view: View) -> None:
-        if view.seat is None or view.phase == "over":
+        self._latest = view
+        if view.seat is None:
+            return
+        if view.phase != "setup":
+            # Set-up is over: the next set-up view is the next game's (a
+            # dedicated host plays on; its "over" view may be superseded).
+            self._chose = False
+        if view.phase == "over":
+            self._acted_at = -1
             return
         if view.phase == "setup":
+            self._acted_at = -1
             if not view.seats[view.seat].ready and not self._chose:
                 self._chose = True
-                self.client.choose_face_up(self.bot.choose_face_up(view))
+                self._act(view)
         elif view.my_turn and self._acted_at != view.moves_played:
             self._acted_at = view.moves_played
-            self.client.submit(self.bot.choose_move(view))
+            self._act(view)
 
     def rejected(self) -> None:
         """The last request was refused: act again on the next view."""
         self._acted_at = -1
         self._chose = False
+
+    async def stop(self) -> None:
+        """Give up a decision under way (the seat is leaving)."""
+        await cancel_and_wait(self._thinking)
+        self._thinking = None
+
+    @property
+    def thinking(self) -> bool:
+        return self._thinking is not None and not self._thinking.done()
+
+    def _act(self, view: View) -> None:
+        if not thinks(self.bot):
+            self._send(decide(self.bot, view))
+            return
+        if self._thinking is not None:
+            self._thinking.cancel()  # overtaken: that decision would be stale
+        self._thinking = asyncio.get_running_loop().create_task(self._think(view))
+
+    async def _think(self, view: View) -> None:
+        pool = self.pool or shared_pool()
+        try:
+            decision = await pool.decide(self.bot, view)
+        except Exception as err:  # a bot bug or a lost worker must not stall the seat
+            log.error("the bot gave no decision: %r", err)
+            decision = fallback_decision(view)
+        latest = self._latest
+        if latest is None or (latest.phase, latest.moves_played) != (view.phase, view.moves_played):
+            return  # the table moved on while the bot thought
+        self._send(decision)
+
+    def _send(self, decision: Decision) -> None:
+        if isinstance(decision, Move):
+            self.client.submit(decision)
+        else:
+            self.client.choose_face_up(decision)

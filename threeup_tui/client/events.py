@@ -34,6 +34,14 @@ class Lobby:
     host_seat: int | None  # the seat whose player controls the table (None: headless)
     table_name: str = ""
     turn_time: float | None = None  # seconds a seat has to act (None: no turn timer)
+    # How the next game starts: "host" (the host's seat starts it), "vote" (a
+    # dedicated host: when every connected human has asked) or "none" (the
+    # table closes after this game: offer no rematch).
+    rematch: str = "host"
+    rematch_votes: tuple[int, ...] = ()  # seats that have asked for the next game
+    rematch_after: float | None = None  # "vote": the next game starts anyway this long after
+    game_number: int = 0  # games begun at this table (1 during the first)
+    games: int | None = None  # games the table plays before it closes (None: until stopped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +65,10 @@ class ViewChanged:
 
 @dataclass(frozen=True, slots=True)
 class ChatReceived:
-    seat: int | None  # None: the table itself (joins, leaves, take-overs)
+    seat: int | None  # None: the table itself (joins, leaves, take-overs), or a spectator
     name: str  # untrusted text: sanitise before showing
     text: str  # untrusted text: sanitise before showing
+    spectator: bool = False  # a spectator's line (seat None, under their own name)
 
 
 @dataclass(frozen=True, slots=True)

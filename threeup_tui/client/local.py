@@ -56,6 +56,8 @@ class LocalClient(TableClient):
 
     def _guard(self, action: Callable[[], object]) -> None:
         try:
+            if self.seat is not None:
+                self.table.seat_active(self.seat)  # any request: the player is here
             action()
         except TableError as err:
             self._emit(ActionRejected(str(err)))
@@ -100,6 +102,7 @@ def bot_game(
     name: str = "you",
     bot_delay: float = 0.5,
     options: Options | None = None,
+    think_ms: int | None = None,
 ) -> LocalClient:
     """A table of one person (seat 1) and bots, which starts as soon as
     everyone is seated."""
@@ -111,6 +114,7 @@ def bot_game(
             bot_level=bot_level,
             table_name="against bots",
             bot_delay=bot_delay,
+            think_ms=think_ms,
         )
     )
     table.config.auto_start = True

@@ -17,7 +17,7 @@ from typing import Any
 from net.client import Client
 from net.config import NetConfig
 from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
-from net.events import Disconnected, Message, State
+from net.events import DisconnectCause, Disconnected, Message, State
 
 from ..addresses import AddressError as AddressError
 from ..addresses import parse_address as parse_address
@@ -28,13 +28,22 @@ from ..client.events import (
     ConnectionChanged,
     GameSaved,
     LobbyChanged,
+    Notice,
+    TurnClock,
     ViewChanged,
     Welcome,
 )
 from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
 from .tokens import TokenStore
-from .wire import ViewDecoder, WireError, lobby_from_wire, make_hello, request
+from .wire import (
+    ViewDecoder,
+    WireError,
+    clock_from_wire,
+    lobby_from_wire,
+    make_hello,
+    request,
+)
 
 log = logging.getLogger("threeup.client")
 
@@ -54,6 +63,7 @@ class NetClient(TableClient):
         watch: bool = False,
         tokens: TokenStore | None = None,
         config: NetConfig = CLIENT_NET,
+        bot: str | None = None,
     ) -> None:
         super().__init__()
         self.host = host
@@ -63,6 +73,8 @@ class NetClient(TableClient):
         self.config = config
         token = (tokens or TokenStore()).token_for(f"{host}:{port}", name)
         self.hello = make_hello(name, code, token, watch)
+        if bot is not None:
+            self.hello["bot"] = bot  # the lobby shows this seat as a bot of that level
         self.seat: int | None = None
         self.view: View | None = None
         self._views = ViewDecoder()
@@ -71,7 +83,9 @@ class NetClient(TableClient):
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
         self._closing = False
+        self._clock_raw: Any = None
         self.reconnects = 0
+        self.closed_by_host: str | None = None  # the host closed the table, saying why
 
     async def start(self) -> None:
         """Connect; raises ConnectionError with the host's reason on refusal."""
@@ -112,6 +126,12 @@ class NetClient(TableClient):
                 event = await client.next_event()
             except SessionClosed:
                 event = None
+            if isinstance(event, Disconnected) and event.cause == DisconnectCause.PEER_CLOSED:
+                # The host said goodbye on purpose (the table closed, or
+                # another session took the seat): reconnecting would be wrong.
+                self.closed_by_host = self.closed_by_host or event.reason or "the host closed"
+                self._emit(ConnectionChanged("closed", self.closed_by_host))
+                return
             if event is None or isinstance(event, Disconnected):
                 reason = event.reason if event is not None else "connection lost"
                 if not await self._reconnect(reason):
@@ -159,6 +179,12 @@ class NetClient(TableClient):
         if view is not None:
             self.view = self._views.decode(view)
             self._emit(ViewChanged(self.view))
+        clock = payload.get("clock")
+        if clock != self._clock_raw:
+            # Every snapshot carries the clock as it stood when sent; a new
+            # value (a new turn, or the same turn re-timed) is passed on.
+            self._clock_raw = clock
+            self._emit(TurnClock(*clock_from_wire(clock)))
 
     def _on_message(self, payload: Any) -> None:
         if not isinstance(payload, dict):
@@ -171,8 +197,13 @@ class NetClient(TableClient):
                     seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
                     str(payload.get("name", "")),
                     str(payload.get("text", "")),
+                    spectator=payload.get("watcher") is True,
                 )
             )
+        elif kind == "notice":
+            self._emit(Notice(str(payload.get("text", ""))))
+        elif kind == "closed":
+            self.closed_by_host = str(payload.get("reason", "the host closed the table"))
         elif kind == "rejected":
             self._emit(ActionRejected(str(payload.get("reason", "refused"))))
         elif kind == "saved":

@@ -9,14 +9,14 @@ session's state channel carries a snapshot of exactly what its seat may see.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from net.config import NetConfig
-from net.errors import SessionClosed
+from net.errors import SendQueueFull, SessionClosed
 from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
@@ -29,12 +29,16 @@ from ..client.events import (
     GameSaved,
     Lobby,
     LobbyChanged,
+    Notice,
+    TurnClock,
     ViewChanged,
 )
 from ..table import Table, TableError, clean_name
 from ..tasks import cancel_and_wait
 from .wire import (
     WireError,
+    clock_to_wire,
+    hello_bot,
     lobby_to_wire,
     parse_hello,
     parse_request,
@@ -57,6 +61,7 @@ class _Peer:
     name: str
     lobby: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
+    clock: tuple[int, float] | None = None  # (seat, time.monotonic() it runs out)
     dirty: bool = False
 
 
@@ -65,6 +70,8 @@ class HostStats:
     rejected_requests: int = 0
     malformed_requests: int = 0
     stale_moves: int = 0
+    chat_refused: int = 0  # chat lines refused (too long, too many, spectators muted)
+    messages_dropped: int = 0  # not sent: the peer's send queue was full
     refused_hellos: dict[str, int] = field(default_factory=dict)
 
 
@@ -107,11 +114,17 @@ class NetHost:
         address: tuple[str, int] = self.server.address
         return address
 
-    async def close(self) -> None:
+    async def close(self, reason: str | None = None) -> None:
+        """Stop serving.  With ``reason`` the table is closed for good: every
+        session is told (a ``closed`` message, then CLOSE with the same
+        reason) and clients do not reconnect."""
+        if reason is not None:
+            for peer in list(self.peers.values()):
+                self._send(peer, {"t": "closed", "reason": reason})
         await cancel_and_wait(self._task)
         for key in list(self.peers):
             self.table.unsubscribe(("peer", key))
-        await self.server.close()
+        await self.server.close(reason)
 
     # ------------------------------------------------------------ handshake
     def _refuse(self, why: str) -> Refuse:
@@ -134,6 +147,8 @@ class NetHost:
                 seat, token = self.table.seat_human(name, token)
             except TableError as err:
                 return self._refuse(str(err))
+        if seat is not None:
+            self.table.set_network_bot(seat, hello_bot(hello))
         self._pending[address] = (seat, clean_name(name, "watcher"))
         return Accept({"seat": seat, "token": token, "table": self.table.config.table_name})
 
@@ -178,23 +193,31 @@ class NetHost:
         table = self.table
         seat = peer.seat
         try:
+            if kind == "move" and seat is not None:
+                at = arg[0]
+                state = table.state
+                if state is not None and at != len(state.history):
+                    # Made on an older view (a re-send after a reconnect, or
+                    # a race with a take-over bot): applying it could apply
+                    # it twice.  The client's new view shows what happened.
+                    # (Nor is it a sign of the player: clients re-send alone.)
+                    self.stats.stale_moves += 1
+                    return
+            if seat is not None:
+                table.seat_active(seat)  # any request: the player is here
             if kind == "chat":
-                table.chat(seat, arg)
+                try:
+                    table.chat(seat, arg, ("session", peer.session_id), peer.name)
+                except TableError as err:
+                    self.stats.chat_refused += 1
+                    self._send(peer, {"t": "rejected", "reason": str(err)})
                 return
             if seat is None:
                 raise TableError("spectators watch; they do not play")
             if kind == "setup":
                 table.choose_face_up(seat, arg)
             elif kind == "move":
-                at, move = arg
-                state = table.state
-                if state is not None and at != len(state.history):
-                    # Made on an older view (a re-send after a reconnect, or
-                    # a race with a take-over bot): applying it could apply
-                    # it twice.  The client's new view shows what happened.
-                    self.stats.stale_moves += 1
-                    return
-                table.submit(seat, move)
+                table.submit(seat, arg[1])
             elif kind == "add_bot":
                 table.add_bot(seat, arg)
             elif kind == "remove":
@@ -220,10 +243,19 @@ class NetHost:
             elif isinstance(event, ViewChanged):
                 peer.view = self._wire(event.view, view_to_wire)
                 self._mark(peer)
+            elif isinstance(event, TurnClock):
+                if event.seat is None or event.remaining is None:
+                    peer.clock = None
+                else:
+                    peer.clock = (event.seat, time.monotonic() + event.remaining)
+                self._mark(peer)
             elif isinstance(event, ChatReceived):
-                self._send(
-                    peer, {"t": "chat", "seat": event.seat, "name": event.name, "text": event.text}
-                )
+                line = {"t": "chat", "seat": event.seat, "name": event.name, "text": event.text}
+                if event.spectator:
+                    line["watcher"] = True
+                self._send(peer, line)
+            elif isinstance(event, Notice):
+                self._send(peer, {"t": "notice", "text": event.text})
             elif isinstance(event, ActionRejected):
                 self._send(peer, {"t": "rejected", "reason": event.reason})
             elif isinstance(event, GameSaved):
@@ -244,8 +276,14 @@ class NetHost:
         if peer.session_id in self.peers:
             # The session may end before its Disconnected event is handled:
             # a message for it then has nobody to go to.
-            with contextlib.suppress(SessionClosed):
+            try:
                 self.server.send(peer.session_id, message)
+            except SessionClosed:
+                pass
+            except SendQueueFull:
+                # A peer that does not read (a flooder ignoring its
+                # refusals) loses messages; it can never hold the host up.
+                self.stats.messages_dropped += 1
 
     def _mark(self, peer: _Peer) -> None:
         """Coalesce the lobby and view changes of one table change into one
@@ -259,15 +297,17 @@ class NetHost:
         self._flush_scheduled = False
         # Peers showing the same objects (every spectator; every guest's
         # lobby before the game) get one snapshot, serialised once.
-        groups: dict[tuple[int, int], list[int]] = {}
-        payloads: dict[tuple[int, int], dict[str, Any]] = {}
+        groups: dict[tuple[int, int, Any], list[int]] = {}
+        payloads: dict[tuple[int, int, Any], dict[str, Any]] = {}
+        now = time.monotonic()
         for peer in self.peers.values():
             if peer.dirty:
                 peer.dirty = False
-                key = (id(peer.lobby), id(peer.view))
+                clock = clock_to_wire(peer.clock, now)
+                key = (id(peer.lobby), id(peer.view), None if clock is None else tuple(clock))
                 if key not in groups:
                     groups[key] = []
-                    payloads[key] = {"lobby": peer.lobby, "view": peer.view}
+                    payloads[key] = {"lobby": peer.lobby, "view": peer.view, "clock": clock}
                 groups[key].append(peer.session_id)
         for key, session_ids in groups.items():
             self.server.set_state_many(session_ids, payloads[key])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import logging
 import os
@@ -13,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
-from ..rules import Options
+from ..rules import Options, Phase
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
@@ -52,6 +54,11 @@ def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
         journal=args.record,
         table_name=f"{name}'s table",
         auto_start=auto_start,
+        turn_time=getattr(args, "turn_time", None),
+        rematch_after=getattr(args, "rematch_after", None),
+        games=getattr(args, "games", None),
+        spectator_chat=not getattr(args, "no_spectator_chat", False),
+        think_ms=getattr(args, "think_ms", None),
     )
 
 
@@ -89,29 +96,62 @@ async def _headless_host(args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    reason = "the host closed the table"
     try:
-        finished = asyncio.ensure_future(table.finished.wait())
-        stopped = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
-        finished.cancel()
-        stopped.cancel()
-        if table.finished.is_set():
-            state = table.state
-            assert state is not None
-            log.info("game over: %s; record in %s", table.result_words(state), table.config.journal)
-            await asyncio.sleep(0.5)  # let the final views reach everyone
-            return 0
-        log.info(
-            "stopped before the game ended; the journal %s can --resume it", table.config.journal
-        )
-        return 130
+        code = await _host_games(table, stop)
+        if not stop.is_set():
+            games = table.config.games
+            reason = f"the table has played its {games} game{'' if games == 1 else 's'}"
+        return code
     finally:
+        table.close(reason)
+        table.suspend()  # a resume gives the running turn clock its time back
         if announcer is not None:
             await announcer.stop()
         if door is not None:
             await door.close()
         await runner.stop()
-        await host.close()
+        await host.close(reason)
+
+
+async def _host_games(table: Table, stop: asyncio.Event) -> int:
+    """Host game after game until ``--games`` are played (0) or the host is
+    stopped: 0 between games, 130 during one (the journal can ``--resume``
+    it)."""
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        while True:
+            finished = asyncio.ensure_future(table.finished.wait())
+            await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            finished.cancel()
+            if stop.is_set():
+                state = table.state
+                if state is not None and state.phase != Phase.OVER:
+                    log.info(
+                        "stopped during game %d; the journal %s can --resume it",
+                        table.game_number,
+                        table.config.journal,
+                    )
+                    return 130
+                log.info("stopped after %d games", table.game_number)
+                return 0
+            state = table.state
+            assert state is not None
+            kept = table.kept_records[-1] if table.kept_records else table.config.journal
+            log.info("game %d over: %s; record in %s", table.game_number,
+                     table.result_words(state), kept)  # fmt: skip
+            games = table.config.games
+            if games is not None and table.game_number >= games:
+                await asyncio.sleep(0.5)  # let the final views reach everyone
+                return 0
+            # The table starts the next game itself (votes, --rematch-after).
+            while table.finished.is_set() and not stop.is_set():
+                table.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1.0):  # not wait_for: see TableRunner
+                        await table.changed.wait()
+    finally:
+        stopped.cancel()
 
 
 def describe_table(table: Table, port: int) -> bytes:
@@ -173,29 +213,34 @@ def run_headless_host(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"threeup host: cannot listen: {err.strerror or err}", file=sys.stderr)
         return 2
+    finally:
+        close_shared_pool()  # the bots' thinking workers
 
 
 async def _bot_client(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
-    bot = make_bot(args.bot)
+    bot = make_bot(args.bot, think_ms=getattr(args, "think_ms", None))
+    if thinks(bot):
+        shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
-    client = NetClient(host, port, name, args.code, watch=False)
+    client = NetClient(host, port, name, args.code, watch=False, bot=args.bot)
     await client.start()
     seat = BotSeat(client, bot)
     try:
+        # Game after game: a network bot always agrees to the next one, and
+        # stays until the host closes the table.
         while True:
             event = await client.next_event()
             if isinstance(event, ConnectionChanged) and event.state == "closed":
                 print(f"threeup join: {event.detail}", file=sys.stderr)
-                return 1
+                return 0 if client.closed_by_host is not None else 1
             if isinstance(event, ActionRejected):
                 log.warning("rejected: %s", event.reason)
                 seat.rejected()  # try again on the next view
             elif isinstance(event, ViewChanged):
-                if event.view.phase == "over":
-                    return 0
                 seat.on_view(event.view)
     finally:
+        await seat.stop()
         await client.close()
 
 
@@ -212,3 +257,5 @@ def run_bot_client(args: argparse.Namespace) -> int:
     except ConnectionError as err:
         print(f"threeup join: {err}", file=sys.stderr)
         return 1
+    finally:
+        close_shared_pool()  # the bot's thinking workers

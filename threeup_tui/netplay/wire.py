@@ -212,7 +212,21 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
         "started": lobby.started,
         "host_seat": lobby.host_seat,
         "table": lobby.table_name,
+        "turn_time": lobby.turn_time,
+        "rematch": lobby.rematch,
+        "votes": list(lobby.rematch_votes),
+        "rematch_after": lobby.rematch_after,
+        "game": lobby.game_number,
+        "games": lobby.games,
     }
+
+
+def _opt_seconds(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise WireError(f"{value!r} is not a number of seconds")
+    return float(value)
 
 
 def lobby_from_wire(data: Any) -> Lobby:
@@ -229,14 +243,50 @@ def lobby_from_wire(data: Any) -> Lobby:
             started=bool(data["started"]),
             host_seat=data["host_seat"] if isinstance(data["host_seat"], int) else None,
             table_name=str(data["table"]),
+            # Keys a host of an older build may leave out (defaults: no timer,
+            # the host's seat starts a rematch).
+            turn_time=_opt_seconds(data.get("turn_time")),
+            rematch=str(data.get("rematch", "host")),
+            rematch_votes=tuple(_int(v) for v in data.get("votes", ())),
+            rematch_after=_opt_seconds(data.get("rematch_after")),
+            game_number=_int(data.get("game", 0)),
+            games=_opt_int(data.get("games")),
         )
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise WireError(f"bad lobby: {err}") from None
 
 
+# ---------------------------------------------------------------- clock
+def clock_to_wire(clock: tuple[int, float] | None, now: float) -> list[int] | None:
+    """A snapshot's ``clock``: [seat, milliseconds left when it was sent]."""
+    if clock is None:
+        return None
+    seat, deadline = clock
+    return [seat, max(0, round((deadline - now) * 1000))]
+
+
+def clock_from_wire(data: Any) -> tuple[int | None, float | None]:
+    """(seat, seconds left) from a snapshot's ``clock``; (None, None): none runs."""
+    if data is None:
+        return None, None
+    if not isinstance(data, list) or len(data) != 2:
+        raise WireError("a clock is [seat, milliseconds]")
+    seat, ms = _int(data[0]), _int(data[1])
+    if seat < 0 or ms < 0:
+        raise WireError("a clock's seat and time are not negative")
+    return seat, ms / 1000
+
+
 # ---------------------------------------------------------------- hello
 def make_hello(name: str, code: str | None, token: str, watch: bool) -> dict[str, Any]:
     return {"game": GAME, "v": PROTOCOL, "name": name, "code": code, "token": token, "watch": watch}
+
+
+def hello_bot(data: Any) -> str | None:
+    """The bot level a hello declares (``"bot": LEVEL``, from ``join --bot``),
+    or None for a person.  Any short string: the host only shows it."""
+    level = data.get("bot") if isinstance(data, dict) else None
+    return level if isinstance(level, str) and 0 < len(level) <= 32 else None
 
 
 def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
@@ -288,9 +338,9 @@ def parse_request(data: Any) -> tuple[str, Any]:
         return kind, (at, move)
     if kind == "chat":
         text = data.get("text")
-        if not isinstance(text, str) or len(text) > MAX_TEXT:
-            raise WireError("chat is a short string")
-        return kind, text
+        if not isinstance(text, str):
+            raise WireError("chat is a string")
+        return kind, text  # the table refuses lines that are too long, with a reason
     if kind == "add_bot":
         level = data.get("level")
         if not isinstance(level, str) or len(level) > 32:

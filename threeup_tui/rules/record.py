@@ -227,6 +227,8 @@ def verify(data: Any) -> Verdict:
 
 def record_of(state: GameState, with_result: bool = True) -> Record:
     """The record of a game so far (face-up choices must all be made)."""
+    if state.base:
+        raise SetupError("a clone holds only the moves made since cloning: it has no record")
     setup = []
     for seat, choice in enumerate(state.setup):
         if choice is None:

@@ -119,6 +119,7 @@ class GameState:
 
     __slots__ = (
         "_legal",
+        "base",
         "cleared",
         "deck",
         "down",
@@ -143,6 +144,7 @@ class GameState:
         "run",
         "seat",
         "setup",
+        "started",
         "top",
         "turns",
         "up",
@@ -199,6 +201,8 @@ class GameState:
         self.out = [False] * n
         self.setup: list[tuple[int, ...] | None] = [None] * n
         self.history: list[HistoryEntry] = []
+        self.base = 0  # moves played before history[0] (a clone's history starts empty)
+        self.started = False  # the seat to act has made this turn's first discard
         self._legal: list[int] | None = None
 
     # ----------------------------------------------------------------- build
@@ -223,6 +227,52 @@ class GameState:
         first = options.first if options.first is not None else rng.randrange(len(names))
         return cls(names, options, deck, first)
 
+    def clone(self) -> GameState:
+        """An independent copy for search: every list copied but the history.
+
+        The copy's history starts empty (``base`` counts the moves before
+        it, so :attr:`moves_played` stays right); the turn's progress is a
+        flag, not read from the history.  A clone plays on exactly like its
+        original, but its record covers only the moves made since cloning.
+        """
+        new: GameState = object.__new__(GameState)
+        n = self.n
+        new.n = n
+        new.names = self.names
+        new.options = self.options
+        new.deck = self.deck
+        new.first = self.first
+        new.hand = [h[:] for h in self.hand]
+        new.hand_rank = [r[:] for r in self.hand_rank]
+        new.hand_size = self.hand_size[:]
+        new.hand_mask = self.hand_mask[:]
+        new.up = [u[:] for u in self.up]
+        new.up_rank = [r[:] for r in self.up_rank]
+        new.up_size = self.up_size[:]
+        new.down = [d[:] for d in self.down]
+        new.down_size = self.down_size[:]
+        new.known = [k[:] for k in self.known]
+        new.draw_pos = self.draw_pos
+        new.pile = self.pile[:]
+        new.top = self.top
+        new.run = self.run
+        new.cleared = self.cleared[:]
+        new.phase = self.phase
+        new.seat = self.seat
+        new.pending = self.pending
+        new.voluntary = self.voluntary
+        new.draw_open = self.draw_open
+        new.turns = self.turns
+        new.winner = self.winner
+        new.places = self.places[:]
+        new.out = self.out[:]
+        new.setup = self.setup[:]
+        new.history = []
+        new.base = self.base + len(self.history)
+        new.started = self.started
+        new._legal = None
+        return new
+
     # ----------------------------------------------------------------- set-up
     def setup_hand(self, seat: int) -> list[int]:
         """The six cards a seat chooses from (its hand during set-up)."""
@@ -242,8 +292,9 @@ class GameState:
         need = [0] * N_KINDS
         for kind in kinds:
             need[kind] += 1
+        for kind in dict.fromkeys(kinds):  # in the order named, each kind once
             if need[kind] > hand[kind]:
-                raise SetupError(f"{CODES[kind]} is not among {self.names[seat]}'s six cards")
+                raise SetupError(self._short_of(seat, kind, need[kind]))
         for kind in kinds:
             self._take(seat, kind)
             self.up[seat][kind] += 1
@@ -253,6 +304,14 @@ class GameState:
         if all(choice is not None for choice in self.setup):
             self.phase = Phase.PLAY
             self._legal = None
+
+    def _short_of(self, seat: int, kind: int, named: int) -> str:
+        """Why ``named`` copies of ``kind`` cannot be laid face up by ``seat``."""
+        code, name, held = CODES[kind], self.names[seat], self.hand[seat][kind]
+        if held == 0:
+            return f"{code} is not among {name}'s six cards"
+        copies = "one copy" if held == 1 else f"{held} copies"
+        return f"{code} is named {named} times, but {name}'s six cards hold {copies} of it"
 
     def choose_face_up_codes(self, seat: int, codes: Sequence[str]) -> None:
         try:
@@ -284,16 +343,19 @@ class GameState:
         """Extra discard actions still owed (Clear +1 / Clear +2, D7-D9)."""
         return self.pending if self.turn_started() else 0
 
+    @property
+    def moves_played(self) -> int:
+        """Moves made since the deal (a clone counts its original's too)."""
+        return self.base + len(self.history)
+
     def turn_started(self) -> bool:
         """Whether the seat to act has made this turn's first discard.
 
-        Derived from the history rather than kept, to keep the hot path
-        short: the last move is this seat's and did not end its turn.
+        Kept as a flag (set by a discard that does not end the turn, cleared
+        when play passes) rather than read from the history, so that a clone
+        needs no history at all.
         """
-        if not self.history:
-            return False
-        seat, _mtype, _arg, effects, _detail = self.history[-1]
-        return seat == self.seat and not effects & (E_TURN_END | E_OUT)
+        return self.started
 
     def can_draw(self) -> bool:
         """The optional draw of D10: open, hand under 3, draw pile not empty."""
@@ -580,12 +642,14 @@ class GameState:
         self.draw_open = rank >= CLEAR1
         if not (self.hand_size[s] or self.up_size[s] or self.down_size[s]):
             self.history.append((s, mtype, arg, effects | E_OUT, detail))
+            self.started = False
             self._go_out(s)
         elif self.pending == 0:
             self.history.append((s, mtype, arg, effects | E_TURN_END, detail))
             self._end_turn(s)
         else:
             self.history.append((s, mtype, arg, effects, detail))
+            self.started = True
 
     def _flip(self, s: int, slot: int) -> None:
         kind = self.down[s][slot]
@@ -653,6 +717,7 @@ class GameState:
 
     def _end_turn(self, s: int) -> None:
         """The end-of-turn draw (after a pick-up too, D14), then play passes on."""
+        self.started = False
         if self.draw_pos < DECK_SIZE and self.hand_size[s] < HAND_TARGET:
             self._refill(s)
         self.turns += 1
@@ -721,6 +786,8 @@ class GameState:
             "turns": self.turns,
             "winner": self.winner,
             "places": list(self.places),
+            "started": self.started,
+            "moves_played": self.moves_played,
             "history": list(self.history),
         }
 

@@ -360,7 +360,7 @@ def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
         winner=public.winner,
         places=public.places,
         stalemate=state.stalemate,
-        moves_played=len(state.history),
+        moves_played=state.moves_played,
         log=public.log,
     )
 

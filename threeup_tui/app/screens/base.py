@@ -6,6 +6,7 @@ from typing import Protocol, cast
 
 from textual import on
 from textual.screen import Screen
+from textual.timer import Timer
 
 from ...settings import Settings
 from ..session import ChatLine, Session
@@ -36,10 +37,14 @@ class GameApp(Protocol):
     def leave_table(self) -> None: ...
 
 
+CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
+
+
 class TableScreenBase(Screen[None]):
     """A screen fed by the app's session: ``sync`` after every change."""
 
     _ready = False
+    _clock_timer: Timer | None = None
 
     @property
     def ready(self) -> bool:
@@ -54,6 +59,25 @@ class TableScreenBase(Screen[None]):
 
     def on_unmount(self) -> None:
         self._ready = False
+
+    # A turn clock counts down between the host's reports: tick while one runs.
+    def watch_clock(self) -> None:
+        """Start or stop ticking as the session's clock runs or stops."""
+        session = self.session
+        running = session is not None and session.clock is not None
+        if running and self._clock_timer is None:
+            self._clock_timer = self.set_interval(CLOCK_TICK, self._tick)
+        elif not running and self._clock_timer is not None:
+            self._clock_timer.stop()
+            self._clock_timer = None
+
+    def _tick(self) -> None:
+        if self.ready:
+            self.tick_clock()
+        self.watch_clock()
+
+    def tick_clock(self) -> None:
+        """Show the clocks' time now (each screen shows what it has room for)."""
 
     @property
     def game_app(self) -> GameApp:

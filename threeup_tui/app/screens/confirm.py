@@ -8,6 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..widgets.status_line import StatusLine
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [
@@ -27,6 +29,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, id="yes", variant="error", compact=True)
                 yield Button(self.no, id="no", variant="primary", compact=True)
+            yield StatusLine()
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -9,7 +11,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from ...client import Lobby
 from ...rules import View
+from ..session import Session
+from ..widgets.status import display_turn
+from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
 DEFAULT_RECORD = "threeup-game.json"
@@ -27,9 +33,59 @@ def result_content(view: View, names: tuple[str, ...]) -> Content:
     if len(view.places) > 1:
         for i, seat in enumerate(view.places, start=1):
             lines.append(Content.assemble(f"{i}. ", names[seat]))
-    turns = view.turn
-    lines.append(Content.styled(f"{view.moves_played} moves, {turns} turns", "$text-muted"))
+    # The same turn number as the top line's (the turn the game ended in).
+    turns = display_turn(view)
+    lines.append(
+        Content.styled(
+            f"{view.moves_played} moves, {turns} turn{'s' if turns != 1 else ''}", "$text-muted"
+        )
+    )
     return Content("\n").join(lines)
+
+
+def rematch_mode(lobby: Lobby | None) -> str:
+    """How the next game starts: "host", "vote" or "none" (the table closes).
+
+    Read defensively: tables that do not say are host-started."""
+    mode = getattr(lobby, "rematch", "host") if lobby is not None else "host"
+    return mode if mode in ("host", "vote", "none") else "host"
+
+
+@dataclass(frozen=True)
+class Offers:
+    """What this seat may do after the game: nothing it cannot do is offered."""
+
+    rematch: bool  # a button that asks for (or starts) the next game
+    rematch_word: str  # its label
+    save: bool  # only the host's machine writes the record
+    waiting: str  # what the others wait for, or ""
+
+
+def offers_for(session: Session | None) -> Offers:
+    view = session.view if session is not None else None
+    lobby = session.lobby if session is not None else None
+    seated = view is not None and view.seat is not None
+    host = session is not None and session.is_host
+    mode = rematch_mode(lobby)
+    if mode == "none":
+        return Offers(False, "", host, "This table closes after this game.")
+    if mode == "vote":
+        # A dedicated host: every seated player asks; the next game starts
+        # when all who are here have.
+        after = getattr(lobby, "rematch_after", None)
+        words = "The next game starts when every player here has asked for it"
+        if isinstance(after, (int, float)) and after > 0:
+            words += f", or in {round(after)} s"
+        return Offers(seated, "Next game", host, words + ".")
+    if host:
+        return Offers(True, "Rematch", True, "")
+    if not seated:
+        return Offers(False, "", False, "The host may start another game.")
+    host_seat = getattr(lobby, "host_seat", None)
+    slot = session.slot(host_seat) if session is not None and host_seat is not None else None
+    if slot is not None and slot.kind == "human" and not slot.connected:
+        return Offers(False, "", False, "The host has left: no rematch for now.")
+    return Offers(False, "", False, "Waiting for the host to start a rematch…")
 
 
 class GameOverScreen(ModalScreen[None]):
@@ -45,36 +101,47 @@ class GameOverScreen(ModalScreen[None]):
     def __init__(self, table: TableScreenBase) -> None:
         super().__init__(id="game-over-screen")
         self.table = table
+        self.offers = offers_for(table.session)
 
     def compose(self) -> ComposeResult:
         session = self.table.session
         view = session.view if session else None
+        offers = self.offers = offers_for(session)
         with Vertical(id="game-over", classes="dialog"):
             yield Static(Content.styled("Game over", "bold"), id="game-over-title")
             if view is not None and session is not None:
                 yield Static(result_content(view, session.names()), id="result")
-            yield Label("Save the record to:")
-            yield Input(DEFAULT_RECORD, id="record-path", compact=True)
+            if offers.save:
+                yield Label("Save the record to:")
+                yield Input(DEFAULT_RECORD, id="record-path", compact=True)
             with Horizontal(classes="buttons"):
-                host = session is not None and session.is_host
-                rematch = Button(
-                    "Rematch (r)", id="rematch", variant="success", disabled=not host, compact=True
-                )
-                if not host:
-                    rematch.tooltip = "only the host starts a rematch"
-                yield rematch
-                yield Button("Save (s)", id="save", variant="primary", compact=True)
+                if offers.rematch:
+                    yield Button(
+                        f"{offers.rematch_word} (r)", id="rematch", variant="success", compact=True
+                    )
+                if offers.save:
+                    yield Button("Save (s)", id="save", variant="primary", compact=True)
                 yield Button("Table (t)", id="close", compact=True)
                 yield Button("Leave (q)", id="leave", variant="error", compact=True)
-            if not host:
-                yield Static("Waiting for the host to start a rematch…", id="rematch-wait")
+            if offers.waiting:
+                yield Static(offers.waiting, id="rematch-wait")
+            yield StatusLine()
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.query("#rematch").first(Button).disabled:
-            self.query_one("#save", Button).focus()
-        else:
-            self.query_one("#rematch", Button).focus()
+        for button in ("#rematch", "#save", "#close"):
+            found = self.query(button)
+            if found:
+                found.first(Button).focus()
+                return
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Keys (and the footer) offer only what this seat may do.
+        if action == "rematch":
+            return self.offers.rematch
+        if action == "save":
+            return self.offers.save
+        return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -92,14 +159,17 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_rematch(self) -> None:
         session = self.table.session
-        if session is not None:
+        if session is not None and self.offers.rematch:
             session.client.rematch()
+            if self.offers.rematch_word != "Rematch":
+                self.notify("Asked for the next game", timeout=3)
 
     def action_save(self) -> None:
         session = self.table.session
+        if session is None or not self.offers.save:
+            return
         path = self.query_one("#record-path", Input).value.strip() or DEFAULT_RECORD
-        if session is not None:
-            session.client.save_record(path)
+        session.client.save_record(path)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,7 +1,13 @@
-"""Rules and key help, rendered from Markdown."""
+"""Rules and key help, rendered from Markdown.
+
+The page scrolls at once with ↑ ↓ PgUp PgDn Home End (no Tab first): the
+open tab's page has the focus, and the screen's own keys scroll it
+whatever is focused.
+"""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -9,6 +15,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
 
 from ..rules_text import KEYS_HELP
+from ..widgets.status_line import StatusLine
+
+SCROLL_KEYS = [
+    Binding("up", "scroll('up')", "Scroll", show=False),
+    Binding("down", "scroll('down')", "Scroll", show=False),
+    Binding("pageup", "scroll('page_up')", show=False),
+    Binding("pagedown", "scroll('page_down')", show=False),
+    Binding("home", "scroll('home')", show=False),
+    Binding("end", "scroll('end')", show=False),
+]
 
 
 class HelpScreen(Screen[None]):
@@ -16,6 +32,7 @@ class HelpScreen(Screen[None]):
         Binding("escape,q", "close", "Back"),
         Binding("k", "tab('keys')", "Keys"),
         Binding("r", "tab('rules')", "Rules"),
+        *SCROLL_KEYS,
     ]
 
     def __init__(self, rules: str, tab: str = "rules") -> None:
@@ -26,11 +43,35 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial=self.tab, id="help-tabs"):
-            with TabPane("Rules", id="rules"), VerticalScroll():
+            with TabPane("Rules", id="rules"), VerticalScroll(id="rules-page"):
                 yield Markdown(self.rules, id="rules-md")
-            with TabPane("Keys", id="keys"), VerticalScroll():
+            with TabPane("Keys", id="keys"), VerticalScroll(id="keys-page"):
                 yield Markdown(KEYS_HELP, id="keys-md")
+        yield StatusLine()
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.page().focus()
+
+    def page(self) -> VerticalScroll:
+        """The open tab's scrolling page."""
+        active = self.query_one(TabbedContent).active or self.tab
+        return self.query_one(f"#{active}-page", VerticalScroll)
+
+    @on(TabbedContent.TabActivated)
+    def tab_opened(self) -> None:
+        self.page().focus()
+
+    def action_scroll(self, how: str) -> None:
+        page = self.page()
+        {
+            "up": page.scroll_up,
+            "down": page.scroll_down,
+            "page_up": page.scroll_page_up,
+            "page_down": page.scroll_page_down,
+            "home": page.scroll_home,
+            "end": page.scroll_end,
+        }[how](animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

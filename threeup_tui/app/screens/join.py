@@ -22,6 +22,7 @@ from ...addresses import AddressError, parse_address, show_address
 from ...launcher import JoinSettings
 from ..messages import JoinCancelled, JoinRequested
 from ..text import clean, plain
+from ..widgets.tickbox import TickBox
 
 
 @dataclass
@@ -109,7 +110,7 @@ class JoinScreen(Screen[None]):
                     password=True,
                     compact=True,
                 )
-            yield Checkbox(
+            yield TickBox(
                 "Only watch (a spectator, no seat)",
                 self.initial.watch,
                 id="join-watch",

@@ -17,6 +17,7 @@ from ..messages import HelpRequested, LeaveRequested
 from ..session import presence
 from ..text import plain
 from ..widgets.chat import ChatPane
+from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
 
 FINISH_CHOICES = [
@@ -109,7 +110,7 @@ class LobbyScreen(TableScreenBase):
                             id="first",
                             compact=True,
                         )
-                    yield Checkbox(
+                    yield TickBox(
                         "Voluntary pick-up (pick up at any time)", id="voluntary", compact=True
                     )
                     yield Button("Start the game (s)", id="start", variant="success", compact=True)

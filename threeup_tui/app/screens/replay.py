@@ -1,4 +1,9 @@
-"""Step through a game record, forwards and back; a replay shows every card."""
+"""Step through a game record, forwards and back; a replay shows every card.
+
+The stepping keys are the screen's whatever is focused (priority
+bindings): PgDn or End never scroll the seats instead.  ↑ ↓ and the mouse
+wheel scroll the seats when they do not all fit.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +18,11 @@ from textual.widgets import Footer, Header, Static
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
-from ...rules.views import log_entries
 from ..text import card_content, cards_content, clean, plain
-from ..widgets.move_log import entry_text
+from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
+from ..widgets.status import display_turn
+from ..widgets.status_line import StatusLine
 
 
 def down_content(state: GameState, seat: int) -> Content:
@@ -30,13 +36,15 @@ def down_content(state: GameState, seat: int) -> Content:
 
 class ReplayScreen(Screen[None]):
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Back", key_display="←"),
-        Binding("right,l", "step(1)", "Forward", key_display="→"),
-        Binding("pageup", "step(-10)", "-10", show=False),
-        Binding("pagedown", "step(10)", "+10", show=False),
-        Binding("home", "goto(0)", "Start"),
-        Binding("end", "goto(-1)", "End"),
-        Binding("space", "autoplay", "Play/pause"),
+        Binding("left,h", "step(-1)", "Back", key_display="←", priority=True),
+        Binding("right,l", "step(1)", "Forward", key_display="→", priority=True),
+        Binding("pageup", "step(-10)", "-10", key_display="PgUp", priority=True),
+        Binding("pagedown", "step(10)", "+10", key_display="PgDn", priority=True),
+        Binding("home", "goto(0)", "Start", priority=True),
+        Binding("end", "goto(-1)", "End", priority=True),
+        Binding("space", "autoplay", "Play/pause", priority=True),
+        Binding("up", "scroll_seats(-1)", "Seats", key_display="↑↓", show=False),
+        Binding("down", "scroll_seats(1)", show=False),
         Binding("q,escape", "close", "Close"),
     ]
 
@@ -63,9 +71,10 @@ class ReplayScreen(Screen[None]):
             with Horizontal(id="replay-middle"):
                 yield PileView()
                 yield Static(id="replay-problem")
-            with VerticalScroll(id="replay-seats"):
+            with VerticalScroll(id="replay-seats", can_focus=False):
                 for seat in range(len(self.record.players)):
                     yield Static(id=f"replay-seat-{seat}", classes="replay-seat")
+        yield StatusLine()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -86,21 +95,20 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         state = self.state
         names = self.names()
-        watcher = seat_view(state, None, log_length=1)
+        watcher = seat_view(state, None, log_length=12)
         head = Content.assemble(
             ("Replay ", "bold"),
             plain(self.title_text),
             f"  move {self.index} of {self.last}",
-            (f" · turn {state.turns + 1}", "$text-muted"),
+            (f" · turn {display_turn(watcher)}", "$text-muted"),
         )
         if watcher.phase == "over":
-            who = names[watcher.winner] if watcher.winner is not None else "nobody (stalemate)"
-            head += Content.styled(f"  · game over: {who} wins", "bold")
+            result = f"{names[watcher.winner]} wins" if watcher.winner is not None else "stalemate"
+            head += Content.styled(f"  · game over: {result}", "bold")
         self.query_one("#replay-head", Static).update(head)
-        last = log_entries(state, 1)
         move = (
-            Content.assemble(("Last move: ", "bold"), entry_text(last[0], names))
-            if last and self.index
+            Content.assemble(("Last move: ", "bold"), last_move_words(watcher, names))
+            if watcher.log and self.index
             else Content("Before the first move. → steps forward.")
         )
         self.query_one("#replay-move", Static).update(move)
@@ -109,7 +117,8 @@ class ReplayScreen(Screen[None]):
         if self.problem and self.index == self.last:
             problem.update(
                 plain(
-                    f"The record stops here: move {self.last} is illegal: {self.problem}",
+                    # Moves are counted from 1 where people read them.
+                    f"The record stops here: move {self.last + 1} is illegal: {self.problem}",
                     "bold $text-error",
                 )
             )
@@ -133,6 +142,10 @@ class ReplayScreen(Screen[None]):
             widget = self.query_one(f"#replay-seat-{seat}", Static)
             widget.set_class(to_act, "-to-act")
             widget.update(row)
+
+    def action_scroll_seats(self, lines: int) -> None:
+        seats = self.query_one("#replay-seats", VerticalScroll)
+        seats.scroll_relative(y=lines, animate=False)
 
     def action_step(self, step: int) -> None:
         self._goto(self.index + step)

@@ -14,6 +14,7 @@ from ..text import cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
 FACE_UP = 3
@@ -40,8 +41,14 @@ class SetupScreen(TableScreenBase):
         self.sent = False
 
     def compose(self) -> ComposeResult:
+        with Horizontal(id="setup-body"):
+            yield from self._body()
+        yield StatusLine()
+        yield Footer()
+
+    def _body(self) -> ComposeResult:
         with Vertical(id="setup-main"):
-            yield Static(Content.styled("Choose 3 cards to lay face up", "bold"), id="setup-title")
+            yield Static(id="setup-title")
             yield Static(
                 "They lie on your 3 face-down cards and are played last, before the "
                 "blind ones. The other 3 stay in your hand. Everyone chooses at once.",
@@ -54,7 +61,6 @@ class SetupScreen(TableScreenBase):
             yield Static(id="setup-others")
         with VerticalScroll(id="setup-side"):
             yield ChatPane()
-        yield Footer()
 
     def _view(self) -> View | None:
         session = self.session
@@ -69,6 +75,8 @@ class SetupScreen(TableScreenBase):
         ready = me is not None and me.ready
         if ready:
             self.sent = True
+        self._show_title(ready)
+        self.watch_clock()
         cards = view.hand if not ready else view.hand + (me.face_up if me else ())
         if ready and me is not None:
             specs = [TileSpec(c, dimmed=True) for c in view.hand] + [
@@ -106,6 +114,22 @@ class SetupScreen(TableScreenBase):
             if s.seat != view.seat
         ]
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
+
+    def _show_title(self, ready: bool) -> None:
+        """The title, and the set-up clock's countdown in its last seconds."""
+        session = self.session
+        countdown = session.my_countdown() if session is not None and not ready else ""
+        title = Content.styled("Choose 3 cards to lay face up", "bold")
+        if countdown:
+            title += Content.styled(f"  {countdown} left", "bold reverse $text-error")
+        widget = self.query_one("#setup-title", Static)
+        if widget.content != title:
+            widget.update(title, layout=False)
+
+    def tick_clock(self) -> None:
+        view = self._view()
+        me = view.me if view is not None else None
+        self._show_title(me is not None and me.ready)
 
     def toggle(self, index: int) -> None:
         view = self._view()

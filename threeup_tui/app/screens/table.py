@@ -14,10 +14,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.widgets import Button, Footer, Input, Static
 
-from ...bots import GreedyBot
+from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
-from ..text import card_label, rank_of_code
-from ..widgets.action_bar import ActionBar, ActionState
+from ..animation import animation_wanted
+from ..text import card_label, rank_of_code, rank_text
+from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
@@ -25,11 +26,36 @@ from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
+from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
 # view.source -> the zone whose cards are played now
 ZONE_OF_SOURCE = {"hand": "hand", "face-up": "up", "face-down": "down"}
-ROOMY = (100, 34)  # width, height from which opponents get boxes and cards borders
+ROOMY_WIDTH = 100  # from here on, cards are drawn as cards and opponents get boxes
+# Lines the roomy layout needs besides the opponents' boxes: the top line,
+# the pile (7), your face-up and face-down cards (1 + 5), a line of your hand
+# (1 + 5), the action bar (2), the status line and the footer.
+ROOMY_LINES = 24
+OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
+
+
+ROOMY_CENTRE = 68  # cells your face-up and face-down cards need side by side
+SIDE_MOST = 50
+
+
+def roomy_height(opponents: int) -> int:
+    """Lines from which the roomy layout fits ``opponents`` boxes."""
+    rows = max(1, -(-opponents // 3))
+    return ROOMY_LINES + rows * OPPONENT_BOX
+
+
+def why_not_playable(view: View, code: str) -> str:
+    """Why a card of the active zone cannot be played now (from the view alone)."""
+    label = card_label(code)
+    rank = rank_of_code(code)
+    if view.pile and rank <= 10 and rank < view.top_rank:
+        return f"{label} is lower than the {rank_text(view.pile[-1])} on top"
+    return f"{label} cannot be played now"
 
 
 def seat_order(view: View) -> list[int]:
@@ -56,6 +82,7 @@ class TableScreen(TableScreenBase):
         Binding("f", "flip_prompt", "Flip"),
         Binding("h", "hint", "Hint"),
         *(Binding(str(n % 10), f"number({n})", show=False) for n in range(1, 11)),
+        # Reading the log and chat: Tab into them, then ↑ ↓ PgUp PgDn Home End.
         Binding("escape", "escape", "Clear", show=False),
         Binding("c", "chat", "Chat"),
         Binding("g", "game_over", "Result", show=False),
@@ -100,23 +127,36 @@ class TableScreen(TableScreenBase):
                 yield MoveLog()
                 yield ChatPane()
         yield ActionBar(id="actions")
+        yield StatusLine()
         yield Footer()
 
     def prepare(self) -> None:
         self._set_roomy()
 
     def on_resize(self, event: Resize) -> None:
+        self._size_side()
         if self._set_roomy():
             for row in self.query(CardRow):
                 row.relayout()
             self.sync(force=True)
 
+    def _size_side(self) -> None:
+        """On a roomy screen the moves and chat get what the cards leave."""
+        side = self.query_one("#side")
+        if self.has_class("-roomy"):
+            width = self.size.width
+            side.styles.width = max(24, min(SIDE_MOST, round(width * 0.32), width - ROOMY_CENTRE))
+        else:
+            side.styles.width = None
+
     def _set_roomy(self) -> bool:
         """Toggle the roomy layout; True if it changed."""
-        roomy = self.size.width >= ROOMY[0] and self.size.height >= ROOMY[1]
+        opponents = len(self._panes)
+        roomy = self.size.width >= ROOMY_WIDTH and self.size.height >= roomy_height(opponents)
         if roomy == self.has_class("-roomy"):
             return False
         self.set_class(roomy, "-roomy")
+        self._size_side()
         return True
 
     # ------------------------------------------------------------ state
@@ -169,13 +209,45 @@ class TableScreen(TableScreenBase):
             return
         if force:
             for pane in self._panes.values():
-                pane._shown = None
+                pane.forget()
         self._reset_zone(view)
         names = session.names()
-        roomy = self.has_class("-roomy")
+        self._show_banner(view)
+        self._show_opponents(view)
+        log = self.query_one(MoveLog)
+        log.show(view, names)
+        animate = animation_wanted(self.app, session.client)
+        self.query_one(PileView).show(view, names, log.last, animate)
+        watcher = view.seat is None
+        for id_ in ("#mine", "#hand-box", "#actions"):
+            widget = self.query_one(id_)
+            if widget.display == watcher:
+                widget.display = not watcher
+        if not watcher:
+            self._paint_mine(view)
+            self.query_one(ActionBar).show(self.action_state(view))
+        self._announce_turn(view)
+        self.watch_clock()
+
+    def _show_banner(self, view: View) -> None:
+        session = self.session
+        if session is None:
+            return
         self.query_one(StatusBar).show(
-            view, names, self.flip_prompt, session.connection, session.connection_detail
+            view,
+            session.names(),
+            self.flip_prompt,
+            session.connection,
+            session.connection_detail,
+            session.my_countdown() if view.phase == "play" else "",
         )
+
+    def _show_opponents(self, view: View) -> None:
+        session = self.session
+        if session is None:
+            return
+        names = session.names()
+        roomy = self.has_class("-roomy")
         places = {seat: i + 1 for i, seat in enumerate(view.places)}
         for seat, pane in self._panes.items():
             if seat >= len(view.seats):
@@ -188,20 +260,18 @@ class TableScreen(TableScreenBase):
                     view.to_act == seat,
                     view.phase,
                     places.get(seat),
+                    session.clock_of(seat) if view.phase == "play" else "",
                 ),
                 roomy,
             )
-        self.query_one(PileView).show(view, names)
-        self.query_one(MoveLog).show(view, names)
-        watcher = view.seat is None
-        for id_ in ("#mine", "#hand-box", "#actions"):
-            widget = self.query_one(id_)
-            if widget.display == watcher:
-                widget.display = not watcher
-        if not watcher:
-            self._paint_mine(view)
-            self.query_one(ActionBar).show(self.action_state(view))
-        self._announce_turn(view)
+
+    def tick_clock(self) -> None:
+        view = self._view()
+        if view is None:
+            return
+        # Both repaint only when the words change (once a second at most).
+        self._show_banner(view)
+        self._show_opponents(view)
 
     def _paint_mine(self, view: View) -> None:
         me = view.me
@@ -213,13 +283,15 @@ class TableScreen(TableScreenBase):
             out = []
             for i, code in enumerate(cards):
                 can = view.my_turn and active and rank_of_code(code) in playable
+                dimmed = view.my_turn and active and not can
                 out.append(
                     TileSpec(
                         code,
                         selected=active and i in self.selected,
                         cursor=active and i == self.cursor,
                         playable=can,
-                        dimmed=view.my_turn and active and not can,
+                        dimmed=dimmed,
+                        why=why_not_playable(view, code) if dimmed else "",
                     )
                 )
             return out
@@ -244,40 +316,55 @@ class TableScreen(TableScreenBase):
         if str(hand_label.content) != label:
             hand_label.update(label, layout=False)
         empty = self.query_one("#hand-empty", Static)
+        hand_row = self.query_one("#hand", CardRow)
         if empty.display != (not view.hand):
+            # The words take the row's place (all of its width: they wrap, never cut).
             empty.display = not view.hand
+            hand_row.display = bool(view.hand)
         if not view.hand:
             where = {
                 "face-up": "your face-up cards are in play",
                 "face-down": "only your face-down cards are left",
             }
-            words = f"empty: {where.get(view.source, 'nothing in hand')}"
-            if empty.content != words:
-                empty.update(words, layout=False)
+            words = f"Empty: {where.get(view.source, 'nothing in your hand')}"
+            if str(empty.content) != words:
+                empty.update(words)
 
     def action_state(self, view: View) -> ActionState:
         if not view.my_turn:
-            who = ""
-            if view.to_act is not None and view.to_act < len(view.names):
-                who = f"waiting for {self.session.names()[view.to_act]}" if self.session else ""
-            return ActionState(False, False, False, who)
-        reasons = []
+            reasons: tuple[Reason, ...] = ()
+            if view.to_act is not None and view.to_act < len(view.names) and self.session:
+                reasons = (Reason.plain(f"waiting for {self.session.names()[view.to_act]}"),)
+            return ActionState(False, False, False, reasons)
+        found: list[Reason] = []
+        under = self._cursor_card(view)
+        if under is not None and rank_of_code(under) not in view.playable_ranks():
+            found.append(Reason.plain(why_not_playable(view, under)))
         if self.zone == "down":
             play_ok = view.can_flip()
             if not play_ok:
-                reasons.append("Flip: not now")
+                found.append(Reason.plain("Flip: not now"))
         else:
             codes = self.selected_codes(view)
             play_ok = bool(codes) and play_action(rank_of_code(codes[0]), len(codes)) in view.legal
             if not codes:
-                reasons.append("Play: select cards first")
+                found.append(Reason.plain("Play: select cards first", "Play: select first"))
             elif not play_ok:
-                reasons.append("Play: not allowed now (⏎ asks why)")
+                found.append(Reason.plain("Play: not allowed now (⏎ asks why)", "Play: not now"))
         if not view.can_pickup() and view.pickup_reason:
-            reasons.append(f"Pick up: {view.pickup_reason}")
+            found.append(Reason.of("Pick up", view.pickup_reason))
         if not view.can_draw() and view.draw_reason:
-            reasons.append(f"Draw: {view.draw_reason}")
-        return ActionState(play_ok, view.can_pickup(), view.can_draw(), " · ".join(reasons))
+            found.append(Reason.of("Draw", view.draw_reason))
+        return ActionState(play_ok, view.can_pickup(), view.can_draw(), tuple(found))
+
+    def _cursor_card(self, view: View) -> str | None:
+        """The card under the cursor in the hand or face-up cards, if any."""
+        if self.zone == "down":
+            return None
+        cards = self.zone_cards(view)
+        if 0 <= self.cursor < len(cards):
+            return cards[self.cursor]
+        return None
 
     def _announce_turn(self, view: View) -> None:
         mine = view.my_turn
@@ -287,11 +374,21 @@ class TableScreen(TableScreenBase):
         self._my_turn_before = mine
 
     SEAT_ACTIONS = frozenset(
-        {"play", "pickup", "draw", "flip_prompt", "select_card", "number", "cursor", "cursor_to"}
+        {
+            "play",
+            "pickup",
+            "draw",
+            "flip_prompt",
+            "select_card",
+            "number",
+            "cursor",
+            "cursor_to",
+            "hint",
+        }
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A watcher has no cards: no card keys in the footer.
+        # A watcher has no cards: no card keys (nor a hint) in the footer.
         view = self._view()
         return not (action in self.SEAT_ACTIONS and view is not None and view.seat is None)
 
@@ -352,13 +449,7 @@ class TableScreen(TableScreenBase):
             return
         self._paint_mine(view)
         self.query_one(ActionBar).show(self.action_state(view))
-        self.query_one(StatusBar).show(
-            view,
-            session.names(),
-            self.flip_prompt,
-            session.connection,
-            session.connection_detail,
-        )
+        self._show_banner(view)
 
     def toggle(self, index: int) -> None:
         """Select or deselect one card; a card of another number starts afresh."""
@@ -433,12 +524,19 @@ class TableScreen(TableScreenBase):
         self._repaint()
 
     def action_hint(self) -> None:
-        """Select what the greedy bot would do; Enter then makes the move."""
+        """Select what the best bot would do; Enter then makes the move.  The
+        bot thinks off the UI loop (bots/hint.py); the screen stays live."""
         view = self._view()
         if view is None or view.seat is None or not view.my_turn:
             self.notify("A hint is for your turn", severity="warning", timeout=2)
             return
-        move = GreedyBot(seed=0).choose_move(view)
+        self.run_worker(self._show_hint(view), group="hint", exclusive=True)
+
+    async def _show_hint(self, view: View) -> None:
+        move = await hint_move(view)
+        now = self._view()
+        if now is None or now.moves_played != view.moves_played or not now.my_turn:
+            return  # the game moved on while the hint was thought out
         self._hint = None
         if move.kind == "play":
             cards = list(self.zone_cards(view))

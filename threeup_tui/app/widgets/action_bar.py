@@ -1,4 +1,9 @@
-"""Play / Pick up / Draw buttons, disabled when the view says no, with why."""
+"""Play / Pick up / Draw buttons, disabled when the view says no, with why.
+
+The reasons share a two-line box: when they do not fit, each says it
+shorter (the engine's longer reasons have short forms here), and only
+then is the box's last line cut, with "…".
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,43 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Button, Static
+from textual.events import Resize
+from textual.widget import Widget
+from textual.widgets import Button
 
-from ..text import reason_words
+from ..text import fit_rows, reason_words
+
+# Short forms of the engine's reasons (matched on its words, rule numbers gone).
+SHORT_REASONS = {
+    "you may not pick up while you have a legal discard": "not while you can play",
+    "you may not pick up while you can draw: draw first": "draw first",
+    "you may draw early only right after playing a Clear +1 or Clear +2": (
+        "only right after a Clear +1 or +2"
+    ),
+    "the early draw is only for a hand of fewer than 3 cards": "only with under 3 cards in hand",
+    "the draw pile is empty": "the draw pile is empty",
+}
+REASON_ROWS = 2
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason, as "Pick up: not while you can play": its words, longest first."""
+
+    forms: tuple[str, ...]
+
+    @classmethod
+    def of(cls, what: str, reason: object) -> Reason:
+        words = reason_words(reason)
+        short = SHORT_REASONS.get(words)
+        forms = [f"{what}: {words}" if what else words]
+        if short and short != words:
+            forms.append(f"{what}: {short}" if what else short)
+        return cls(tuple(forms))
+
+    @classmethod
+    def plain(cls, *forms: str) -> Reason:
+        return cls(tuple(forms))
 
 
 @dataclass(frozen=True)
@@ -17,7 +56,39 @@ class ActionState:
     play: bool
     pickup: bool
     draw: bool
-    reason: str  # shown beside the buttons: why the disabled ones are
+    reasons: tuple[Reason, ...] = ()  # shown beside the buttons: why the disabled ones are
+
+    @property
+    def reason(self) -> str:
+        """All the reasons, in full."""
+        return " · ".join(r.forms[0] for r in self.reasons)
+
+
+class ReasonBox(Widget):
+    """The reasons, fitted to the box whenever it is drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(id="reason")
+        self.reasons: tuple[Reason, ...] = ()
+
+    def show(self, reasons: tuple[Reason, ...]) -> None:
+        if reasons != self.reasons:
+            self.reasons = reasons
+            self.refresh()  # a fixed two-line box: no layout pass
+
+    def render(self) -> Content:
+        parts = [[Content(f) for f in r.forms] for r in self.reasons]
+        if not parts:
+            return Content("")
+        return fit_rows(parts, self.content_region.width, REASON_ROWS).stylize("$text-muted")
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """The box's words as one line (its line breaks are only wrapping)."""
+        return self.render().plain.replace("\n", " ")
 
 
 class ActionBar(Horizontal):
@@ -32,7 +103,7 @@ class ActionBar(Horizontal):
             button = Button(label, id=id_, variant=variant, compact=True)  # type: ignore[arg-type]
             button.can_focus = False
             yield button
-        yield Static(id="reason")
+        yield ReasonBox()
 
     _shown: ActionState | None = None
 
@@ -43,8 +114,4 @@ class ActionBar(Horizontal):
         self.query_one("#play", Button).disabled = not state.play
         self.query_one("#pickup", Button).disabled = not state.pickup
         self.query_one("#draw", Button).disabled = not state.draw
-        reason = reason_words(state.reason)
-        # A fixed two-line box: no layout pass for a new reason.
-        self.query_one("#reason", Static).update(
-            Content.styled(reason, "$text-muted"), layout=False
-        )
+        self.query_one(ReasonBox).show(state.reasons)

@@ -1,4 +1,11 @@
-"""A card tile and a face-down slot: the things a player clicks."""
+"""A card tile and a face-down slot: the things a player clicks.
+
+On small terminals a tile is one line (``R7``, ``▒1▒``); on roomy ones it
+is drawn as a card (see :mod:`.card_art`): a bordered face with its rank
+large, a patterned back, or, in a fanned row, the strip a covered card
+shows.  The cursor's card has a heavy border, a selected card a double one
+and a tick, so neither rests on colour.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,11 @@ from textual.content import Content
 from textual.events import Click
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
 
 from ..text import card_label, colour_class
+from .card_art import CARD_W, STRIP_W, back_lines, face_lines, gone_lines
+
+COMPACT_W = 5
 
 
 @dataclass(frozen=True)
@@ -24,12 +33,35 @@ class TileSpec:
     playable: bool = False
     dimmed: bool = False
     present: bool = True  # a face-down slot still holds a card
+    why: str = ""  # why a dimmed card cannot be played (its tooltip)
 
 
 _STATE_CLASSES = ("-selected", "-cursor", "-playable", "-dimmed", "-gone", "c-R", "c-G", "c-B")
 
 
-class CardTile(Static):
+def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
+    """The card drawn for a roomy terminal."""
+    border = "selected" if spec.selected else "cursor" if spec.cursor else "plain"
+    frame = "bold $accent" if (spec.selected or spec.cursor) else ""
+    if spec.code is None:
+        if not spec.present:
+            return gone_lines()
+        lines = back_lines(str(spec.slot + 1), border, "$text-muted", frame or "$text-muted")
+        return [line[:STRIP_W] for line in lines] if strip else lines
+    return face_lines(spec.code, border, "✓" if spec.selected else "", "", strip, frame)
+
+
+def compact_content(spec: TileSpec) -> Content:
+    """The one-line tile of a small terminal."""
+    if spec.code is None:
+        # Face-down: the slot number is the name players use (f then 1-3).
+        return Content(f"▒{spec.slot + 1}▒" if spec.present else " · ")
+    # The tick makes selection visible without colour (NO_COLOR, mono).
+    mark = "✓" if spec.selected else ""
+    return Content(mark + card_label(spec.code))
+
+
+class CardTile(Widget):
     """One card (or one face-down slot) in a row of tiles.
 
     A tile only reports clicks; what a click means (select, play, flip) is the
@@ -46,12 +78,19 @@ class CardTile(Static):
         self.zone = zone
         self.index = index
         self.spec = spec
+        self.strip = False  # covered by the next card of a fanned row
         self._apply(spec)
 
     def show(self, spec: TileSpec) -> None:
         if spec != self.spec:
             self.spec = spec
             self._apply(spec)
+
+    def set_strip(self, strip: bool) -> None:
+        if strip != self.strip:
+            self.strip = strip
+            self.set_class(strip, "-strip")
+            self.refresh()
 
     def _apply(self, spec: TileSpec) -> None:
         wanted = set()
@@ -69,17 +108,14 @@ class CardTile(Static):
         for name in _STATE_CLASSES:
             self.set_class(name in wanted, name)
         self.set_class(spec.code is None, "face-down")
-        # Tiles have a fixed size: no layout pass needed for a new face.
-        self.update(self._content(spec), layout=False)
+        self.tooltip = spec.why or None
+        # Tiles have a fixed size: a repaint, no layout pass for a new face.
+        self.refresh()
 
-    @staticmethod
-    def _content(spec: TileSpec) -> Content:
-        if spec.code is None:
-            # Face-down: the slot number is the name players use (f then 1-3).
-            return Content(f"▒{spec.slot + 1}▒" if spec.present else " · ")
-        # The tick makes selection visible without colour (NO_COLOR, mono).
-        mark = "✓" if spec.selected else ""
-        return Content(mark + card_label(spec.code))
+    def render(self) -> Content:
+        if self.screen.has_class("-roomy"):
+            return Content("\n").join(tile_lines(self.spec, self.strip))
+        return compact_content(self.spec)
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -87,5 +123,5 @@ class CardTile(Static):
 
 
 def tile_width(widget: Widget) -> int:
-    """Cells one tile takes in ``widget``'s screen (roomy screens draw borders)."""
-    return 8 if widget.screen.has_class("-roomy") else 5
+    """Cells one tile takes in ``widget``'s screen (roomy screens draw cards)."""
+    return CARD_W if widget.screen.has_class("-roomy") else COMPACT_W

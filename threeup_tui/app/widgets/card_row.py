@@ -2,6 +2,11 @@
 
 Tiles are reused by position, so a repaint after a move touches a few
 widgets instead of remounting the whole hand (the per-move budget is 30 ms).
+
+On a roomy terminal the tiles are drawn as cards.  When the cards do not
+fit side by side, the row fans them like a hand held in play: each card
+shows its labelled strip under the next, and the last of each line shows
+whole.
 """
 
 from __future__ import annotations
@@ -12,6 +17,14 @@ from textual.containers import Container
 from textual.events import Resize
 
 from .card import CardTile, TileSpec, tile_width
+from .card_art import CARD_W, STRIP_W
+
+
+def fan_columns(width: int, count: int) -> int:
+    """Cards per line of a fan ``width`` cells wide (strips, then one whole card)."""
+    most = max(1, (width - CARD_W) // STRIP_W + 1)
+    lines = -(-count // most)
+    return max(1, -(-count // lines))  # as even as the lines allow
 
 
 class CardRow(Container):
@@ -24,6 +37,7 @@ class CardRow(Container):
         # Surplus tiles are hidden, never removed: a tile removed and another
         # mounted with its id in the same frame would clash, and reuse is cheaper.
         self._tiles: list[CardTile] = []
+        self.fanned = False
 
     @property
     def tiles(self) -> list[CardTile]:
@@ -38,6 +52,7 @@ class CardRow(Container):
         specs = list(specs)
         if specs == self._specs:
             return
+        resized = len(specs) != len(self._specs)
         self._specs = specs
         tiles = self._tiles
         for tile, spec in zip(tiles, specs, strict=False):
@@ -56,17 +71,32 @@ class CardRow(Container):
             if tile.display:
                 tile.display = False
         self.set_class(not specs, "-empty")
-        self.relayout()
+        if resized:
+            self.relayout()
 
     def relayout(self) -> None:
-        """Wrap tiles: as many fixed-width grid columns as fit the row."""
+        """Wrap tiles: as many grid columns as fit the row (fanned if need be)."""
         width = self.size.width
         if not width:
             return
         step = tile_width(self) + 1
         columns = max(1, (width + 1) // step)
+        count = len(self._specs)
+        roomy = self.screen.has_class("-roomy")
+        fanned = roomy and count > columns
+        if fanned:
+            columns = fan_columns(width, count)
+            spec = f"{' '.join([str(STRIP_W)] * (columns - 1))} {CARD_W}".strip()
+        else:
+            spec = str(step - 1)
+        self.fanned = fanned
+        self.set_class(fanned, "-fanned")
         if self.styles.grid_size_columns != columns:
             self.styles.grid_size_columns = columns
+        self.styles.grid_columns = spec
+        for i, tile in enumerate(self._tiles):
+            # Covered by the card to its right: every card but a line's last.
+            tile.set_strip(fanned and i % columns != columns - 1)
 
     def on_resize(self, event: Resize) -> None:
         self.relayout()

@@ -1,23 +1,61 @@
-"""Table chat: the lines, and an input to write one."""
+"""Table chat: the lines, and an input to write one.
+
+The lines are one wrapped text in a scrolling pane, so they wrap again at
+the pane's width whenever it changes (a resize, a scrollbar showing up):
+no line loses its last letters.  The pane scrolls with ↑ ↓ PgUp PgDn Home
+End once focused (Tab), and with the mouse wheel.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import Input, RichLog
+from textual.widgets import Input, Static
 
 from ..session import ChatLine
 
+KEEP = 300
+
 
 def line_text(line: ChatLine) -> str:
-    # Names and text are already cleaned, and go out as Text (never markup).
+    # Names and text are already cleaned, and go out as Content (never markup).
     if line.seat is None:
         return f"· {line.text}"
     return f"{line.name}: {line.text}"
+
+
+def line_content(line: ChatLine) -> Content:
+    if line.seat is None:
+        return Content.styled(line_text(line), "$text-muted")
+    return Content.assemble((f"{line.name}:", "bold"), f" {line.text}")
+
+
+class ChatLines(VerticalScroll):
+    """The chat's lines, newest at the bottom, scrolled to the end as they come."""
+
+    def __init__(self) -> None:
+        super().__init__(id="chat-lines")
+        self.lines: list[ChatLine] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-text", markup=False)
+
+    def set_lines(self, lines: list[ChatLine]) -> None:
+        self.lines = list(lines[-KEEP:])
+        follow = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        text = Content("\n").join(line_content(line) for line in self.lines)
+        self.query_one("#chat-text", Static).update(text)
+        if follow:
+            # After the new text is laid out: then the end is where it ends.
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line_text(line) for line in self.lines)
 
 
 class ChatPane(Vertical):
@@ -30,19 +68,17 @@ class ChatPane(Vertical):
         self.border_title = "Chat (c)"
 
     def compose(self) -> ComposeResult:
-        yield RichLog(id="chat-lines", max_lines=300, wrap=True, markup=False, min_width=16)
+        yield ChatLines()
         yield Input(
             placeholder="c to chat, Enter to send", id="chat-input", compact=True, max_length=200
         )
 
     def load(self, lines: list[ChatLine]) -> None:
-        log = self.query_one("#chat-lines", RichLog)
-        log.clear()
-        for line in lines:
-            log.write(Text(line_text(line)))
+        self.query_one(ChatLines).set_lines(lines)
 
     def add(self, line: ChatLine) -> None:
-        self.query_one("#chat-lines", RichLog).write(Text(line_text(line)))
+        log = self.query_one(ChatLines)
+        log.set_lines([*log.lines, line])
 
     def focus_input(self) -> None:
         self.query_one("#chat-input", Input).focus()

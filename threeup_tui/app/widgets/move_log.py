@@ -3,25 +3,99 @@
 It draws the last moves that fit its box instead of scrolling: a growing
 scroll view would cost a layout pass on every move, and the full history
 is in the game record anyway.
+
+Extra discards are labelled: after a Clear +1 or +2 the same player's next
+discards read "extra 1 of 2: Bob played R5", so they never look like
+several turns in a row.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from textual.content import Content
 from textual.widget import Widget
 
 from ...rules import LogEntry, View
-from ..text import card_label
+from ..text import card_label, cards_label, clamp_rows, plural
 
 KEEP = 200
+EXTRA_OF = {"C1": 1, "C2": 2}  # the extra discards a Clear +1 / +2 gives (D7-D9)
+
+
+@dataclass
+class ExtraCount:
+    """Extra discards owed in the turn the log is in (read from public moves)."""
+
+    seat: int = -1
+    owed: int = 0
+    done: int = 0
+
+    def label(self, entry: LogEntry) -> str:
+        """ "extra 1 of 2" for an extra discard, else ""; counts ``entry`` in."""
+        if entry.seat != self.seat:
+            self.seat, self.owed, self.done = entry.seat, 0, 0
+        label = ""
+        discard = entry.kind in ("play", "flip")
+        if discard and self.owed > 0:
+            self.done += 1
+            label = f"extra {self.done} of {self.done - 1 + self.owed}"
+            self.owed -= 1
+        elif discard:
+            self.done = 0  # a turn's first discard
+        if discard and entry.cards and not entry.flip_failed:
+            self.owed += EXTRA_OF.get(entry.cards[-1][1:], 0)
+        if entry.kind == "pickup" or entry.flip_failed:
+            self.owed = self.done = 0  # the turn ends: extras still owed are lost
+        return label
+
+
+def move_words(entry: LogEntry, names: tuple[str, ...] | list[str], extra: str = "") -> str:
+    """One move in one line, as the app says it ("Bob played GC+2: pile
+    cleared, 2 extra discards")."""
+    who = names[entry.seat] if 0 <= entry.seat < len(names) else f"seat {entry.seat + 1}"
+    cards = cards_label(entry.cards)
+    if entry.kind == "play":
+        words = f"{who} played {cards}"
+    elif entry.kind == "flip":
+        card = card_label(entry.cards[0]) if entry.cards else "?"
+        if entry.flip_failed:
+            words = f"{who} flipped {card}, could not play it and picked up {entry.picked_up}"
+        else:
+            words = f"{who} flipped {card} and played it"
+    elif entry.kind == "pickup":
+        words = f"{who} picked up the pile ({plural(entry.picked_up, 'card')})"
+    else:
+        words = f"{who} drew {entry.drawn} early"
+    if entry.cleared:
+        rank = entry.cards[-1][1:] if entry.cards else ""
+        bonus = EXTRA_OF.get(rank, 0)
+        words += ": pile cleared" + (f", {plural(bonus, 'extra discard')}" if bonus else "")
+    if entry.out:
+        words += f"; {who} is out of cards"
+    return f"{extra}: {words}" if extra else words
+
+
+def labelled(
+    entries: Iterable[LogEntry], names: tuple[str, ...], count: ExtraCount
+) -> Iterator[str]:
+    for entry in entries:
+        yield move_words(entry, names, count.label(entry))
 
 
 def entry_text(entry: LogEntry, names: tuple[str, ...]) -> str:
-    """LogEntry.text with cards written as the app writes them (``BC+1``)."""
-    return replace(entry, cards=tuple(card_label(c) for c in entry.cards)).text(names)
+    """One move, on its own (no extra-discard count)."""
+    return move_words(entry, names)
+
+
+def last_move_words(view: View, names: tuple[str, ...]) -> str:
+    """The last move in words, labelled if it was an extra discard."""
+    if not view.log:
+        return ""
+    lines = list(labelled(view.log, names, ExtraCount()))
+    return lines[-1]
 
 
 class MoveLog(Widget):
@@ -32,22 +106,30 @@ class MoveLog(Widget):
         self.border_title = "Moves"
         self.lines: deque[str] = deque(maxlen=KEEP)
         self._seen = 0  # moves_played already written
+        self._extras = ExtraCount()
         self._wrapped: dict[tuple[str, int], list[Content]] = {}  # wrapping is the costly part
 
     def show(self, view: View, names: tuple[str, ...]) -> None:
         if view.moves_played < self._seen:
             self.lines.clear()
             self._seen = 0
+            self._extras = ExtraCount()
         new = view.moves_played - self._seen
         if new <= 0:
             return
         entries = view.log[-new:] if new <= len(view.log) else view.log
-        if new > len(view.log) and self._seen:
-            self.lines.append("…")
+        if new > len(view.log):
+            if self._seen:
+                self.lines.append("…")
+            self._extras = ExtraCount()  # moves were missed: count afresh
         # Names are cleaned by the session; Content from a str is never markup.
-        self.lines.extend(entry_text(e, names) for e in entries)
+        self.lines.extend(labelled(entries, names, self._extras))
         self._seen = view.moves_played
         self.refresh()  # a repaint only: the box keeps its size
+
+    @property
+    def last(self) -> str:
+        return self.lines[-1] if self.lines else ""
 
     def render(self) -> Content:
         width = self.content_region.width
@@ -62,7 +144,9 @@ class MoveLog(Widget):
             wrapped = self._wrapped.get(key)
             if wrapped is None:
                 wrapped = self._wrapped[key] = Content(text).wrap(width)
+            if len(shown) + len(wrapped) > height:
+                if not shown:  # one move taller than the box: its start, and "…"
+                    return clamp_rows(Content(text), width, height)
+                break  # only whole moves: an older one never shows its tail alone
             shown[:0] = wrapped
-            if len(shown) >= height:
-                break
-        return Content("\n").join(shown[-height:])
+        return Content("\n").join(shown)

@@ -1,16 +1,23 @@
-"""One opponent's pane: name, presence, hand size, face-up, face-down, known cards."""
+"""One opponent's pane: name, presence, hand size, face-up, face-down, known cards.
+
+A one-line row on small terminals, a box on roomy ones.  Every line is
+fitted to the pane's width when it is drawn: long words give way to short
+ones, and a run of known cards too long for the line shows its first cards
+and how many more (``known G1 G2 B2 +4``), never a silently shorter list.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from textual.content import Content
-from textual.widgets import Static
+from textual.events import Resize
+from textual.widget import Widget
 
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import cards_content
+from ..text import cards_forms, fit_parts
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -23,19 +30,87 @@ class OpponentInfo:
     to_act: bool
     phase: str
     place: int | None  # 1-based finishing place (finish: places)
+    clock: str = ""  # a quiet "⏱ 25s" while this seat's turn clock runs
 
 
 def _place(n: int) -> str:
     return ORDINALS.get(n, f"{n}th")
 
 
-class OpponentPane(Static):
+def head_forms(data: OpponentInfo) -> list[Content]:
+    """The name line, from the longest form to the shortest."""
+    symbol, word = presence(data.slot)
+    marker = ("▶ ", "bold $text-accent") if data.to_act else ("  ", "")
+    clock = Content.styled(f" {data.clock}", "$text-muted") if data.clock else Content("")
+    name = Content.styled(data.name, "bold")
+    forms = []
+    if word:
+        forms.append(Content.assemble(marker, name, (f" {symbol} {word}", "$text-muted")) + clock)
+    forms.append(Content.assemble(marker, name, (f" {symbol}", "$text-muted")) + clock)
+    forms.append(Content.assemble(marker, name) + clock)
+    return forms
+
+
+def status_forms(data: OpponentInfo) -> list[Content] | None:
+    """What replaces the cards once the seat is out, or during set-up."""
+    info = data.info
+    if info.out:
+        words = f"OUT ({_place(data.place)})" if data.place else "OUT"
+        return [Content.styled(words, "bold $text-success")]
+    if data.phase == "setup":
+        return [Content("ready ✓" if info.ready else "choosing…")]
+    return None
+
+
+def down_forms(info: SeatInfo) -> list[Content]:
+    down = "▒" * info.face_down_count or "-"
+    return [Content(f"down {down}"), Content(down)]
+
+
+def hand_forms(info: SeatInfo) -> list[Content]:
+    return [Content(f"hand {info.hand_size}")]
+
+
+def compact_line(data: OpponentInfo, width: int) -> Content:
+    """The one-line row: head │ hand │ up │ down │ known."""
+    info = data.info
+    status = status_forms(data)
+    if status is not None:
+        return fit_parts([head_forms(data), status], width, " │ ", order=[0])
+    parts = [head_forms(data), hand_forms(info), cards_forms(info.face_up, "up"), down_forms(info)]
+    if info.known:
+        parts.append(cards_forms(info.known, "known"))
+    # Give up words first (presence, "down"), then known cards one by one,
+    # then the presence symbol, then face-up cards.
+    order = [0, 3, *[4] * len(info.known), 0, 2]
+    return fit_parts(parts, width, " │ ", order=order)
+
+
+def box_lines(data: OpponentInfo, width: int) -> list[Content]:
+    """The lines of the roomy box, each fitted to ``width``."""
+    info = data.info
+    lines = [fit_parts([head_forms(data)], width)]
+    status = status_forms(data)
+    if status is not None:
+        return [*lines, fit_parts([status], width)]
+    lines.append(fit_parts([hand_forms(info), down_forms(info)], width, "  "))
+    lines.append(fit_parts([cards_forms(info.face_up, "up")], width))
+    if info.known:
+        lines.append(fit_parts([cards_forms(info.known, "known")], width))
+    return lines
+
+
+class OpponentPane(Widget):
     """A compact one-line row on small terminals, a box on roomy ones."""
 
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"opp-{seat}", classes="opponent")
         self.seat = seat
         self._shown: tuple[OpponentInfo, bool] | None = None
+
+    @property
+    def data(self) -> OpponentInfo | None:
+        return None if self._shown is None else self._shown[0]
 
     def show(self, data: OpponentInfo, roomy: bool) -> None:
         if self._shown == (data, roomy):
@@ -46,37 +121,20 @@ class OpponentPane(Static):
         self.set_class(
             data.slot is not None and data.slot.kind == "human" and not data.slot.connected, "-away"
         )
-        self.update(self.render_info(data, roomy), layout=False)  # fixed height by CSS
+        self.refresh()  # fixed height by CSS: a repaint, no layout
 
-    @staticmethod
-    def render_info(data: OpponentInfo, roomy: bool) -> Content:
-        info = data.info
-        symbol, word = presence(data.slot)
-        marker = ("▶ ", "bold $text-accent") if data.to_act else ("  ", "")
-        head = Content.assemble(
-            marker,
-            (data.name, "bold"),
-            (f" {symbol} {word}" if word else "", "$text-muted"),
-        )
-        if info.out:
-            status = Content.styled(
-                f"OUT ({_place(data.place)})" if data.place else "OUT", "bold $text-success"
-            )
-            return Content("\n" if roomy else " ").join([head, status])
-        if data.phase == "setup":
-            status = Content("ready ✓" if info.ready else "choosing…")
-            return Content("\n" if roomy else " │ ").join([head, status])
-        down = "▒" * info.face_down_count or "-"
-        hand = Content(f"hand {info.hand_size:>2}")
-        up = Content.assemble("up ", cards_content(info.face_up))
-        downs = Content(f"down {down}")
-        known = Content.assemble("known ", cards_content(info.known)) if info.known else None
+    def forget(self) -> None:
+        """Paint afresh at the next ``show`` (after a change of layout)."""
+        self._shown = None
+
+    def render(self) -> Content:
+        if self._shown is None:
+            return Content("")
+        data, roomy = self._shown
+        width = max(self.content_region.width, 1)
         if roomy:
-            lines = [head, Content("  ").join([hand, downs]), up]
-            if known is not None:
-                lines.append(known)
-            return Content("\n").join(lines)
-        parts = [head, hand, up, downs]
-        if known is not None:
-            parts.append(known)
-        return Content(" │ ").join(parts)
+            return Content("\n").join(box_lines(data, width))
+        return compact_line(data, width)
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh()

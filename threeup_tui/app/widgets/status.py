@@ -1,13 +1,23 @@
-"""The one-line banner at the top of the table: whose turn, what to do."""
+"""The one-line banner at the top of the table: whose turn, what to do.
+
+The line has room for the turn's words, the extra discards owed, the draw
+hint, the turn number and (in its last seconds) your turn clock.  When the
+words do not fit they are said shorter (``fit_parts``); the turn number and
+the clock, on the right, always show.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.content import Content
-from textual.widgets import Static
+from textual.events import Resize
+from textual.widget import Widget
 
 from ...rules import View
 from ...rules.actions import is_play
-from ..text import rank_text
+from ...rules.state import TURN_LIMIT
+from ..text import fit_parts, plural, rank_text
 
 SOURCE_WORDS = {
     "hand": "from your hand",
@@ -16,45 +26,141 @@ SOURCE_WORDS = {
 }
 
 
-def turn_words(view: View, names: tuple[str, ...], flip_prompt: bool) -> tuple[str, Content]:
-    """(css class, content) for the banner."""
+def display_turn(view: View) -> int:
+    """The turn number people read: the turn being played (1 for the first);
+    at the end, the turn the game ended in.  The game-over box says the same."""
+    if view.phase == "over" and view.turn >= TURN_LIMIT:
+        return view.turn  # ended at the cap, after its last turn (D16)
+    # A game won ends during a turn: the one being played.
+    return view.turn + 1
+
+
+def _where_forms(view: View) -> list[str]:
+    top = rank_text(view.pile[-1]) if view.pile else ""
+    if view.source == "hand":
+        if top:
+            return [
+                f"play from your hand onto {top}",
+                f"from your hand onto {top}",
+                f"from hand onto {top}",
+            ]
+        return ["play any card from your hand", "any card from your hand", "any card from hand"]
+    if view.source == "face-up":
+        if top:
+            return [
+                f"play from your face-up cards onto {top}",
+                f"from your face-up cards onto {top}",
+                f"from face-up onto {top}",
+            ]
+        return ["play any of your face-up cards", "any face-up card", "any face-up"]
+    if view.source == "face-down":
+        return [
+            "play a face-down card, blind (f then 1-3)",
+            "a face-down card, blind (f 1-3)",
+            "flip: f 1-3",
+        ]
+    return []
+
+
+def my_turn_parts(view: View) -> list[list[str]]:
+    """The words of your turn, each part with shorter forms."""
+    parts: list[list[str]] = [["YOUR TURN"]]
+    where = _where_forms(view)
+    if where:
+        parts.append(where)
+    if view.extra_discards:
+        n = view.extra_discards
+        parts.append([f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"])
+    if view.can_draw():
+        parts.append(["you may draw first (d)", "you may draw first", "may draw (d)"])
+    if not any(is_play(a) for a in view.legal) and not view.can_flip() and view.can_pickup():
+        parts.append(["no play: pick up (u)", "no play: pick up", "pick up (u)"])
+    return parts
+
+
+def turn_words(
+    view: View, names: tuple[str, ...], flip_prompt: bool
+) -> tuple[str, list[list[str]]]:
+    """(css class, parts) for the banner; each part lists its forms, longest first."""
     if view.phase == "over":
         if view.winner is None:
-            return "-over", Content.styled("Game over: stalemate, no winner", "bold")
+            return "-over", [["Game over: stalemate, no winner", "Game over: stalemate"]]
         who = "You win!" if view.winner == view.seat else f"{names[view.winner]} wins"
-        return "-over", Content.styled(f"Game over: {who}", "bold")
+        return "-over", [[f"Game over: {who}", who]]
     if view.phase == "setup":
-        return "-waiting", Content("Everyone is choosing face-up cards…")
+        return "-waiting", [["Everyone is choosing face-up cards…", "Choosing face-up cards…"]]
     if flip_prompt:
-        return "-my-turn", Content.styled(
-            "Flip which face-down card? Press 1-3 (Esc cancels)", "bold"
-        )
+        return "-my-turn", [
+            [
+                "Flip which face-down card? Press 1-3 (Esc cancels)",
+                "Flip which card? 1-3 (Esc cancels)",
+                "Flip: 1-3, Esc",
+            ]
+        ]
     if view.my_turn:
-        top = f"onto {rank_text(view.pile[-1])}" if view.pile else "onto an empty pile"
-        parts: list[str] = ["YOUR TURN"]
-        if view.source in SOURCE_WORDS:
-            where = SOURCE_WORDS[view.source]
-            parts.append(f"play {where}" + ("" if view.source == "face-down" else f" {top}"))
-        if view.extra_discards:
-            n = view.extra_discards
-            parts.append(f"{n} extra discard{'s' if n > 1 else ''} owed")
-        if view.can_draw():
-            parts.append("you may draw first")
-        if not any(is_play(a) for a in view.legal) and not view.can_flip() and view.can_pickup():
-            parts.append("no play: pick up")
-        return "-my-turn", Content.styled(" · ".join(parts), "bold")
+        return "-my-turn", my_turn_parts(view)
     if view.to_act is not None:
         who = names[view.to_act] if view.to_act < len(names) else "?"
-        return "-waiting", Content.assemble("Waiting for ", (who, "bold"), "…")
-    return "-waiting", Content("")
+        return "-waiting", [[f"Waiting for {who}…", f"{who}'s turn…"]]
+    return "-waiting", [[""]]
 
 
-class StatusBar(Static):
+@dataclass(frozen=True)
+class Banner:
+    """What the banner shows; equal banners paint nothing new."""
+
+    css: str
+    parts: tuple[tuple[str, ...], ...]
+    turn: int
+    connection: str  # "" when connected
+    clock: str  # the countdown of your last seconds, or ""
+
+
+def banner_for(
+    view: View,
+    names: tuple[str, ...],
+    flip_prompt: bool,
+    connection: str = "connected",
+    detail: str = "",
+    clock: str = "",
+) -> Banner:
+    css, parts = turn_words(view, names, flip_prompt)
+    trouble = "" if connection == "connected" else f"⚠ {connection} {detail}".rstrip()
+    return Banner(css, tuple(tuple(p) for p in parts), display_turn(view), trouble, clock)
+
+
+def banner_content(banner: Banner, width: int) -> Content:
+    """The banner in ``width`` cells: the words on the left, shortened to
+    fit; the turn, the link's trouble and the clock on the right."""
+    right_parts = []
+    if banner.clock:
+        right_parts.append(Content.styled(f" {banner.clock} ", "bold reverse $text-error"))
+    if banner.connection:
+        right_parts.append(Content.styled(banner.connection, "bold $text-error"))
+    right_parts.append(Content.styled(f"turn {banner.turn}", "$text-muted"))
+    right = Content("  ").join(right_parts)
+    # The turn keeps its place; a long trouble note is shortened first.
+    if right.cell_length > width - 12 and banner.connection:
+        room = max(width - 12 - (right.cell_length - len(banner.connection)), 6)
+        right_parts[-2] = Content.styled(banner.connection, "bold $text-error").truncate(
+            room, ellipsis=True
+        )
+        right = Content("  ").join(right_parts)
+    room = max(width - right.cell_length - 2, 1)
+    forms = [[Content.styled(f, "bold") for f in part] for part in banner.parts]
+    # Every part a little shorter, then every part shorter still.
+    order = list(range(1, len(forms))) * 2
+    left = fit_parts(forms, room, Content(" · "), order)
+    gap = max(width - left.cell_length - right.cell_length, 1)
+    return left + Content(" " * gap) + right
+
+
+class StatusBar(Widget):
     """Your turn (highlighted, with words) or whom the table waits for."""
 
     def __init__(self) -> None:
         super().__init__(id="status")
-        self._key: object = None
+        self.banner: Banner | None = None
 
     def show(
         self,
@@ -63,23 +169,25 @@ class StatusBar(Static):
         flip_prompt: bool,
         connection: str,
         detail: str,
+        clock: str = "",
     ) -> None:
-        key = (
-            view.to_act,
-            view.phase,
-            view.moves_played,
-            view.legal,
-            flip_prompt,
-            connection,
-            names,
-        )
-        if key == self._key:
+        banner = banner_for(view, names, flip_prompt, connection, detail, clock)
+        if banner == self.banner:
             return
-        self._key = key
-        css, words = turn_words(view, names, flip_prompt)
+        self.banner = banner
         for name in ("-my-turn", "-waiting", "-over"):
-            self.set_class(name == css, name)
-        tail = Content.styled(f"  turn {view.turn + 1}", "$text-muted")
-        if connection != "connected":
-            tail += Content.styled(f"  ⚠ {connection} {detail}".rstrip(), "bold $text-error")
-        self.update(words + tail, layout=False)  # always one line
+            self.set_class(name == banner.css, name)
+        self.refresh()  # one line, always: a repaint, no layout
+
+    def render(self) -> Content:
+        if self.banner is None:
+            return Content("")
+        return banner_content(self.banner, self.content_region.width)
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """The banner as plain text at its current width."""
+        return self.render().plain

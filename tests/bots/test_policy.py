@@ -1,0 +1,75 @@
+"""The policies on action ids (bots/policy.py) against the rules they stand for."""
+
+from __future__ import annotations
+
+import random
+
+from positions import set_up
+
+from threeup_tui.bots import GreedyBot
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.rules import DRAW, FLIP, PICKUP, GameState, Phase, seat_view
+from threeup_tui.rules.actions import is_play, play_count, play_rank
+from threeup_tui.rules.cards import CLEAR, CLEAR1, CLEAR2, RANK_OF, parse_code
+
+
+def _greedy_by_the_words(legal: list[int], hand_size: int) -> int:
+    """Greedy's rule as its docstring says it, without the id order."""
+    if DRAW in legal:
+        return DRAW
+    numbers = [a for a in legal if is_play(a) and play_rank(a) < CLEAR]
+    if numbers:
+        lowest = min(play_rank(a) for a in numbers)
+        return max((a for a in numbers if play_rank(a) == lowest), key=play_count)
+    clears = {play_rank(a): a for a in legal if is_play(a)}
+    order = (CLEAR1, CLEAR2, CLEAR) if hand_size > 1 else (CLEAR, CLEAR1, CLEAR2)
+    for rank in order:
+        if rank in clears:
+            return clears[rank]
+    flips = [a for a in legal if FLIP <= a < PICKUP]
+    return flips[0] if flips else PICKUP
+
+
+def test_greedy_choice_follows_greedys_rule_in_every_position_of_many_games() -> None:
+    checked = 0
+    for seed in range(60):
+        state = set_up(2 + seed % 5, seed)
+        rng = random.Random(seed)
+        while state.phase == Phase.PLAY:
+            legal = state.legal_actions()
+            hand = state.hand_size[state.seat]
+            assert greedy_choice(legal, hand) == _greedy_by_the_words(legal, hand)
+            checked += 1
+            state.apply(rng.choice(legal))
+    assert checked > 5000
+
+
+def test_greedy_bot_plays_greedy_choice_from_its_view() -> None:
+    """Set-up: the three strongest cards (Clear +2, +1, Clear, then high numbers)."""
+    state = GameState.new(["a", "b", "c"], seed=2)
+    bot = GreedyBot(0)
+    for s in range(3):
+        view = seat_view(state, s)
+        chosen = bot.choose_face_up(view)
+        value = {CLEAR2: 16, CLEAR1: 15, CLEAR: 14}
+        ranks = sorted((value.get(_rank(c), _rank(c)) for c in view.hand), reverse=True)
+        assert sorted((value.get(_rank(c), _rank(c)) for c in chosen), reverse=True) == ranks[:3]
+        state.choose_face_up_codes(s, chosen)
+    while state.phase == Phase.PLAY:
+        view = seat_view(state, state.seat)
+        assert bot.choose_action(view) == greedy_choice(view.legal, len(view.hand))
+        state.apply(bot.choose_action(view))
+
+
+def _rank(code: str) -> int:
+    return RANK_OF[parse_code(code)]
+
+
+def test_play_out_finishes_a_game_from_set_up() -> None:
+    """Seats that have not chosen face-up cards choose greedy's, then all play."""
+    state = GameState.new(["a", "b", "c", "d"], seed=8)
+    state.choose_face_up(2, state.setup_hand(2)[:3])
+    expected = [greedy_face_up(state.setup_hand(s)) for s in range(4)]
+    play_out(state, random.Random(1))
+    assert state.phase == Phase.OVER and state.count_cards() == 74
+    assert [state.setup[s] for s in (0, 1, 3)] == [expected[s] for s in (0, 1, 3)]

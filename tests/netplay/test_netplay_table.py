@@ -1,0 +1,298 @@
+"""Issue 10 over real sockets on loopback: the turn timer, a dedicated host
+that keeps its table, chat that cannot flood, network bots in the lobby,
+and a clean close on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import signal
+import time
+from pathlib import Path
+
+from netplay_support import (
+    ClientLog,
+    RawSeat,
+    load_record_file,
+    make_client,
+    play_bot,
+    run_table,
+    start_bot_process,
+    start_host,
+    start_host_process,
+    stop_runner,
+    verify_cli,
+)
+
+from net import Client, NetConfig
+from threeup_tui.client.events import (
+    ChatReceived,
+    ConnectionChanged,
+    Event,
+    LobbyChanged,
+    Notice,
+    TurnClock,
+    ViewChanged,
+)
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.netplay.wire import make_hello
+from threeup_tui.table import AWAY_AFTER, Table, TableConfig
+
+
+def timed_table(tmp_path: Path, turn_time: float, players: int = 2, seed: int = 81) -> Table:
+    return Table(
+        TableConfig(
+            players=players,
+            seed=seed,
+            auto_start=True,
+            journal=tmp_path / "timed.json",
+            takeover_after=600.0,
+            turn_time=turn_time,
+        )
+    )
+
+
+async def collect(client: NetClient, events: list[Event], until: asyncio.Event) -> None:
+    """Keep every event a client gets (and answer nothing) until ``until``."""
+    while not until.is_set():
+        events.append(await client.next_event())
+
+
+async def wait_for(predicate: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.01)
+
+
+async def test_a_silent_player_does_not_stop_the_table(tmp_path: Path) -> None:
+    """A seated client that is connected but never acts: the turn timer's
+    bot acts for it, it is told so, it is marked away after three, a chat
+    line brings it back, and the game still ends."""
+    turn = 0.4
+    table = timed_table(tmp_path, turn)
+    host = await start_host(table)
+    runner = await run_table(table)
+    silent = make_client(host.address, "silent", tmp_path / "s.json")
+    player = make_client(host.address, "player", tmp_path / "p.json")
+    events: list[Event] = []
+    done = asyncio.Event()
+    await silent.start()
+    listening = asyncio.ensure_future(collect(silent, events, done))
+    try:
+        playing = asyncio.ensure_future(play_bot(player, ClientLog("player"), seed=3))
+        seat = silent.seat
+        assert seat is not None
+        await wait_for(lambda: table.seats[seat].away, 20)
+        assert table.seats[seat].timeouts == AWAY_AFTER
+        # Any request from the seat's session is the player being back.
+        silent.chat("sorry, back now")
+        await wait_for(lambda: not table.seats[seat].away, 5)
+        log = await asyncio.wait_for(playing, 60)
+        assert log.views[-1].phase == "over"
+        await asyncio.sleep(0.2)
+    finally:
+        done.set()
+        listening.cancel()
+        await player.close()
+        await silent.close()
+        await stop_runner(runner)
+        await host.close()
+    said = [e.text for e in events if isinstance(e, Notice)]
+    assert said[0].startswith("time is up: the bot laid ")  # the set-up ran out
+    assert sum(s.startswith("time is up: the bot ") for s in said) >= AWAY_AFTER
+    assert "you are away: the bot plays for you until you do anything" in said
+    assert "you are back: the bot no longer plays for you" in said
+    clocks = [e for e in events if isinstance(e, TurnClock) and e.seat is not None]
+    assert clocks and all(0 <= (e.remaining or 0) <= turn for e in clocks)
+    assert any(e.seat == seat for e in clocks)
+    assert any(e.seat != seat for e in clocks)  # the other player's clock is shown too
+    away = [e.lobby.seats[seat] for e in events if isinstance(e, LobbyChanged) and e.lobby.started]
+    assert any(s.bot_level == table.config.bot_level for s in away)  # shown while away
+    assert all(isinstance(e.lobby.turn_time, float) for e in events if isinstance(e, LobbyChanged))
+    record = load_record_file(tmp_path / "timed.json")
+    assert any(m.seat == seat for m in record.moves)  # the bot moved for the silent seat
+
+
+async def test_the_lobby_shows_network_bots_with_their_level(tmp_path: Path) -> None:
+    table = Table(TableConfig(players=3, seed=5, takeover_after=600.0))
+    host = await start_host(table)
+    person = make_client(host.address, "ann", tmp_path / "a.json")
+    bot = NetClient(*host.address, "robo", tokens=TokenStore(tmp_path / "b.json"), bot="greedy")
+    await person.start()
+    await bot.start()
+    try:
+
+        async def bot_seat_shown() -> LobbyChanged:
+            while True:
+                event = await person.next_event()
+                if isinstance(event, LobbyChanged) and any(
+                    s.kind == "bot" for s in event.lobby.seats
+                ):
+                    return event
+
+        shown = await asyncio.wait_for(bot_seat_shown(), 5)
+        slot = shown.lobby.seats[bot.seat]  # type: ignore[index]
+        assert (slot.name, slot.kind, slot.bot_level, slot.connected) == (
+            "robo",
+            "bot",
+            "greedy",
+            True,
+        )
+        assert shown.lobby.seats[person.seat].kind == "human"  # type: ignore[index]
+    finally:
+        await bot.close()
+        await person.close()
+        await host.close()
+
+
+async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> None:
+    """A seat and a spectator each flood chat for 3 s while the game goes
+    on; the other seat receives at most the limit from each, the flooders
+    get their lines refused with a reason, and the game ends."""
+    table = Table(
+        TableConfig(
+            players=3, seed=83, auto_start=True, takeover_after=600.0, journal=tmp_path / "f.json"
+        )
+    )
+    table.add_bot(None, "greedy")
+    host = await start_host(table)
+    runner = await run_table(table)
+    flooder = await RawSeat.join(host, "flooder")
+    watcher_hello = make_hello("wendy", None, secrets.token_hex(16), True)
+    watcher = await Client.connect(*host.address, watcher_hello, NetConfig(idle_timeout=30))
+    other = make_client(host.address, "other", tmp_path / "o.json")
+    heard: list[ChatReceived] = []
+    heard_at: list[float] = []
+    sent = {"seat": 0, "watcher": 0}
+
+    async def flood(client: Client, key: str, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        n = 0
+        while time.monotonic() < end:
+            try:
+                client.send({"t": "chat", "text": f"{key} spam {n}"})
+                sent[key] += 1
+                n += 1
+            except Exception:
+                await asyncio.sleep(0.002)  # the send queue is full: wait for acks
+                continue
+            if n % 20 == 0:
+                await asyncio.sleep(0)
+
+    async def drain_watcher() -> None:
+        while True:
+            await watcher.next_event()
+
+    log = ClientLog("other")
+    emit = other._emit
+
+    def hear(event: Event) -> None:  # what reaches the other seat (play_bot skips chat)
+        if isinstance(event, ChatReceived):
+            heard.append(event)
+            heard_at.append(time.monotonic())
+        emit(event)
+
+    other._emit = hear  # type: ignore[method-assign]
+    try:
+        await other.start()
+        game = asyncio.ensure_future(play_bot(other, log, seed=4, started=True))
+        playing = asyncio.ensure_future(flooder.pump(lambda v: False, timeout=60))
+        draining = asyncio.ensure_future(drain_watcher())
+        started = time.monotonic()
+        floods = [
+            asyncio.ensure_future(flood(flooder.client, "seat", 3.0)),
+            asyncio.ensure_future(flood(watcher, "watcher", 3.0)),
+        ]
+        await asyncio.wait_for(asyncio.gather(*floods), 30)
+        flood_time = time.monotonic() - started
+        await asyncio.wait_for(game, 60)
+        await asyncio.wait_for(playing, 60)
+        await asyncio.sleep(0.5)  # anything still on its way arrives
+        draining.cancel()
+    finally:
+        await other.close()
+        await watcher.close()
+        await flooder.client.close()
+        await stop_runner(runner)
+        await host.close()
+    assert log.views[-1].phase == "over"
+    assert sent["seat"] > 200 and sent["watcher"] > 200, sent
+    assert flood_time < 3.5
+    for lines in (
+        [t for e, t in zip(heard, heard_at, strict=True) if e.seat == flooder.seat],
+        [t for e, t in zip(heard, heard_at, strict=True) if e.spectator],
+    ):
+        # The host works through what the flooder queued for a while after
+        # it stopped sending; whenever they came, no 10 s (9.5 s, for the
+        # network's jitter) carried more than 5 lines, and the lines came at
+        # no more than a burst of 3 and then one every 2 s.
+        assert len(lines) >= 3
+        for i, start in enumerate(lines):
+            assert len([t for t in lines[i:] if t < start + 9.5]) <= 5, lines
+        assert len(lines) <= 3 + (lines[-1] - lines[0]) / 2 + 1, lines
+    assert {e.name for e in heard if e.spectator} == {"wendy"}  # under its own name
+    assert all(e.seat is None for e in heard if e.spectator)
+    refused = [m for m in flooder.messages if isinstance(m, dict) and m.get("t") == "rejected"]
+    assert refused and refused[0]["reason"].startswith("too many chat lines: at most 5 in 10 s")
+    assert host.stats.chat_refused >= sent["seat"] + sent["watcher"] - 10
+
+
+def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> None:
+    """``threeup host --headless --games 2`` with ``join --bot`` clients: the
+    table stays open after the first game, the bots agree to the next, the
+    host closes the table after the second and says why; both games are
+    kept (party-1.json, party-2.json) and verify."""
+    record = tmp_path / "party.json"
+    host = start_host_process(tmp_path, players=3, bots=1, seed=91, record=record, games=2)
+    bots = [
+        start_bot_process(tmp_path, host.port, f"netbot{i}", tmp_path / f"state-{i}")
+        for i in range(2)
+    ]
+    try:
+        assert host.wait(90) == 0, host.stderr()
+        for bot in bots:
+            assert bot.wait(30) == 0, bot.stderr()
+            assert "the table has played its 2 games" in bot.stderr()
+    finally:
+        for proc in (host, *bots):
+            proc.kill()
+    games = [tmp_path / "party-1.json", tmp_path / "party-2.json"]
+    verdicts = [verify_cli(path) for path in games]
+    for verdict in verdicts:
+        assert verdict["ok"] is True and verdict["finished"] is True, verdict
+    first, second = (load_record_file(path) for path in games)
+    assert first.moves != second.moves
+    assert load_record_file(record).moves == second.moves  # the journal: the current game
+    for rec in (first, second):
+        assert sorted(p for p in rec.players if p.startswith("netbot")) == ["netbot0", "netbot1"]
+    assert "game 2 over" in host.stderr()
+
+
+async def test_sigterm_closes_the_table_and_tells_every_client(tmp_path: Path) -> None:
+    record = tmp_path / "party.json"
+    proc = start_host_process(
+        tmp_path, players=2, bots=1, seed=92, record=record, games=None, takeover_after=600
+    )
+    client = make_client(("127.0.0.1", proc.port), "ann", tmp_path / "a.json")
+    try:
+        await client.start()
+
+        async def until_closed() -> ConnectionChanged:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, ConnectionChanged) and event.state == "closed":
+                    return event
+                if isinstance(event, ViewChanged) and event.view.phase == "setup":
+                    proc.popen.send_signal(signal.SIGTERM)  # mid-game: ann never acts
+
+        closed = await asyncio.wait_for(until_closed(), 20)
+        assert closed.detail == "the host closed the table"
+        assert client.closed_by_host == "the host closed the table"
+        assert client.reconnects == 0  # told, so it did not try to come back
+        assert proc.wait(10) == 130, proc.stderr()  # stopped mid-game: it can --resume
+    finally:
+        await client.close()
+        proc.kill()

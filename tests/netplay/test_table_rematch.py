@@ -1,0 +1,165 @@
+"""A dedicated host keeps its table: votes, --rematch-after, --games, records.
+
+Tables without a host seat (``threeup host --headless``) start the next
+game when every connected person has asked; bots (the table's, a network
+bot, an absent player's) always agree.  Each finished game is kept beside
+the journal as NAME-N.json, and every one verifies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from threeup_tui.recordfile import read_json
+from threeup_tui.rules import Phase, verify
+from threeup_tui.table import REMATCH_PAUSE, Table, TableConfig, TableError
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def headless(tmp_path: Path, **config: object) -> tuple[Table, FakeClock]:
+    """Two people (ann, bob) and a bot at a table with no host seat."""
+    clock = FakeClock()
+    table = Table(
+        TableConfig(players=3, seed=4, journal=tmp_path / "party.json", **config),  # type: ignore[arg-type]
+        clock,
+    )
+    table.seat_human("ann", "a" * 32)
+    table.seat_human("bob", "b" * 32)
+    table.add_bot(None, "greedy")
+    return table, clock
+
+
+def play_out(table: Table) -> None:
+    """Everyone plays as the bot would (the timer is off), to the end."""
+    state = table.state
+    assert state is not None
+    from threeup_tui.bots import make_bot
+    from threeup_tui.rules import seat_view
+
+    bot = make_bot("greedy", 3)
+    while state.phase != Phase.OVER:
+        if table.step_bot():
+            continue
+        if state.phase == Phase.SETUP:
+            for i in range(len(table.seats)):
+                if state.setup[i] is None:
+                    table.choose_face_up(i, bot.choose_face_up(seat_view(state, i)))
+        else:
+            table.submit(state.seat, bot.choose_move(seat_view(state, state.seat)))
+
+
+def test_the_next_game_starts_when_every_connected_person_has_asked(tmp_path: Path) -> None:
+    table, clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    lobby = table.lobby(0)
+    assert lobby.rematch == "vote" and lobby.rematch_votes == () and lobby.game_number == 1
+    table.rematch(0)
+    assert table.lobby().rematch_votes == (0,)
+    clock.now += 3600
+    table.check_timers()
+    assert table.state is not None and table.state.phase == Phase.OVER  # bob has not asked
+    table.rematch(1)
+    assert table.rematch_at == clock.now + REMATCH_PAUSE  # a moment to see the result
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2 and table.state.phase == Phase.SETUP
+    assert table.lobby().rematch_votes == ()
+
+
+def test_a_player_who_left_does_not_hold_up_the_next_game(tmp_path: Path) -> None:
+    table, clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    table.rematch(0)
+    table.disconnect(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
+def test_a_network_bot_always_agrees(tmp_path: Path) -> None:
+    table, clock = headless(tmp_path)
+    table.set_network_bot(1, "greedy")
+    slot = table.lobby().seats[1]
+    assert (slot.kind, slot.bot_level, slot.connected) == ("bot", "greedy", True)
+    table.start(None)
+    play_out(table)
+    table.rematch(0)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
+def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.start(None)
+    play_out(table)
+    assert table.lobby().rematch_after == 30.0
+    clock.now += 29.9
+    assert table.check_timers() == pytest.approx(0.1)
+    assert table.game_number == 1
+    clock.now += 0.1
+    table.check_timers()
+    assert table.game_number == 2
+    assert table.chat_log[-2].text == "time is up: the next game starts"
+
+
+def test_the_last_of_games_n_offers_no_rematch(tmp_path: Path) -> None:
+    table, _clock = headless(tmp_path, games=2)
+    table.start(None)
+    assert table.lobby().rematch == "vote" and table.lobby().games == 2
+    play_out(table)
+    table.rematch(0)
+    table.rematch(1)
+    table.start(None)  # what the pause would do
+    play_out(table)
+    assert table.lobby().rematch == "none"
+    with pytest.raises(TableError, match="plays 2 games, and that was the last"):
+        table.rematch(0)
+
+
+def test_a_closing_table_offers_no_rematch(tmp_path: Path) -> None:
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    table.close("the host closed the table")
+    assert table.lobby().rematch == "none"
+    with pytest.raises(TableError, match="the host closed the table"):
+        table.rematch(0)
+
+
+def test_a_table_with_a_host_seat_leaves_the_rematch_to_the_host(tmp_path: Path) -> None:
+    table = Table(TableConfig(players=2, seed=4))
+    table.seat_human("host", "h" * 32, host=True)
+    table.add_bot(None, "greedy")
+    table.start(0)
+    play_out(table)
+    assert table.lobby().rematch == "host"
+    table.rematch(0)
+    assert table.game_number == 2
+
+
+def test_every_finished_game_is_kept_beside_the_journal_and_verifies(tmp_path: Path) -> None:
+    table, _clock = headless(tmp_path)
+    for _game in range(3):
+        table.start(None)
+        play_out(table)
+    kept = [tmp_path / f"party-{n}.json" for n in (1, 2, 3)]
+    assert table.kept_records == kept
+    records = [read_json(path) for path in kept]
+    for record in records:
+        verdict = verify(record)
+        assert verdict.ok and verdict.finished, verdict
+    assert len({str(r["moves"]) for r in records}) == 3  # three different games
+    # The journal holds the current (here: the last finished) game.
+    assert read_json(tmp_path / "party.json") == records[-1]

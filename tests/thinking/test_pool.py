@@ -1,0 +1,124 @@
+"""The thinking pool (bots/pool.py): decisions in worker processes that
+ignore Ctrl-C, import no Textual, are replaced when they die and are gone
+after close."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+import textual  # noqa: F401  -- the parent has Textual loaded; the workers must not
+from thinking_bots import FailingBot, Gate, GatedBot, alive, decision_key, loaded_modules
+
+from threeup_tui.bots import GreedyBot
+from threeup_tui.bots.busy import BusyBot
+from threeup_tui.bots.pool import ThinkingError, ThinkPool, decide
+from threeup_tui.rules import GameState, Options, View, seat_view
+
+
+def setup_view(seed: int = 4) -> View:
+    return seat_view(GameState.new(["a", "b"], Options(), seed), 0, log_length=0)
+
+
+def play_view(seed: int = 4) -> View:
+    state = GameState.new(["a", "b"], Options(), seed)
+    for seat in (0, 1):
+        cards = GreedyBot(0).choose_face_up(seat_view(state, seat, log_length=0))
+        state.choose_face_up_codes(seat, list(cards))
+    return seat_view(state, state.seat, log_length=0)
+
+
+async def test_a_thinking_bot_decides_in_a_worker_as_it_would_here(pool: ThinkPool) -> None:
+    bot = BusyBot(7, think_ms=20)
+    for view in (setup_view(), play_view()):
+        assert await pool.decide(bot, view) == decide(bot, view)
+    assert pool.decisions == 2
+    pids = pool.worker_pids()
+    assert pids and os.getpid() not in pids
+
+
+async def test_a_cheap_bot_decides_in_the_caller(pool: ThinkPool) -> None:
+    view = play_view()
+    assert await pool.decide(GreedyBot(1), view) == GreedyBot(1).choose_move(view)
+    assert pool.decisions == 0 and pool.worker_pids() == []
+
+
+async def test_workers_import_the_bots_and_never_textual(pool: ThinkPool) -> None:
+    await pool.decide(BusyBot(1, think_ms=1), play_view())
+    modules = await asyncio.wrap_future(pool._submit(loaded_modules))
+    assert "threeup_tui" in modules
+    assert "textual" not in modules and "rich" not in modules and "net" not in modules
+
+
+async def test_a_worker_ignores_ctrl_c(pool: ThinkPool, gate: Gate) -> None:
+    """Ctrl-C in a terminal reaches the whole process group: a worker,
+    thinking or idle, neither dies of it nor lets it into the bot."""
+    view = play_view()
+    key = decision_key(view.seat, view.moves_played)
+    thinking = asyncio.ensure_future(pool.decide(GatedBot(1), view))
+    await gate.until_thinking(key)
+    pid = gate.pid(key)
+    os.kill(pid, signal.SIGINT)  # mid-thought
+    await asyncio.sleep(0.1)  # (it lands within microseconds of pure-Python thinking)
+    gate.open(key)
+    assert await thinking == decide(GreedyBot(1), view)
+    os.kill(pid, signal.SIGINT)  # idle
+    await asyncio.sleep(0.1)
+    bot = BusyBot(1, think_ms=1)
+    assert await pool.decide(bot, view) == decide(bot, view)
+    assert pid in pool.worker_pids() and alive(pid)
+
+
+async def test_a_bots_error_comes_back_to_the_caller(pool: ThinkPool) -> None:
+    with pytest.raises(RuntimeError, match="the failing bot fails"):
+        await pool.decide(FailingBot(1, think_ms=1), play_view())
+
+
+async def test_a_worker_that_dies_mid_thought_is_replaced(pool: ThinkPool, gate: Gate) -> None:
+    view = play_view()
+    thinking = asyncio.ensure_future(pool.decide(GatedBot(1), view))
+    key = decision_key(view.seat, view.moves_played)
+    await gate.until_thinking(key)
+    os.kill(gate.pid(key), signal.SIGKILL)
+    with pytest.raises(ThinkingError):
+        await thinking
+    bot = BusyBot(1, think_ms=1)
+    assert await pool.decide(bot, view) == decide(bot, view)  # a fresh worker
+    assert gate.pid(key) not in pool.worker_pids()
+
+
+async def test_a_decision_past_its_time_out_fails_and_its_worker_goes(
+    pool: ThinkPool, gate: Gate
+) -> None:
+    view = play_view()
+    key = decision_key(view.seat, view.moves_played)
+    with pytest.raises(ThinkingError, match="no decision within"):
+        await pool.decide(GatedBot(1), view, timeout=1.0)
+    pid = gate.pid(key)
+    for _ in range(100):
+        if not alive(pid):
+            break
+        await asyncio.sleep(0.02)
+    assert not alive(pid) and not gate.decided(key)
+
+
+async def test_no_worker_outlives_close_even_one_that_is_thinking(
+    pool: ThinkPool, gate: Gate
+) -> None:
+    view = play_view()
+    key = decision_key(view.seat, view.moves_played)
+    busy = BusyBot(1, think_ms=300)
+    # Two decisions at once: two workers, one of them gated for ever.
+    thinking = asyncio.ensure_future(pool.decide(GatedBot(1), view))
+    other = asyncio.ensure_future(pool.decide(busy, view))
+    await gate.until_thinking(key)
+    await other
+    pids = pool.worker_pids()
+    assert len(pids) == 2
+    await pool.aclose(grace=0.2)
+    assert not any(alive(pid) for pid in pids)
+    assert not gate.decided(key)  # terminated mid-thought, not waited for
+    with pytest.raises(ThinkingError):
+        await thinking

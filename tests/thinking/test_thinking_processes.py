@@ -1,0 +1,171 @@
+"""``threeup host --headless`` and ``threeup join --bot`` while their bots
+think, as real processes on loopback: the network is served all the while
+(views, acks), and Ctrl-C ends the process and its thinking workers
+cleanly, with no traceback.
+
+The processes run the real command line with one addition: the ``gated``
+bot level (thinking_bots.py), whose decisions wait for this test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from thinking_bots import Gate, alive
+
+from threeup_tui.bots import GreedyBot
+from threeup_tui.client.events import ChatReceived, Event, ViewChanged
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import NetHost
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.rules import View
+from threeup_tui.table import Table, TableConfig, TableRunner
+
+HERE = Path(__file__).resolve().parent
+LOOPBACK = "127.0.0.1"
+
+# `threeup ARGS...`, with the gated bots known to it.
+THREEUP_WITH_GATED_BOTS = f"""
+import sys
+from pathlib import Path
+sys.path.insert(0, {str(HERE)!r})
+from thinking_bots import GatedBot
+from threeup_tui.bots import BOT_LEVELS
+BOT_LEVELS["gated"] = GatedBot
+GatedBot.gate_dir = Path(sys.argv.pop(1))
+from threeup_tui.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def threeup(gate: Gate, *args: str, stderr: Path) -> subprocess.Popen[bytes]:
+    """A threeup process in a process group of its own (as a terminal's job)."""
+    with stderr.open("wb") as err:
+        return subprocess.Popen(
+            [sys.executable, "-c", THREEUP_WITH_GATED_BOTS, str(gate.path), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+            env=dict(os.environ, THREEUP_ANNOUNCE="off"),
+        )
+
+
+async def until(condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+async def next_event(client: NetClient, wanted: Callable[[Event], bool], what: str) -> Event:
+    async def wait() -> Event:
+        while True:
+            event = await client.next_event()
+            if wanted(event):
+                return event
+
+    return await asyncio.wait_for(wait(), 20)
+
+
+async def next_view(client: NetClient, wanted: Callable[[View], bool], what: str) -> View:
+    event = await next_event(client, lambda e: isinstance(e, ViewChanged) and wanted(e.view), what)
+    assert isinstance(event, ViewChanged)
+    return event.view
+
+
+async def ctrl_c(process: subprocess.Popen[bytes], stderr: Path) -> str:
+    """Ctrl-C as a terminal sends it, to the whole process group; the process's stderr."""
+    os.killpg(process.pid, signal.SIGINT)
+    for _ in range(1000):
+        if process.poll() is not None:
+            break
+        await asyncio.sleep(0.01)
+    else:
+        process.kill()
+        raise AssertionError("the process did not end on Ctrl-C")
+    return stderr.read_text()
+
+
+async def test_a_headless_host_serves_its_players_while_its_bots_think(
+    gate: Gate, tmp_path: Path
+) -> None:
+    stderr = tmp_path / "host.stderr"
+    host = threeup(
+        gate,
+        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--players", "3",
+        "--bots", "2", "--bot-level", "gated", "--takeover-after", "600",
+        "--record", str(tmp_path / "game.json"), "--announce", "off",
+        stderr=stderr,
+    )  # fmt: skip
+    ann: NetClient | None = None
+    try:
+        marker = f"threeup host listening on {LOOPBACK}:"
+        await until(lambda: marker in stderr.read_text() or host.poll() is not None, "the host")
+        port = int(stderr.read_text().split(marker)[1].split()[0])
+        ann = NetClient(LOOPBACK, port, "ann", tokens=TokenStore(tmp_path / "tokens"))
+        await ann.start()  # the last seat: the game starts, and the bots think
+        view = await next_view(ann, lambda v: v.phase == "setup", "the deal")
+        await gate.until_thinking("0-setup")
+        ann.choose_face_up(GreedyBot(0).choose_face_up(view))
+        me = await next_view(ann, lambda v: v.me is not None and v.me.ready, "our choice taken")
+        ann.chat("still there?")
+        await next_event(
+            ann, lambda e: isinstance(e, ChatReceived) and e.text == "still there?", "our chat"
+        )
+        assert not gate.decided("0-setup")  # all of that while the first bot still thinks
+        assert me.seats[0].ready is False
+        worker = gate.pid("0-setup")
+        assert worker != host.pid and alive(worker)
+        errors = await ctrl_c(host, stderr)
+        assert host.returncode == 130, errors
+        assert "Traceback" not in errors, errors
+        await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+    finally:
+        if ann is not None:
+            await ann.close()
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+
+
+async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
+    gate: Gate, tmp_path: Path
+) -> None:
+    table = Table(TableConfig(players=2, seed=4, auto_start=True, takeover_after=600))
+    table.add_bot(None, "greedy")  # seat 1; the joining bot takes seat 2
+    net_host = await NetHost.start(table, LOOPBACK, 0)
+    runner = TableRunner(table)
+    runner.start()
+    stderr = tmp_path / "bot.stderr"
+    bot = threeup(
+        gate, "join", f"{LOOPBACK}:{net_host.address[1]}", "--bot", "gated", "--name", "robo",
+        stderr=stderr,
+    )  # fmt: skip
+    try:
+        await gate.until_thinking("1-setup")  # the game is on, and the joined bot thinks
+        (session_id,) = net_host.server.session_ids
+        session = net_host.server._engine.session(session_id)  # to see the bot's acks
+        table.chat(0, "are you thinking?")
+        assert not session.flushed  # our chat line is on its way...
+        await until(lambda: session.flushed, "the bot's ack")  # ...and acknowledged
+        assert not gate.decided("1-setup")  # while its bot still thinks
+        worker = gate.pid("1-setup")
+        assert worker != bot.pid and alive(worker)
+        errors = await ctrl_c(bot, stderr)
+        assert bot.returncode == 130, errors
+        assert "Traceback" not in errors, errors
+        await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        await runner.stop()
+        await net_host.close()

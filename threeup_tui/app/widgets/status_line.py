@@ -1,0 +1,152 @@
+"""The status line: the app's notifications, in a row of their own.
+
+Textual shows notifications as toasts over the bottom right of the screen,
+which at 80x24 is the action bar, the hand and (when keys come quickly) the
+pile and the top line.  Every screen that shows a game yields one
+``StatusLine`` just above its footer, and the app hands every notification
+to it (:func:`route_notifications`), so a notification never covers the
+game.  A screen without one (the command palette, say) falls back to the
+status line of the screen under it, and a full screen without one (a
+form, say) is given one, docked above its footer, with its first
+notification.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import App
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.notifications import Notification
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Static
+
+from ..text import clean
+
+# Words and a symbol, so severity never rests on colour alone (NO_COLOR).
+SEVERITY_LOOK = {
+    "error": ("✖ ", "bold $text-error"),
+    "warning": ("⚠ ", "bold $text-warning"),
+    "information": ("• ", "$text-primary"),
+}
+
+
+def notification_content(note: Notification) -> Content:
+    """One notification as one line of plain parts (never markup: reasons may
+    come from another machine, so the app's own notes are plain too)."""
+    symbol, style = SEVERITY_LOOK.get(note.severity, SEVERITY_LOOK["information"])
+    message = note.message
+    if note.markup:
+        # Not valid markup after all: show it as it is.
+        with contextlib.suppress(Exception):
+            message = Content.from_markup(message).plain
+    message = clean(message, 300)
+    title = clean(note.title, 60)
+    return Content.assemble(
+        (symbol, style),
+        (f"{title}: " if title else "", style),
+        message,
+    )
+
+
+MAX_ROWS = 2
+
+
+class StatusLine(Static):
+    """The newest live notification, until it expires; then the next newest."""
+
+    def __init__(self, *, id: str | None = None, docked: bool = False) -> None:
+        classes = "status-line -docked" if docked else "status-line"
+        super().__init__(id=id, classes=f"{classes} -quiet", markup=False)
+        self.shown: Notification | None = None
+        self._timer: Timer | None = None
+        self._live: list[Notification] = []
+
+    def show(self, notes: Iterable[Notification]) -> None:
+        live = sorted((n for n in notes if not n.has_expired), key=lambda n: n.raised_at)
+        self._live = live
+        newest = live[-1] if live else None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if newest is not None:
+            # Look again when it expires: an older, longer one may still be live.
+            self._timer = self.set_timer(max(newest.time_left, 0.05), self._expired)
+        if newest is self.shown:
+            return
+        self.shown = newest
+        for severity in SEVERITY_LOOK:
+            self.set_class(newest is not None and newest.severity == severity, f"-{severity}")
+        content = Content("") if newest is None else notification_content(newest)
+        self.set_class(newest is None, "-quiet")
+        self._paint(content)
+
+    def _paint(self, content: Content) -> None:
+        # One row; two for a note too long for one (wrapped, never cut), and a
+        # layout pass only when the row count changes.
+        width = max(self.content_region.width or self.app.size.width, 1)
+        lines = content.wrap(width) or [content]
+        if len(lines) > MAX_ROWS:
+            # Longer still: the last row ends with "…", a sign that there is more.
+            rest = Content(" ").join(lines[MAX_ROWS - 1 :])
+            lines = [*lines[: MAX_ROWS - 1], rest.truncate(width, ellipsis=True)]
+        rows = len(lines)
+        shown = Content("\n").join(lines)
+        if self.styles.height is not None and self.styles.height.value == rows:
+            self.update(shown, layout=False)
+        else:
+            self.styles.height = rows
+            self.update(shown)
+
+    def on_resize(self) -> None:
+        self._paint(Content("") if self.shown is None else notification_content(self.shown))
+
+    def _expired(self) -> None:
+        self._timer = None
+        self.show(self._live)
+
+    @property
+    def text(self) -> str:
+        """What the line says now, as plain text ("" when it is quiet)."""
+        return "" if self.shown is None else notification_content(self.shown).plain
+
+
+def status_line_for(app: App[Any]) -> StatusLine | None:
+    """The status line that shows the app's notifications now: the top
+    screen's, else (under a pop-up without one) the nearest below it.  A
+    full screen without one is given one, docked above its footer."""
+    for screen in reversed(app.screen_stack):
+        try:
+            line: StatusLine = screen.query_one(StatusLine)
+        except NoMatches:
+            if isinstance(screen, ModalScreen):
+                continue
+            line = StatusLine(docked=True)
+            screen.mount(line)
+            return line
+        return line
+    return None
+
+
+def route_notifications(app: App[Any]) -> bool:
+    """Show the app's notifications on a status line; False if there is no screen."""
+    try:
+        line = status_line_for(app)
+    except Exception:  # no screen yet (start-up) or one being torn down
+        return False
+    if line is None:
+        return False
+    # Textual keeps the notifications; expired ones drop out as they are read.
+    notes = app._notifications
+    if line.is_mounted:
+        line.show(notes)
+    else:
+        line.call_after_refresh(line.show, notes)
+    return True
+
+
+__all__ = ["StatusLine", "notification_content", "route_notifications", "status_line_for"]

@@ -1,0 +1,147 @@
+"""The ``expert`` bot: information-set search from its seat's view.
+
+Every decision deals many full games that agree with what the seat can see
+(rules/search.py: the unseen cards, its own face-down cards included, go
+uniformly into the unseen places), searches them with ISMCTS
+(bots/ismcts.py) and plays the action the search visited most.
+
+- Set-up: the face-up choice is searched too: every distinct choice of three
+  of the six cards (colours aside) is a root action, played out against the
+  others' set-up and play.
+- Trivial decisions are answered at once: a single legal action, or only
+  face-down flips (the slots are all unseen, so alike).
+- Purity: a decision is a function of the bot's seed, its budget and the
+  view alone.  Its random numbers come from (seed, seat, phase,
+  moves played), and the bot keeps nothing between decisions, so a copy
+  pickled into another process decides the same.  With an iteration budget
+  the same seed and view always give the same decision; with a time budget
+  the number of iterations depends on the machine's speed and load, so the
+  decision is the same only as far as the searches that fit in the time agree
+  (which they mostly do: the most visited action rarely changes late).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from itertools import combinations
+from typing import Final
+
+from ..rules import FLIP, PICKUP, Move, View, concrete_move
+from ..rules.cards import CODES, RANK_OF, parse_code
+from ..rules.search import Determinizer
+from .base import Bot
+from .ismcts import SearchConfig, rewards, search
+from .policy import play_out
+
+DEFAULT_THINK_MS: Final = 250
+
+
+def decision_seed(seed: int, view: View) -> int:
+    """The seed of one decision: from the bot's seed, the seat, the phase
+    and the moves played, so each decision has its own stream."""
+    text = f"threeup-expert:{seed}:{view.seat}:{view.phase}:{view.moves_played}"
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+class ExpertBot(Bot):
+    level = "expert"
+    thinks = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think_ms: int | None = None,
+        iterations: int | None = None,
+        config: SearchConfig | None = None,
+    ) -> None:
+        super().__init__(seed, DEFAULT_THINK_MS if think_ms is None else think_ms, iterations)
+        # A bot without a seed draws one now, so that copies decide alike.
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
+        self.config = config or SearchConfig()
+        self.last_iterations = 0  # how many the last decision ran (for benchmarks)
+
+    def _budget(self) -> tuple[int | None, float | None]:
+        if self.iterations is not None:
+            return self.iterations, None
+        return None, time.perf_counter() + (self.think_ms or DEFAULT_THINK_MS) / 1000
+
+    # ---------------------------------------------------------------- set-up
+    def choose_face_up(self, view: View) -> tuple[str, str, str]:
+        kinds = [parse_code(c) for c in view.hand]
+        candidates = _distinct_choices(kinds)
+        if len(candidates) == 1:
+            a, b, c = candidates[0]
+            self.last_iterations = 0
+            return (CODES[a], CODES[b], CODES[c])
+        iterations, deadline = self._budget()
+        rng = random.Random(decision_seed(self.seed, view))
+        choice = _search_face_up(
+            Determinizer(view), view.seat or 0, candidates, rng, iterations, deadline, self
+        )
+        a, b, c = candidates[choice]
+        return (CODES[a], CODES[b], CODES[c])
+
+    # ------------------------------------------------------------------ play
+    def choose_move(self, view: View) -> Move:
+        return concrete_move(view, self.choose_action(view))
+
+    def choose_action(self, view: View) -> int:
+        legal = view.legal
+        if len(legal) == 1 or all(FLIP <= a < PICKUP for a in legal):
+            self.last_iterations = 0
+            return legal[0]
+        iterations, deadline = self._budget()
+        rng = random.Random(decision_seed(self.seed, view))
+        result = search(Determinizer(view), rng, iterations, deadline, self.config)
+        self.last_iterations = result.iterations
+        return result.action
+
+
+def _distinct_choices(kinds: list[int]) -> list[tuple[int, int, int]]:
+    """Every choice of three of the six cards, one per multiset of ranks
+    (colours never matter to play)."""
+    seen: dict[tuple[int, ...], tuple[int, int, int]] = {}
+    for trio in combinations(sorted(kinds), 3):
+        key = tuple(sorted(RANK_OF[k] for k in trio))
+        seen.setdefault(key, trio)
+    return list(seen.values())
+
+
+def _search_face_up(
+    dealer: Determinizer,
+    seat: int,
+    candidates: list[tuple[int, int, int]],
+    rng: random.Random,
+    iterations: int | None,
+    deadline: float | None,
+    bot: ExpertBot,
+) -> int:
+    """UCB1 over the face-up choices, each tried on fresh deals played out."""
+    import math
+
+    c = bot.config.exploration
+    k = len(candidates)
+    visits = [0] * k
+    reward = [0.0] * k
+    done = 0
+    limit = iterations if iterations is not None else 1 << 62
+    while done < limit:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        if done < k:
+            i = done
+        else:
+            log_n = math.log(done)
+            i = max(
+                range(k), key=lambda j: reward[j] / visits[j] + c * math.sqrt(log_n / visits[j])
+            )
+        state = dealer.sample(rng)
+        state.choose_face_up(seat, candidates[i])
+        play_out(state, rng, bot.config.policy)
+        visits[i] += 1
+        reward[i] += rewards(state)[seat]
+        done += 1
+    bot.last_iterations = done
+    return max(range(k), key=lambda j: (visits[j], reward[j]))

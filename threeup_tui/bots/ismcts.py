@@ -1,0 +1,140 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley, Whitehouse 2012).
+
+SO-ISMCTS: one tree over the searching seat's information set.  Each
+iteration deals a fresh determinization from the seat's view (never from the
+real state: the search is handed a :class:`Determinizer`), walks the tree
+with the legal actions of that deal, adds one node, plays the deal out with a
+fast policy and credits every node on the path with the result for the seat
+that chose it.  A node's children are chosen by UCB1 over the children legal
+in this deal, with *availability* counts in place of the parent's visits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..rules.actions import FLIP, PICKUP
+from ..rules.search import Determinizer
+from ..rules.state import GameState, Phase
+from .policy import Policy, greedy_policy, play_out
+
+
+class Node:
+    """Statistics of one action in the tree, for the seat that takes it."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed over visits, for the seat that took the action
+        self.avail = 1  # iterations in which the action was legal here
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    exploration: float = 0.7  # UCB1's constant
+    policy: Policy = greedy_policy
+
+
+@dataclass(slots=True)
+class SearchResult:
+    action: int
+    iterations: int
+    visits: dict[int, int]
+    values: dict[int, float]
+
+
+def rewards(state: GameState) -> list[float]:
+    """Each seat's result in [0, 1]: the winner 1 (or places in order, for
+    ``finish: places``), a stalemate 0 for all."""
+    n = state.n
+    out = [0.0] * n
+    if state.options.finish == "places" and state.places:
+        for place, seat in enumerate(state.places):
+            out[seat] = (n - 1 - place) / (n - 1)
+        return out
+    if state.winner is not None:
+        out[state.winner] = 1.0
+    return out
+
+
+def _canonical(legal: list[int]) -> list[int]:
+    """Face-down flips are all alike to everyone (unseen cards): keep one."""
+    first = legal[0]
+    if FLIP <= first < PICKUP:
+        return legal[:1]
+    return legal
+
+
+def search(
+    dealer: Determinizer,
+    rng: random.Random,
+    iterations: int | None,
+    deadline: float | None,
+    config: SearchConfig = SearchConfig(),
+    clock: Callable[[], float] = time.perf_counter,
+) -> SearchResult:
+    """Search the seat's best action; stop after ``iterations`` or at ``deadline``."""
+    root = Node()
+    c = config.exploration
+    policy = config.policy
+    log = math.log
+    sqrt = math.sqrt
+    done = 0
+    limit = iterations if iterations is not None else 1 << 62
+    while done < limit:
+        if deadline is not None and done and clock() >= deadline:
+            break
+        state = dealer.sample(rng)
+        node = root
+        path: list[tuple[Node, int]] = []
+        while state.phase is Phase.PLAY:
+            legal = _canonical(state.legal_actions())
+            seat = state.seat
+            children = node.children
+            if len(legal) == 1:
+                # A forced move: no choice to learn, so it costs no expansion.
+                action = legal[0]
+                child = children.get(action)
+                if child is None:
+                    child = children[action] = Node()
+            else:
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    for a in legal:
+                        if a in children:
+                            children[a].avail += 1
+                    action = untried[int(rng.random() * len(untried))]
+                    child = children[action] = Node()
+                    state.apply(action)
+                    path.append((child, seat))
+                    break
+                best = -1.0
+                action = legal[0]
+                child = children[action]
+                for a in legal:
+                    ch = children[a]
+                    ch.avail += 1
+                    score = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if score > best:
+                        best = score
+                        action = a
+                        child = ch
+            state.apply(action)
+            path.append((child, seat))
+            node = child
+        play_out(state, rng, policy)
+        result = rewards(state)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += result[seat]
+        done += 1
+    visits = {a: ch.visits for a, ch in root.children.items()}
+    values = {a: ch.reward / ch.visits for a, ch in root.children.items() if ch.visits}
+    action = max(visits, key=lambda a: (visits[a], values.get(a, 0.0)))
+    return SearchResult(action, done, visits, values)

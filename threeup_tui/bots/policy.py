@@ -1,0 +1,80 @@
+"""Fast policies on action ids: greedy's rule, and the search's rollouts.
+
+The legal actions come from :meth:`GameState.legal_actions` (or a view's
+``legal``, which is the same list): plays by rank, then by count, both
+ascending; then DRAW; then PICKUP; or the face-down flips.  The policies
+read that order instead of sorting.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from ..rules.actions import DRAW, FLIP, play_action
+from ..rules.cards import CLEAR, CLEAR1, CLEAR2, RANK_OF
+from ..rules.state import GameState, Phase
+
+PLAY_CLEAR: Final = play_action(CLEAR, 1)
+PLAY_CLEAR1: Final = play_action(CLEAR1, 1)
+PLAY_CLEAR2: Final = play_action(CLEAR2, 1)
+FIRST_CLEAR_ACTION: Final = play_action(CLEAR, 0)  # every id below plays numbers
+
+# Which Clear greedy plays when no number can go: one with extra discards
+# while there are cards to dump after it, the plain Clear otherwise.
+_CLEARS_WITH_CARDS_LEFT: Final = (PLAY_CLEAR1, PLAY_CLEAR2, PLAY_CLEAR)
+_CLEARS_OTHERWISE: Final = (PLAY_CLEAR, PLAY_CLEAR1, PLAY_CLEAR2)
+
+_SETUP_RANK: Final = {CLEAR2: 16, CLEAR1: 15, CLEAR: 14}
+_SETUP_VALUE: Final = tuple(_SETUP_RANK.get(rank, rank) for rank in RANK_OF)
+
+
+def greedy_choice(legal: Sequence[int], hand_size: int) -> int:
+    """Greedy's action: draw when the draw is open; else the lowest number,
+    every copy at once; else a Clear (see above); else the first face-down
+    card; else pick up."""
+    first = legal[0]
+    if first < FIRST_CLEAR_ACTION:
+        if DRAW in legal:
+            return DRAW
+        rank = first >> 3
+        best = first
+        for action in legal:
+            if action >> 3 != rank:
+                break
+            best = action
+        return best
+    if DRAW in legal:
+        return DRAW
+    if first < FLIP:
+        for action in _CLEARS_WITH_CARDS_LEFT if hand_size > 1 else _CLEARS_OTHERWISE:
+            if action in legal:
+                return action
+    return first  # a flip (any slot: all are unseen) or the pick-up
+
+
+def greedy_face_up(kinds: Sequence[int]) -> tuple[int, int, int]:
+    """Greedy's set-up: the three strongest cards face up (Clears, then high numbers)."""
+    best = sorted(kinds, key=lambda k: _SETUP_VALUE[k], reverse=True)[:3]
+    return (best[0], best[1], best[2])
+
+
+Policy = Callable[[GameState, list[int], random.Random], int]
+
+
+def greedy_policy(state: GameState, legal: list[int], rng: random.Random) -> int:
+    return greedy_choice(legal, state.hand_size[state.seat])
+
+
+def play_out(state: GameState, rng: random.Random, policy: Policy = greedy_policy) -> None:
+    """Play ``state`` to its end: every seat by ``policy``, set-up too."""
+    if state.phase == Phase.SETUP:
+        for seat in range(state.n):
+            if state.setup[seat] is None:
+                state.choose_face_up(seat, greedy_face_up(state.setup_hand(seat)))
+    legal_actions = state.legal_actions
+    apply = state.apply
+    while state.phase is Phase.PLAY:
+        legal = legal_actions()
+        apply(policy(state, legal, rng) if len(legal) > 1 else legal[0])
