@@ -60,6 +60,9 @@ RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconn
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 
 
+MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
+
+
 class TableError(Exception):
     """A request the table refuses; the message is for the player."""
 
@@ -418,6 +421,16 @@ class Table:
         if options.first is not None and not 0 <= options.first < len(self.seats):
             raise TableError(f"there is no seat {options.first + 1} to start")
         self.options = options
+        self._notify()
+
+    def set_turn_time(self, by: int | None, seconds: float | None) -> None:
+        """The host's lobby sets the turn timer (None: off) between games."""
+        self._require_host(by)
+        if self.state is not None and self.state.phase != Phase.OVER:
+            raise TableError("the turn time is set before the game starts")
+        if seconds is not None and not MIN_TURN_TIME <= seconds <= MAX_TURN_TIME:
+            raise TableError(f"a turn lasts {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds")
+        self.config.turn_time = seconds
         self._notify()
 
     def _make_bot(self, level: str, i: int) -> Bot:

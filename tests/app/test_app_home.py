@@ -8,6 +8,7 @@ the record and the history matter, scripted views where only the screens do.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, wait_for
 from app_states import dealt, lobby_for
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, OptionList
+from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP, load_rules
@@ -30,10 +31,18 @@ from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
-from threeup_tui.history import History
+from threeup_tui.history import FinishedGame, History, HistoryError
 from threeup_tui.launcher import HostSettings, JoinSettings
-from threeup_tui.rules import Phase, seat_view
+from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
+
+
+def games_now() -> list[FinishedGame]:
+    """The history's games, or none while the app's worker still holds the file."""
+    try:
+        return History().games()
+    except HistoryError:
+        return []
 
 
 def notes(app: ThreeUpApp) -> list[str]:
@@ -217,7 +226,10 @@ async def test_joining_says_where_at_once_and_esc_stops() -> None:
     app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("10.0.0.5", "Bo")))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: on(app, JoinScreen))
-        await wait_for(pilot, lambda: "Joining 10.0.0.5:47823…" in screen_text(app), timeout=0.5)
+        # Said the moment the screen is there (not a second later, with the counter).
+        status = str(app.screen.query_one("#join-error", Static).content)
+        assert status.startswith("Joining 10.0.0.5:47823…"), status
+        await wait_for(pilot, lambda: "Joining 10.0.0.5:47823…" in screen_text(app))
         assert "waiting for the table to answer" in screen_text(app)
         await wait_for(pilot, lambda: "(1 s)" in screen_text(app), timeout=3)
         await pilot.press("escape")
@@ -324,7 +336,7 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await play_a_game(app, pilot)
         history = History()
-        await wait_for(pilot, lambda: history.path.exists() and bool(history.games()))
+        await wait_for(pilot, lambda: bool(games_now()))
         (game,) = history.games()
         view = app.session.view if app.session else None
         assert view is not None and view.phase == "over"
@@ -452,7 +464,7 @@ async def test_a_guests_game_is_counted_without_a_record() -> None:
         client.emit(LobbyChanged(lobby_for(["host", "me"])))
         client.emit(ViewChanged(seat_view(during, 1)))
         client.emit(ViewChanged(seat_view(state, 1)))
-        await wait_for(pilot, lambda: bool(History().games()))
+        await wait_for(pilot, lambda: bool(games_now()))
     (game,) = History().games()
     assert game.venue == "join" and game.record is None and game.my_seat == 1
     assert not [r for r in client.requests if r[0] == "save_record"]  # only a host may
@@ -471,3 +483,68 @@ async def test_a_confined_guest_writes_nothing(
         await pilot.pause(0.3)
     for key in ("THREEUP_CONFIG_DIR", "THREEUP_DATA_DIR"):
         assert not own_directories[key].exists(), key
+
+
+# ---------------------------------------------------------------- turn time
+async def test_the_host_form_sets_the_turn_time_off_by_default() -> None:
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.open_host_form()
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        screen = app.screen
+        assert isinstance(screen, HostScreen)
+        assert screen.settings().turn_time is None  # off unless chosen
+        screen.query_one("#host-turn-time", Select).value = 30.0
+        await pilot.press("enter")  # in the name field: opens the table
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    settings = launcher.calls[0][1]
+    assert isinstance(settings, HostSettings) and settings.turn_time == 30
+
+
+async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
+    from threeup_tui.launcher import HostedClient, Launcher
+
+    class Loopback(Launcher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            return await super().host(
+                HostSettings(
+                    name="Ann",
+                    bind="127.0.0.1",
+                    port=0,
+                    turn_time=20.0,
+                    options=Options(finish="places", voluntary_pickup=True),
+                )
+            )
+
+    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        session = app.session
+        assert session is not None and isinstance(session.client, HostedClient)
+        table = session.client.table
+        turn = app.screen.query_one("#turn-time", Select)
+        await pilot.pause(0.3)  # the Select's own first Changed must not switch it off
+        await wait_for(pilot, lambda: turn.value == 20.0)  # the --turn-time shown, as a choice
+        # Nor may the other controls' first Changed send the defaults back.
+        assert table.options == Options(finish="places", voluntary_pickup=True)
+        turn.value = 60.0
+        await wait_for(pilot, lambda: table.config.turn_time == 60.0)
+        await wait_for(pilot, lambda: session.lobby is not None and session.lobby.turn_time == 60)
+        turn.value = "off"
+        await wait_for(pilot, lambda: table.config.turn_time is None)
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_a_guest_sees_the_turn_time() -> None:
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(1, False))
+        lobby = lobby_for(["ana", "you"], started=False)
+        client.emit(LobbyChanged(replace(lobby, turn_time=45.0)))
+        await wait_for(pilot, lambda: on(app, LobbyScreen))
+        await wait_for(pilot, lambda: "Turn time: 45 s for each move" in screen_text(app))
+        assert not app.screen.query("#turn-time")

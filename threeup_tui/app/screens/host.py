@@ -16,6 +16,7 @@ from ...bots import BOT_LEVELS
 from ...launcher import HostSettings
 from ..messages import HostRequested
 from ..text import clean, plain
+from .lobby import TURN_OFF, turn_time_choices, turn_time_value
 
 
 class HostScreen(Screen[None]):
@@ -44,6 +45,7 @@ class HostScreen(Screen[None]):
                 yield Input(
                     placeholder="none: anyone may sit", id="host-code", max_length=32, compact=True
                 )
+            yield _choice("Turn time", turn_time_choices(), TURN_OFF, "host-turn-time")
             yield Static(id="host-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Open the table", id="open", variant="success", compact=True)
@@ -60,6 +62,7 @@ class HostScreen(Screen[None]):
             bot_level=str(self.query_one("#host-level", Select).value),
             code=code,
             name=clean(self.query_one("#host-name", Input).value, 24) or "host",
+            turn_time=turn_time_value(self.query_one("#host-turn-time", Select).value),
         )
 
     @on(Button.Pressed, "#open")
