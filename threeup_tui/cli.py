@@ -85,7 +85,7 @@ def _turn_seconds(text: str) -> float:
 
 
 def _name(text: str) -> str:
-    from .table import MAX_NAME, clean_text
+    from .textclean import MAX_NAME, clean_text
 
     name = clean_text(text, MAX_NAME + 1)
     if not name:

@@ -24,7 +24,7 @@ from typing import Any
 from .bots import BOT_LEVELS
 from .paths import config_dir, confined_guest
 from .recordfile import write_atomic
-from .table import MAX_NAME, clean_text
+from .textclean import MAX_NAME, clean_text
 
 SETTINGS_FILE = "settings.toml"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

@@ -15,7 +15,6 @@ import json
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,10 +49,10 @@ from .rules import (
 )
 from .rules.cards import CODES
 from .tasks import cancel_and_wait
+from .textclean import MAX_NAME, clean_text
 
 log = logging.getLogger("threeup.table")
 
-MAX_NAME = 24
 CHAT_HISTORY = 50
 AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
 RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconnect
@@ -65,18 +64,6 @@ MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time t
 
 class TableError(Exception):
     """A request the table refuses; the message is for the player."""
-
-
-def clean_text(text: object, limit: int) -> str:
-    """Untrusted text with control and format characters removed, trimmed.
-
-    The host cleans what it relays; the app also escapes Rich markup when it
-    shows the text (defence in depth: a hostile client may skip our host).
-    """
-    if not isinstance(text, str):
-        return ""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
-    return " ".join(kept.split())[:limit]
 
 
 def clean_name(name: object, fallback: str) -> str:

@@ -9,9 +9,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ...textclean import MAX_NAME
 from ..text import clean
-
-MAX_NAME = 24
 
 
 class NameScreen(ModalScreen[str | None]):
