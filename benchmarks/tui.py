@@ -32,7 +32,9 @@ from threeup_tui.app.messages import ViewUpdated
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import GreedyBot
+from threeup_tui.history import History
 from threeup_tui.launcher import Launcher
+from threeup_tui.settings import SettingsFile
 
 SIZE = (80, 24)
 
@@ -103,7 +105,13 @@ async def move_latencies(moves: int, players: int, seed: int) -> tuple[list[floa
     """
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0.15
-    app = create_app(launcher, StartSpec(mode="play", players=players, seed=seed))
+    # The benchmark's games are not the user's: no settings read, no history kept.
+    app = create_app(
+        launcher,
+        StartSpec(mode="play", players=players, seed=seed),
+        settings=SettingsFile.in_memory(),
+        history=History.disabled(),
+    )
     move_times: list[float] = []
     view_times: list[float] = []
     pending_move: list[tuple[float, int]] = []  # (sent at, moves_played before)

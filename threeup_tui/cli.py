@@ -8,6 +8,7 @@ happen only in the sub-commands that need them.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -586,6 +587,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CliError(f"--ssh-authorized-keys {keys}: no such file")
     if args.resume is not None and not args.resume.is_file():
         raise CliError(f"--resume {args.resume}: no such file")
+    record = args.record
+    if record is not None and record.is_dir():
+        raise CliError(f"--record {record}: is a directory; name the file to write")
+    if record is not None and not record.absolute().parent.is_dir():
+        raise CliError(f"--record {record}: no directory {record.absolute().parent}")
+    if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
+        raise CliError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'")
     if args.headless:
         from .netplay.run import run_headless_host
 

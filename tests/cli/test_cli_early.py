@@ -41,6 +41,8 @@ EARLY = [
     (["host", "--resume", "/nonexistent/journal.json"], ["--resume", "no such file"]),
     (["host", "--ssh-authorized-keys", "/nonexistent/keys"], ["--ssh-authorized-keys"]),
     (["host", "--code", "a\tb"], ["--code"]),
+    (["host", "--record", "/nonexistent/dir/game.json"], ["--record", "no directory"]),
+    (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),
     (["play", "--players", "0"], ["--players"]),
 ]
