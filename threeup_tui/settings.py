@@ -86,6 +86,12 @@ def to_toml(settings: Settings) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _short(err: tomllib.TOMLDecodeError) -> str:
+    """tomllib's "Invalid value (at line 1, column 12)" as "invalid value at line 1, column 12"."""
+    text = str(err).replace(" (at ", " at ").rstrip(")")
+    return text[:1].lower() + text[1:]
+
+
 class SettingsFile:
     """The settings as loaded, and where changes go.
 
@@ -121,7 +127,7 @@ class SettingsFile:
         try:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            self._report(f"{self.path} is not valid TOML ({err})")
+            self._report(f"{self.path} is not valid TOML ({_short(err)})")
             return
         self.settings, bad = _checked(raw)
         if bad:
@@ -133,7 +139,7 @@ class SettingsFile:
 
     def _report(self, what: str) -> None:
         self._damaged = True
-        self.problem = f"Settings not loaded: {what}; using the defaults"
+        self.problem = f"Settings not loaded, using the defaults: {what}"
 
     def change(self, **changes: Any) -> str | None:
         """Apply and save ``changes``; a one-line problem if saving failed.

@@ -226,11 +226,10 @@ class JoinScreen(Screen[None]):
             Content.assemble(
                 (f"Joining {self.joining}… ", "bold"),
                 (
-                    "waiting for the table to answer"
-                    + (f" ({waited} s)" if waited else "")
-                    + " · Esc stops",
+                    "waiting for the table to answer" + (f" ({waited} s)" if waited else ""),
                     "$text-muted",
                 ),
+                ("\nEsc stops trying.", "$text-muted"),
             )
         )
 

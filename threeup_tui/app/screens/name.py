@@ -16,9 +16,17 @@ from ..text import clean
 class NameScreen(ModalScreen[str | None]):
     """Dismissed with the cleaned name (⏎), or None (Esc)."""
 
+    # Not the shared .dialog look: the app's stylesheet would outrank these.
     DEFAULT_CSS = """
-    #name-box { width: 44; }
-    #name-input { margin: 1 0; }
+    #name-box {
+        width: 44;
+        max-width: 100%;
+        height: auto;
+        padding: 1 2;
+        border: thick $primary;
+        background: $surface;
+    }
+    #name-input { margin: 1 0; background: $boost; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#name-input"
@@ -28,7 +36,7 @@ class NameScreen(ModalScreen[str | None]):
         self.current = name
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="name-box", classes="dialog"):
+        with Vertical(id="name-box"):
             yield Static(Content.styled("Your name at the table", "bold"))
             yield Input(
                 self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True

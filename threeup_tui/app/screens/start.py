@@ -39,6 +39,7 @@ MENU = [
 
 
 class StartScreen(Screen[None]):
+    DEFAULT_CSS = "#play-settings { text-align: center; }"
     BINDINGS = [
         # + - and n are told on the line under the menu; the footer keeps to
         # what fits in 80 columns.
@@ -84,7 +85,7 @@ class StartScreen(Screen[None]):
                 who,
                 " against ",
                 (f"{bots} {self.bot_level} bot{'s' if bots > 1 else ''}", "bold"),
-                ("   + / - players · b bot level · n name", "$text-muted"),
+                ("\n+ / - players · b bot level · n name", "$text-muted"),
             )
         )
 

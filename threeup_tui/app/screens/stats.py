@@ -135,6 +135,8 @@ class StatsScreen(Screen[None]):
             top.update(
                 "No finished games yet: play one from the start screen, and it is counted here."
             )
+            self.query_one("#last-title").display = False
+            self.query_one(DataTable).display = False
             return
         top.update(summary(stats))
         self.query_one("#by-opponents", Static).update(tally_table("against", stats.by_opponents))
