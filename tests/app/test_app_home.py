@@ -548,3 +548,25 @@ async def test_a_guest_sees_the_turn_time() -> None:
         await wait_for(pilot, lambda: on(app, LobbyScreen))
         await wait_for(pilot, lambda: "Turn time: 45 s for each move" in screen_text(app))
         assert not app.screen.query("#turn-time")
+
+
+async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
+    pytest.importorskip("asyncssh")
+    from threeup_tui.launcher import HostedClient, Launcher
+
+    class Loopback(Launcher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            return await super().host(
+                HostSettings(name="Ann", bind="127.0.0.1", port=0, ssh_port=0, code="K")
+            )
+
+    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.ssh_address is not None
+        port = client.ssh_address[1]
+        assert port > 0
+        await wait_for(pilot, lambda: f"ssh -p {port} HOST" in screen_text(app))
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))

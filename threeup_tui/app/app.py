@@ -519,6 +519,8 @@ class ThreeUpApp(App[int]):
 
     def _game_over_now(self) -> None:
         session = self.session
+        if not self.screen_stack:  # the app is closing: the timer came too late
+            return
         if session is not None and session.view is not None and session.view.phase == "over":
             self.show_game_over()
 
