@@ -355,6 +355,9 @@ class Table:
             self._system(f"{seat.name} is back at seat {i + 1}; the bot hands the seat over")
         else:
             self._system(f"{seat.name} is back at seat {i + 1}")
+        # After a resume between games, the returning may be all the next
+        # game waits for (network bots always agree).
+        self._maybe_rematch()
         self._notify()
 
     def disconnect(self, i: int) -> None:
