@@ -89,6 +89,12 @@ def clean_text(text: object, limit: int) -> str:
     return " ".join(kept.split())[:limit]
 
 
+def a_bot(level: str | None) -> str:
+    """ "a greedy bot", "an expert bot": a bot of ``level`` in a sentence."""
+    level = level or "stand-in"
+    return f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+
+
 def clean_name(name: object, fallback: str) -> str:
     """A player's name made safe: see :mod:`threeup_tui.names` (one function
     for names over UDP and over SSH)."""
@@ -438,7 +444,7 @@ class Table:
                 seat.bot = self._make_bot(self.config.bot_level, i)
                 seat.bot_level = self.config.bot_level
                 self._system(
-                    f"a {seat.bot_level} bot plays seat {i + 1} for {seat.name} until they return"
+                    f"{a_bot(seat.bot_level)} plays seat {i + 1} for {seat.name} until they return"
                 )
                 self._notify()
             elif soonest is None or due < soonest:
@@ -746,7 +752,7 @@ class Table:
             seat.bot = self._stand_in(i)
             seat.bot_level = self.config.bot_level
             self._system(
-                f"{seat.name} is away: a {seat.bot_level} bot plays for them until they are back"
+                f"{seat.name} is away: {a_bot(seat.bot_level)} plays for them until they are back"
             )
             self._send(i, Notice("you are away: the bot plays for you until you do anything"))
             self._notify()
