@@ -77,7 +77,7 @@ def clean_text(text: object, limit: int) -> str:
 
 
 def a_bot(level: str | None) -> str:
-    """"a greedy bot", "an expert bot": a bot of ``level`` in a sentence."""
+    """ "a greedy bot", "an expert bot": a bot of ``level`` in a sentence."""
     level = level or "stand-in"
     return f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
 
