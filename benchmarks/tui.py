@@ -1,6 +1,6 @@
 """App speed, headless: time to the first frame, and from a move to the repaint.
 
-    python benchmarks/tui.py [--starts N] [--moves N] [--json]
+    python benchmarks/tui.py [--starts N] [--moves N] [--size WxH] [--json]
                              [--thinking-moves N] [--think-level LEVEL] [--think-ms MS]
                              [--thinkers process,thread,inline]
 
@@ -360,6 +360,9 @@ def main() -> int:
     parser.add_argument("--cold", type=int, default=3)
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--players", type=int, default=6)
+    parser.add_argument(
+        "--size", default="80x24", help="terminal size WxH (120x40: the cards drawn as cards)"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--thinking-moves", type=int, default=40, help="our moves against a thinking bot"
@@ -378,6 +381,9 @@ def main() -> int:
     if level == "busy":
         BOT_LEVELS.setdefault("busy", BusyBot)
     thinkers = [mode for mode in args.thinkers.split(",") if mode]
+    global SIZE
+    width, height = (int(n) for n in args.size.lower().split("x"))
+    SIZE = (width, height)
 
     warm = [asyncio.run(first_frame_once()) for _ in range(args.starts)]
     cold = [first_frame_cold() for _ in range(args.cold)]

@@ -46,7 +46,7 @@ def test_two_ssh_players_and_a_bot_play_a_whole_game(
     sshd: Sshd, tmux: Tmux, headless_host, tmp_path: Path, term: str, no_color: bool
 ) -> None:
     host, port = headless_host(
-        "--players", "3", "--bots", "1", "--seed", "11", "--takeover-after", "600"
+        "--players", "3", "--bots", "1", "--seed", "11", "--takeover-after", "600", "--games", "1"
     )
     players = ("ann", "bob")
     for name in players:

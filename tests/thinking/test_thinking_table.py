@@ -74,7 +74,7 @@ def test_the_take_over_bot_is_the_tables_level_and_thinks_off_the_loop_if_expert
     bot = table.seats[0].bot
     assert isinstance(bot, ExpertBot) and thinks(bot)
     said = [line.text for line in table.chat_log]
-    assert "an expert bot plays for ann until they return" in said
+    assert "an expert bot plays seat 1 for ann until they return" in said
 
 
 def test_a_decision_is_dropped_when_the_player_came_back_and_moved_meanwhile() -> None:

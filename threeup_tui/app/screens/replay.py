@@ -13,12 +13,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
 from ..text import card_content, cards_content, clean, plain
+from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
 from ..widgets.status import display_turn
@@ -75,7 +76,7 @@ class ReplayScreen(Screen[None]):
                 for seat in range(len(self.record.players)):
                     yield Static(id=f"replay-seat-{seat}", classes="replay-seat")
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show()
