@@ -245,3 +245,17 @@ async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedCli
         await wait_for(pilot, lambda: "Hint:" in line.text, timeout=20, what="the hint")
         await pilot.press("enter")
         assert client.requests[-1] == ("submit", Move.pickup(0))
+
+
+async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(
+    client: ScriptedClient,
+) -> None:
+    state = dealt(["you", "Bob"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("u", "d", "f", "1")
+        assert not any(kind == "submit" for kind, _ in client.requests)
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "Not your turn: Bob plays now" in line.text)
+        assert "seat" not in line.text

@@ -133,7 +133,7 @@ class ReplayScreen(Screen[None]):
                 ("▶ " if to_act else "  ", "bold $text-accent"),
                 plain(names[seat], "bold"),
                 (" OUT" if info.out else "", "bold $text-success"),
-                "\n    hand ",
+                "  hand ",
                 cards_content(view.hand),
                 "\n    up ",
                 cards_content(info.face_up),
@@ -143,6 +143,9 @@ class ReplayScreen(Screen[None]):
             widget = self.query_one(f"#replay-seat-{seat}", Static)
             widget.set_class(to_act, "-to-act")
             widget.update(row)
+            if to_act:
+                # The seat to act stays in view when the seats do not all fit.
+                self.call_after_refresh(widget.scroll_visible, animate=False)
 
     def action_scroll_seats(self, lines: int) -> None:
         seats = self.query_one("#replay-seats", VerticalScroll)

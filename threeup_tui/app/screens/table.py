@@ -425,9 +425,16 @@ class TableScreen(TableScreenBase):
     # ------------------------------------------------------------ requests
     def _submit(self, move: Move) -> None:
         session = self.session
-        if session is not None:
-            self.flip_prompt = False
-            session.client.submit(move)
+        view = self._view()
+        if session is None or view is None:
+            return
+        if view.phase == "play" and not view.my_turn:
+            # Said here, in names: the engine's refusal would number the seats.
+            who = session.names()[view.to_act] if view.to_act is not None else "someone else"
+            self.notify(f"Not your turn: {who} plays now", severity="warning", timeout=2)
+            return
+        self.flip_prompt = False
+        session.client.submit(move)
 
     def _seat(self) -> int | None:
         view = self._view()
