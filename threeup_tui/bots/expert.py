@@ -32,7 +32,8 @@ from ..rules import FLIP, PICKUP, Move, View, concrete_move
 from ..rules.cards import CODES, RANK_OF, parse_code
 from ..rules.search import Determinizer
 from .base import Bot
-from .ismcts import SearchConfig, rewards, search
+from .inference import InformedDealer
+from .ismcts import Dealer, SearchConfig, rewards, search
 from .policy import play_out
 
 DEFAULT_THINK_MS: Final = 250
@@ -48,6 +49,7 @@ def decision_seed(seed: int, view: View) -> int:
 class ExpertBot(Bot):
     level = "expert"
     thinks = True
+    log_length = None  # the whole log: its inference replays it from the first move
 
     def __init__(
         self,
@@ -61,6 +63,9 @@ class ExpertBot(Bot):
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
         self.config = config or SearchConfig()
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
+
+    def _dealer(self, view: View) -> Dealer:
+        return InformedDealer(view) if self.config.inference else Determinizer(view)
 
     def _budget(self) -> tuple[int | None, float | None]:
         if self.iterations is not None:
@@ -94,7 +99,7 @@ class ExpertBot(Bot):
             return legal[0]
         iterations, deadline = self._budget()
         rng = random.Random(decision_seed(self.seed, view))
-        result = search(Determinizer(view), rng, iterations, deadline, self.config)
+        result = search(self._dealer(view), rng, iterations, deadline, self.config)
         self.last_iterations = result.iterations
         return result.action
 
