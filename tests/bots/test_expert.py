@@ -89,7 +89,7 @@ def test_the_face_up_choice_is_searched_among_distinct_choices() -> None:
     view = seat_view(state, 1)
     expert = ExpertBot(4, iterations=60)
     chosen = expert.choose_face_up(view)
-    assert expert.last_iterations == 60
+    assert 0 < expert.last_iterations <= 60
     hand = list(view.hand)
     for card in chosen:
         hand.remove(card)  # raises if the bot named a card it does not hold

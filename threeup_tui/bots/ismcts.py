@@ -54,6 +54,11 @@ class SearchConfig:
     # Deal the others' hands as public events suggest (bots/inference.py),
     # rather than uniformly.
     inference: bool = True
+    # "ismcts" (this module) or "paired" (bots/paired.py: every action on
+    # the same deals, the clearly worse dropped as it goes).
+    mode: str = "ismcts"
+    drop_z: float = 3.0  # paired: how clearly worse an action must be to go
+    min_rounds: int = 16  # paired: deals before any action is dropped
 
 
 @dataclass(slots=True)
@@ -78,7 +83,7 @@ def rewards(state: GameState) -> list[float]:
     return out
 
 
-def _canonical(legal: list[int]) -> list[int]:
+def canonical(legal: list[int]) -> list[int]:
     """Face-down flips are all alike to everyone (unseen cards): keep one."""
     first = legal[0]
     if FLIP <= first < PICKUP:
@@ -111,7 +116,7 @@ def search(
         node = root
         path: list[tuple[Node, int]] = []
         while state.phase is Phase.PLAY:
-            legal = _canonical(state.legal_actions())
+            legal = canonical(state.legal_actions())
             seat = state.seat
             if seat != me and not others_in_tree:
                 state.apply(policy(state, legal, rng) if len(legal) > 1 else legal[0])
