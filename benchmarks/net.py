@@ -24,9 +24,18 @@ Everything runs on 127.0.0.1 only; no host announces itself.
    writes its journal after every move) with six bot seats and N spectators
    (watch=True NetClients, in this process): the host's CPU time and peak
    RSS (from /proc and getrusage of the child), with and without spectators.
+5. ``think``: a host with three thinking bots of its own (``expert``, or
+   until it exists ``busy``: greedy after ``--think-ms`` of pure-Python
+   busy work) and three network seats in a second process.  The other
+   seats' submit -> views p50 / p99 / max while the bots think, and whether
+   the host keeps serving: the longest ack round trip any seat measured,
+   retransmissions, and the host loop's longest stall.  One row for each
+   way of thinking in ``--thinkers`` (``process``: the host's workers;
+   ``thread``; ``inline``: on the host's loop, for comparison).
 
 Targets: p99 <= 5 ms clean; every game completes at 30 % loss with
-p99 <= 1.5 s; <= 1 KB sent per seat per move.
+p99 <= 1.5 s; <= 1 KB sent per seat per move; p99 <= 50 ms with three
+thinking bots.
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 # This file is called net.py: when run as a script its directory comes first
 # on sys.path and would shadow the ``net`` package.  Drop it.
@@ -52,7 +61,9 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from net import Impairment, ImpairmentProxy  # noqa: E402
-from threeup_tui.bots import make_bot  # noqa: E402
+from threeup_tui.bots import BOT_LEVELS, make_bot  # noqa: E402
+from threeup_tui.bots.busy import BusyBot  # noqa: E402
+from threeup_tui.bots.pool import MODES, Mode, ThinkPool  # noqa: E402
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged  # noqa: E402
 from threeup_tui.netplay.client import NetClient  # noqa: E402
 from threeup_tui.netplay.host import NetHost  # noqa: E402
@@ -61,6 +72,7 @@ from threeup_tui.table import Table, TableConfig, TableRunner  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 SEATS = 6
+THINKING_BOTS = 3
 THREEUP = Path(sys.executable).with_name("threeup")
 
 
@@ -72,6 +84,24 @@ class Seen:
     submitted: dict[int, float] = field(default_factory=dict)
     top: int = -1
     join_retries: int = 0
+    ack_rtt_max: float = 0.0  # the longest round trip from a datagram to its ack
+    retransmissions: int = 0
+
+
+def watch_acks(client: NetClient, seen: Seen) -> None:
+    """Note every round trip the client's session measures (an ack that
+    comes late means the other end was not serving)."""
+    net_client = client._client  # the session of this connection (a benchmark may look)
+    if net_client is None or net_client._session is None:
+        return
+    rtt = net_client._session.rtt
+    sample = rtt.sample
+
+    def noting(value: float) -> None:
+        seen.ack_rtt_max = max(seen.ack_rtt_max, value)
+        sample(value)
+
+    rtt.sample = noting  # type: ignore[method-assign]
 
 
 async def bot_loop(client: NetClient, seen: Seen, seed: int, play: bool = True) -> int:
@@ -90,6 +120,7 @@ async def bot_loop(client: NetClient, seen: Seen, seed: int, play: bool = True) 
             if attempt == 9:
                 raise
             seen.join_retries += 1
+    watch_acks(client, seen)
     acted_at = -1
     chose = False
     while True:
@@ -107,6 +138,8 @@ async def bot_loop(client: NetClient, seen: Seen, seed: int, play: bool = True) 
                 seen.first_seen[m] = now
             seen.top = view.moves_played
         if view.phase == "over":
+            if client._client is not None:
+                seen.retransmissions = client._client.stats.retransmissions
             return view.moves_played
         if not play or view.seat is None:
             continue
@@ -138,6 +171,10 @@ class GameResult:
     seconds: float
     join_retries: int = 0
     reconnects: int = 0
+    ack_rtt_max: float = 0.0  # the longest ack round trip any seat measured
+    retransmissions: int = 0  # by the seats' clients
+    host_retransmissions: int = 0
+    loop_stall_max: float = 0.0  # the host loop's longest lateness to a 5 ms timer
 
 
 async def run_clients(
@@ -167,18 +204,18 @@ async def run_clients(
 
 
 async def clients_in_children(
-    address: tuple[str, int], seed: int, tokens: Path, processes: int
+    address: tuple[str, int], seed: int, tokens: Path, processes: int, seats: range = range(SEATS)
 ) -> Any:
     """``run_clients`` in ``processes`` child processes, the seats shared
     out between them; perf_counter is CLOCK_MONOTONIC on Linux, so their
     timestamps compare with ours."""
-    per = -(-SEATS // processes)
+    per = -(-len(seats) // processes)
     procs = []
-    for first in range(0, SEATS, per):
+    for first in range(seats.start, seats.stop, per):
         args = [
             __file__, "--clients-only", f"{address[0]}:{address[1]}",
             "--seed", str(seed), "--tokens", str(tokens),
-            "--seats", f"{first}:{min(first + per, SEATS)}",
+            "--seats", f"{first}:{min(first + per, seats.stop)}",
         ]  # fmt: skip
         procs.append(
             await asyncio.create_subprocess_exec(
@@ -200,8 +237,19 @@ async def clients_in_children(
             seen.first_seen = {int(k): v for k, v in entry["first_seen"].items()}
             seen.submitted = {int(k): v for k, v in entry["submitted"].items()}
             seen.join_retries = entry["join_retries"]
+            seen.ack_rtt_max = entry["ack_rtt_max"]
+            seen.retransmissions = entry["retransmissions"]
             seens.append(seen)
     return finals, seens, reconnects
+
+
+async def loop_stalls(stalls: list[float], period: float = 0.005) -> None:
+    """How late the loop comes back to a ``period`` timer, again and again."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(period)
+        stalls.append(loop.time() - asked - period)
 
 
 async def in_process_game(
@@ -210,14 +258,31 @@ async def in_process_game(
     tokens: Path,
     client_processes: int = 0,
     journal: Path | None = None,
+    bots: int = 0,
+    bot_level: str = "greedy",
+    think_ms: int | None = None,
+    pool: ThinkPool | None = None,
 ) -> GameResult:
+    """One game of six seats: ``bots`` of the host's own, at ``bot_level``
+    (thinking in ``pool``), and network seats for the rest."""
     config = TableConfig(
-        players=SEATS, seed=seed, auto_start=True, takeover_after=600, journal=journal
+        players=SEATS,
+        seed=seed,
+        auto_start=True,
+        takeover_after=600,
+        journal=journal,
+        bot_level=bot_level,
+        think_ms=think_ms,
     )
     table = Table(config)
+    for _ in range(bots):
+        table.add_bot(None, bot_level)
+    seats = range(bots, SEATS)
     host = await NetHost.start(table, LOOPBACK, 0)  # the host's own network settings
-    runner = TableRunner(table)
+    runner = TableRunner(table, pool)
     runner.start()
+    stalls: list[float] = []
+    stall_watch = asyncio.ensure_future(loop_stalls(stalls))
     proxy = None
     address = host.address
     if loss > 0:
@@ -241,13 +306,14 @@ async def in_process_game(
         watcher = asyncio.ensure_future(first_move())
         if client_processes:
             finals, seens, reconnects = await clients_in_children(
-                address, seed, tokens, client_processes
+                address, seed, tokens, client_processes, seats
             )
         else:
-            finals, seens, reconnects = await run_clients(address, seed, tokens)
+            finals, seens, reconnects = await run_clients(address, seed, tokens, seats)
         mark("end")
         watcher.cancel()
     finally:
+        stall_watch.cancel()
         if proxy is not None:
             await proxy.stop()
         task = runner._task
@@ -278,6 +344,10 @@ async def in_process_game(
         seconds,
         sum(s.join_retries for s in seens),
         reconnects,
+        max(s.ack_rtt_max for s in seens),
+        sum(s.retransmissions for s in seens),
+        stats.retransmissions,
+        max(stalls, default=0.0),
     )
 
 
@@ -302,6 +372,10 @@ def summarize(results: list[GameResult]) -> dict[str, Any] | None:
         "seconds": sum(r.seconds for r in results),
         "join_retries": sum(r.join_retries for r in results),
         "reconnects": sum(r.reconnects for r in results),
+        "ack_rtt_max_ms": max(r.ack_rtt_max for r in results) * 1000,
+        "client_retransmissions": sum(r.retransmissions for r in results),
+        "host_retransmissions": sum(r.host_retransmissions for r in results),
+        "host_loop_stall_max_ms": max(r.loop_stall_max for r in results) * 1000,
     }
 
 
@@ -401,6 +475,7 @@ async def host_cost(spectators: int, seed: int, workdir: Path) -> dict[str, Any]
 
 async def amain(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"python": platform.python_version(), "seats": SEATS}
+    out["load_average_before"] = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="threeup-netbench-") as tmp:
         workdir = Path(tmp)
         os.environ["THREEUP_STATE_DIR"] = str(workdir / "state")
@@ -439,7 +514,45 @@ async def amain(args: argparse.Namespace) -> dict[str, Any]:
             [await host_cost(0, 3000, workdir), await host_cost(args.spectators, 3000, workdir)]
             if "cost" in parts else []
         )  # fmt: skip
+        out["think"] = (
+            await thinking_rows(args, workdir) if "think" in parts else None
+        )  # fmt: skip
     return out
+
+
+def thinking_level() -> str:
+    """The real search bot once it exists, else the stand-in for its cost."""
+    if "expert" in BOT_LEVELS:
+        return "expert"
+    BOT_LEVELS.setdefault("busy", BusyBot)
+    return "busy"
+
+
+async def thinking_rows(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Games with three thinking bots at the host, the other seats in a
+    second process, once for each way of thinking asked for."""
+    level = args.think_level or thinking_level()
+    if level == "busy":
+        BOT_LEVELS.setdefault("busy", BusyBot)
+    rows: dict[str, Any] = {}
+    for mode in args.thinkers.split(","):
+        if mode not in MODES:
+            raise SystemExit(f"--thinkers: unknown way of thinking {mode!r}")
+        pool = ThinkPool(mode=cast(Mode, mode))
+        pool.warm()
+        try:
+            rows[mode] = summarize(
+                [
+                    await in_process_game(
+                        4000 + g, 0.0, workdir, client_processes=1, bots=THINKING_BOTS,
+                        bot_level=level, think_ms=args.think_ms, pool=pool,
+                    )
+                    for g in range(args.think_games)
+                ]
+            )  # fmt: skip
+        finally:
+            await pool.aclose()
+    return {"level": level, "think_ms": args.think_ms, "bots": THINKING_BOTS, "rows": rows}
 
 
 def report(out: dict[str, Any]) -> None:
@@ -447,6 +560,8 @@ def report(out: dict[str, Any]) -> None:
         return "ok" if flag else "MISSED"
 
     print(f"net benchmark, Python {out['python']}, loopback, {out['seats']} seats")
+    before, after = out["load_average_before"], out["load_average_after"]
+    print(f"machine load average (1 min) before {before[0]:.2f}, after {after[0]:.2f}")
     for key, title, target in (
         ("clean", "clean loopback, host and the 6 clients in one process", 5.0),
         ("clean_split", "clean loopback, host here, the 6 clients in a second process", 5.0),
@@ -477,6 +592,28 @@ def report(out: dict[str, Any]) -> None:
             f"{r['received_bytes_per_move_per_seat']:.0f} B "
             f"[target <= 1024 B: {ok(r['sent_bytes_per_move_per_seat'] <= 1024)}]"
         )
+    think = out.get("think")
+    for mode, r in (think or {}).get("rows", {}).items():
+        assert think is not None
+        where = {"process": "in worker processes", "thread": "in a worker thread"}.get(
+            mode, "inline, on the host's loop"
+        )
+        print(
+            f"\n{think['bots']} {think['level']} bots at the host ({think['think_ms']} ms a "
+            f"decision) thinking {where}; {SEATS - think['bots']} network seats in a second "
+            f"process: {r['games']} games, {r['moves']} moves, {r['seconds']:.1f} s"
+        )
+        print(
+            f"  other seats' submit -> all their views: p50 {r['p50_ms']:.2f} ms, "
+            f"p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.2f} ms "
+            f"[target p99 <= 50 ms: {ok(r['p99_ms'] <= 50)}]"
+        )
+        print(
+            f"  acks: longest round trip a seat measured {r['ack_rtt_max_ms']:.1f} ms; "
+            f"retransmissions: seats {r['client_retransmissions']}, host "
+            f"{r['host_retransmissions']}; host loop's longest stall "
+            f"{r['host_loop_stall_max_ms']:.1f} ms"
+        )
     if out["host_cost"]:
         print("\nheadless host process, 6 bot seats (clients in the benchmark process):")
     for r in out["host_cost"]:
@@ -496,9 +633,19 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--parts",
-        default="clean,split,apart,journal,loss,cost",
+        default="clean,split,apart,journal,loss,cost,think",
         help="which measurements, comma-separated (default: all of "
-        "clean,split,apart,journal,loss,cost)",
+        "clean,split,apart,journal,loss,cost,think)",
+    )
+    parser.add_argument("--think-games", type=int, default=2, help="games per way of thinking")
+    parser.add_argument(
+        "--think-level", default=None, help="the thinking bots (default expert, else busy)"
+    )
+    parser.add_argument("--think-ms", type=int, default=250, help="their budget (default 250)")
+    parser.add_argument(
+        "--thinkers",
+        default="process",
+        help=f"ways of thinking to compare, comma-separated: {','.join(MODES)} (default process)",
     )
     parser.add_argument("--clients-only", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seats", default=f"0:{SEATS}", help=argparse.SUPPRESS)
@@ -512,12 +659,19 @@ def main() -> None:
             run_clients((host, int(port)), args.seed, args.tokens, range(first, last))
         )
         seen_json = [
-            {"first_seen": s.first_seen, "submitted": s.submitted, "join_retries": s.join_retries}
+            {
+                "first_seen": s.first_seen,
+                "submitted": s.submitted,
+                "join_retries": s.join_retries,
+                "ack_rtt_max": s.ack_rtt_max,
+                "retransmissions": s.retransmissions,
+            }
             for s in seens
         ]
         print(json.dumps({"finals": finals, "seens": seen_json, "reconnects": reconnects}))
         return
     out = asyncio.run(amain(args))
+    out["load_average_after"] = os.getloadavg()
     if args.json:
         print(json.dumps(out))
     else:

@@ -86,13 +86,15 @@ def _turn_seconds(text: str) -> float:
 
 
 def _name(text: str) -> str:
-    from .textclean import MAX_NAME, clean_text
+    from .names import MAX_NAME_CELLS, clean_name, name_width
 
-    name = clean_text(text, MAX_NAME + 1)
+    name = clean_name(text, "", cells=4 * MAX_NAME_CELLS)  # the table's cleaning, uncut
     if not name:
         raise argparse.ArgumentTypeError(f"{text!r} has nothing to show as a name")
-    if len(name) > MAX_NAME:
-        raise argparse.ArgumentTypeError(f"{text!r} is longer than {MAX_NAME} characters")
+    if name_width(name) > MAX_NAME_CELLS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is wider than {MAX_NAME_CELLS} columns (a wide letter such as 山 takes two)"
+        )
     return name
 
 
@@ -297,12 +299,17 @@ def build_parser() -> argparse.ArgumentParser:
         "host",
         help="host a table (UDP)",
         description="Host a table others join over the network (UDP). With the app, you sit "
-        "in seat 1 and start the game from the lobby; --headless runs a dedicated host.",
+        "in seat 1 and start the game from the lobby; --headless runs a dedicated host. "
+        "With --resume FILE alone the table comes back exactly as it was (port, room code, "
+        "seats, settings); a flag given with it overrides that one setting, and the host's "
+        "log says so.",
     )
+    # Defaults are None where a resume must tell a flag given from one left
+    # out; the defaults themselves are HOST_DEFAULTS (threeup_tui.hostargs).
     host.add_argument(
         "--bind",
         type=_address_type(_bind),
-        default="0.0.0.0",
+        default=None,
         metavar="IP",
         help="IP address to listen on, as digits: host names are not looked up "
         "(default 0.0.0.0: every IPv4 interface; :: for IPv6)",
@@ -315,19 +322,19 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"UDP port of the table (default {DEFAULT_GAME_PORT}; 0: any free port)",
     )
     host.add_argument(
-        "--players", type=_players, default=4, metavar="N", help="seats, 2 to 6 (default 4)"
+        "--players", type=_players, default=None, metavar="N", help="seats, 2 to 6 (default 4)"
     )
     host.add_argument(
         "--bots",
         type=_count,
-        default=0,
+        default=None,
         metavar="N",
         help="seats filled by bots from the start (default 0)",
     )
     host.add_argument(
         "--bot-level",
         type=_bot_level,
-        default="greedy",
+        default=None,
         metavar="LEVEL",
         help=f"how those bots play, and the bot that stands in for an absent player: "
         f"{levels} (default greedy)",
@@ -352,12 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="keep the game's journal in FILE, which --resume can restart from; it is the "
-        "record once the game ends (default: none; threeup-game.json with --headless)",
+        "record once the game ends; the table file FILE.table (mode 0600) sits beside it "
+        "(default: none; threeup-game.json with --headless)",
     )
     host.add_argument(
         "--takeover-after",
         type=_seconds,
-        default=30.0,
+        default=None,
         metavar="SECONDS",
         help="how long an absent player's seat waits before a bot plays it (default 30)",
     )
@@ -366,7 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="FILE",
-        help="restart the table kept in this journal, seats and all (default: a new table)",
+        help="bring back the table kept in this journal and FILE.table beside it: port, "
+        "room code, seats and settings (default: a new table)",
     )
     host.add_argument(
         "--headless",
@@ -383,12 +392,13 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--finish",
         choices=["first_out", "places"],
-        default="first_out",
+        default=None,
         help="first_out: the first player out wins; places: play on for places (default first_out)",
     )
     host.add_argument(
         "--voluntary-pickup",
         action="store_true",
+        default=None,
         help="players may pick up the pile at any time (default: only when nothing else goes)",
     )
     host.add_argument(
@@ -419,8 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="FILE",
-        help="an OpenSSH authorized_keys file: the keys that may come in over SSH "
-        "(default: none; the room code, if any, is asked instead)",
+        help="an OpenSSH authorized_keys file: only these keys may come in over SSH, and "
+        "the room code is not asked of them (default: any key, or none with a seat word; "
+        "the room code, if any, is asked)",
     )
     host.add_argument(
         "--turn-time",
@@ -580,13 +591,17 @@ def cmd_host(args: argparse.Namespace) -> int:
             announce_address(os.environ["THREEUP_ANNOUNCE"])
         except AddressError as err:
             raise CliError(f"THREEUP_ANNOUNCE: {err}") from None
-    if args.bots >= args.players and args.resume is None:
-        raise CliError(f"--bots {args.bots} leaves no seat for a person at {args.players} seats")
-    keys = args.ssh_authorized_keys
-    if keys is not None and not keys.is_file():
-        raise CliError(f"--ssh-authorized-keys {keys}: no such file")
-    if args.resume is not None and not args.resume.is_file():
-        raise CliError(f"--resume {args.resume}: no such file")
+    if not args.headless:
+        for flag, value in (("--games", args.games), ("--rematch-after", args.rematch_after)):
+            if value is not None:
+                raise CliError(f"{flag} is for a --headless host (in the app, the host "
+                               "starts each rematch)")  # fmt: skip
+    from .hostargs import check_host_args
+
+    try:
+        check_host_args(args)
+    except ValueError as err:
+        raise CliError(str(err)) from None
     record = args.record
     if record is not None and record.is_dir():
         raise CliError(f"--record {record}: is a directory; name the file to write")

@@ -4,16 +4,18 @@ table, or joining one.  The app only ever sees the client interface.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game
 from .rules import Options
-from .table import Table, TableConfig, open_table
+from .table import Hosting, Table, TableConfig, open_table
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,39 @@ class HostSettings:
     ssh_authorized_keys: Path | None = None
     turn_time: float | None = None  # seconds for each action (None: no turn timer)
     spectator_chat: bool = True
+    # With ``resume``: the settings given again on the command line (the
+    # rest come from the table file); see threeup_tui.hostargs.
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> HostSettings:
+        """``threeup host``'s flags (every default None: see hostargs)."""
+        from .hostargs import resume_overrides, value
+
+        options = Options(
+            voluntary_pickup=bool(value(args, "voluntary_pickup")),
+            finish="places" if value(args, "finish") == "places" else "first_out",
+        )
+        resume = getattr(args, "resume", None)
+        return cls(
+            players=value(args, "players"),
+            bots=value(args, "bots"),
+            bot_level=value(args, "bot_level"),
+            code=getattr(args, "code", None),
+            name=getattr(args, "name", None) or "host",
+            options=options,
+            seed=getattr(args, "seed", None),
+            port=getattr(args, "port", None),
+            bind=value(args, "bind"),
+            takeover_after=value(args, "takeover_after"),
+            journal=getattr(args, "record", None),
+            resume=resume,
+            ssh_port=getattr(args, "ssh_port", None),
+            ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
+            turn_time=getattr(args, "turn_time", None),
+            spectator_chat=not getattr(args, "no_spectator_chat", False),
+            overrides=resume_overrides(args) if resume is not None else {},
+        )
 
 
 @dataclass(frozen=True)
@@ -42,6 +77,7 @@ class JoinSettings:
     name: str = "player"
     code: str | None = None
     watch: bool = False
+    token: str | None = None  # a seat token kept by the caller (the SSH door's guests)
 
 
 class HostedClient(LocalClient):
@@ -68,21 +104,23 @@ class HostedClient(LocalClient):
     async def close(self) -> None:
         from .netplay.discovery import Announcer
         from .netplay.host import NetHost
+        from .netplay.wire import CLOSE_TABLE_CLOSED
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
+        # The host leaving closes the table for everyone: clients are told
+        # and stop reconnecting (the journal can still --resume); then the SSH
+        # door lets its guests' apps say so and restore their terminals.
+        if isinstance(self.net_host, NetHost):
+            reason = CLOSE_TABLE_CLOSED
+            self.table.close(reason)
+            self.table.suspend()
+            await self.net_host.close(reason)
         if self.ssh_door is not None:
             from .sshdoor import SshDoor
 
             if isinstance(self.ssh_door, SshDoor):
                 await self.ssh_door.close()
-        if isinstance(self.net_host, NetHost):
-            # The host leaving closes the table for everyone: clients are
-            # told and stop reconnecting (the journal can still --resume).
-            reason = "the host closed the table"
-            self.table.close(reason)
-            self.table.suspend()
-            await self.net_host.close(reason)
         await super().close()
 
 
@@ -120,43 +158,64 @@ class Launcher:
         return client
 
     async def host(self, settings: HostSettings) -> TableClient:
-        """A table this process hosts and serves, with the host in seat 1."""
+        """A table this process hosts and serves, with the host in seat 1
+        (a resumed table: the host's own seat again)."""
         from .netplay.host import DEFAULT_PORT, NetHost
         from .netplay.run import start_announcer
 
-        config = TableConfig(
-            players=settings.players,
-            options=settings.options,
-            code=settings.code,
-            seed=settings.seed,
-            bot_level=settings.bot_level,
-            takeover_after=settings.takeover_after,
-            journal=settings.journal,
-            table_name=f"{settings.name}'s table",
-            bot_delay=self.bot_delay,
-            turn_time=settings.turn_time,
-            spectator_chat=settings.spectator_chat,
-            think_ms=self.think_ms,
-        )
-        # Bots sit down after the host, so the host has seat 1 (TableError:
-        # shown by the app).
-        table = open_table(config, settings.resume)
+        mode = TableConfig(bot_delay=self.bot_delay)  # the lobby's Start button starts
+        if settings.resume is not None:
+            table = open_table(mode, settings.resume, overrides=settings.overrides)
+        else:
+            config = TableConfig(
+                players=settings.players,
+                options=settings.options,
+                code=settings.code,
+                seed=settings.seed,
+                bot_level=settings.bot_level,
+                takeover_after=settings.takeover_after,
+                journal=settings.journal,
+                table_name=f"{settings.name}'s table",
+                bot_delay=self.bot_delay,
+                turn_time=settings.turn_time,
+                spectator_chat=settings.spectator_chat,
+                think_ms=self.think_ms,
+            )
+            table = open_table(config)
+            table.hosting = Hosting(
+                bind=settings.bind,
+                port=settings.port,
+                announce=self.announce_address,
+                announce_port=self.announce_port,
+                ssh_port=settings.ssh_port,
+                ssh_authorized_keys=settings.ssh_authorized_keys,
+            )
+        hosting = table.hosting
         client = HostedClient(table, settings.name)
-        port = DEFAULT_PORT if settings.port is None else settings.port
-        client.net_host = await NetHost.start(table, settings.bind, port)
-        await client.start()
-        for _ in range(settings.bots if settings.resume is None else 0):
-            table.add_bot(None, settings.bot_level)
+        port = DEFAULT_PORT if hosting.port is None else hosting.port
+        client.net_host = await NetHost.start(table, hosting.bind, port)
         game_port = client.net_host.address[1]
-        client.announcer = await start_announcer(
-            self.announce_address, self.announce_port, table, game_port
-        )
-        if settings.ssh_port is not None:
-            from .sshdoor import SshDoor
+        table.set_hosting(port=game_port)
+        try:
+            await client.start()
+            # Bots sit down after the host, so the host has seat 1 (TableError:
+            # shown by the app).
+            for _ in range(settings.bots if settings.resume is None else 0):
+                table.add_bot(None, settings.bot_level)
+            client.announcer = await start_announcer(
+                hosting.announce, hosting.announce_port, table, game_port
+            )
+            if hosting.ssh_port is not None:
+                from .sshdoor import SshDoor
 
-            door = SshDoor(game_port, settings.code, settings.ssh_authorized_keys)
-            client.ssh_address = await door.start(settings.bind, settings.ssh_port)
-            client.ssh_door = door
+                door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
+                bound = await door.start(hosting.bind, hosting.ssh_port)
+                table.set_hosting(ssh_port=bound[1])
+                client.ssh_address = bound
+                client.ssh_door = door
+        except BaseException:
+            await client.close()
+            raise
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:
@@ -168,7 +227,9 @@ class Launcher:
         from .netplay.client import NetClient, parse_address
 
         host, port = parse_address(settings.address)
-        client = NetClient(host, port, settings.name, settings.code, settings.watch)
+        client = NetClient(
+            host, port, settings.name, settings.code, settings.watch, token=settings.token
+        )
         await client.start()
         return client
 

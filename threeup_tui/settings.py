@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from .bots import BOT_LEVELS
+from .names import clean_name
 from .paths import config_dir, confined_guest
 from .recordfile import write_atomic
-from .textclean import MAX_NAME, clean_text
+from .textclean import clean_text
 
 SETTINGS_FILE = "settings.toml"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -64,8 +65,10 @@ def _checked(raw: dict[str, Any]) -> tuple[Settings, list[str]]:
         if f.name == "players" and not MIN_PLAYERS <= value <= MAX_PLAYERS:
             bad.append(f.name)
             continue
-        if f.name in ("name", "theme"):
-            value = clean_text(value, MAX_NAME if f.name == "name" else 64)
+        if f.name == "name":
+            value = clean_name(value, "")  # as the table will seat it
+        elif f.name == "theme":
+            value = clean_text(value, 64)
         values[f.name] = value
     return replace(default, **values), bad
 

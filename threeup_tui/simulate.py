@@ -155,7 +155,7 @@ def play_bot_game(
     ]
     clock = time.perf_counter
     for s, bot in enumerate(bots):
-        view = seat_view(state, s, log_length=0)
+        view = seat_view(state, s, log_length=bot.log_length)
         start = clock()
         choice = bot.choose_face_up(view)
         if times is not None:
@@ -163,7 +163,7 @@ def play_bot_game(
         state.choose_face_up_codes(s, choice)
     while state.phase == Phase.PLAY:
         s = state.seat
-        view = seat_view(state, s, log_length=0)
+        view = seat_view(state, s, log_length=bots[s].log_length)
         start = clock()
         move = bots[s].choose_move(view)
         if times is not None:

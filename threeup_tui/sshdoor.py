@@ -1,16 +1,38 @@
 """The zero-install SSH front door: ``threeup host --ssh-port P``.
 
-Friends run ``ssh -p P HOST`` and land in the game: each SSH session gets
-its own ``threeup join`` app on a fresh pseudo-terminal, seated at the table
-as a network client of the local host.  Because every session is a separate
-process speaking the normal protocol, a session that drops (or crashes)
-never disturbs the table; the table keeps the seat (D17) and the player gets
-it back by connecting again under the same name.
+Friends run ``ssh -p P HOST`` and land at the table: each SSH session gets
+its own confined app (``threeup join`` with ``THREEUP_GUEST=1``, see
+:mod:`threeup_tui.guest`) on a fresh pseudo-terminal, seated as a network
+client of the local host.  A session that drops (or crashes) never disturbs
+the table: the table keeps the seat (D17) and its player gets it back.
 
-Access: public keys listed in an authorized_keys file, or the room code
-asked at connect (keyboard-interactive, or as the password), or, with
-neither set, anyone who can reach the port.  Connections are rate-limited
-per address.
+**Who is who.**  A seat belongs to an identity, never to a user name:
+
+- a player who offers a public key is known by the key's SHA256
+  fingerprint (the convention of SSH-served apps);
+- a player who offers none is known by a *seat word* the door shows when
+  they sit down ("to get this seat back, reconnect and give: otter-427").
+
+The door turns the identity into the seat token with an HMAC keyed by the
+table's secret (kept in the table file, so a resumed table knows everyone
+again).  Two connections under one user name with two identities are two
+players with two seats ("Ann", "Ann (2)"); one identity in two sessions is
+one player, and the newer session takes the seat over.
+
+**Who gets in.**
+
+- ``--ssh-authorized-keys FILE``: only the keys listed there, and the room
+  code is not asked of them.
+- Otherwise anyone who can reach the port; when the table has a room code,
+  everyone gives it: keyless players while logging in (keyboard-interactive
+  or password), key users at the door's own prompt once logged in.
+- A wrong room code (or seat word) says so and asks again; the third wrong
+  one closes the connection.  Repeated failures from one address slow
+  down; new connections are rate-limited per address.
+
+When the player leaves the table, or the table closes, the guest's app ends
+and the door restores the terminal (alternate screen, mouse reporting,
+cursor) and ends the session with a goodbye line and exit status 0.
 """
 
 from __future__ import annotations
@@ -19,28 +41,67 @@ import asyncio
 import collections
 import contextlib
 import fcntl
+import hashlib
+import hmac
+import json
 import logging
 import os
 import pty
-import re
 import secrets
+import struct
 import sys
 import termios
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from .guest import GUEST_ENV, GUEST_FD_ENV
+from .names import clean_name
 from .netplay.tokens import state_dir
+
+if TYPE_CHECKING:
+    from .table import Table
 
 log = logging.getLogger("threeup.ssh")
 
 MAX_CONNECTIONS_PER_WINDOW = 5
 RATE_WINDOW = 10.0
 MAX_SESSIONS = 16
-_NAME_OK = re.compile(r"[^A-Za-z0-9_.@ -]")
+TRIES = 3  # wrong room codes or seat words before the connection closes
+PROMPT_TIMEOUT = 120.0
+CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
+MAX_LINE = 200
+
+# Everything a full-screen app may leave switched on, switched off again.
+RESTORE_TERMINAL = (
+    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"  # mouse reporting
+    b"\x1b[?2004l\x1b[?1004l"  # bracketed paste, focus events
+    b"\x1b[0m\x1b[?25h"  # colours, cursor shown
+)
+LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
+
+SEAT_WORDS = (
+    "otter", "badger", "heron", "lynx", "marten", "raven", "wren", "finch", "plover", "curlew",
+    "stoat", "vole", "hare", "fox", "wolf", "bear", "elk", "moose", "bison", "ibex", "yak",
+    "llama", "alpaca", "camel", "tapir", "okapi", "zebra", "koala", "wombat", "dingo", "quokka",
+    "lemur", "gibbon", "tamarin", "panda", "civet", "genet", "mongoose", "meerkat", "beaver",
+    "muskrat", "mink", "ermine", "sable", "puffin", "gannet", "petrel", "albatross", "kestrel",
+    "falcon", "osprey", "kite", "harrier", "buzzard", "condor", "owl", "robin", "thrush", "swift",
+    "swallow", "martin", "lark", "pipit", "bunting", "sparrow", "linnet", "siskin", "crossbill",
+    "starling", "magpie", "jay", "rook", "jackdaw", "crane", "stork", "ibis", "egret", "bittern",
+    "pelican", "cormorant", "grebe", "loon", "eider", "teal", "wigeon", "pintail", "gadwall",
+    "tern", "skua", "gull", "dolphin", "orca", "narwhal", "walrus", "seal", "manatee", "turtle",
+    "gecko", "iguana", "newt", "salmon", "trout", "pike", "perch", "carp", "minnow", "marlin",
+    "tuna",
+)  # fmt: skip
+
+
+def seat_word() -> str:
+    """A word a person can type back: about 17 bits (a guess costs a try)."""
+    return f"{secrets.choice(SEAT_WORDS)}-{secrets.randbelow(900) + 100}"
 
 
 class RateLimiter:
@@ -67,6 +128,39 @@ class RateLimiter:
         return True
 
 
+class FailureGuard:
+    """Wrong room codes and seat words per address: each one makes the next
+    answer wait longer (0.5 s, 1 s, 2 s ... up to ``cap``), for ``window`` s."""
+
+    def __init__(self, window: float = 600.0, cap: float = 30.0) -> None:
+        self.window = window
+        self.cap = cap
+        self.failures: dict[str, collections.deque[float]] = {}
+
+    def recent(self, address: str, now: float | None = None) -> int:
+        now = time.monotonic() if now is None else now
+        times = self.failures.get(address)
+        if times is None:
+            return 0
+        while times and now - times[0] > self.window:
+            times.popleft()
+        if not times:
+            del self.failures[address]
+        return len(times)
+
+    def failed(self, address: str, now: float | None = None) -> float:
+        """Count a failure; the seconds to wait before answering it."""
+        now = time.monotonic() if now is None else now
+        if address not in self.failures and len(self.failures) >= 4096:
+            self.failures.pop(next(iter(self.failures)))
+        self.failures.setdefault(address, collections.deque()).append(now)
+        return self.delay(address, now)
+
+    def delay(self, address: str, now: float | None = None) -> float:
+        n = self.recent(address, now)
+        return 0.0 if n == 0 else min(0.5 * 2 ** (n - 1), self.cap)
+
+
 def host_key_path() -> Path:
     return state_dir() / "ssh_host_ed25519_key"
 
@@ -82,67 +176,181 @@ def load_or_create_host_key(path: Path | None = None) -> asyncssh.SSHKey:
     return key
 
 
+def tries_left(wrong: int) -> str:
+    left = TRIES - wrong
+    return f"{left} {'try' if left == 1 else 'tries'} left"
+
+
 class _DoorServer(asyncssh.SSHServer):
+    """One SSH connection's log-in: it learns who the player is.
+
+    Authentication always runs (even on an open table), because that is how
+    a public key is offered.  The key counts only when the log-in that
+    succeeds is the public-key one, whose signature asyncssh has verified:
+    a key merely offered, then abandoned for another method, is not an
+    identity (anyone can offer anyone's public key).
+    """
+
     def __init__(self, door: SshDoor) -> None:
         self.door = door
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.method = ""
+        self.key: asyncssh.SSHKey | None = None
+        self.code_given = False
+        self.wrong = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
         peer = conn.get_extra_info("peername")
-        address = peer[0] if peer else "?"
-        if not self.door.limiter.allow(address) or self.door.sessions >= MAX_SESSIONS:
-            log.warning("refusing an SSH connection from %s (rate limit)", address)
+        self.address = peer[0] if peer else "?"
+        door = self.door
+        if not door.limiter.allow(self.address) or door.sessions >= MAX_SESSIONS:
+            log.warning("refusing an SSH connection from %s (rate limit)", self.address)
             asyncio.get_running_loop().call_soon(conn.close)
+            return
+        door.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.conn is not None:
+            self.door.connections.discard(self.conn)
 
     def begin_auth(self, username: str) -> bool:
-        return self.door.code is not None or self.door.authorized_keys is not None
+        return True
 
     def public_key_auth_supported(self) -> bool:
-        return self.door.authorized_keys is not None
+        return True
 
-    def password_auth_supported(self) -> bool:
-        return self.door.code is not None
-
-    def validate_password(self, username: str, password: str) -> bool:
-        return self.door.code_ok(password)
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self.method, self.key = "publickey", None
+        listed = self.door.authorized_keys
+        if listed is not None and listed.validate(key, self.address, self.address) is None:
+            return False
+        self.key = key
+        return True
 
     def kbdint_auth_supported(self) -> bool:
-        return self.door.code is not None
+        return self.door.authorized_keys is None
 
     def get_kbdint_challenge(
         self, username: str, lang: str, submethods: str
-    ) -> tuple[str, str, str, list[tuple[str, bool]]]:
+    ) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
+        self.method, self.key = "keyboard-interactive", None
+        if self.door.code is None:
+            return True  # an open table: in, to be known by a seat word
         return ("threeup", "This table asks for its room code.", "", [("Room code: ", False)])
 
-    def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
-        return len(responses) == 1 and self.door.code_ok(responses[0])
+    async def validate_kbdint_response(
+        self, username: str, responses: Sequence[str]
+    ) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
+        if len(responses) == 1 and self.door.code_ok(responses[0]):
+            self.code_given = True
+            return True
+        if not await self._wrong_code():
+            return False
+        # The prompt itself says it was wrong: OpenSSH shows the prompt at
+        # every log level, the instruction text only at some.
+        prompt = f"Wrong room code ({tries_left(self.wrong)}). Room code: "
+        return ("threeup", "", "", [(prompt, False)])
+
+    def password_auth_supported(self) -> bool:
+        return self.door.authorized_keys is None
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        self.method, self.key = "password", None
+        if self.door.code is None:
+            return True  # the password means nothing on an open table
+        if self.door.code_ok(password):
+            self.code_given = True
+            return True
+        await self._wrong_code()
+        return False
+
+    async def _wrong_code(self) -> bool:
+        """Count a wrong code; False (and the connection closing) after the last try."""
+        self.wrong += 1
+        wait = self.door.failures.failed(self.address)
+        log.info(
+            "wrong room code at the SSH door from %s (%d of %d)", self.address, self.wrong, TRIES
+        )
+        await asyncio.sleep(wait)
+        if self.wrong >= TRIES:
+            if self.conn is not None:
+                self.conn.disconnect(
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    "wrong room code three times: goodbye",
+                )
+            return False
+        return True
+
+    def auth_completed(self) -> None:
+        key = self.key if self.method == "publickey" else None
+        fingerprint = key.get_fingerprint("sha256") if key is not None else None
+        if self.conn is not None:
+            self.conn.set_extra_info(
+                threeup_fingerprint=fingerprint, threeup_code_given=self.code_given
+            )
 
 
 class SshDoor:
-    """Serves the app over SSH, each session a ``threeup join`` to ``game``."""
+    """Serves the app over SSH, each session a confined ``threeup join`` to the table."""
 
     def __init__(
         self,
         game_port: int,
-        code: str | None = None,
+        table: Table,
         authorized_keys: Path | None = None,
         host_key: Path | None = None,
     ) -> None:
         self.game_port = game_port
-        self.code = code
-        self.authorized_keys = authorized_keys
+        self.table = table
+        self.authorized_keys_path = authorized_keys
+        self.authorized_keys: asyncssh.SSHAuthorizedKeys | None = None
         self.host_key = host_key
         self.limiter = RateLimiter()
+        self.failures = FailureGuard()
         self.sessions = 0
+        self.connections: set[asyncssh.SSHServerConnection] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
+        self._session_tasks: set[asyncio.Task[Any]] = set()
+        self._at_the_door: set[asyncssh.SSHServerProcess[bytes]] = set()  # not yet seated
+        self._closing = False
+
+    @property
+    def code(self) -> str | None:
+        return self.table.config.code
 
     def code_ok(self, given: str) -> bool:
-        return self.code is not None and secrets.compare_digest(given.encode(), self.code.encode())
+        code = self.code
+        return code is not None and secrets.compare_digest(given.encode(), code.encode())
+
+    def token_for(self, identity: str) -> str:
+        """The seat token of an identity at this table (an HMAC under the
+        table's secret: nobody can work it out from a public key)."""
+        key = bytes.fromhex(self.table.secret)
+        return hmac.new(key, identity.encode(), hashlib.sha256).hexdigest()
+
+    @property
+    def game_address(self) -> str:
+        """Where the guests' apps reach the table: the host's own address."""
+        bind = self.table.hosting.bind
+        if bind in ("", "0.0.0.0"):
+            return f"127.0.0.1:{self.game_port}"
+        if bind == "::":
+            return f"[::1]:{self.game_port}"
+        return f"[{bind}]:{self.game_port}" if ":" in bind else f"{bind}:{self.game_port}"
 
     async def start(self, bind: str, port: int) -> tuple[str, int]:
-        options: dict[str, Any] = {}
-        if self.authorized_keys is not None:
-            options["authorized_client_keys"] = str(self.authorized_keys)
+        if self.authorized_keys_path is not None:
+            try:
+                self.authorized_keys = asyncssh.read_authorized_keys(str(self.authorized_keys_path))
+            except (OSError, ValueError) as err:
+                from .table import TableError
+
+                raise TableError(
+                    f"--ssh-authorized-keys {self.authorized_keys_path}: cannot use it: {err}"
+                ) from None
         self._server = await asyncssh.create_server(
             lambda: _DoorServer(self),
             bind,
@@ -152,20 +360,48 @@ class SshDoor:
             encoding=None,
             line_editor=False,
             allow_scp=False,
-            **options,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_pty=True,
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
 
     async def close(self) -> None:
+        """The table is closing.  Its host has already told every app; each
+        gets ``CLOSE_GRACE`` seconds to say so and restore its terminal, then
+        the rest are ended and the door says it for them."""
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        for process in list(self._at_the_door):  # still at a prompt: nothing to wait for
+            with contextlib.suppress(Exception):
+                process.stdout.write(b"\r\nthreeup: the host closed the table\r\n")
+                process.exit(0)
+        tasks = [t for t in self._session_tasks if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=CLOSE_GRACE)
         for child in list(self._children):
             with contextlib.suppress(ProcessLookupError):
                 child.kill()
+        tasks = [t for t in self._session_tasks if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=CLOSE_GRACE)
+        # Each client closes its connection once its session has ended.
+        deadline = time.monotonic() + 2.0
+        while self.connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        for conn in list(self.connections):
+            conn.close()
         if self._server is not None:
-            self._server.close()
             await self._server.wait_closed()
 
+    # ------------------------------------------------------------ a session
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._session_tasks.add(task)
+            task.add_done_callback(self._session_tasks.discard)
         term = process.get_terminal_type()
         if term is None:
             process.stderr.write(
@@ -173,66 +409,182 @@ class SshDoor:
             )
             process.exit(1)
             return
-        username = process.get_extra_info("username") or "player"
-        name = _NAME_OK.sub("", username)[:24] or "player"
         self.sessions += 1
+        code = 1
         try:
-            code = await self._run_app(process, term, name)
+            code = await self._seat_and_play(process, term)
         except Exception:  # a broken session must not take the door down
-            log.exception("SSH session for %s failed", name)
-            code = 1
+            log.exception("an SSH session failed")
         finally:
             self.sessions -= 1
         with contextlib.suppress(Exception):
             process.exit(code)
+            # Until the client has the exit status and every byte before it
+            # (and asyncssh's own clean-up has run).
+            await asyncio.wait_for(process.wait_closed(), CLOSE_GRACE)
+
+    async def _seat_and_play(self, process: asyncssh.SSHServerProcess[bytes], term: str) -> int:
+        peer = process.get_extra_info("peername")
+        address = peer[0] if peer else "?"
+        username = process.get_extra_info("username") or ""
+        name = clean_name(username, "player")
+        fingerprint = process.get_extra_info("threeup_fingerprint")
+        prompt = _Prompt(process)
+        self._at_the_door.add(process)
+        try:
+            known = await self._identify(prompt, address, fingerprint)
+        finally:
+            self._at_the_door.discard(process)
+        if known is None or self._closing:
+            return 1
+        identity, how, word = known
+        token = self.token_for(identity)
+        seat = self.table.seat_of_token(token)
+        if seat is None and not self._has_open_seat():
+            prompt.say("Every seat at this table is taken, and none is yours.")
+            prompt.say("goodbye from threeup")
+            return 1
+        log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
+        returned = await self._run_app(process, term, name, token)
+        # 0 when the table closed under the app; an app killed by a signal
+        # (a negative return code) is a failure, 1, not 256 minus the signal.
+        code = 0 if self._closing or not returned else max(returned, 1)
+        if word is not None:
+            prompt.say(f"To get this seat back, reconnect and give: {word}")
+        prompt.say("goodbye from threeup")
+        return code
+
+    async def _identify(
+        self, prompt: _Prompt, address: str, fingerprint: object
+    ) -> tuple[str, str, str | None] | None:
+        """(identity, how it is told in the log, seat word) once the player
+        has given the room code if one is asked; None to end the session."""
+        asked = self.code is not None and self.authorized_keys is None
+        given = prompt.process.get_extra_info("threeup_code_given")
+        if asked and not given and not await self._ask_code(prompt, address):
+            return None
+        if isinstance(fingerprint, str):
+            return f"key {fingerprint}", f"key {fingerprint}", None
+        word = await self._ask_seat_word(prompt, address)
+        if word is None:
+            return None
+        return f"word {word}", "a seat word", word
+
+    def _has_open_seat(self) -> bool:
+        table = self.table
+        return table.state is None and any(s.kind == "open" for s in table.seats)
+
+    async def _ask_code(self, prompt: _Prompt, address: str) -> bool:
+        prompt.say("This table asks for its room code.")
+        for wrong in range(TRIES):
+            given = await prompt.ask("Room code: ", secret=True)
+            if given is None:
+                return False
+            if self.code_ok(given):
+                return True
+            log.info(
+                "wrong room code at the SSH door from %s (%d of %d)", address, wrong + 1, TRIES
+            )
+            await asyncio.sleep(self.failures.failed(address))
+            if wrong + 1 < TRIES:
+                prompt.say(f"Wrong room code ({tries_left(wrong + 1)}).")
+        prompt.say("Wrong room code three times: goodbye.")
+        return False
+
+    async def _ask_seat_word(self, prompt: _Prompt, address: str) -> str | None:
+        """The seat word of a keyless player: one they were given, or a new one."""
+        prompt.say("You offered no SSH key, so this table knows you by a seat word.")
+        wrong = 0
+        while wrong < TRIES:
+            given = await prompt.ask("Your seat word, or Enter for a new seat: ")
+            if given is None:
+                return None
+            word = given.strip().lower()
+            if not word:
+                if not self._has_open_seat():
+                    prompt.say("Every seat is taken: only a seat word gets a seat back now.")
+                    wrong += 1
+                    continue
+                word = self._new_word()
+                prompt.say(f"Your seat word is {word}.")
+                prompt.say(f"To get this seat back, reconnect and give: {word}")
+                if await prompt.ask("Press Enter to sit down.") is None:
+                    return None
+                return word
+            if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
+                return word
+            wrong += 1
+            log.info("unknown seat word at the SSH door from %s (%d of %d)", address, wrong, TRIES)
+            await asyncio.sleep(self.failures.failed(address))
+            if wrong < TRIES:
+                prompt.say(f"No seat has that seat word ({tries_left(wrong)}).")
+        prompt.say("No seat word three times: goodbye.")
+        return None
+
+    def _new_word(self) -> str:
+        while True:
+            word = seat_word()
+            if self.table.seat_of_token(self.token_for(f"word {word}")) is None:
+                return word
 
     async def _run_app(
-        self, process: asyncssh.SSHServerProcess[bytes], term: str, name: str
-    ) -> int:
+        self, process: asyncssh.SSHServerProcess[bytes], term: str, name: str, token: str
+    ) -> int | None:
         master, slave = pty.openpty()
         env = dict(os.environ)
         env["TERM"] = term
-        # One seat per SSH user name: reconnecting gets the seat back.
-        env["THREEUP_TERMINAL_ID"] = f"ssh:{name}"
+        env[GUEST_ENV] = "1"
         env.pop("NO_COLOR", None)
         for key in ("NO_COLOR", "LANG", "COLORTERM"):
             value = process.env.get(key) if hasattr(process, "env") else None
             if isinstance(value, str):
                 env[key] = value
-        args = [
-            sys.executable,
-            "-m",
-            "threeup_tui",
-            "join",
-            f"127.0.0.1:{self.game_port}",
-            "--name",
-            name,
-        ]
-        if self.code is not None:
-            args += ["--code", self.code]
+        # The seat's secrets go through a pipe, never the command line.
+        secret_read, secret_write = os.pipe()
+        seat = {"address": self.game_address, "name": name, "token": token, "code": self.code}
+        os.write(secret_write, json.dumps(seat).encode())
+        os.close(secret_write)
+        env[GUEST_FD_ENV] = str(secret_read)
         width, height, _, _ = process.get_terminal_size()
         _set_size(slave, width or 80, height or 24)
-        child = await asyncio.create_subprocess_exec(
-            *args,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            preexec_fn=_controlling_tty,
-        )
-        os.close(slave)
+        try:
+            child = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "threeup_tui",
+                "join",
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                preexec_fn=_controlling_tty,
+                pass_fds=(secret_read,),
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+            os.close(secret_read)
         self._children.add(child)
+        output = _Output(process)
+        loop = asyncio.get_running_loop()
         reader = os.fdopen(master, "rb", buffering=0)
         writer = os.fdopen(os.dup(master), "wb", buffering=0)
+        transport, _ = await loop.connect_read_pipe(lambda: output, reader)
+        clean = False
         try:
-            await process.redirect(stdin=writer, stdout=reader)
+            # Keys (and window size changes) go to the app's terminal.
+            await process.redirect(stdin=writer)
             exited = asyncio.ensure_future(child.wait())
             dropped = asyncio.ensure_future(process.channel.wait_closed())
             await asyncio.wait({exited, dropped}, return_when=asyncio.FIRST_COMPLETED)
             dropped.cancel()
             if exited.done():
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(process.stdout.drain(), 2.0)
+                # All the app wrote reaches the player before the goodbye.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(output.done.wait(), 2.0)
+                clean = child.returncode == 0
         finally:
             if child.returncode is None:
                 # The SSH session dropped: let the app leave the table
@@ -246,10 +598,94 @@ class SshDoor:
                         child.kill()
                     await child.wait()
             self._children.discard(child)
-            for f in (reader, writer):
-                with contextlib.suppress(OSError):
-                    f.close()
-        return child.returncode or 0
+            transport.close()
+            with contextlib.suppress(OSError):
+                writer.close()
+        restore = RESTORE_TERMINAL if clean else LEAVE_ALTERNATE_SCREEN + RESTORE_TERMINAL
+        with contextlib.suppress(Exception):
+            process.stdout.write(restore + b"\r\n")
+            if not clean and self._closing:
+                process.stdout.write(b"threeup: the host closed the table\r\n")
+        return child.returncode
+
+
+class _Output(asyncio.Protocol):
+    """The app's terminal output, forwarded to the SSH channel; ``done`` once
+    the app's side of the terminal has closed."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        self.process = process
+        self.done = asyncio.Event()
+
+    def data_received(self, data: bytes) -> None:
+        with contextlib.suppress(Exception):  # the channel may be gone
+            self.process.stdout.write(data)
+
+    def eof_received(self) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.done.set()
+
+
+class _Prompt:
+    """Lines asked at the door, before the app: the client's terminal is raw,
+    so the door echoes what is typed (nothing for a secret) and edits the
+    line itself (backspace; Ctrl-C or Ctrl-D give up)."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        self.process = process
+        self._pending = b""  # typed ahead of the question (a fast typist, a paste)
+
+    def say(self, text: str) -> None:
+        with contextlib.suppress(Exception):
+            self.process.stdout.write(text.encode() + b"\r\n")
+
+    async def ask(self, question: str, secret: bool = False) -> str | None:
+        out = self.process.stdout
+        out.write(question.encode())
+        line = bytearray()
+        escape = 0  # inside an escape sequence (arrow keys): ignored
+        deadline = time.monotonic() + PROMPT_TIMEOUT
+        while True:
+            chunk, self._pending = self._pending, b""
+            if not chunk:
+                try:
+                    chunk = await asyncio.wait_for(
+                        self.process.stdin.read(256), max(deadline - time.monotonic(), 0.01)
+                    )
+                except asyncssh.TerminalSizeChanged:
+                    continue
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived, TimeoutError):
+                    out.write(b"\r\n")
+                    return None
+                if not chunk:
+                    return None
+            for at, byte in enumerate(chunk):
+                if escape:
+                    escape = 0 if (escape > 1 and 0x40 <= byte <= 0x7E) else escape + 1
+                    continue
+                if byte == 0x1B:
+                    escape = 1
+                elif byte in (3, 4):  # Ctrl-C, Ctrl-D
+                    out.write(b"\r\n")
+                    return None
+                elif byte in (10, 13):
+                    out.write(b"\r\n")
+                    rest = chunk[at + 1 :]
+                    self._pending = rest[1:] if byte == 13 and rest[:1] == b"\n" else rest
+                    return line.decode("utf-8", "replace")
+                elif byte in (8, 127):
+                    if line:
+                        while line and line[-1] & 0xC0 == 0x80:
+                            line.pop()  # the rest of a UTF-8 character
+                        line.pop()
+                        if not secret:
+                            out.write(b"\b \b")
+                elif byte >= 32 and len(line) < MAX_LINE:
+                    line.append(byte)
+                    if not secret:
+                        out.write(bytes([byte]))
 
 
 def _controlling_tty() -> None:
@@ -259,6 +695,4 @@ def _controlling_tty() -> None:
 
 
 def _set_size(fd: int, width: int, height: int) -> None:
-    import struct
-
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))

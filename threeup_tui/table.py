@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
 from .bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
-from .chatlimit import ChatLimiter, line_problem
+from .chatlimit import MAX_CHARS, ChatLimiter, line_problem
 from .client.events import (
     ChatReceived,
     Event,
@@ -34,9 +34,12 @@ from .client.events import (
     TurnClock,
     ViewChanged,
 )
-from .recordfile import JournalWriter, read_json, save_record, write_atomic
+from .names import clean_name as _clean_name
+from .names import distinct_name
+from .recordfile import JournalWriter, read_json, save_record
 from .rules import (
     GameState,
+    MalformedRecord,
     Move,
     Options,
     Phase,
@@ -48,8 +51,19 @@ from .rules import (
     seat_view,
 )
 from .rules.cards import CODES
+from .tablefile import (
+    FORMAT as TABLE_FILE_FORMAT,
+)
+from .tablefile import (
+    TableFileError,
+    read_table_file,
+    settings_from_json,
+    settings_to_json,
+    table_file_path,
+    write_table_file,
+)
 from .tasks import cancel_and_wait
-from .textclean import MAX_NAME, clean_text
+from .textclean import clean_text
 
 log = logging.getLogger("threeup.table")
 
@@ -66,8 +80,16 @@ class TableError(Exception):
     """A request the table refuses; the message is for the player."""
 
 
+def a_bot(level: str | None) -> str:
+    """ "a greedy bot", "an expert bot": a bot of ``level`` in a sentence."""
+    level = level or "stand-in"
+    return f"{'an' if level[:1] in 'aeiou' else 'a'} {level} bot"
+
+
 def clean_name(name: object, fallback: str) -> str:
-    return clean_text(name, MAX_NAME) or fallback
+    """A player's name made safe: see :mod:`threeup_tui.names` (one function
+    for names over UDP and over SSH)."""
+    return _clean_name(name, fallback)
 
 
 @dataclass
@@ -91,9 +113,11 @@ class Seat:
 
     @property
     def agrees_to_rematch(self) -> bool:
-        """Bots (the table's, an absent player's, a network bot) always agree;
-        a human who is not here does not hold the table up."""
-        return self.kind != "human" or self.bot is not None or self.network_bot is not None
+        """Bot seats and network bots always agree.  A person must ask, even
+        one marked away whose seat a bot plays (they are still connected;
+        ``--rematch-after`` starts the game anyway); one who is not connected
+        does not hold the table up (``Table._rematch_waiting``)."""
+        return self.kind != "human" or self.network_bot is not None
 
 
 class Clock:
@@ -142,6 +166,28 @@ class TableConfig:
     think_ms: int | None = None  # a search bot's budget per decision (None: its default)
 
 
+@dataclass
+class Hosting:
+    """Where and how a table is served.  Kept in the table file, so that a
+    resumed table listens where it did and admits whom it did."""
+
+    bind: str = "0.0.0.0"
+    port: int | None = None  # None: the default game port; the bound port once serving
+    announce: str | None = None  # LAN announcement address; None: THREEUP_ANNOUNCE or broadcast
+    announce_port: int | None = None
+    ssh_port: int | None = None  # the SSH door's port (None: no door)
+    ssh_authorized_keys: Path | None = None
+
+
+# Settings a resume takes from how the table is hosted now, not from the
+# file: a headless host starts games itself, the app's host presses Start.
+HOSTING_MODE: frozenset[str] = frozenset({"auto_start", "bot_delay"})
+# What a resumed table cannot change: its seats and the game's rules.
+FIXED_ON_RESUME: frozenset[str] = frozenset({"players", "options"})
+# Settings whose values a log line must never show.
+SECRET_SETTINGS: frozenset[str] = frozenset({"code"})
+
+
 class Table:
     def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic):
         if not 2 <= config.players <= 6:
@@ -158,7 +204,14 @@ class Table:
         self.changed = asyncio.Event()
         self.finished = asyncio.Event()
         self.game_over_saved = False
-        self._seats_written: dict[str, Any] | None = None
+        # The table's identity: clients keep their seat tokens per table id;
+        # the SSH door derives its players' tokens from the secret.
+        self.table_id = secrets.token_urlsafe(12)
+        self.secret = secrets.token_hex(32)
+        self.hosting = Hosting()
+        self._file_written: dict[str, Any] | None = None
+        self._suspended_clock: dict[str, Any] | None = None  # the turn clock at a clean stop
+        self._file_failed = False
         self._journal = JournalWriter()
         self.turn_clock = Clock()
         self._stand_ins: dict[int, Bot] = {}  # the turn timer's bot, per seat
@@ -199,6 +252,8 @@ class Table:
         self._arm_clock()
         for sub in subscribers:
             self._send_clock(sub)
+        if lobby:
+            self.save_table_file()
         self.changed.set()
 
     def _send(self, seat: int | None, event: Event) -> None:
@@ -240,26 +295,38 @@ class Table:
         ):
             raise TableError("wrong room code")
 
+    def seat_of_token(self, token: object) -> int | None:
+        """The human seat this token unlocks, if any (compared in constant time)."""
+        if not isinstance(token, str) or not token:
+            return None
+        found = None
+        for i, seat in enumerate(self.seats):
+            if (
+                seat.kind == "human"
+                and seat.token is not None
+                and secrets.compare_digest(seat.token.encode(), token.encode())
+            ):
+                found = i
+        return found
+
     def seat_human(self, name: object, token: object = None, host: bool = False) -> tuple[int, str]:
         """Seat a player: their old seat if the token matches one, else an
-        open seat, which the token (or a new one) then unlocks.  Clients
-        choose their token and keep it, so a repeated or restarted handshake
-        finds the same seat.  Returns (seat, token)."""
-        if isinstance(token, str) and token:
-            for i, seat in enumerate(self.seats):
-                if (
-                    seat.kind == "human"
-                    and seat.token is not None
-                    and secrets.compare_digest(seat.token.encode(), token.encode())
-                ):
-                    self._reconnect(i)
-                    return i, seat.token
+        open seat, which the token (or a new one) then unlocks.  A seat
+        belongs to its token, never to a name: a newcomer with a name
+        already seated is told apart ("Ann", "Ann (2)").  Returns (seat, token)."""
+        back = self.seat_of_token(token)
+        if back is not None:
+            self._reconnect(back)
+            token_back = self.seats[back].token
+            assert token_back is not None
+            return back, token_back
         for i, seat in enumerate(self.seats):
             if seat.kind == "open":
                 if self.state is not None:
                     break  # a started game takes no newcomers: its seats are set
+                others = [s.name for j, s in enumerate(self.seats) if j != i and s.kind != "open"]
                 seat.kind = "human"
-                seat.name = clean_name(name, f"player {i + 1}")
+                seat.name = distinct_name(clean_name(name, f"player {i + 1}"), others)
                 seat.token = token if isinstance(token, str) and token else secrets.token_hex(16)
                 seat.connected = True
                 seat.absent_since = None
@@ -274,7 +341,7 @@ class Table:
     def _reconnect(self, i: int) -> None:
         seat = self.seats[i]
         if seat.connected:
-            return  # a repeated handshake of a player who is here
+            return  # a repeated handshake, or the same player from another terminal
         seat.connected = True
         seat.absent_since = None
         if seat.away:
@@ -282,9 +349,12 @@ class Table:
             self._system(f"{seat.name} is connected again; the bot plays until they act")
         elif seat.bot is not None and seat.kind == "human":
             seat.bot = None
-            self._system(f"{seat.name} is back; the bot hands the seat over")
+            self._system(f"{seat.name} is back at seat {i + 1}; the bot hands the seat over")
         else:
-            self._system(f"{seat.name} is back")
+            self._system(f"{seat.name} is back at seat {i + 1}")
+        # After a resume between games, the returning may be all the next
+        # game waits for (network bots always agree).
+        self._maybe_rematch()
         self._notify()
 
     def disconnect(self, i: int) -> None:
@@ -299,9 +369,9 @@ class Table:
             self.seats[i] = Seat(f"seat {i + 1}")
             if self.host_seat == i:
                 self.host_seat = None
-            self._system(f"{seat.name} left")
+            self._system(f"{seat.name} left seat {i + 1}")
         else:
-            self._system(f"{seat.name} is away; the seat waits for them")
+            self._system(f"{seat.name} is away from seat {i + 1}; the seat waits for them")
         self._maybe_rematch()  # one who left no longer holds up the next game
         self._notify()
 
@@ -338,9 +408,11 @@ class Table:
         if self.rematch_at is not None:
             if now >= self.rematch_at:
                 self.rematch_at = None
-                if self._rematch_waiting():
-                    self._system("time is up: the next game starts")
-                self.start(None)
+                state = self.state
+                if self.rematch_mode() == "vote" and state is not None and state.over:
+                    if self._rematch_waiting():
+                        self._system("time is up: the next game starts")
+                    self.start(None)
             else:
                 soonest = _sooner(soonest, self.rematch_at - now)
         for deadline in self.turn_clock.deadlines.values():
@@ -362,7 +434,9 @@ class Table:
             if due <= 0:
                 seat.bot = self._make_bot(self.config.bot_level, i)
                 seat.bot_level = self.config.bot_level
-                self._system(f"a {seat.bot_level} bot plays for {seat.name} until they return")
+                self._system(
+                    f"{a_bot(seat.bot_level)} plays seat {i + 1} for {seat.name} until they return"
+                )
                 self._notify()
             elif soonest is None or due < soonest:
                 soonest = due
@@ -639,7 +713,7 @@ class Table:
             else:
                 self._choose_face_up(i, decision)
         except TableError as err:  # a bot bug must not stall the table
-            log.error("bot for seat %d chose an illegal action: %s", i, err)
+            log.error("bot for seat %d chose an illegal action: %s", i + 1, err)
             if state.phase == Phase.SETUP:
                 self._choose_face_up(i, GreedyBot(0).choose_face_up(request.view))
             elif legal := state.legal_actions():
@@ -679,7 +753,7 @@ class Table:
             seat.bot = self._stand_in(i)
             seat.bot_level = self.config.bot_level
             self._system(
-                f"{seat.name} is away: a {seat.bot_level} bot plays for them until they are back"
+                f"{seat.name} is away: {a_bot(seat.bot_level)} plays for them until they are back"
             )
             self._send(i, Notice("you are away: the bot plays for you until you do anything"))
             self._notify()
@@ -764,6 +838,7 @@ class Table:
             self._post(ChatReceived(i, self.seats[i].name, clean))
 
     def _system(self, text: str) -> None:
+        log.info("%s", text)  # the headless host's log: joins, leaves, returns, bots
         self._post(ChatReceived(None, "table", text))
 
     def _post(self, line: ChatReceived) -> None:
@@ -771,6 +846,7 @@ class Table:
         del self.chat_log[:-CHAT_HISTORY]
         for sub in list(self._subscribers.values()):
             sub.callback(line)
+        self.save_table_file()
 
     # ----------------------------------------------------------------- records
     def save(self, path: str | Path) -> str:
@@ -792,13 +868,27 @@ class Table:
         if path is None or state is None or any(c is None for c in state.setup):
             return
         self._journal.write(path, state)
-        seats = self._seats_json()
-        if seats != self._seats_written:  # seats change rarely; moves often
-            write_atomic(_seats_path(path), json.dumps(seats) + "\n")
-            self._seats_written = seats
+        # A move may change a seat's count of time-outs (about 30 us when
+        # nothing changed: the file is compared, not written).
+        self.save_table_file()
 
-    def _seats_json(self) -> dict[str, Any]:
+    # ----------------------------------------------------------- table file
+    def set_hosting(self, **changes: Any) -> None:
+        """Record how the table is served now (the bound ports, say)."""
+        self.hosting = dataclasses.replace(self.hosting, **changes)
+        self.save_table_file()
+
+    def table_file_json(self) -> dict[str, Any]:
+        """What the table file holds (see :mod:`threeup_tui.tablefile`)."""
+        config = settings_to_json(self.config)
+        config.pop("journal", None)  # the journal is the file this one sits beside
         return {
+            "format": TABLE_FILE_FORMAT,
+            "table_id": self.table_id,
+            "secret": self.secret,
+            "config": config,
+            "hosting": settings_to_json(self.hosting),
+            "options": self.options.to_json(),
             "seats": [
                 {
                     "name": s.name,
@@ -813,71 +903,167 @@ class Table:
             ],
             "host_seat": self.host_seat,
             "game_number": self.game_number,
+            "clock": self._suspended_clock,
+            "chat": [[line.seat, line.name, line.text, line.spectator] for line in self.chat_log],
         }
 
-    def suspend(self) -> None:
-        """The host is stopping: keep the running turn clock's time left
-        beside the journal, so that ``resume`` gives it back."""
-        path = self.config.journal
-        state = self.state
-        if path is None or state is None or any(c is None for c in state.setup):
+    def save_table_file(self) -> None:
+        """Write the table file when what it holds has changed.  A change of
+        seats or settings is flushed to disk at once; a chat line is not."""
+        journal = self.config.journal
+        if journal is None:
             return
-        seats = self._seats_json()
+        data = self.table_file_json()
+        before = self._file_written
+        if data == before:
+            return
+        rest = {k: v for k, v in data.items() if k != "chat"}
+        sync = before is None or rest != {k: v for k, v in before.items() if k != "chat"}
+        try:
+            write_table_file(table_file_path(journal), data, sync=sync)
+        except OSError as err:
+            if not self._file_failed:  # once: the table plays on without it
+                log.warning("cannot write the table file beside %s: %s", journal, err)
+            self._file_failed = True
+            return
+        self._file_failed = False
+        self._file_written = data
+
+    def suspend(self) -> None:
+        """The host is stopping: keep the running turn clock's time left in
+        the table file, so that ``resume`` gives it back."""
+        state = self.state
+        if state is None or any(c is None for c in state.setup):
+            return
         seat, remaining = self.clock_for(None)
         if remaining is not None and state.phase == Phase.PLAY:
-            seats["clock"] = {"at": len(state.history), "seat": seat, "remaining": remaining}
-        write_atomic(_seats_path(path), json.dumps(seats) + "\n")
-        self._seats_written = None
+            self._suspended_clock = {
+                "at": len(state.history), "seat": seat, "remaining": remaining,
+            }  # fmt: skip
+            self.save_table_file()
 
     @classmethod
     def resume(
-        cls, config: TableConfig, path: Path, clock: Callable[[], float] = time.monotonic
+        cls,
+        path: Path,
+        overrides: Mapping[str, Any] | None = None,
+        mode: Mapping[str, Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> Table:
-        """A table restored exactly from its journal; players reclaim their
-        seats with their tokens (kept beside the journal)."""
-        from .rules import MalformedRecord
+        """The table a journal and its table file hold, exactly as it was.
 
+        ``overrides``: settings the host gave again (TableConfig and Hosting
+        fields, and ``journal``); each one is logged, never with a secret's
+        value.  ``mode``: how it is hosted now (``HOSTING_MODE``), applied
+        without a word.  Players reclaim their seats with their tokens.
+        """
+        overrides = dict(overrides or {})
+        fixed = sorted(FIXED_ON_RESUME & set(overrides))
+        if fixed:
+            raise TableError(f"cannot resume: a resumed table keeps its {fixed[0]}")
+        file = table_file_path(path)
+        if not file.exists():
+            raise TableError(
+                f"cannot resume: {file} is missing; it holds the table's room code, "
+                "seats and settings, and a table never comes back without them"
+            )
         try:
-            record = parse_record(read_json(path))
-        except MalformedRecord as err:
+            info = read_table_file(file)
+            saved = settings_from_json(
+                TableConfig, info.get("config"), str(file), frozenset({"journal"})
+            )
+            hosting = settings_from_json(Hosting, info.get("hosting", {}), str(file), frozenset())
+            options = Options.from_json(info.get("options", {}))
+        except (TableFileError, ValueError) as err:
             raise TableError(f"cannot resume: {err}") from None
-        state, verdict = replay(record)
-        if not verdict.ok:
-            raise TableError(f"cannot resume: the journal does not replay: {verdict.error}")
-        config = replace(config, players=len(record.players), options=record.options, journal=path)
-        table = cls(config, clock)
-        table.options = record.options
-        table.state = state
-        seats_file = _seats_path(path)
-        info: dict[str, Any] = {}
-        with contextlib.suppress(Exception):
-            info = read_json(seats_file)
-        saved = info.get("seats", []) if isinstance(info, dict) else []
-        now = clock()
-        for i, name in enumerate(record.players):
-            entry = saved[i] if i < len(saved) and isinstance(saved[i], dict) else {}
-            kind = entry.get("kind", "human")
-            level = entry.get("bot_level") or config.bot_level
-            if kind == "bot":
-                table.seats[i] = Seat(name, "bot", level, bot=table._make_bot(level, i))
+        record = None
+        if path.exists():
+            try:
+                record = parse_record(read_json(path))
+            except MalformedRecord as err:
+                raise TableError(f"cannot resume: {err}") from None
+        config = TableConfig(**saved)
+        hosting_fields = {f.name: f.default for f in dataclasses.fields(Hosting)}
+        for key, value in overrides.items():
+            if key == "journal":
+                before: Any = path
+            elif key in hosting_fields:
+                before = hosting.get(key, hosting_fields[key])
+                hosting[key] = value
             else:
-                token = entry.get("token") if isinstance(entry.get("token"), str) else None
-                seat = table.seats[i] = Seat(name, "human", None, token, False, now)
+                before = getattr(config, key)  # AttributeError: not a setting (a bug)
+                setattr(config, key, value)
+            _log_override(path, key, before, value)
+        for key, value in (mode or {}).items():
+            setattr(config, key, value)
+        config.journal = overrides.get("journal", path)
+        state = None
+        if record is not None:
+            state, verdict = replay(record)
+            if not verdict.ok:
+                raise TableError(f"cannot resume: the journal does not replay: {verdict.error}")
+            if len(record.players) != config.players:
+                raise TableError(
+                    f"cannot resume: the journal has {len(record.players)} players, "
+                    f"the table file {config.players} seats"
+                )
+            config.options = options = record.options
+        table = cls(config, clock)
+        table.options = options
+        table.hosting = Hosting(**hosting)
+        table.table_id, table.secret = _identity(info, file)
+        table.state = state
+        table._restore_seats(info, record.players if record is not None else None)
+        number = info.get("game_number")
+        table.game_number = number if isinstance(number, int) and number >= 0 else 0
+        if state is not None:
+            table.game_number = max(table.game_number, 1)
+        table.chat_log = _chat_lines(info.get("chat"))
+        table._resume_clock(info.get("clock"))
+        if state is not None and state.over:
+            # A journal of a finished game: the table waits for the next one.
+            table.game_over_saved = True
+            if table.rematch_mode() == "vote" and config.rematch_after is not None:
+                table.rematch_at = clock() + config.rematch_after
+        table.save_table_file()
+        return table
+
+    def _restore_seats(self, info: dict[str, Any], names: Sequence[str] | None) -> None:
+        """Seats as the file holds them.  In a game, every human seat waits for
+        its player (D17); in a lobby, only the host's seat is kept for them:
+        the others open again, as a lobby seat does when its player goes."""
+        saved = info.get("seats")
+        if not isinstance(saved, list) or len(saved) != len(self.seats):
+            raise TableError("cannot resume: the table file's seats do not match the table")
+        host = info.get("host_seat")
+        self.host_seat = host if type(host) is int and 0 <= host < len(self.seats) else None
+        now = self.clock()
+        for i, entry in enumerate(saved):
+            if not isinstance(entry, dict):
+                raise TableError(f"cannot resume: seat {i + 1} in the table file is not a seat")
+            kind, token, level = entry.get("kind"), entry.get("token"), entry.get("bot_level")
+            name = names[i] if names is not None else clean_name(entry.get("name"), f"seat {i + 1}")
+            if level not in BOT_LEVELS:
+                level = self.config.bot_level
+            if kind == "bot":
+                self.seats[i] = Seat(name, "bot", level, bot=self._make_bot(level, i))
+            elif kind == "human" and isinstance(token, str) and token:
+                if self.state is None and i != self.host_seat:
+                    continue  # a lobby seat opens again
+                seat = self.seats[i] = Seat(name, "human", None, token, False, now)
                 timeouts = entry.get("timeouts")
                 seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
-                if entry.get("away") is True:
+                if entry.get("away") is True and self.state is not None:
                     seat.away = True
-                    seat.bot = table._stand_in(i)
-                    seat.bot_level = config.bot_level
+                    seat.bot = self._stand_in(i)
+                    seat.bot_level = self.config.bot_level
                 network_bot = entry.get("network_bot")
                 if isinstance(network_bot, str):
                     seat.network_bot = clean_name(network_bot, "bot")
-        host = info.get("host_seat") if isinstance(info, dict) else None
-        table.host_seat = host if isinstance(host, int) else None
-        number = info.get("game_number") if isinstance(info, dict) else None
-        table.game_number = number if isinstance(number, int) else 1
-        table._resume_clock(info.get("clock") if isinstance(info, dict) else None)
-        return table
+            elif self.state is not None:
+                raise TableError(f"cannot resume: seat {i + 1} of the game has no player")
+        if self.host_seat is not None and self.seats[self.host_seat].kind != "human":
+            self.host_seat = None
 
     def _resume_clock(self, saved: Any) -> None:
         """The turn clock after a resume.  Time while the host was down does
@@ -921,25 +1107,65 @@ def _stand_in_words(state: GameState, i: int, before: int) -> str:
     return "time is up: the bot drew a card for you"
 
 
-def open_table(config: TableConfig, resume: Path | None = None, bots: int = 0) -> Table:
-    """A new table with ``bots`` bots, or the one a journal holds (``resume``).
+def _identity(info: dict[str, Any], file: Path) -> tuple[str, str]:
+    table_id, secret = info.get("table_id"), info.get("secret")
+    if not (isinstance(table_id, str) and 8 <= len(table_id) <= 64):
+        raise TableError(f"cannot resume: {file} has no table id")
+    if not (isinstance(secret, str) and len(secret) >= 32):
+        raise TableError(f"cannot resume: {file} has no table secret")
+    return table_id, secret
 
-    A resumed table keeps writing to its journal unless ``config.journal``
-    names another file.
-    """
+
+def _chat_lines(raw: Any) -> list[ChatReceived]:
+    lines: list[ChatReceived] = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, list) and len(item) == 4:
+            seat, name, text, spectator = item
+            if (seat is None or type(seat) is int) and isinstance(name, str):
+                text = clean_text(text, MAX_CHARS)
+                lines.append(ChatReceived(seat, name, text, spectator=spectator is True))
+    return lines[-CHAT_HISTORY:]
+
+
+def setting_flag(key: str) -> str:
+    """The command-line flag a setting comes from, for log lines and errors."""
+    return {"table_name": "--name", "journal": "--record"}.get(key, "--" + key.replace("_", "-"))
+
+
+def _log_override(path: Path, key: str, before: Any, after: Any) -> None:
+    if key in SECRET_SETTINGS:
+        change = "changes" if before != after else "is given again (unchanged)"
+        log.info("resuming %s: %s given: the setting %s", path, setting_flag(key), change)
+    else:
+        log.info(
+            "resuming %s: %s given: %s instead of the saved %s",
+            path, setting_flag(key), _shown(after), _shown(before),
+        )  # fmt: skip
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Options):
+        return str(value.to_json())
+    return "none" if value is None else str(value)
+
+
+def open_table(
+    config: TableConfig,
+    resume: Path | None = None,
+    bots: int = 0,
+    overrides: Mapping[str, Any] | None = None,
+) -> Table:
+    """A new table with ``bots`` bots, or the one a journal and its table
+    file hold (``resume``), with ``overrides`` given again by the host; the
+    hosting mode (``HOSTING_MODE``) comes from ``config``."""
     if resume is not None:
-        table = Table.resume(config, resume)
-        if config.journal is not None:
-            table.config.journal = config.journal
-        return table
+        mode = {key: getattr(config, key) for key in HOSTING_MODE}
+        return Table.resume(resume, overrides, mode)
     table = Table(config)
     for _ in range(bots):
         table.add_bot(None, config.bot_level)
+    table.save_table_file()
     return table
-
-
-def _seats_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".seats")
 
 
 @dataclass(frozen=True)

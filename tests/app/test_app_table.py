@@ -16,6 +16,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.pile import PileView
+from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -207,17 +208,22 @@ async def test_no_color_keeps_every_card_readable(
 async def test_hint_selects_the_suggested_play_and_enter_makes_it(
     client: ScriptedClient,
 ) -> None:
+    """The hint (the expert, thinking off the UI loop: bots/hint.py) selects
+    a play, or holds a pick-up or draw, and Enter makes exactly that move."""
     state = dealt(["you", "bot"], first=0)
-    expected = GreedyBot(seed=0).choose_move(seat_view(state, 0))
-    assert expected.kind == "play"
+    view = seat_view(state, 0)
+    assert not any(a == PICKUP for a in view.legal)  # a play is the only kind of move
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_table(pilot, client, state)
         await pilot.press("h")
-        view = seat_view(state, 0)
-        assert sorted(view.hand[i] for i in screen.selected) == sorted(expected.cards)
+        # The hint is thought out off the UI loop (bots/hint.py): wait for it.
+        await wait_for(pilot, lambda: bool(screen.selected), timeout=20, what="the hint")
+        chosen = sorted(view.hand[i] for i in screen.selected)
         await pilot.press("enter")
-        assert client.requests[-1] == ("submit", expected)
+        kind, move = client.requests[-1]
+        assert kind == "submit" and isinstance(move, Move) and move.kind == "play"
+        assert sorted(move.cards) == chosen
 
 
 async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedClient) -> None:
@@ -233,6 +239,23 @@ async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedCli
         pytest.fail("no forced pick-up found")
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        await open_table(pilot, client, state)
-        await pilot.press("h", "enter")
+        screen = await open_table(pilot, client, state)
+        await pilot.press("h")
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "Hint:" in line.text, timeout=20, what="the hint")
+        await pilot.press("enter")
         assert client.requests[-1] == ("submit", Move.pickup(0))
+
+
+async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(
+    client: ScriptedClient,
+) -> None:
+    state = dealt(["you", "Bob"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("u", "d", "f", "1")
+        assert not any(kind == "submit" for kind, _ in client.requests)
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "Not your turn: Bob plays now" in line.text)
+        assert "seat" not in line.text

@@ -50,6 +50,12 @@ CASES = [
     (["host", "--announce-port", "70000"], ["--announce-port"]),
     (["host", "--ssh-port", "x"], ["--ssh-port"]),
     (["host", "--seed", "1.5"], ["--seed"]),
+    (["host", "--turn-time", "0"], ["--turn-time", "1 to 3600"]),
+    (["host", "--turn-time", "soon"], ["--turn-time"]),
+    (["host", "--games", "0", "--headless"], ["--games"]),
+    (["host", "--rematch-after", "-1", "--headless"], ["--rematch-after"]),
+    (["host", "--games", "2"], ["--games", "--headless"]),
+    (["host", "--rematch-after", "30"], ["--rematch-after", "--headless"]),
     # join
     (["join", "--bot", "nope"], ["--bot", "nope"]),
     (["join", "--listen-port", "99999"], ["--listen-port"]),

@@ -128,10 +128,15 @@ class Tmux:
         self.socket = socket_name
 
     def run(self, *args: str) -> str:
+        # -u: UTF-8 whatever the locale says (names such as 山田 in the panes).
         out = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, check=False
         )
         return out.stdout
+
+    def flag(self, name: str, fmt: str) -> str:
+        """A pane's format value, e.g. ``#{alternate_on}`` or ``#{pane_dead_status}``."""
+        return self.run("display-message", "-p", "-t", name, fmt).strip()
 
     def new(
         self,
@@ -205,7 +210,11 @@ def headless_host(tmp_path: Path) -> Iterator[object]:
             ],
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "THREEUP_STATE_DIR": str(tmp_path / "host-state")},
+            env={
+                **os.environ,
+                "THREEUP_STATE_DIR": str(tmp_path / "host-state"),
+                "LANG": "C.UTF-8",  # the door's guests show names such as 山田
+            },
         )
         procs.append(proc)
         port = int(wait_for_line(proc, r"threeup host listening on 127\.0\.0\.1:(\d+)"))

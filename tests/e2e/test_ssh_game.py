@@ -46,7 +46,7 @@ def test_two_ssh_players_and_a_bot_play_a_whole_game(
     sshd: Sshd, tmux: Tmux, headless_host, tmp_path: Path, term: str, no_color: bool
 ) -> None:
     host, port = headless_host(
-        "--players", "3", "--bots", "1", "--seed", "11", "--takeover-after", "600"
+        "--players", "3", "--bots", "1", "--seed", "11", "--takeover-after", "600", "--games", "1"
     )
     players = ("ann", "bob")
     for name in players:
@@ -73,7 +73,7 @@ def test_two_ssh_players_and_a_bot_play_a_whole_game(
 
     for name in players:
         final = tmux.wait_for(name, "Game over", timeout=30)
-        assert "wins" in final or "stalemate" in final
+        assert "win" in final or "stalemate" in final  # "ann wins", or "You win!"
         # The game moved on: the terminal showed many different screens,
         # with the turn counter advancing.
         assert len(screens[name]) > 10

@@ -115,20 +115,23 @@ def start_host_process(
 ) -> Proc:
     """``threeup host --headless`` on loopback, announcing nothing; waits for
     the "listening" line and parses the port from it.  ``games``: the host
-    exits after that many games (None: it hosts until stopped)."""
-    args = [
-        str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", str(port),
-        "--players", str(players), "--bots", str(bots), "--seed", str(seed),
-        "--record", str(record), "--announce", "off", *extra,
-    ]  # fmt: skip
-    if games is not None:
-        args += ["--games", str(games)]
-    if takeover_after is not None:
-        args += ["--takeover-after", str(takeover_after)]
+    exits after that many games (None: it hosts until stopped).  With
+    ``resume``: only ``--resume FILE`` (the table file holds the rest, the
+    number of games too), plus ``extra``."""
     if resume is not None:
-        args += ["--resume", str(resume)]
-    if code is not None:
-        args += ["--code", code]
+        args = [str(THREEUP), "host", "--headless", "--resume", str(resume), *extra]
+    else:
+        args = [
+            str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", str(port),
+            "--players", str(players), "--bots", str(bots), "--seed", str(seed),
+            "--record", str(record), "--announce", "off", *extra,
+        ]  # fmt: skip
+        if games is not None:
+            args += ["--games", str(games)]
+        if takeover_after is not None:
+            args += ["--takeover-after", str(takeover_after)]
+        if code is not None:
+            args += ["--code", code]
     proc = spawn(args, workdir, workdir / f"{tag}.stderr", workdir / f"{tag}-state")
     popen = proc.popen
     deadline = time.monotonic() + 20

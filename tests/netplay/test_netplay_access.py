@@ -29,7 +29,7 @@ from netplay_support import (
 from net import NetConfig
 from net.codec import encode, encode_message
 from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
-from threeup_tui.client.events import ActionRejected
+from threeup_tui.client.events import ActionRejected, ConnectionChanged
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.rules import Move, RulesError
 from threeup_tui.table import Table
@@ -41,6 +41,16 @@ async def _rejection(client: NetClient, timeout: float = 3.0) -> str:
             event = await client.next_event()
             if isinstance(event, ActionRejected):
                 return event.reason
+
+    return await asyncio.wait_for(run(), timeout)
+
+
+async def _closed(client: NetClient, timeout: float = 5.0) -> str:
+    async def run() -> str:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, ConnectionChanged) and event.state == "closed":
+                return event.detail
 
     return await asyncio.wait_for(run(), timeout)
 
@@ -139,20 +149,26 @@ async def test_no_seat_without_its_token(tmp_path: Path) -> None:
         await impostor.start()  # same name, different token
         assert impostor.seat is not None and impostor.seat != alice.seat
         assert table.seats[alice.seat].token == alice_token  # type: ignore[index]
+        # Two players, one name: told apart, never merged.
+        assert table.seats[impostor.seat].name == "alice (2)"
         await bob.start()  # the table is full: the game starts
         assert table.state is not None
         for name in ("alice", "eve"):
             late = make_client(host.address, name, tmp_path / f"late-{name}.json")
             with pytest.raises(ConnectionRefusedError, match="the table is full"):
                 await late.start()
-        # The same token again (alice's own token store) is alice's seat.
+        # The same token again (alice's own token store, another terminal)
+        # is alice's seat, and takes it over: the first session is told.
         again = make_client(host.address, "alice", tmp_path / "alice.json")
+        clients.append(again)  # closed at the end with the others
         await again.start()
         assert again.seat == alice.seat
-        await again.close()
+        closed = await _closed(alice)
+        assert closed == "your seat was taken over from another terminal"
+        playing = [again, impostor, bob]
         tasks = [
             asyncio.ensure_future(play_bot(c, log, seed=i, started=True))
-            for i, (c, log) in enumerate(zip(clients, logs, strict=True))
+            for i, (c, log) in enumerate(zip(playing, logs, strict=True))
         ]
         await asyncio.wait_for(asyncio.gather(*tasks), 30)
         record = table_record(table)

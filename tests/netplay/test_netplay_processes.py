@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from netplay_support import (
     Proc,
-    free_udp_port,
     load_record_file,
     read_moves,
     start_bot_process,
@@ -106,19 +105,24 @@ def test_client_process_killed_mid_game_gets_its_seat_back(tmp_path: Path) -> No
     # The game waited for alice's seat, and the restarted alice played it.
     assert rec.moves[stalled].seat == seat
     # The seat still belongs to alice's kept token.
-    seats = json.loads(record.with_name(record.name + ".seats").read_text())
-    assert seats["seats"][seat]["token"] in token_before.values()
+    table = json.loads(record.with_name(record.name + ".table").read_text())
+    kept = [token for t in token_before["tables"].values() for token in t["names"].values()]
+    assert table["seats"][seat]["token"] in kept
 
 
 def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) -> None:
+    """`threeup host --headless --resume FILE`, and nothing else: the table
+    comes back on the port it had (port 0 picked it at random), still asks
+    for its room code, gives the players their seats back, and the game
+    ends with a record that verifies.  The host's log says who came and
+    went, and never shows the code or a token."""
     record = tmp_path / "game.json"
-    port = free_udp_port()
     host = start_host_process(
-        tmp_path, players=3, bots=1, seed=31, record=record, port=port, takeover_after=600
+        tmp_path, players=3, bots=1, seed=31, record=record, takeover_after=600, code="pizza"
     )
-    assert host.port == port
-    alice = start_bot_process(tmp_path, port, "alice", tmp_path / "state-alice")
-    bob = start_bot_process(tmp_path, port, "bob", tmp_path / "state-bob")
+    port = host.port
+    alice = start_bot_process(tmp_path, port, "alice", tmp_path / "state-alice", code="pizza")
+    bob = start_bot_process(tmp_path, port, "bob", tmp_path / "state-bob", code="pizza")
     procs = [host, alice, bob]
     try:
         wait_for_moves(record, 6, 30, alive=procs)
@@ -128,19 +132,18 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) 
         shutil.copy(record, tmp_path / "journal-at-kill.json")
         time.sleep(0.3)
         assert alice.popen.poll() is None and bob.popen.poll() is None
+        # --resume alone: the port, the code, the seats and every setting come back.
         resumed = start_host_process(
-            tmp_path,
-            players=3,
-            bots=1,
-            seed=31,
-            record=record,
-            port=port,
-            takeover_after=600,
-            resume=record,
+            tmp_path, players=3, bots=1, seed=31, record=record, resume=record,
             tag="host-resumed",
-        )
+        )  # fmt: skip
         procs.append(resumed)
         assert resumed.port == port
+        for code in ("wrong", None):  # the resumed table still asks for its code
+            eve = start_bot_process(tmp_path, port, "eve", tmp_path / "state-eve", code=code)
+            procs.append(eve)
+            assert eve.wait(30) == 1
+            assert "wrong room code" in eve.stderr()
         assert resumed.wait(90) == 0, resumed.stderr()
         assert alice.wait(30) == 0, alice.stderr()
         assert bob.wait(30) == 0, bob.stderr()
@@ -156,3 +159,10 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) 
     for name in ("alice", "bob"):
         seat = rec.players.index(name)
         assert any(m.seat == seat for m in rec.moves[len(before) :]), f"{name} never came back"
+    # The log: joins, returns and refusals, 1-based seats, no secret.
+    logs = host.stderr() + resumed.stderr()
+    table = json.loads(record.with_name(record.name + ".table").read_text())
+    assert "alice sat down at seat" in logs and "alice is back at seat" in logs
+    assert "refused a join from 127.0.0.1" in logs and "wrong room code" in logs
+    assert "pizza" not in logs
+    assert not any(s["token"] and s["token"] in logs for s in table["seats"])

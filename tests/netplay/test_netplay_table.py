@@ -237,7 +237,11 @@ async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> N
     assert all(e.seat is None for e in heard if e.spectator)
     refused = [m for m in flooder.messages if isinstance(m, dict) and m.get("t") == "rejected"]
     assert refused and refused[0]["reason"].startswith("too many chat lines: at most 5 in 10 s")
-    assert host.stats.chat_refused >= sent["seat"] + sent["watcher"] - 10
+    total = sent["seat"] + sent["watcher"]
+    passed = len([e for e in heard if e.seat == flooder.seat or e.spectator])
+    # Every line the host handled was refused but the few let through (some
+    # may still have been on their way when the test stopped).
+    assert 0.95 * total <= host.stats.chat_refused <= total - passed
 
 
 def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> None:

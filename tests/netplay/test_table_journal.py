@@ -1,8 +1,9 @@
 """The table's journal and record files.
 
 The host writes the record after every move (encoding only the new moves)
-and the seats file only when what it holds changes: the seats and tokens,
-which a game does not change.  Record files put one move per line.
+and the table file only when what it holds changes: the seats and tokens,
+the settings and the chat, which a move does not change.  Record files put
+one move per line.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ def bot_table(journal: Path, seed: int = 5) -> Table:
     return open_table(TableConfig(players=3, seed=seed, journal=journal), bots=3)
 
 
-def test_the_record_is_rewritten_every_move_and_the_seats_file_once(tmp_path: Path) -> None:
+def test_the_record_is_rewritten_every_move_and_the_table_file_not(tmp_path: Path) -> None:
     journal = tmp_path / "game.json"
-    seats_file = tmp_path / "game.json.seats"
+    seats_file = tmp_path / "game.json.table"
     table = bot_table(journal)
     table.start(None)
-    held = None  # the first seats file, held open so its inode cannot be reused
+    held = None  # the table file, held open so its inode cannot be reused
     moves = 0
     try:
         while table.step_bot():
@@ -45,20 +46,24 @@ def test_the_record_is_rewritten_every_move_and_the_seats_file_once(tmp_path: Pa
             assert len(load_record(journal).moves) == len(state.history)
             if held is None:
                 held = seats_file.open("rb")
-            # Still the very file written with the first move: not replaced.
-            assert os.fstat(held.fileno()).st_ino == seats_file.stat().st_ino
+            if state.phase != Phase.OVER:
+                # Still the very file written before the first move: not
+                # replaced (the result's chat line at the end is written).
+                assert os.fstat(held.fileno()).st_ino == seats_file.stat().st_ino
     finally:
         if held is not None:
             held.close()
     assert moves > 10
     seats = json.loads(seats_file.read_text())
     assert [s["kind"] for s in seats["seats"]] == ["bot", "bot", "bot"]
+    assert seats["chat"][-1][2] == table.result_words(table.state)  # type: ignore[arg-type]
+    assert seats_file.stat().st_mode & 0o777 == 0o600  # the room code and tokens: owner only
     assert verify(json.loads(journal.read_text())).ok
 
 
-def test_a_rematch_rewrites_the_seats_file_and_a_resume_reads_it(tmp_path: Path) -> None:
+def test_a_rematch_rewrites_the_table_file_and_a_resume_reads_it(tmp_path: Path) -> None:
     journal = tmp_path / "game.json"
-    seats_file = tmp_path / "game.json.seats"
+    seats_file = tmp_path / "game.json.table"
     table = bot_table(journal)
     table.start(None)
     while table.step_bot():
@@ -70,7 +75,7 @@ def test_a_rematch_rewrites_the_seats_file_and_a_resume_reads_it(tmp_path: Path)
     second = json.loads(seats_file.read_text())
     assert second != first
     assert second["game_number"] == first["game_number"] + 1
-    resumed = Table.resume(TableConfig(), journal)
+    resumed = Table.resume(journal)
     assert resumed.game_number == second["game_number"]
     assert [s.kind for s in resumed.seats] == ["bot", "bot", "bot"]
 

@@ -100,6 +100,25 @@ def test_a_network_bot_always_agrees(tmp_path: Path) -> None:
     assert table.game_number == 2
 
 
+def test_a_person_marked_away_must_ask_too(tmp_path: Path) -> None:
+    """An away seat is played by a bot, but its player is still connected:
+    the next game waits for them (or for --rematch-after)."""
+    table, clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    seat = table.seats[1]
+    seat.away, seat.bot = True, table._stand_in(1)  # as three time-outs leave it
+    table.rematch(0)
+    clock.now += 3600
+    table.check_timers()
+    assert table.game_number == 1
+    table.seat_active(1)  # bob is back, and asks
+    table.rematch(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
 def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
     table, clock = headless(tmp_path, rematch_after=30.0)
     table.start(None)
@@ -163,3 +182,17 @@ def test_every_finished_game_is_kept_beside_the_journal_and_verifies(tmp_path: P
     assert len({str(r["moves"]) for r in records}) == 3  # three different games
     # The journal holds the current (here: the last finished) game.
     assert read_json(tmp_path / "party.json") == records[-1]
+
+
+def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    later = FakeClock()
+    # --rematch-after given with --resume: an override of the saved setting.
+    resumed = Table.resume(tmp_path / "party.json", {"rematch_after": 5.0}, clock=later)
+    assert resumed.state is not None and resumed.state.over
+    assert resumed.lobby().rematch == "vote" and resumed.game_number == 1
+    later.now += 5.0
+    resumed.check_timers()
+    assert resumed.game_number == 2 and resumed.state.phase == Phase.SETUP

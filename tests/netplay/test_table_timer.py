@@ -209,11 +209,11 @@ def test_the_clock_survives_a_clean_stop_and_a_resume(tmp_path: Path) -> None:
     to_anns_turn(table, clock)
     clock.now += 15  # 45 s left
     table.suspend()
-    saved = json.loads(journal.with_name("game.json.seats").read_text())
+    saved = json.loads(journal.with_name("game.json.table").read_text())
     assert saved["clock"]["remaining"] == 45.0
     later = FakeClock()
     later.now = 5000.0  # the host was down a long while: that does not count
-    resumed = Table.resume(TableConfig(turn_time=60.0), journal, later)
+    resumed = Table.resume(journal, clock=later)
     assert resumed.turn_clock.deadlines == {0: 5045.0}
     assert resumed.seats[0].timeouts == 1
 
@@ -225,11 +225,11 @@ def test_a_resume_after_a_crash_starts_the_turn_clock_again(tmp_path: Path) -> N
     to_anns_turn(table, clock)
     clock.now += 58  # 2 s left, then the host dies: nothing saved
     later = FakeClock()
-    resumed = Table.resume(TableConfig(turn_time=60.0), journal, later)
+    resumed = Table.resume(journal, clock=later)
     assert resumed.turn_clock.deadlines == {0: later.now + 60.0}
     # After a clean stop with 2 s left the player still gets the grace.
     table.suspend()
-    resumed = Table.resume(TableConfig(turn_time=60.0), journal, later)
+    resumed = Table.resume(journal, clock=later)
     assert resumed.turn_clock.deadlines == {0: later.now + RESUME_GRACE}
 
 

@@ -4,13 +4,25 @@ after close."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import textual  # noqa: F401  -- the parent has Textual loaded; the workers must not
-from thinking_bots import FailingBot, Gate, GatedBot, alive, decision_key, loaded_modules
+from thinking_bots import (
+    FailingBot,
+    Gate,
+    GatedBot,
+    InterruptedBot,
+    alive,
+    decision_key,
+    loaded_modules,
+)
 
 from threeup_tui.bots import GreedyBot
 from threeup_tui.bots.busy import BusyBot
@@ -71,9 +83,39 @@ async def test_a_worker_ignores_ctrl_c(pool: ThinkPool, gate: Gate) -> None:
     assert pid in pool.worker_pids() and alive(pid)
 
 
+def test_every_worker_is_born_with_ctrl_c_blocked(tmp_path: Path) -> None:
+    """A Ctrl-C while a worker boots must wait for its handler, never kill it
+    with a traceback: the first worker too, started right after
+    multiprocessing's resource tracker (a fresh process, so that the
+    tracker is started there)."""
+    program = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from thinking_bots import started_blocked_slowly
+from threeup_tui.bots.pool import ThinkPool
+pool = ThinkPool(workers=2)
+pool.warm()
+calls = [pool._submit(started_blocked_slowly) for _ in range(2)]
+print(sorted({{call.result() for call in calls}}))
+pool.close()
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    workers = ast.literal_eval(out.strip())
+    assert len(workers) == 2 and all(blocked is True for _pid, blocked in workers), workers
+
+
 async def test_a_bots_error_comes_back_to_the_caller(pool: ThinkPool) -> None:
     with pytest.raises(RuntimeError, match="the failing bot fails"):
         await pool.decide(FailingBot(1, think_ms=1), play_view())
+
+
+async def test_an_interrupt_inside_a_worker_never_reaches_the_callers_loop(
+    pool: ThinkPool,
+) -> None:
+    with pytest.raises(ThinkingError, match="KeyboardInterrupt"):
+        await pool.decide(InterruptedBot(1, think_ms=1), play_view())
 
 
 async def test_a_worker_that_dies_mid_thought_is_replaced(pool: ThinkPool, gate: Gate) -> None:

@@ -136,6 +136,51 @@ async def test_a_headless_host_serves_its_players_while_its_bots_think(
             host.wait()
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+async def test_a_host_killed_outright_leaves_no_thinking_worker_behind(
+    gate: Gate, tmp_path: Path
+) -> None:
+    """SIGKILL gives the host no chance to stop its workers: they notice."""
+    stderr = tmp_path / "host.stderr"
+    host = threeup(
+        gate,
+        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--players", "2",
+        "--bots", "1", "--bot-level", "gated", "--takeover-after", "600",
+        "--record", str(tmp_path / "game.json"), "--announce", "off",
+        stderr=stderr,
+    )  # fmt: skip
+    ann: NetClient | None = None
+    left: list[int] = []
+    try:
+        marker = f"threeup host listening on {LOOPBACK}:"
+        await until(lambda: marker in stderr.read_text() or host.poll() is not None, "the host")
+        port = int(stderr.read_text().split(marker)[1].split()[0])
+        ann = NetClient(LOOPBACK, port, "ann", tokens=TokenStore(tmp_path / "tokens"))
+        await ann.start()
+        await gate.until_thinking("0-setup")
+        left = children(host.pid)  # the thinking workers and multiprocessing's tracker
+        assert gate.pid("0-setup") in left
+        host.kill()
+        host.wait()
+        await until(lambda: not any(alive(pid) for pid in left), "the host's children to go", 5)
+    finally:
+        if ann is not None:
+            await ann.close()
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+        for pid in left:  # a failed test leaves nothing behind either
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
     gate: Gate, tmp_path: Path
 ) -> None:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from thinking_bots import Gate, GatedBot, decision_key
 
-from threeup_tui.bots import GreedyBot
-from threeup_tui.bots.pool import ThinkPool, decide
+from threeup_tui.bots import ExpertBot, GreedyBot
+from threeup_tui.bots.pool import ThinkPool, decide, thinks
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.local import bot_game
 from threeup_tui.rules import Move, seat_view
@@ -66,6 +66,15 @@ def ann_moves(table: Table) -> Move:
     move = GreedyBot(9).choose_move(seat_view(state, 0))
     table.submit(0, move)
     return move
+
+
+def test_the_take_over_bot_is_the_tables_level_and_thinks_off_the_loop_if_expert() -> None:
+    table, _token, clock = ann_to_move(level="expert")
+    take_over_ann(table, clock)
+    bot = table.seats[0].bot
+    assert isinstance(bot, ExpertBot) and thinks(bot)
+    said = [line.text for line in table.chat_log]
+    assert "an expert bot plays seat 1 for ann until they return" in said
 
 
 def test_a_decision_is_dropped_when_the_player_came_back_and_moved_meanwhile() -> None:

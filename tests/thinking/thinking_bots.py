@@ -69,8 +69,10 @@ class GatedBot(BusyBot):
     level = "gated"
     gate_dir: ClassVar[Path | None] = None  # set by the test before the table makes bots
 
-    def __init__(self, seed: int | None = None, think_ms: int | None = None) -> None:
-        super().__init__(seed, think_ms)
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+    ) -> None:
+        super().__init__(seed, think_ms, iterations)
         self.gate = GatedBot.gate_dir
         self.made_in = os.getpid()  # the process whose event loop must not wait for it
 
@@ -104,6 +106,24 @@ class FailingBot(BusyBot):
 
     def choose_face_up(self, view: View) -> tuple[str, str, str]:
         raise RuntimeError("the failing bot fails")
+
+
+class InterruptedBot(BusyBot):
+    """A thinking bot stopped by a KeyboardInterrupt inside its worker."""
+
+    level = "interrupted"
+
+    def choose_move(self, view: View) -> Move:
+        raise KeyboardInterrupt
+
+
+def started_blocked_slowly() -> tuple[int, bool | None]:
+    """Run in a worker, slowly enough that two calls take two workers:
+    (pid, whether SIGINT was blocked when it started)."""
+    from threeup_tui.bots.pool import _worker_started_blocked
+
+    time.sleep(0.3)
+    return _worker_started_blocked()
 
 
 def loaded_modules() -> list[str]:

@@ -65,6 +65,7 @@ from .rules_text import load_rules
 from .screens.base import TableScreenBase
 from .screens.confirm import ConfirmScreen
 from .screens.game_over import GameOverScreen
+from .screens.guest import GuestScreen
 from .screens.help import HelpScreen
 from .screens.host import HostScreen
 from .screens.join import JoinScreen
@@ -95,6 +96,10 @@ class StartSpec:
     join: JoinSettings | None = None
     record: Record | None = None
     record_name: str = ""
+    # A confined guest (THREEUP_GUEST=1, the SSH door's player): only the
+    # table, nothing written on the host's disk, and the app ends with the
+    # table (see threeup_tui.guest).
+    guest: bool = False
 
 
 def _message_for(
@@ -152,6 +157,7 @@ class ThreeUpApp(App[int]):
         self._game_screen: TableScreenBase | None = None
         self._over_shown_for = -1
         self.leave_on_sigterm = False
+        self.goodbye: str | None = None  # a guest's last line, printed as the app ends
 
     # ------------------------------------------------------------ start
     def on_mount(self) -> None:
@@ -164,6 +170,11 @@ class ThreeUpApp(App[int]):
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
         spec = self.start_spec
+        if self.guest:
+            self.push_screen(GuestScreen())
+            if spec.join is not None:
+                self.start_join(spec.join)
+            return
         settings = self.settings
         players = spec.players or settings.players
         level = spec.bot_level or settings.bot_level
@@ -311,8 +322,22 @@ class ThreeUpApp(App[int]):
 
         self.run_worker(launch(), group="launch", exclusive=True)
 
+    @property
+    def guest(self) -> bool:
+        return self.start_spec.guest
+
+    def guest_exit(self, words: str, code: int = 0) -> None:
+        """A guest's app ends with a last line, which ``run_app`` prints once
+        the terminal is restored (Textual's own exit message may still land
+        on the alternate screen, and vanish with it)."""
+        self.goodbye = words
+        self.exit(code, return_code=code)
+
     @on(ClientFailed)
     def client_failed(self, message: ClientFailed) -> None:
+        if self.guest:
+            self.guest_exit(f"threeup: could not join: {message.error}", 1)
+            return
         screen = self.screen
         if message.where == "host" and not isinstance(screen, HostScreen):
             # `threeup host` went straight for the lobby: show the form, with why.
@@ -402,6 +427,11 @@ class ThreeUpApp(App[int]):
         before = session.connection
         session.connection = message.state
         session.connection_detail = message.detail
+        if self.guest and message.state == "closed":
+            # The table closed, or the seat went to this player's newer
+            # session: the guest's app ends and the door says goodbye.
+            self.guest_exit(f"threeup: {reason_words(message.detail) or 'the table closed'}")
+            return
         # Say so when the link is lost, closed, or back; not for the first connect.
         if message.state != before and (message.state != "connected" or before != "connecting"):
             severity = {"connected": "information", "reconnecting": "warning"}.get(
@@ -410,7 +440,10 @@ class ThreeUpApp(App[int]):
             words = {
                 "connected": "Connected again",
                 "reconnecting": "Connection lost: reconnecting…",
-                "closed": "The connection is closed",
+                # The host's reason ("your seat was taken over from another terminal").
+                "closed": f"The connection is closed: {reason_words(message.detail)}"
+                if message.detail
+                else "The connection is closed",
             }
             self.notify(
                 words.get(message.state, message.state),
@@ -541,7 +574,11 @@ class ThreeUpApp(App[int]):
         self.push_screen(ConfirmScreen("Leave this table?"), answered)
 
     def leave_table(self) -> None:
-        """Back to the start screen; the event worker closes the client."""
+        """Back to the start screen; the event worker closes the client.
+        A guest has no start screen: leaving ends the app (and the SSH session)."""
+        if self.guest:
+            self.guest_exit("threeup: you left the table")
+            return
         self.workers.cancel_group(self, "events")
         self.session = None
         self._game_screen = None
@@ -555,8 +592,19 @@ class ThreeUpApp(App[int]):
             super()._refresh_notifications()
 
     # ------------------------------------------------------------ palette
+    # Textual's own palette entries a guest may use: none writes a file.
+    GUEST_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys", "Maximize", "Minimize"})
+
+    def deliver_screenshot(self, *args: object, **kwargs: object) -> None:
+        if self.guest:  # it would write a file on the host's disk
+            self.notify("Screenshots are not available here", severity="warning")
+            return
+        super().deliver_screenshot(*args, **kwargs)  # type: ignore[arg-type]
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if not self.guest or command.title in self.GUEST_SYSTEM_COMMANDS:
+                yield command
         if isinstance(screen, TableScreen):
             yield SystemCommand("Play", "Play the selected cards", screen.action_play)
             yield SystemCommand("Pick up", "Pick up the discard pile", screen.action_pickup)
@@ -569,7 +617,7 @@ class ThreeUpApp(App[int]):
                 )
             yield SystemCommand("Chat", "Write to the table", screen.action_chat)
             yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
-        if isinstance(screen, StartScreen):
+        if isinstance(screen, StartScreen) and not self.guest:
             yield SystemCommand(
                 "Play against bots",
                 "Start a game at once",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from ..bots.pool import close_shared_pool
+from ..guest import is_guest, read_guest_seat
 from ..launcher import HostSettings, JoinSettings, Launcher
 from ..recordfile import load_record
-from ..rules import MalformedRecord, Options, RulesError
+from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
@@ -34,29 +36,9 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
             name=name,
         )
     if command == "host":
-        options = Options(
-            voluntary_pickup=bool(getattr(args, "voluntary_pickup", False)),
-            finish="places" if getattr(args, "finish", "first_out") == "places" else "first_out",
-        )
-        host = HostSettings(
-            players=getattr(args, "players", 4),
-            bots=getattr(args, "bots", 0),
-            bot_level=getattr(args, "bot_level", "greedy"),
-            code=getattr(args, "code", None),
-            name=name or remembered.name or "host",
-            options=options,
-            seed=getattr(args, "seed", None),
-            port=getattr(args, "port", None),
-            bind=getattr(args, "bind", None) or "0.0.0.0",
-            takeover_after=getattr(args, "takeover_after", 30.0),
-            journal=getattr(args, "record", None),
-            resume=getattr(args, "resume", None),
-            ssh_port=getattr(args, "ssh_port", None),
-            ssh_authorized_keys=getattr(args, "ssh_authorized_keys", None),
-            turn_time=getattr(args, "turn_time", None),
-            spectator_chat=not getattr(args, "no_spectator_chat", False),
-        )
-        return StartSpec(mode="host", host=host)
+        host = HostSettings.from_args(args)
+        # No --name: the name you chose last (the command line is not remembered).
+        return StartSpec(mode="host", host=replace(host, name=name or remembered.name or "host"))
     if command == "join":
         join = JoinSettings(
             address=getattr(args, "address", None) or "",
@@ -64,8 +46,26 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
             code=getattr(args, "code", None),
             watch=bool(getattr(args, "watch", False)),
         )
+        if is_guest():  # the SSH door's guest: the seat comes from the door
+            join = guest_join_settings() or join
+            return StartSpec(mode="join", join=join, guest=True)
         return StartSpec(mode="join", join=join)
     return StartSpec()
+
+
+def guest_join_settings() -> JoinSettings | None:
+    """The seat the SSH door passed to its guest's app (see threeup_tui.guest)."""
+    seat = read_guest_seat()
+    if seat is None:
+        return None
+    fields = {k: seat.get(k) for k in ("address", "name", "code", "token")}
+    if not all(isinstance(fields[k], str) for k in ("address", "name", "token")):
+        return None
+    code = fields["code"] if isinstance(fields["code"], str) else None
+    return JoinSettings(
+        address=str(fields["address"]), name=str(fields["name"]), code=code,
+        token=str(fields["token"]),
+    )  # fmt: skip
 
 
 def launcher_from_args(args: argparse.Namespace) -> Launcher:
@@ -107,4 +107,6 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         result = app.run()
     finally:
         close_shared_pool()  # the bots' thinking workers, and the hint's
+    if app.goodbye:  # a confined guest's last line, on the restored terminal
+        print(app.goodbye, file=sys.stderr, flush=True)
     return result if isinstance(result, int) else (app.return_code or 0)

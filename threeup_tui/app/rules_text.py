@@ -56,9 +56,10 @@ KEYS_HELP = """\
 | u | pick up the pile |
 | d | draw (when the draw is open) |
 | f then 1-3 | flip a face-down card |
-| h | hint: select what a greedy bot would do (⏎ then does it) |
+| h | hint: select what the best bot would do (⏎ then does it) |
 | Esc | clear the selection |
 | c | chat (⏎ sends, Esc goes back to the cards) |
+| Tab | into the moves or the chat: then ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |
 | ? | this help |
 | q | leave the table |
@@ -71,6 +72,14 @@ up. Buttons that cannot be used now are greyed out, with the reason beside
 them.
 
 **Set-up.** Click three cards (or press 1-6), then ⏎ to lay them face up.
+
+**Messages** (your turn, a hint, why a move was refused) show on the line
+just above the keys, never over the cards. With a turn timer, your last ten
+seconds are counted down at the right of the top line.
+
+**Help and replay.** ↑ ↓ PgUp PgDn Home End scroll these pages. In a replay
+← → step one move, PgUp PgDn ten, Home End go to the start and the end,
+space plays the moves one by one, and ↑ ↓ scroll the seats.
 
 Every card shows its colour letter and its number: `R7` is a red 7, `GC+2`
 a green Clear +2.

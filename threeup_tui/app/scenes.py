@@ -43,6 +43,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .widgets.chat import ChatLines
+from .widgets.pile import PileView
 
 Drive = Callable[[Pilot[int]], Awaitable[None]]
 
@@ -125,9 +126,10 @@ async def settle(pilot: Pilot[int], predicate: Callable[[], bool], timeout: floa
 
 
 async def finish(pilot: Pilot[int]) -> None:
-    """Remove what changes with time: toasts, blinking cursors, and logs whose
-    scroll to the end is still pending (a log under a modal scrolls when it
-    next repaints, which may be before or after the picture)."""
+    """Remove what changes with time: toasts, blinking cursors, a card's
+    landing highlight, and logs whose scroll to the end is still pending (a
+    log under a modal scrolls when it next repaints, which may be before or
+    after the picture)."""
     app = pilot.app
     await pilot.pause()
     app.clear_notifications()
@@ -136,6 +138,8 @@ async def finish(pilot: Pilot[int]) -> None:
     for screen in app.screen_stack:
         for log in screen.query(ChatLines):
             log.scroll_end(animate=False, immediate=True)
+        for pile in screen.query(PileView):
+            pile.end_highlight()  # a card's landing lasts a moment: not in a picture
     await pilot.pause()
 
 

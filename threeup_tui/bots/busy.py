@@ -31,8 +31,10 @@ class BusyBot(GreedyBot):
     level = "busy"
     thinks = True
 
-    def __init__(self, seed: int | None = None, think_ms: int | None = None) -> None:
-        super().__init__(seed, BUSY_THINK_MS if think_ms is None else think_ms)
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+    ) -> None:
+        super().__init__(seed, BUSY_THINK_MS if think_ms is None else think_ms, iterations)
 
     def think(self, view: View) -> None:
         assert self.think_ms is not None

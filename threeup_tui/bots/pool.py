@@ -84,10 +84,15 @@ def fallback_decision(view: View) -> Decision:
     return decide(GreedyBot(0), view)
 
 
+_sigint_blocked_at_start: bool | None = None  # in a worker: was it born safe from Ctrl-C?
+
+
 def _worker_init() -> None:
+    global _sigint_blocked_at_start
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _sigint_blocked_at_start = signal.SIGINT in blocked
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICE)
     with contextlib.suppress(OSError):
@@ -95,6 +100,20 @@ def _worker_init() -> None:
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         os.close(quiet)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """End this worker when its parent has ended, however it ended.
+
+    A parent that is killed outright never sends the pool's "stop", and the
+    worker would wait for work for ever: it holds both ends of its own work
+    queue's pipe, so it never sees the end of it.
+    """
+    parent.join()  # the parent's sentinel: readable once the parent is gone
+    os._exit(0)
 
 
 def _decide_in_worker(bot: Bot, view: View) -> Decision:
@@ -108,6 +127,11 @@ def _decide_in_worker(bot: Bot, view: View) -> Decision:
 
 def _worker_pid() -> int:
     return os.getpid()
+
+
+def _worker_started_blocked() -> tuple[int, bool | None]:
+    """(pid, whether SIGINT was blocked when this worker started): for tests."""
+    return os.getpid(), _sigint_blocked_at_start
 
 
 @contextlib.contextmanager
@@ -184,11 +208,14 @@ class ThinkPool:
         )
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
-        with self._lock, _sigint_blocked():
+        with self._lock:
             if self._executor is None:
-                self._executor = self._make_executor()
+                with _sigint_blocked():  # it starts multiprocessing's resource tracker
+                    self._executor = self._make_executor()
             executor = self._executor
-        # submit() may start a worker process, in this thread.
+        # Blocked afresh: starting the tracker unblocks SIGINT in this thread
+        # on its way out (resource_tracker.ensure_running), and submit() may
+        # start a worker.
         with _sigint_blocked():
             return executor.submit(fn, *args)
 
@@ -285,7 +312,6 @@ def shared_pool() -> ThinkPool:
     with _shared_lock:
         if _shared is None:
             _shared = ThinkPool()
-            atexit.register(close_shared_pool)
         return _shared
 
 
@@ -304,3 +330,7 @@ def close_shared_pool() -> None:
     pool = _shared
     if pool is not None:
         pool.close()
+
+
+# The entry points close the pool themselves; this is for any other program.
+atexit.register(close_shared_pool)

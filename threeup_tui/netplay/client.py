@@ -1,9 +1,13 @@
 """A :class:`TableClient` for a table across the network.
 
-It keeps the session alive by itself: when the session ends (the host
-restarted, the network dropped) it reconnects with its seat token and the
-host gives the seat back.  Moves carry the move count they were made at, so
-a re-sent move is applied at most once.
+It keeps the session alive by itself: when the session ends without a word
+(the host crashed, the network dropped) it reconnects with its seat token
+and the host gives the seat back.  When the host ends the session itself
+(a CLOSE: the table closed, or the seat was taken over from another
+terminal) the client says why and stops: reconnecting then would only take
+the seat back from the player's newer terminal, and back again.  Moves
+carry the move count they were made at, so a re-sent move is applied at
+most once.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from ..client.events import (
 )
 from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
-from .tokens import TokenStore
+from .tokens import TokenStore, new_token
 from .wire import (
     ViewDecoder,
     WireError,
@@ -63,18 +67,23 @@ class NetClient(TableClient):
         watch: bool = False,
         tokens: TokenStore | None = None,
         config: NetConfig = CLIENT_NET,
+        token: str | None = None,
         bot: str | None = None,
     ) -> None:
+        """``token``: the seat token to use, kept by the caller (the SSH door
+        passes its player's); without it the token comes from ``tokens``
+        (the user's state directory by default) and is kept there."""
         super().__init__()
         self.host = host
         self.port = port
         self.name = name
+        self.code = code
         self.watch = watch
         self.config = config
-        token = (tokens or TokenStore()).token_for(f"{host}:{port}", name)
-        self.hello = make_hello(name, code, token, watch)
-        if bot is not None:
-            self.hello["bot"] = bot  # the lobby shows this seat as a bot of that level
+        self._tokens = None if token is not None or watch else (tokens or TokenStore())
+        self._token = token
+        self.table_id: str | None = None  # from the host's ACCEPT
+        self.bot = bot  # a network bot's level: the lobby shows it as a bot
         self.seat: int | None = None
         self.view: View | None = None
         self._views = ViewDecoder()
@@ -87,26 +96,51 @@ class NetClient(TableClient):
         self.reconnects = 0
         self.closed_by_host: str | None = None  # the host closed the table, saying why
 
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def hello(self) -> dict[str, Any]:
+        if self._token is None:
+            kept = self._tokens.token_for(self.address, self.name) if self._tokens else None
+            self._token = kept or new_token()
+        hello = make_hello(self.name, self.code, self._token, self.watch)
+        if self.bot is not None:
+            hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
+        return hello
+
     async def start(self) -> None:
         """Connect; raises ConnectionError with the host's reason on refusal."""
         await self._connect()
-        self._emit(ConnectionChanged("connected", f"{self.host}:{self.port}"))
+        self._emit(ConnectionChanged("connected", self.address))
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _connect(self) -> None:
+        hello = self.hello
         try:
-            client = await Client.connect(self.host, self.port, self.hello, self.config)
+            client = await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
             raise ConnectionRefusedError(f"the table refused: {err.reason}") from None
         except ConnectTimeout:
-            raise ConnectionError(f"no table answers at {self.host}:{self.port}") from None
+            raise ConnectionError(f"no table answers at {self.address}") from None
         except OSError as err:
             reason = err.strerror or str(err)
-            raise ConnectionError(f"cannot reach {self.host}:{self.port}: {reason}") from None
+            raise ConnectionError(f"cannot reach {self.address}: {reason}") from None
         accept = client.accept_payload if isinstance(client.accept_payload, dict) else {}
+        table_id = accept.get("table_id")
+        table_id = table_id if isinstance(table_id, str) and table_id else None
+        if self.table_id is not None and table_id != self.table_id:
+            # The host came back as another table (not a resume): this
+            # client's seat is gone with the old one.
+            await client.close("bye")
+            raise ConnectionRefusedError(f"another table now runs at {self.address}")
+        self.table_id = table_id
         seat = accept.get("seat")
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
         self._client = client
+        if self._tokens is not None and table_id is not None and self.seat is not None:
+            self._tokens.remember(self.address, self.name, table_id, hello["token"])
         table = accept.get("table")
         self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
 
@@ -129,7 +163,9 @@ class NetClient(TableClient):
             if isinstance(event, Disconnected) and event.cause == DisconnectCause.PEER_CLOSED:
                 # The host said goodbye on purpose (the table closed, or
                 # another session took the seat): reconnecting would be wrong.
-                self.closed_by_host = self.closed_by_host or event.reason or "the host closed"
+                self.closed_by_host = (
+                    self.closed_by_host or event.reason or "the host closed the table"
+                )
                 self._emit(ConnectionChanged("closed", self.closed_by_host))
                 return
             if event is None or isinstance(event, Disconnected):
@@ -161,7 +197,7 @@ class NetClient(TableClient):
                 delay = min(delay * 2, RECONNECT_MAX_DELAY)
                 continue
             self.reconnects += 1
-            self._emit(ConnectionChanged("connected", f"{self.host}:{self.port} (reconnected)"))
+            self._emit(ConnectionChanged("connected", f"{self.address} (reconnected)"))
             if self._last_move is not None:
                 self._send(self._last_move)  # stale on the host if it was applied
             return True

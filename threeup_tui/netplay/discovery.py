@@ -1,6 +1,6 @@
 """LAN discovery: hosts announce their table by UDP broadcast; joiners listen.
 
-An announcement is one small msgpack map (well under 200 bytes), sent at
+An announcement is one small msgpack map (well under 512 bytes), sent at
 most once a second.  The address it goes to is a setting: a real LAN party
 uses the limited broadcast address, while tests use 127.255.255.255 (or turn
 announcing off), so nothing leaves the machine.  Listeners ignore anything
@@ -39,27 +39,40 @@ class TableAnnouncement:
     seats: int
     code_required: bool
     started: bool
+    table_id: str | None = None  # None: a host that does not send one
 
     @property
     def address(self) -> str:
         return f"{self.host}:{self.port}"
 
 
+MAX_TABLE_ID: Final = 64
+
+
 def encode_announcement(
-    name: str, port: int, free_seats: int, seats: int, code_required: bool, started: bool
+    name: str,
+    port: int,
+    free_seats: int,
+    seats: int,
+    code_required: bool,
+    started: bool,
+    table_id: str | None = None,
 ) -> bytes:
-    data: bytes = msgpack.packb(
-        {
-            "game": GAME,
-            "v": PROTOCOL,
-            "name": name[:40],
-            "port": port,
-            "free": free_seats,
-            "seats": seats,
-            "code": code_required,
-            "started": started,
-        }
-    )
+    """At most 40 characters of name (160 bytes of UTF-8) and a table id of
+    at most 64: always well under MAX_ANNOUNCEMENT bytes."""
+    fields: dict[str, Any] = {
+        "game": GAME,
+        "v": PROTOCOL,
+        "name": name[:40],
+        "port": port,
+        "free": free_seats,
+        "seats": seats,
+        "code": code_required,
+        "started": started,
+    }
+    if table_id is not None:
+        fields["id"] = table_id[:MAX_TABLE_ID]
+    data: bytes = msgpack.packb(fields)
     return data
 
 
@@ -77,6 +90,11 @@ def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
         return None
     name, port, free, seats = (value.get(k) for k in ("name", "port", "free", "seats"))
     code, started = value.get("code"), value.get("started")
+    table_id = value.get("id")
+    if table_id is not None and not (
+        isinstance(table_id, str) and 0 < len(table_id) <= MAX_TABLE_ID
+    ):
+        return None
     if not (
         isinstance(name, str)
         and _small_int(port, 1, 65535)
@@ -87,7 +105,7 @@ def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
     ):
         return None
     assert isinstance(port, int) and isinstance(free, int) and isinstance(seats, int)
-    return TableAnnouncement(host, port, name, free, seats, code, started)
+    return TableAnnouncement(host, port, name, free, seats, code, started, table_id)
 
 
 def _small_int(value: Any, low: int, high: int) -> bool:

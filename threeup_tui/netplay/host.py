@@ -9,6 +9,8 @@ session's state channel carries a snapshot of exactly what its seat may see.
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.config import NetConfig
-from net.errors import SendQueueFull, SessionClosed
+from net.errors import NetError, SendQueueFull, SessionClosed
 from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
@@ -36,6 +38,8 @@ from ..client.events import (
 from ..table import Table, TableError, clean_name
 from ..tasks import cancel_and_wait
 from .wire import (
+    CLOSE_REMOVED,
+    CLOSE_TAKEN_OVER,
     WireError,
     clock_to_wire,
     hello_bot,
@@ -52,6 +56,14 @@ DEFAULT_PORT = DEFAULT_GAME_PORT  # the port a table listens on unless told othe
 # Snapshots are small and few: keep the retransmission back-off short so a
 # view lost several times over still arrives within about a second.
 HOST_NET = NetConfig(max_rto=0.4, ack_delay=0.01)
+# Room-code guessing: this many wrong codes from one IP address within the
+# window, and that address is refused until the window has passed.
+WRONG_CODES_ALLOWED = 10
+WRONG_CODE_WINDOW = 60.0
+TOO_MANY_WRONG_CODES = "too many wrong room codes from your address: try again in a minute"
+REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
+
+Address = tuple[str, int]
 
 
 @dataclass
@@ -59,6 +71,8 @@ class _Peer:
     session_id: int
     seat: int | None  # None: a spectator
     name: str
+    address: Address = ("", 0)
+    token: str | None = None  # the seat's token when this session took it
     lobby: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
     clock: tuple[int, float] | None = None  # (seat, time.monotonic() it runs out)
@@ -83,7 +97,12 @@ class NetHost:
         self.server = server
         self.peers: dict[int, _Peer] = {}
         self.stats = HostStats()
-        self._pending: dict[tuple[str, int], tuple[int | None, str]] = {}
+        self._pending: dict[Address, tuple[int | None, str, str]] = {}
+        # One live session per seat: the address of the session that holds
+        # (or, accepted but not yet connected, is about to hold) each seat.
+        self._seat_owner: dict[int, Address] = {}
+        self._wrong_codes: dict[str, collections.deque[float]] = {}
+        self._refusals_logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._task: asyncio.Task[None] | None = None
         self._flush_scheduled = False
         # The table hands one view object to every spectator (and one lobby
@@ -127,30 +146,106 @@ class NetHost:
         await self.server.close(reason)
 
     # ------------------------------------------------------------ handshake
-    def _refuse(self, why: str) -> Refuse:
+    def _refuse(self, address: Address, why: str) -> Refuse:
         self.stats.refused_hellos[why] = self.stats.refused_hellos.get(why, 0) + 1
+        self._log_refusal(address, why)
         return Refuse(why)
 
-    def _authorize(self, address: tuple[str, int], hello: Any) -> Accept | Refuse:
+    def _log_refusal(self, address: Address, why: str) -> None:
+        """One line per address and reason every REFUSAL_LOG_EVERY seconds
+        (a flood of bad hellos must not flood the log), never a code or token."""
+        now = time.monotonic()
+        key = (address[0], why)
+        last, quiet = self._refusals_logged.get(key, (-REFUSAL_LOG_EVERY, 0))
+        if now - last < REFUSAL_LOG_EVERY:
+            self._refusals_logged[key] = (last, quiet + 1)
+            return
+        more = f" (and {quiet} more since the last line)" if quiet else ""
+        log.info("refused a join from %s:%d: %s%s", address[0], address[1], why, more)
+        if len(self._refusals_logged) > 4096:
+            self._refusals_logged.clear()
+        self._refusals_logged[key] = (now, 0)
+
+    def _locked_out(self, ip: str) -> bool:
+        times = self._wrong_codes.get(ip)
+        if times is None:
+            return False
+        now = time.monotonic()
+        while times and now - times[0] > WRONG_CODE_WINDOW:
+            times.popleft()
+        if not times:
+            del self._wrong_codes[ip]
+        return len(times) >= WRONG_CODES_ALLOWED
+
+    def _wrong_code(self, ip: str) -> None:
+        if ip not in self._wrong_codes and len(self._wrong_codes) >= 4096:
+            self._wrong_codes.pop(next(iter(self._wrong_codes)))  # the oldest address
+        self._wrong_codes.setdefault(ip, collections.deque()).append(time.monotonic())
+
+    def _authorize(self, address: Address, hello: Any) -> Accept | Refuse:
+        """Admit a hello, in this order: its shape (``parse_hello``: game,
+        version, name, code, token, watch), the room code (with a lock-out
+        for guessing), then a seat: the seat the token unlocks, taken over
+        from any older session; else an open seat; else a refusal."""
         try:
             name, code, token, watch = parse_hello(hello)
         except WireError as err:
-            return self._refuse(str(err))
+            return self._refuse(address, str(err))
+        if self._locked_out(address[0]):
+            return self._refuse(address, TOO_MANY_WRONG_CODES)
         try:
             self.table.check_code(code)
         except TableError as err:
-            return self._refuse(str(err))
+            self._wrong_code(address[0])
+            return self._refuse(address, str(err))
         if watch:
             seat: int | None = None
+            shown = clean_name(name, "watcher")
+            log.info("%s watches from %s:%d", shown, *address)
         else:
+            back = self.table.seat_of_token(token)
             try:
                 seat, token = self.table.seat_human(name, token)
             except TableError as err:
-                return self._refuse(str(err))
-        if seat is not None:
+                return self._refuse(address, str(err))
+            if back is not None:
+                self._take_over(seat, address)
+            self._seat_owner[seat] = address
             self.table.set_network_bot(seat, hello_bot(hello))
-        self._pending[address] = (seat, clean_name(name, "watcher"))
-        return Accept({"seat": seat, "token": token, "table": self.table.config.table_name})
+            shown = self.table.seats[seat].name
+        self._pending[address] = (seat, shown, token)
+        return Accept(
+            {
+                "seat": seat,
+                "token": token,
+                "table": self.table.config.table_name,
+                "table_id": self.table.table_id,
+            }
+        )
+
+    def _take_over(self, seat: int, address: Address) -> None:
+        """The seat's token came in a new session: that session gets the
+        seat, and every older one is closed with a reason its player sees."""
+        old = [peer for peer in self.peers.values() if peer.seat == seat]
+        for peer in old:
+            self._detach(peer, CLOSE_TAKEN_OVER)
+        was = [f"{p.address[0]}:{p.address[1]}" for p in old]
+        pending = self._seat_owner.get(seat)
+        if pending is not None and pending != address and not old:
+            was.append(f"{pending[0]}:{pending[1]} (still connecting)")
+        if was:
+            log.info(
+                "seat %d (%s) taken over by a new session from %s:%d; closed the session from %s",
+                seat + 1, self.table.seats[seat].name, address[0], address[1], ", ".join(was),
+            )  # fmt: skip
+
+    def _detach(self, peer: _Peer, reason: str) -> None:
+        """Stop serving ``peer`` at once (its requests are ignored from now
+        on) and close its session with ``reason``."""
+        self.peers.pop(peer.session_id, None)
+        self.table.unsubscribe(("peer", peer.session_id))
+        with contextlib.suppress(NetError):
+            self.server.close_session(peer.session_id, reason)
 
     # ------------------------------------------------------------ events
     async def _serve(self) -> None:
@@ -168,8 +263,13 @@ class NetHost:
 
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
-            seat, name = self._pending.pop(event.address, (None, "watcher"))
-            peer = _Peer(event.session_id, seat, name)
+            seat, name, token = self._pending.pop(event.address, (None, "watcher", ""))
+            if seat is not None and self._seat_owner.get(seat) != event.address:
+                # A newer session took the seat before this one was connected.
+                with contextlib.suppress(NetError):
+                    self.server.close_session(event.session_id, CLOSE_TAKEN_OVER)
+                return
+            peer = _Peer(event.session_id, seat, name, event.address, token)
             self.peers[event.session_id] = peer
             self.table.subscribe(("peer", event.session_id), seat, self._listener(peer))
         elif isinstance(event, Message):
@@ -181,8 +281,14 @@ class NetHost:
             if gone is None:
                 return
             self.table.unsubscribe(("peer", event.session_id))
-            if gone.seat is not None and not any(p.seat == gone.seat for p in self.peers.values()):
-                self.table.disconnect(gone.seat)
+            seat = gone.seat
+            if seat is None:
+                log.info("%s stopped watching", gone.name)
+            elif self._seat_owner.get(seat) == gone.address and not any(
+                p.seat == seat for p in self.peers.values()
+            ):
+                del self._seat_owner[seat]
+                self.table.disconnect(seat)
 
     def _request(self, peer: _Peer, payload: Any) -> None:
         try:
@@ -192,6 +298,8 @@ class NetHost:
             return
         table = self.table
         seat = peer.seat
+        if seat is not None and not self._still_seated(peer):
+            return  # removed from the table: the session is closing
         try:
             if kind == "move" and seat is not None:
                 at = arg[0]
@@ -234,10 +342,21 @@ class NetHost:
             self.stats.rejected_requests += 1
             self._send(peer, {"t": "rejected", "reason": str(err)})
 
+    def _still_seated(self, peer: _Peer) -> bool:
+        """The peer's seat is still the one its token took (the host may
+        have removed the player in the lobby, and seated another there)."""
+        assert peer.seat is not None
+        return self.table.seat_of_token(peer.token) == peer.seat
+
     # ------------------------------------------------------------ outgoing
     def _listener(self, peer: _Peer) -> Callable[[Event], None]:
         def on_event(event: Event) -> None:
             if isinstance(event, LobbyChanged):
+                if peer.seat is not None and not self._still_seated(peer):
+                    if self.peers.get(peer.session_id) is peer:
+                        log.info("%s was removed from seat %d", peer.name, peer.seat + 1)
+                        asyncio.get_running_loop().call_soon(self._detach, peer, CLOSE_REMOVED)
+                    return
                 peer.lobby = self._wire(event.lobby, lobby_to_wire)
                 self._mark(peer)
             elif isinstance(event, ViewChanged):

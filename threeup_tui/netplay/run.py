@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import logging
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
-from ..rules import Options, Phase
+from ..hostargs import new_hosting, new_table_config, resume_overrides, value
+from ..rules import Phase
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
@@ -27,76 +26,49 @@ from .discovery import (
     encode_announcement,
 )
 from .host import DEFAULT_PORT, NetHost
+from .wire import CLOSE_TABLE_CLOSED
 
 log = logging.getLogger("threeup")
 
 
-def default_name() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "player"
-
-
-def table_config(args: argparse.Namespace, auto_start: bool) -> TableConfig:
-    options = Options(
-        voluntary_pickup=bool(getattr(args, "voluntary_pickup", False)),
-        finish="places" if getattr(args, "finish", "first_out") == "places" else "first_out",
-    )
-    name = args.name or default_name()
-    return TableConfig(
-        players=args.players,
-        options=options,
-        code=args.code,
-        seed=args.seed,
-        bot_level=args.bot_level,
-        takeover_after=args.takeover_after,
-        journal=args.record,
-        table_name=f"{name}'s table",
-        auto_start=auto_start,
-        turn_time=getattr(args, "turn_time", None),
-        rematch_after=getattr(args, "rematch_after", None),
-        games=getattr(args, "games", None),
-        spectator_chat=not getattr(args, "no_spectator_chat", False),
-        think_ms=getattr(args, "think_ms", None),
-    )
-
-
 def build_table(args: argparse.Namespace, auto_start: bool) -> Table:
-    """A fresh table (with ``--bots`` bots) or one resumed from ``--resume``."""
-    config = table_config(args, auto_start)
-    if args.resume is None:
-        if args.bots >= args.players:
-            raise TableError(
-                f"--bots {args.bots} leaves no seat for a person at {args.players} seats"
-            )
-        if config.journal is None and auto_start:
-            config.journal = Path("threeup-game.json")
-    return open_table(config, args.resume, args.bots)
+    """A fresh table (with ``--bots`` bots) or the one ``--resume`` names,
+    with the flags given alongside it as overrides."""
+    if args.resume is not None:
+        mode = TableConfig(auto_start=auto_start)
+        return open_table(mode, args.resume, overrides=resume_overrides(args))
+    config = new_table_config(args, auto_start=auto_start)
+    table = open_table(config, None, value(args, "bots"))
+    table.hosting = new_hosting(args)
+    return table
 
 
 async def _headless_host(args: argparse.Namespace) -> int:
     table = build_table(args, auto_start=True)
+    hosting = table.hosting
     runner = TableRunner(table)
-    host = await NetHost.start(table, args.bind, DEFAULT_PORT if args.port is None else args.port)
+    port = DEFAULT_PORT if hosting.port is None else hosting.port
+    host = await NetHost.start(table, hosting.bind, port)
     bound = host.address
+    table.set_hosting(port=bound[1])  # a resume listens here again
     log.info(
-        "hosting %s on %s:%d (%d seats)",
+        "hosting %s on %s:%d (%d seats, table id %s)",
         table.config.table_name,
         bound[0],
         bound[1],
         len(table.seats),
+        table.table_id,
     )
     # A line for scripts and tests that start the host on port 0.
     print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
-    announcer = await start_announcer(args.announce, args.announce_port, table, bound[1])
-    door = await start_ssh_door(args, table, bound[1])
+    announcer = await start_announcer(hosting.announce, hosting.announce_port, table, bound[1])
+    door = await start_ssh_door(table, bound[1])
     runner.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    reason = "the host closed the table"
+    reason = CLOSE_TABLE_CLOSED
     try:
         code = await _host_games(table, stop)
         if not stop.is_set():
@@ -108,10 +80,12 @@ async def _headless_host(args: argparse.Namespace) -> int:
         table.suspend()  # a resume gives the running turn clock its time back
         if announcer is not None:
             await announcer.stop()
+        # Every client is told first (CLOSE: "the host closed the table");
+        # the SSH door then lets its guests' apps say so and end cleanly.
+        await host.close(reason)
         if door is not None:
             await door.close()
         await runner.stop()
-        await host.close(reason)
 
 
 async def _host_games(table: Table, stop: asyncio.Event) -> int:
@@ -128,7 +102,7 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                 state = table.state
                 if state is not None and state.phase != Phase.OVER:
                     log.info(
-                        "stopped during game %d; the journal %s can --resume it",
+                        "stopped during game %d; `threeup host --resume %s` brings it back",
                         table.game_number,
                         table.config.journal,
                     )
@@ -158,7 +132,13 @@ def describe_table(table: Table, port: int) -> bytes:
     lobby = table.lobby()
     free = sum(1 for seat in lobby.seats if seat.kind == "open")
     return encode_announcement(
-        lobby.table_name, port, free, len(lobby.seats), lobby.code_required, lobby.started
+        lobby.table_name,
+        port,
+        free,
+        len(lobby.seats),
+        lobby.code_required,
+        lobby.started,
+        table.table_id,
     )
 
 
@@ -187,16 +167,18 @@ async def start_announcer(
     return announcer
 
 
-async def start_ssh_door(args: argparse.Namespace, table: Table, game_port: int) -> Any:
-    """The SSH front door, when ``--ssh-port`` asks for one."""
-    if args.ssh_port is None:
+async def start_ssh_door(table: Table, game_port: int) -> Any:
+    """The SSH front door, when the table's hosting asks for one."""
+    hosting = table.hosting
+    if hosting.ssh_port is None:
         return None
     try:
         from ..sshdoor import SshDoor
     except ImportError:
         raise TableError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'") from None
-    door = SshDoor(game_port, table.config.code, args.ssh_authorized_keys)
-    bound = await door.start(args.bind, args.ssh_port)
+    door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
+    bound = await door.start(hosting.bind, hosting.ssh_port)
+    table.set_hosting(ssh_port=bound[1])
     print(f"threeup ssh door listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     return door
 
@@ -205,6 +187,9 @@ def run_headless_host(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr
     )
+    # The SSH library's own lines (one per channel event) would drown the
+    # table's: only its warnings.
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
     try:
         return asyncio.run(_headless_host(args))
     except TableError as err:

@@ -1,55 +1,127 @@
-"""Seat tokens a client keeps, per table address, in the user state directory.
+"""Seat tokens a client keeps, per table id and player name, in the user state directory.
 
-A token is chosen by the client the first time it joins a table and kept,
-so a client that restarts (or a host that resumes) finds the same seat.
+A seat belongs to the token it was taken with.  The client makes a token
+the first time it sits at a table under a name, and keeps it in
+``seats.json`` in the state directory (``platformdirs.user_state_dir``, or
+``THREEUP_STATE_DIR``), so that ``threeup join HOST --name Tia`` from any
+terminal of the same account, after a crash of the client or of the host,
+sends the same token and gets Tia's seat back.  No terminal is part of the
+key: two terminals that join as Tia are one player, and the newer session
+takes the seat over.
+
+The file::
+
+    {"format": "threeup-seats/1",
+     "tables": {TABLE_ID: {"address": "HOST:PORT", "names": {NAME: TOKEN}}},
+     "addresses": {"HOST:PORT": TABLE_ID}}
+
+How a client that knows only an address finds its token: the host sends
+its table id in every ACCEPT, and the client notes which table it reached
+at which address.  Joining HOST:PORT again, it looks the table id up by the
+address, then the token by table id and name.  A token is only ever sent
+to the address its table was first reached at (trust on first use, as SSH
+does with host keys): a table id is not a proof, since anyone can claim
+one, and a token sent to an impostor would let it take the seat.  So a
+table that comes back at another address is, to this client, another
+table there (its ACCEPT's id is kept as ``ID@HOST:PORT``), and the player
+sits down anew.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+from ..names import clean_name
+from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import write_atomic
+
+FORMAT = "threeup-seats/1"
+MAX_TABLES = 200  # the oldest tables are forgotten first
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
+
+
+def name_key(name: str) -> str:
+    """Names as the host seats them: the same cleaning, so "Tia " is Tia."""
+    return clean_name(name, "player").casefold()
 
 
 class TokenStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / "seats.json"
 
-    def _load(self) -> dict[str, str]:
+    def _load(self) -> dict[str, Any]:
+        data: Any = None
         with contextlib.suppress(OSError, ValueError):
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            if isinstance(data, dict):
-                return {k: v for k, v in data.items() if isinstance(v, str)}
-        return {}
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            data = {}  # missing, damaged or from an older version: start afresh
+        tables = data.get("tables")
+        addresses = data.get("addresses")
+        return {
+            "format": FORMAT,
+            "tables": tables if isinstance(tables, dict) else {},
+            "addresses": addresses if isinstance(addresses, dict) else {},
+        }
 
-    def token_for(self, table: str, name: str) -> str:
-        """The kept token for this table, name and terminal, or a new one,
-        kept from now on.  The terminal is part of the key so that two
-        sessions of one user on one machine (two SSH logins) are two seats,
-        while a client restarted in the same terminal gets its seat back."""
-        key = f"{table}|{name}|{_terminal()}"
-        tokens = self._load()
-        token = tokens.get(key)
-        if token is None:
-            token = secrets.token_hex(16)
-            tokens[key] = token
-            with contextlib.suppress(OSError):  # no state dir: a seat for this run only
-                write_atomic(self.path, json.dumps(tokens, indent=1))
-        return token
+    def token_for(self, address: str, name: str) -> str | None:
+        """The kept token for ``name`` at the table last reached at ``address``."""
+        data = self._load()
+        table_id = data["addresses"].get(address)
+        table = data["tables"].get(table_id) if isinstance(table_id, str) else None
+        if not isinstance(table, dict) or table.get("address") != address:
+            return None
+        names = table.get("names")
+        token = names.get(name_key(name)) if isinstance(names, dict) else None
+        return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
 
+    def remember(self, address: str, name: str, table_id: str, token: str) -> None:
+        """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
+        as ``name``'s token there.  Nothing is kept if the file cannot be
+        written (no state directory): the seat then lasts for this run."""
+        if confined_guest():
+            return  # an SSH door guest writes nothing on the host's disk
+        with contextlib.suppress(OSError), self._locked():
+            data = self._load()
+            tables, addresses = data["tables"], data["addresses"]
+            key = table_id
+            known = tables.get(key)
+            if isinstance(known, dict) and known.get("address") != address:
+                key = f"{table_id}@{address}"  # the id is known elsewhere: not trusted here
+                known = tables.get(key)
+            if not isinstance(known, dict) or not isinstance(known.get("names"), dict):
+                known = {"address": address, "names": {}}
+            known["names"][name_key(name)] = token
+            tables.pop(key, None)
+            tables[key] = known  # the most recently used table last
+            addresses[address] = key
+            for old in list(tables)[:-MAX_TABLES]:
+                del tables[old]
+            for where, kept in list(addresses.items()):
+                if kept not in tables:
+                    del addresses[where]
+            write_atomic(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
-def _terminal() -> str:
-    # The SSH front door names the terminal after the SSH user, so that a
-    # player who reconnects (on a new pseudo-terminal) finds the same seat.
-    override = os.environ.get("THREEUP_TERMINAL_ID")
-    if override:
-        return override
-    for fd in (0, 1, 2):
-        with contextlib.suppress(OSError):
-            return os.ttyname(fd)
-    return "no-tty"
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """One writer at a time (two terminals of one account may join at once)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: last writer wins
+            yield
+            return
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)

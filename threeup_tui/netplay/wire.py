@@ -22,6 +22,12 @@ GAME: Final = "threeup"
 MAX_TEXT: Final = 400
 WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 
+# Reasons the host gives when it ends a session itself (a CLOSE).  A client
+# shows the reason and does not reconnect by itself.
+CLOSE_TABLE_CLOSED: Final = "the host closed the table"
+CLOSE_TAKEN_OVER: Final = "your seat was taken over from another terminal"
+CLOSE_REMOVED: Final = "the host removed you from the table"
+
 
 class WireError(ValueError):
     """A message that is not one of the game's shapes."""

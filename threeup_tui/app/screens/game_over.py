@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
@@ -9,11 +10,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...client import Lobby
 from ...rules import View
 from ..session import Session
+from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
@@ -76,7 +78,20 @@ def offers_for(session: Session | None) -> Offers:
         words = "The next game starts when every player here has asked for it"
         if isinstance(after, (int, float)) and after > 0:
             words += f", or in {round(after)} s"
-        return Offers(seated, "Next game", host, words + ".")
+        votes = tuple(getattr(lobby, "rematch_votes", ()) or ())
+        here = [
+            s.seat
+            for s in (lobby.seats if lobby is not None else ())
+            if s.kind == "human" and s.connected
+        ]
+        asked = [seat for seat in here if seat in votes]
+        if here:
+            words += f" ({len(asked)} of {len(here)} asked"
+            mine = view is not None and view.seat in votes
+            words += ", you too)." if mine else ")."
+        else:
+            words += "."
+        return Offers(seated, "Next game", host, words)
     if host:
         return Offers(True, "Rematch", True, "")
     if not seated:
@@ -126,7 +141,7 @@ class GameOverScreen(ModalScreen[None]):
             if offers.waiting:
                 yield Static(offers.waiting, id="rematch-wait")
             yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         for button in ("#rematch", "#save", "#close"):
@@ -134,6 +149,18 @@ class GameOverScreen(ModalScreen[None]):
             if found:
                 found.first(Button).focus()
                 return
+
+    def refresh_offers(self) -> None:
+        """The table changed (a vote, the host leaving): say so; the buttons stay."""
+        offers = offers_for(self.table.session)
+        if offers.waiting == self.offers.waiting:
+            return
+        self.offers = dataclasses.replace(
+            offers, rematch=self.offers.rematch, save=self.offers.save
+        )
+        found = self.query("#rematch-wait")
+        if found:
+            found.first(Static).update(offers.waiting)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys (and the footer) offer only what this seat may do.

@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+from textual.widgets import Header, Markdown, TabbedContent, TabPane
 
 from ..rules_text import KEYS_HELP
+from ..widgets.footer import KeysFooter
 from ..widgets.status_line import StatusLine
 
 SCROLL_KEYS = [
@@ -48,7 +49,7 @@ class HelpScreen(Screen[None]):
             with TabPane("Keys", id="keys"), VerticalScroll(id="keys-page"):
                 yield Markdown(KEYS_HELP, id="keys-md")
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.page().focus()

@@ -13,12 +13,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
 from ..text import card_content, cards_content, clean, plain
+from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
 from ..widgets.status import display_turn
@@ -75,7 +76,7 @@ class ReplayScreen(Screen[None]):
                 for seat in range(len(self.record.players)):
                     yield Static(id=f"replay-seat-{seat}", classes="replay-seat")
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show()
@@ -132,7 +133,7 @@ class ReplayScreen(Screen[None]):
                 ("▶ " if to_act else "  ", "bold $text-accent"),
                 plain(names[seat], "bold"),
                 (" OUT" if info.out else "", "bold $text-success"),
-                "\n    hand ",
+                "  hand ",
                 cards_content(view.hand),
                 "\n    up ",
                 cards_content(info.face_up),
@@ -142,6 +143,9 @@ class ReplayScreen(Screen[None]):
             widget = self.query_one(f"#replay-seat-{seat}", Static)
             widget.set_class(to_act, "-to-act")
             widget.update(row)
+            if to_act:
+                # The seat to act stays in view when the seats do not all fit.
+                self.call_after_refresh(widget.scroll_visible, animate=False)
 
     def action_scroll_seats(self, lines: int) -> None:
         seats = self.query_one("#replay-seats", VerticalScroll)

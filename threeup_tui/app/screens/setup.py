@@ -7,17 +7,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...rules import View
 from ..text import cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.footer import KeysFooter
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
 FACE_UP = 3
+ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
 
 
 class SetupScreen(TableScreenBase):
@@ -44,7 +46,7 @@ class SetupScreen(TableScreenBase):
         with Horizontal(id="setup-body"):
             yield from self._body()
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def _body(self) -> ComposeResult:
         with Vertical(id="setup-main"):
@@ -114,6 +116,21 @@ class SetupScreen(TableScreenBase):
             if s.seat != view.seat
         ]
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
+
+    def prepare(self) -> None:
+        self._set_roomy()
+
+    def on_resize(self) -> None:
+        if self._set_roomy():
+            self.query_one(CardRow).relayout()
+
+    def _set_roomy(self) -> bool:
+        """Cards drawn as cards on a roomy terminal (as at the table)."""
+        roomy = self.size.width >= ROOMY_SIZE[0] and self.size.height >= ROOMY_SIZE[1]
+        if roomy == self.has_class("-roomy"):
+            return False
+        self.set_class(roomy, "-roomy")
+        return True
 
     def _show_title(self, ready: bool) -> None:
         """The title, and the set-up clock's countdown in its last seconds."""

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
@@ -22,12 +22,14 @@ from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.footer import KeysFooter
 from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
+from .game_over import GameOverScreen
 
 # view.source -> the zone whose cards are played now
 ZONE_OF_SOURCE = {"hand": "hand", "face-up": "up", "face-down": "down"}
@@ -39,6 +41,8 @@ ROOMY_LINES = 24
 OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
 
 
+SHORT = 20  # lines under which the opponents' rows scroll in two lines
+NARROW = 60  # columns under which the moves and chat are left out
 ROOMY_CENTRE = 68  # cells your face-up and face-down cards need side by side
 SIDE_MOST = 50
 
@@ -85,7 +89,7 @@ class TableScreen(TableScreenBase):
         # Reading the log and chat: Tab into them, then ↑ ↓ PgUp PgDn Home End.
         Binding("escape", "escape", "Clear", show=False),
         Binding("c", "chat", "Chat"),
-        Binding("g", "game_over", "Result", show=False),
+        Binding("g", "game_over", "Result"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
@@ -98,9 +102,14 @@ class TableScreen(TableScreenBase):
         self.flip_prompt = False
         # A hinted pick-up or draw, for Enter to make: (moves_played, move).
         self._hint: tuple[int, Move] | None = None
+        # A hint being thought out (for this move count), and whether Enter
+        # came meanwhile: then the hinted move is made as soon as it comes.
+        self._hint_for: int | None = None
+        self._play_hint = False
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._panes: dict[int, OpponentPane] = {}
+        self._keys_for: tuple[bool, bool] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -128,12 +137,16 @@ class TableScreen(TableScreenBase):
                 yield ChatPane()
         yield ActionBar(id="actions")
         yield StatusLine()
-        yield Footer()
+        yield KeysFooter()
 
     def prepare(self) -> None:
         self._set_roomy()
 
     def on_resize(self, event: Resize) -> None:
+        # A short terminal (40x12, say) keeps room for the pile and the hand.
+        self.set_class(self.size.height < SHORT, "-short")
+        # A narrow one gives the moves and the chat's room to the cards.
+        self.set_class(self.size.width < NARROW, "-narrow")
         self._size_side()
         if self._set_roomy():
             for row in self.query(CardRow):
@@ -219,15 +232,26 @@ class TableScreen(TableScreenBase):
         animate = animation_wanted(self.app, session.client)
         self.query_one(PileView).show(view, names, log.last, animate)
         watcher = view.seat is None
-        for id_ in ("#mine", "#hand-box", "#actions"):
+        for id_, hide in (
+            ("#mine", watcher),
+            ("#hand-box", watcher),
+            ("#actions", watcher or view.phase == "over"),
+        ):
             widget = self.query_one(id_)
-            if widget.display == watcher:
-                widget.display = not watcher
+            if widget.display == hide:
+                widget.display = not hide
+        keys = (watcher, view.phase == "over")
+        if keys != self._keys_for:
+            self._keys_for = keys
+            self.refresh_bindings()  # the footer offers what this seat can do now
         if not watcher:
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
         self._announce_turn(view)
         self.watch_clock()
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen) and screen.table is self:
+                screen.refresh_offers()
 
     def _show_banner(self, view: View) -> None:
         session = self.session
@@ -317,9 +341,10 @@ class TableScreen(TableScreenBase):
             hand_label.update(label, layout=False)
         empty = self.query_one("#hand-empty", Static)
         hand_row = self.query_one("#hand", CardRow)
+        # The words take the row's place (all of its width: they wrap, never cut).
         if empty.display != (not view.hand):
-            # The words take the row's place (all of its width: they wrap, never cut).
             empty.display = not view.hand
+        if hand_row.display != bool(view.hand):
             hand_row.display = bool(view.hand)
         if not view.hand:
             where = {
@@ -388,16 +413,28 @@ class TableScreen(TableScreenBase):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A watcher has no cards: no card keys (nor a hint) in the footer.
+        # A watcher has no cards, and a game over takes no moves: no card
+        # keys (nor a hint) in the footer then; the result's key only then.
         view = self._view()
-        return not (action in self.SEAT_ACTIONS and view is not None and view.seat is None)
+        if view is None:
+            return True
+        if action == "game_over":
+            return view.phase == "over"
+        return not (action in self.SEAT_ACTIONS and (view.seat is None or view.phase == "over"))
 
     # ------------------------------------------------------------ requests
     def _submit(self, move: Move) -> None:
         session = self.session
-        if session is not None:
-            self.flip_prompt = False
-            session.client.submit(move)
+        view = self._view()
+        if session is None or view is None:
+            return
+        if view.phase == "play" and not view.my_turn:
+            # Said here, in names: the engine's refusal would number the seats.
+            who = session.names()[view.to_act] if view.to_act is not None else "someone else"
+            self.notify(f"Not your turn: {who} plays now", severity="warning", timeout=2)
+            return
+        self.flip_prompt = False
+        session.client.submit(move)
 
     def _seat(self) -> int | None:
         view = self._view()
@@ -407,6 +444,9 @@ class TableScreen(TableScreenBase):
         view = self._view()
         seat = self._seat()
         if view is None or seat is None:
+            return
+        if self._hint_for == view.moves_played and not self.selected:
+            self._play_hint = True  # h then Enter: the hint is on its way
             return
         if self.zone == "down":
             self._submit(Move.flip(seat, self.cursor))
@@ -530,14 +570,19 @@ class TableScreen(TableScreenBase):
         if view is None or view.seat is None or not view.my_turn:
             self.notify("A hint is for your turn", severity="warning", timeout=2)
             return
+        self._hint_for, self._play_hint = view.moves_played, False
         self.run_worker(self._show_hint(view), group="hint", exclusive=True)
 
     async def _show_hint(self, view: View) -> None:
         move = await hint_move(view)
+        play, self._hint_for, self._play_hint = self._play_hint, None, False
         now = self._view()
         if now is None or now.moves_played != view.moves_played or not now.my_turn:
             return  # the game moved on while the hint was thought out
         self._hint = None
+        if play:
+            self._submit(move)
+            return
         if move.kind == "play":
             cards = list(self.zone_cards(view))
             chosen: set[int] = set()
@@ -608,6 +653,12 @@ class TableScreen(TableScreenBase):
         )()
 
     # ------------------------------------------------------------ chat and more
+    def action_chat(self) -> None:
+        if self.has_class("-narrow"):
+            self.notify(f"Chat needs a terminal {NARROW} columns wide", severity="warning")
+            return
+        super().action_chat()
+
     def action_help(self) -> None:
         self.game_app.show_help("keys")
 

@@ -44,6 +44,8 @@ class Reason:
         forms = [f"{what}: {words}" if what else words]
         if short and short != words:
             forms.append(f"{what}: {short}" if what else short)
+        if what:
+            forms.append(f"{what}: not now")  # the button says the rest: it is off
         return cls(tuple(forms))
 
     @classmethod

@@ -10,6 +10,7 @@ and a tick, so neither rests on colour.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from textual.content import Content
 from textual.events import Click
@@ -36,7 +37,10 @@ class TileSpec:
     why: str = ""  # why a dimmed card cannot be played (its tooltip)
 
 
-_STATE_CLASSES = ("-selected", "-cursor", "-playable", "-dimmed", "-gone", "c-R", "c-G", "c-B")
+@lru_cache(maxsize=2048)
+def tile_content(spec: TileSpec, strip: bool = False) -> Content:
+    """The card drawn for a roomy terminal, as one Content (cards repeat: cached)."""
+    return Content("\n").join(tile_lines(spec, strip))
 
 
 def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
@@ -89,13 +93,16 @@ class CardTile(Widget):
     def set_strip(self, strip: bool) -> None:
         if strip != self.strip:
             self.strip = strip
-            self.set_class(strip, "-strip")
-            self.refresh()
+            self._apply(self.spec)
 
     def _apply(self, spec: TileSpec) -> None:
-        wanted = set()
+        wanted = {"card"}
         if spec.code is not None:
             wanted.add(colour_class(spec.code))
+        else:
+            wanted.add("face-down")
+        if self.strip:
+            wanted.add("-strip")
         for flag, name in (
             (spec.selected, "-selected"),
             (spec.cursor, "-cursor"),
@@ -105,16 +112,17 @@ class CardTile(Widget):
         ):
             if flag:
                 wanted.add(name)
-        for name in _STATE_CLASSES:
-            self.set_class(name in wanted, name)
-        self.set_class(spec.code is None, "face-down")
-        self.tooltip = spec.why or None
+        if wanted != set(self.classes):
+            self.set_classes(wanted)  # one restyle for all the changes
+        why = spec.why or None
+        if self.tooltip != why:
+            self.tooltip = why
         # Tiles have a fixed size: a repaint, no layout pass for a new face.
         self.refresh()
 
     def render(self) -> Content:
         if self.screen.has_class("-roomy"):
-            return Content("\n").join(tile_lines(self.spec, self.strip))
+            return tile_content(self.spec, self.strip)
         return compact_content(self.spec)
 
     def on_click(self, event: Click) -> None:

@@ -10,6 +10,8 @@ alone (NO_COLOR, monochrome).  Every line of a face is ``CARD_W`` cells wide.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from textual.content import Content
 
 from ..text import card_label
@@ -79,6 +81,13 @@ def _framed(rows: list[str], frame: str, style: str) -> list[Content]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _face(
+    code: str, border: str, mark: str, style: str, strip: bool, frame: str
+) -> tuple[Content, ...]:
+    return tuple(_face_lines(code, border, mark, style, strip, frame))
+
+
 def face_lines(
     code: str,
     border: str = "plain",
@@ -91,7 +100,18 @@ def face_lines(
     (and mirrored in the bottom one); ``mark`` (e.g. "✓") sits in the top
     border's right corner; ``frame`` styles the border.  ``strip``: only
     the left ``STRIP_W`` cells, as the card shows under another (its label,
-    no big rank)."""
+    no big rank).  Faces repeat: they are drawn once (cached)."""
+    return list(_face(code, border, mark, style, strip, frame))
+
+
+def _face_lines(
+    code: str,
+    border: str = "plain",
+    mark: str = "",
+    style: str = "",
+    strip: bool = False,
+    frame: str = "",
+) -> list[Content]:
     tl, h, tr, v, bl, br = _border(border)
     label = card_label(code)
     if strip:
@@ -114,6 +134,11 @@ def back_lines(
     number: str = "", border: str = "plain", style: str = "", frame: str = ""
 ) -> list[Content]:
     """A face-down card: a patterned back, ``number`` (a slot, a count) in the middle."""
+    return list(_back(number, border, style, frame))
+
+
+@lru_cache(maxsize=512)
+def _back(number: str, border: str, style: str, frame: str) -> tuple[Content, ...]:
     tl, h, tr, v, bl, br = _border(border)
     fill = "▒" * INNER
     middle = fill
@@ -123,14 +148,19 @@ def back_lines(
         middle = fill[:left] + text + fill[left + len(text) :]
     rows = [f"{tl}{h * INNER}{tr}", f"{v}{fill}{v}", f"{v}{middle}{v}", f"{v}{fill}{v}"]
     rows.append(f"{bl}{h * INNER}{br}")
-    return _framed(rows, frame, style)
+    return tuple(_framed(rows, frame, style))
 
 
 def gone_lines() -> list[Content]:
     """Where a face-down card was: an empty outline."""
+    return list(_gone())
+
+
+@lru_cache(maxsize=1)
+def _gone() -> tuple[Content, ...]:
     dots = "┄" * INNER
     rows = [f"┌{dots}┐", *(f"┆{' ' * INNER}┆" for _ in range(3)), f"└{dots}┘"]
-    return [Content.styled(r, "$text-muted") for r in rows]
+    return tuple(Content.styled(r, "$text-muted") for r in rows)
 
 
 def fan_lines(strips: list[list[Content]], top: list[Content]) -> list[Content]:

@@ -107,6 +107,7 @@ class OpponentPane(Widget):
         super().__init__(id=f"opp-{seat}", classes="opponent")
         self.seat = seat
         self._shown: tuple[OpponentInfo, bool] | None = None
+        self._drawn: tuple[object, Content] | None = None  # (what, at which width), drawn
 
     @property
     def data(self) -> OpponentInfo | None:
@@ -132,9 +133,12 @@ class OpponentPane(Widget):
             return Content("")
         data, roomy = self._shown
         width = max(self.content_region.width, 1)
-        if roomy:
-            return Content("\n").join(box_lines(data, width))
-        return compact_line(data, width)
+        key = (data, roomy, width)
+        if self._drawn is not None and self._drawn[0] == key:
+            return self._drawn[1]
+        drawn = Content("\n").join(box_lines(data, width)) if roomy else compact_line(data, width)
+        self._drawn = (key, drawn)
+        return drawn
 
     def on_resize(self, event: Resize) -> None:
         self.refresh()

@@ -84,6 +84,7 @@ class PileView(Widget):
         self.state: PileState | None = None
         self.landed = 0  # how many top cards are highlighted now
         self._timer: Timer | None = None
+        self._drawn: tuple[object, Content] | None = None  # (what, how wide, lit), drawn
 
     def show(
         self, view: View, names: tuple[str, ...], last_move: str = "", animate: bool = False
@@ -177,6 +178,14 @@ class PileView(Widget):
         if state is None:
             return Content("")
         width = max(self.content_region.width, 1)
+        key = (state, width, self.roomy, self.landed)
+        if self._drawn is not None and self._drawn[0] == key:
+            return self._drawn[1]
+        drawn = self._draw(state, width)
+        self._drawn = (key, drawn)
+        return drawn
+
+    def _draw(self, state: PileState, width: int) -> Content:
         if self.roomy:
             return Content("\n").join(self._roomy_lines(state, width))
         return Content("\n").join(

@@ -1,0 +1,177 @@
+"""No text is cut without a sign: the table at 80x24 for 2 to 6 players,
+and the places the issue found cut (the top line, known cards, an empty
+hand, chat)."""
+
+from __future__ import annotations
+
+import pytest
+from app_fakes import ScriptedClient
+from app_helpers import screen_text, wait_for
+from table_states import (
+    extra_and_draw,
+    hand_empty,
+    long_known,
+    open_table,
+    played_until,
+    table_app,
+)
+from text_fit import cut_text
+from textual.pilot import Pilot
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.scenes import (
+    SceneLauncher,
+    choose_face_up,
+    finish,
+    my_turn,
+    scenes,
+    settle,
+)
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.widgets.chat import ChatLines
+from threeup_tui.app.widgets.opponent import OpponentPane
+from threeup_tui.app.widgets.status import StatusBar
+from threeup_tui.bots import GreedyBot
+from threeup_tui.client import ChatReceived
+
+NAMES = ["you", "Bob", "Cyrille", "Dominique", "Ed", "Florentina"]
+
+
+def no_cut(app: ThreeUpApp, where: str) -> None:
+    problems = cut_text(app)
+    assert not problems, f"{where}:\n" + "\n".join(problems) + "\n" + screen_text(app)
+
+
+async def checked_game(pilot: Pilot[int], turns: int) -> None:
+    """Set-up, then our first ``turns`` turns, then the end: no cut word at any."""
+    app = pilot.app
+    assert isinstance(app, ThreeUpApp)
+    await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+    await finish(pilot)
+    no_cut(app, "set-up")
+    bot = GreedyBot(3)
+    await choose_face_up(pilot, bot)
+    after = -1
+    for turn in range(500):
+        if not await my_turn(pilot, after):
+            break
+        if turn < turns:
+            await finish(pilot)
+            no_cut(app, f"our turn {turn + 1}")
+        session = app.session
+        assert session is not None and session.view is not None
+        after = session.view.moves_played
+        session.client.submit(bot.choose_move(session.view))
+    await settle(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    await finish(pilot)
+    no_cut(app, "game over")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+async def test_the_table_at_80x24_cuts_no_word(players: int) -> None:
+    spec = StartSpec(mode="play", players=players, seed=40 + players, name=NAMES[0])
+    app = create_app(SceneLauncher(), spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await checked_game(pilot, turns=12)
+
+
+TABLE_SCENES = [s for s in scenes() if s.name in ("setup", "table", "table-2p", "game-over")]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", TABLE_SCENES, ids=lambda s: s.name)
+async def test_the_scenes_cut_no_word(scene: object, size: tuple[int, int]) -> None:
+    app = scene.app()  # type: ignore[attr-defined]
+    async with app.run_test(size=size) as pilot:
+        await scene.drive(pilot)  # type: ignore[attr-defined]
+        no_cut(app, scene.name)  # type: ignore[attr-defined]
+
+
+async def test_top_line_has_the_turn_extra_discards_and_draw_hint(client: ScriptedClient) -> None:
+    state = played_until(["you", "bot"], extra_and_draw)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        line = screen.query_one(StatusBar).text
+        n = state.extra_discards()
+        assert "YOUR TURN" in line and "draw" in line
+        assert f"{n} extra discard" in line or f"{n} extra owed" in line or f"+{n} owed" in line
+        assert f"turn {state.turns + 1}" in line
+        no_cut(app, "extra discards owed")
+
+
+async def test_known_cards_too_many_for_the_row_say_how_many_more(
+    client: ScriptedClient,
+) -> None:
+    state = played_until(NAMES, long_known)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        no_cut(app, "long known")
+        counted = 0
+        for pane in screen.query(OpponentPane):
+            data = pane.data
+            assert data is not None
+            known = data.info.known
+            if len(known) < 12:
+                continue
+            row = pane.render().plain
+            shown = row.split("known ", 1)[1].split()
+            cards = [w for w in shown if not w.startswith("+")]
+            more = [w for w in shown if w.startswith("+")]
+            # The first cards, and the count of the rest: all of them accounted for.
+            assert len(cards) + (int(more[0][1:]) if more else 0) == len(known), row
+            counted += bool(more)
+        assert counted, "no row was too short for its known cards"
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("face-up", "your face-up cards are in play"),
+        ("face-down", "only your face-down cards are left"),
+    ],
+)
+async def test_an_empty_hand_says_so_in_full(
+    client: ScriptedClient, source: str, words: str
+) -> None:
+    state = played_until(["you", "bot"], hand_empty(source), limit=2000)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        assert words in " ".join(screen_text(app).split())
+        no_cut(app, "empty hand")
+
+
+async def test_chat_wraps_whole_with_its_scrollbar_and_after_a_resize(
+    client: ScriptedClient,
+) -> None:
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    lines = [f"line {i}: a greedy bot plays for Bob while he is away" for i in range(14)]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        for text in lines:
+            client.emit(ChatReceived(None, "", text))
+        chat = screen.query_one(ChatLines)
+        await wait_for(pilot, lambda: len(chat.lines) >= len(lines) + 0)
+        await pilot.pause()
+        assert chat.max_scroll_y > 0  # the scrollbar shows
+        no_cut(app, "chat with a scrollbar")
+        # The newest lines are on screen, whole: no word loses its end.
+        assert chat_shown(app, chat).endswith(lines[-1])
+        text = chat.query_one("#chat-text")
+        before = text.size.width
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: text.size.width != before)  # wrapped at the new width
+        await pilot.pause()
+        assert chat_shown(app, chat).endswith(lines[-1])
+        no_cut(app, "chat after a resize")
+
+
+def chat_shown(app: ThreeUpApp, chat: ChatLines) -> str:
+    """The words the chat pane shows, in order, as one line."""
+    region = chat.content_region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())

@@ -1,0 +1,105 @@
+"""The confined guest (THREEUP_GUEST=1, the SSH door's player): only the
+table, no menu it could reach, and the app ends with the table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
+from app_helpers import wait_for
+from app_states import lobby_for
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.main import guest_join_settings
+from threeup_tui.app.screens.guest import GuestScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.client import ConnectionChanged, LobbyChanged, Welcome
+from threeup_tui.launcher import JoinSettings
+
+SEAT = JoinSettings("127.0.0.1:47823", "ann", "pizza", token="t" * 32)
+MENUS = {"Play against bots", "Host a table", "Join a table", "Screenshot"}
+
+
+def guest_app(client: ScriptedClient, join_error: str | None = None):  # type: ignore[no-untyped-def]
+    spec = StartSpec(mode="join", join=SEAT, guest=True)
+    return create_app(ScriptedLauncher(client, join_error), spec)
+
+
+def exit_words(app) -> str:  # type: ignore[no-untyped-def]
+    return app.goodbye or ""
+
+
+async def test_a_guest_sees_only_the_table_and_no_palette_entry_leads_away(
+    client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual saves screenshots in the downloads directory: ~/Downloads.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    app = guest_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(1, False, "Bo's table"))
+        client.emit(LobbyChanged(lobby_for(["Bo", "ann"], host_seat=0, started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert isinstance(app.screen_stack[1], GuestScreen)
+        assert not any(isinstance(s, StartScreen) for s in app.screen_stack)
+        for screen in app.screen_stack:
+            titles = {c.title for c in app.get_system_commands(screen)}
+            assert not titles & MENUS, titles
+        app.deliver_screenshot()  # the palette's entry is gone; the action writes nothing
+        await asyncio.sleep(0.3)  # a delivery is written by a thread
+        await pilot.pause()
+        assert list(tmp_path.rglob("*")) == [downloads]
+        # Leaving the table ends the app, and with it the SSH session.
+        app.leave_table()
+        await pilot.pause()
+    assert app.return_code == 0
+    assert "you left the table" in exit_words(app)
+    assert client.closed
+
+
+@pytest.mark.parametrize(
+    "reason", ["the host closed the table", "your seat was taken over from another terminal"]
+)
+async def test_when_the_table_closes_the_guests_app_says_why_and_ends(
+    client: ScriptedClient, reason: str
+) -> None:
+    app = guest_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(1, False, "Bo's table"))
+        client.emit(LobbyChanged(lobby_for(["Bo", "ann"], host_seat=0, started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        client.emit(ConnectionChanged("closed", reason))
+        await wait_for(pilot, lambda: app._exit, what="the app to exit")
+    assert app.return_code == 0
+    assert reason in exit_words(app)
+
+
+async def test_a_guest_that_cannot_join_ends_with_the_reason(client: ScriptedClient) -> None:
+    app = guest_app(client, join_error="the table refused: the table is full")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app._exit, what="the app to exit")
+    assert app.return_code == 1
+    assert "the table is full" in exit_words(app)
+
+
+def test_the_doors_secrets_arrive_through_a_pipe_never_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read, write = os.pipe()
+    os.write(write, json.dumps({**SEAT.__dict__, "watch": False}).encode())
+    os.close(write)
+    monkeypatch.setenv("THREEUP_GUEST", "1")
+    monkeypatch.setenv("THREEUP_GUEST_FD", str(read))
+    settings = guest_join_settings()
+    assert settings == SEAT
+    assert "THREEUP_GUEST_FD" not in os.environ
+    with pytest.raises(OSError):
+        os.fstat(read)  # read once, then closed

@@ -1,0 +1,88 @@
+"""Scrolling panes scroll with ↑ ↓ PgUp PgDn Home End without Tab first, and
+the replay steps with its own keys whatever is focused."""
+
+from __future__ import annotations
+
+import pytest
+from app_helpers import fast_launcher, screen_text, wait_for
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.rules_text import BUILTIN_RULES
+from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.screens.help import HelpScreen
+from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.start import StartScreen
+
+LONG_RULES = BUILTIN_RULES + "".join(f"\n\n## More {i}\n\nline {i} of the rules" for i in range(40))
+
+
+@pytest.mark.parametrize("tab", ["rules", "keys"])
+async def test_help_pages_scroll_at_once(tab: str) -> None:
+    app = create_app(fast_launcher(), StartSpec(), rules_text=LONG_RULES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        app.show_help(tab)
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        page = screen.page()
+        if page.max_scroll_y == 0:
+            pytest.skip("the page fits: nothing to scroll")
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: page.scroll_y > 0, what="PgDn to scroll")
+        await pilot.press("end")
+        await wait_for(pilot, lambda: page.scroll_y == page.max_scroll_y, what="End")
+        await pilot.press("home")
+        await wait_for(pilot, lambda: page.scroll_y == 0, what="Home")
+        await pilot.press("down", "down")
+        await wait_for(pilot, lambda: page.scroll_y > 0, what="↓")
+        await pilot.press("up", "up")
+        await wait_for(pilot, lambda: page.scroll_y == 0, what="↑")
+        # Focus elsewhere (the tabs): the keys still scroll the page.
+        await pilot.press("shift+tab")
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: page.scroll_y > 0, what="PgDn with the tabs focused")
+
+
+async def test_the_other_tab_scrolls_too() -> None:
+    app = create_app(fast_launcher(), StartSpec(), rules_text=LONG_RULES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        app.show_help("keys")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        await pilot.press("r")  # to the rules tab
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        await pilot.pause()
+        page = screen.page()
+        assert page.id == "rules-page" and page.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: page.scroll_y > 0, what="PgDn on the rules tab")
+
+
+async def test_a_six_player_replay_steps_with_its_keys_at_80x24() -> None:
+    record = demo_record(players=6, seed=1)
+    total = len(record.moves)
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="sim6"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted
+        )
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        seats = screen.query_one("#replay-seats")
+        assert seats.max_scroll_y > 0  # six seats do not fit: the pane scrolls
+        for _ in range(3):
+            await pilot.press("tab")  # whatever takes the focus, the keys step
+            await pilot.press("pagedown")
+        assert screen.index == 30 and f"move 30 of {total}" in screen_text(app)
+        await pilot.press("end")
+        assert screen.index == total
+        await pilot.press("pageup", "home")
+        assert screen.index == 0
+        await pilot.press("right")
+        assert screen.index == 1
+        await pilot.press("down", "down", "down")
+        await wait_for(pilot, lambda: seats.scroll_y > 0, what="↓ to scroll the seats")
+        assert screen.index == 1

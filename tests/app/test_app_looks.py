@@ -1,0 +1,181 @@
+"""The pieces the table is drawn with: fitting text, card art, move words,
+checkboxes in plain text."""
+
+from __future__ import annotations
+
+import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
+from app_helpers import screen_text, wait_for
+from app_states import lobby_for
+from hypothesis import given
+from hypothesis import strategies as st
+from textual.content import Content
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.text import cards_forms, clamp_rows, fit_parts
+from threeup_tui.app.widgets.card_art import CARD_H, CARD_W, STRIP_W, back_lines, face_lines
+from threeup_tui.app.widgets.card_row import fan_columns
+from threeup_tui.app.widgets.move_log import ExtraCount, move_words
+from threeup_tui.app.widgets.status import display_turn
+from threeup_tui.app.widgets.tickbox import TickBox
+from threeup_tui.client import LobbyChanged, Welcome
+from threeup_tui.rules import LogEntry
+from threeup_tui.rules.cards import CODES
+
+WORD = st.text(alphabet="abcdefgh", min_size=1, max_size=9)
+
+
+@given(
+    parts=st.lists(st.lists(WORD, min_size=1, max_size=3), min_size=1, max_size=5),
+    width=st.integers(1, 60),
+)
+def test_fitted_text_fits_and_is_cut_only_with_an_ellipsis(
+    parts: list[list[str]], width: int
+) -> None:
+    forms = [sorted({f for f in p}, key=len, reverse=True) for p in parts]
+    line = fit_parts([[Content(f) for f in p] for p in forms], width).plain
+    assert len(line) <= max(width, 1)
+    chosen = line.split(" · ")
+    cut = line.endswith("…")
+    for i, piece in enumerate(chosen):
+        whole = piece in forms[i] if i < len(forms) else False
+        # Every part is one of its forms, but for the last one, cut with "…".
+        assert whole or (cut and i == len(chosen) - 1), (forms, width, line)
+
+
+def test_fitting_prefers_long_forms_and_shortens_in_order() -> None:
+    parts = [
+        [Content("AAAA")],
+        [Content("bbbbbb"), Content("bb")],
+        [Content("cccccc"), Content("c")],
+    ]
+    assert fit_parts(parts, 30).plain == "AAAA · bbbbbb · cccccc"
+    assert fit_parts(parts, 18).plain == "AAAA · bbbbbb · c"  # the last part first
+    assert fit_parts(parts, 18, order=[1]).plain == "AAAA · bb · cccccc"
+    assert fit_parts(parts, 6).plain == "AAAA …"
+
+
+def test_a_run_of_cards_cut_short_counts_the_rest() -> None:
+    forms = [f.plain for f in cards_forms(("G1", "G2", "B2", "R3"), "known")]
+    assert forms == ["known G1 G2 B2 R3", "known G1 G2 B2 +1", "known G1 G2 +2", "known G1 +3"]
+
+
+def test_clamped_rows_end_with_an_ellipsis() -> None:
+    text = clamp_rows(Content("one two three four five six seven"), 10, 2).plain
+    assert text.split("\n")[0] == "one two"
+    assert len(text.split("\n")) == 2 and text.endswith("…")
+    assert clamp_rows(Content("short"), 10, 2).plain == "short"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_card_face_is_a_card_sized_box(code: str) -> None:
+    for border in ("plain", "cursor", "selected"):
+        rows = face_lines(code, border, "✓" if border == "selected" else "")
+        assert len(rows) == CARD_H and {r.cell_length for r in rows} == {CARD_W}
+    strip = face_lines(code, strip=True)
+    assert {r.cell_length for r in strip} == {STRIP_W}
+    label = code[0] + code[1:].replace("C1", "C+1").replace("C2", "C+2")
+    assert label in strip[0].plain  # a covered card still says which it is
+
+
+def test_backs_and_fans_have_their_sizes() -> None:
+    assert {r.cell_length for r in back_lines("20")} == {CARD_W}
+    assert "20" in back_lines("20")[2].plain
+    assert fan_columns(70, 5) == 5
+    assert fan_columns(29, 20) * STRIP_W - STRIP_W + CARD_W <= 29
+    assert fan_columns(70, 30) == 10  # three even lines of ten
+
+
+def entry(seat: int, kind: str, *cards: str, flip_failed: bool = False) -> LogEntry:
+    cleared = bool(cards) and cards[-1][1:] in ("C", "C1", "C2")
+    return LogEntry(seat, kind, cards, cleared, 0, 0, False, flip_failed)
+
+
+def test_extra_discards_are_counted_from_the_public_moves() -> None:
+    count = ExtraCount()
+    moves = [
+        entry(1, "play", "GC2"),
+        entry(1, "draw"),
+        entry(1, "play", "R5"),
+        entry(1, "play", "BC1"),  # a Clear +1 as an extra: one more owed (D9)
+        entry(1, "play", "R7"),
+        entry(0, "play", "R8"),
+        entry(0, "play", "R9"),
+    ]
+    labels = [count.label(m) for m in moves]
+    assert labels == ["", "", "extra 1 of 2", "extra 2 of 2", "extra 3 of 3", "", ""]
+
+
+def test_a_pick_up_ends_the_extras_owed() -> None:
+    count = ExtraCount()
+    labels = [
+        count.label(m)
+        for m in (entry(1, "play", "GC2"), entry(1, "pickup"), entry(0, "play", "R2"))
+    ]
+    assert labels == ["", "", ""]
+
+
+def test_a_move_in_words() -> None:
+    names = ("you", "Bob")
+    assert move_words(entry(1, "play", "GC2"), names) == (
+        "Bob played GC+2: pile cleared, 2 extra discards"
+    )
+    assert move_words(entry(1, "play", "R5"), names, "extra 1 of 2") == (
+        "extra 1 of 2: Bob played R5"
+    )
+    assert move_words(entry(7, "play", "R5"), names).startswith("seat 8 played")  # 1-based
+
+
+def test_the_turn_people_read() -> None:
+    from threeup_tui.rules import GameState, Options, seat_view
+
+    state = GameState.new(["a", "b"], Options(first=0), seed=1)
+    assert display_turn(seat_view(state, 0)) == 1
+
+
+async def test_an_unchecked_box_shows_no_mark(
+    client: ScriptedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        box = app.screen.query_one("#voluntary", TickBox)
+        assert not box.value
+        assert "▐ ▌" in screen_text(app) and "▐X▌" not in screen_text(app)
+        box.value = True
+        await pilot.pause()
+        assert "▐X▌" in screen_text(app)
+
+
+async def test_the_move_log_shows_only_whole_moves(client: ScriptedClient) -> None:
+    from table_states import open_table, played_until, table_app
+
+    from threeup_tui.app.widgets.move_log import MoveLog
+    from threeup_tui.bots import GreedyBot
+    from threeup_tui.client import ViewChanged
+    from threeup_tui.rules import seat_view
+
+    state = played_until(["you", "Bob"], lambda s, v: v.my_turn and len(s.history) > 10)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        log = screen.query_one(MoveLog)
+        width = log.content_region.width
+        for _ in range(40):  # move after move: the log's box cuts no move in two
+            if state.over:
+                break
+            state.apply_move(GreedyBot(1).choose_move(seat_view(state, state.seat)))
+            client.emit(ViewChanged(seat_view(state, 0)))
+            await wait_for(pilot, lambda: log._seen == len(state.history))
+            shown = log.render().plain.split("\n")
+            whole: list[str] = []
+            for line in reversed(log.lines):
+                lines = [w.plain for w in Content(line).wrap(width)]
+                if len(whole) + len(lines) > len(shown):
+                    break
+                whole[:0] = lines
+            assert whole == shown, (whole, shown)

@@ -1,0 +1,198 @@
+"""Spectators and guests are offered only what they can do."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from app_fakes import ScriptedClient
+from app_helpers import screen_text, wait_for
+from app_states import dealt, lobby_for, seat_events
+from table_states import open_table, table_app
+from textual.widgets import Button
+
+from threeup_tui.app.screens.game_over import GameOverScreen, result_content
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.widgets.status import StatusBar
+from threeup_tui.client import ConnectionChanged, Lobby, SeatSlot
+from threeup_tui.rules import GameState, seat_view
+
+
+@dataclasses.dataclass(frozen=True)
+class RematchLobby(Lobby):
+    """A lobby that says how the next game starts (the table's Lobby fields)."""
+
+    rematch: str = "host"
+    rematch_after: float | None = None
+
+
+def lobby_with(lobby: Lobby, **fields: Any) -> Lobby:
+    names = {f.name for f in dataclasses.fields(Lobby)}
+    if set(fields) <= names:
+        return dataclasses.replace(lobby, **fields)
+    base = {f.name: getattr(lobby, f.name) for f in dataclasses.fields(Lobby)}
+    return RematchLobby(**base, **fields)
+
+
+def finished(names: list[str]) -> GameState:
+    state = dealt(names, first=0, seed=4)
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+async def game_over_for(
+    pilot: Any, client: ScriptedClient, state: GameState, seat: int | None, host: bool, lobby: Lobby
+) -> GameOverScreen:
+    for event in seat_events(state, seat, host):
+        client.emit(event)  # type: ignore[arg-type]
+    from threeup_tui.client import LobbyChanged
+
+    client.emit(LobbyChanged(lobby))
+    client.emit(ConnectionChanged("connected"))
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.is_mounted)
+    screen = app.screen
+    assert isinstance(screen, GameOverScreen)
+    await pilot.pause()
+    return screen
+
+
+def buttons(screen: GameOverScreen) -> set[str]:
+    return {b.id or "" for b in screen.query(Button)}
+
+
+def footer_words(app: Any) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_a_spectator_has_no_hint_key(client: ScriptedClient) -> None:
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state, seat=None, is_host=False)
+        assert "Hint" not in footer_words(app)
+        assert "Play" not in footer_words(app)
+        await pilot.press("h")  # and the key does nothing
+        assert client.requests == []
+
+
+async def test_a_seated_player_has_the_hint_key(client: ScriptedClient) -> None:
+    state = dealt(["you", "bo"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        assert "Hint" in footer_words(app)
+
+
+async def test_a_spectator_is_offered_no_rematch_and_no_save(client: ScriptedClient) -> None:
+    state = finished(["ana", "bo"])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, None, False, lobby_for(["ana", "bo"]))
+        assert "rematch" not in buttons(screen) and "save" not in buttons(screen)
+        assert not screen.query("#record-path")
+        assert "Rematch" not in screen_text(app) and "Save" not in screen_text(app)
+        await pilot.press("r", "s")
+        assert client.requests == []
+
+
+async def test_a_guest_may_not_save_and_waits_for_the_host(client: ScriptedClient) -> None:
+    state = finished(["ana", "you"])
+    lobby = lobby_for(["ana", "you"], host_seat=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 1, False, lobby)
+        assert buttons(screen) == {"close", "leave"}
+        assert "Waiting for the host to start a rematch" in screen_text(app)
+        await pilot.press("s", "r")
+        assert client.requests == []
+
+
+async def test_no_rematch_offer_when_the_host_has_left(client: ScriptedClient) -> None:
+    state = finished(["ana", "you"])
+    lobby = lobby_for(["ana", "you"], host_seat=0)
+    gone = SeatSlot(0, "ana", "human", False, "greedy")
+    lobby = dataclasses.replace(lobby, seats=(gone, lobby.seats[1]))
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await game_over_for(pilot, client, state, 1, False, lobby)
+        assert "Waiting for the host" not in screen_text(app)
+        assert "host has left" in screen_text(app)
+
+
+async def test_no_rematch_offer_when_the_table_closes(client: ScriptedClient) -> None:
+    state = finished(["you", "bo"])
+    lobby = lobby_with(lobby_for(["you", "bo"]), rematch="none")
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, True, lobby)
+        assert "rematch" not in buttons(screen)
+        assert "closes after this game" in screen_text(app)
+        await pilot.press("r")
+        assert ("rematch", None) not in client.requests
+
+
+async def test_a_dedicated_hosts_player_asks_for_the_next_game(client: ScriptedClient) -> None:
+    state = finished(["you", "bo"])
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["you", "bo"]), host_seat=None),
+        rematch="vote",
+        rematch_after=30.0,
+    )
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, False, lobby)
+        assert "rematch" in buttons(screen) and "save" not in buttons(screen)
+        assert "Next game (r)" in screen_text(app) and "in 30 s" in screen_text(app)
+        assert "0 of 1 asked" in screen_text(app)
+        await pilot.press("r")
+        assert client.requests[-1] == ("rematch", None)
+        from threeup_tui.client import LobbyChanged
+
+        client.emit(LobbyChanged(lobby_with(lobby, rematch_votes=(0,))))
+        await wait_for(pilot, lambda: "1 of 1 asked, you too" in screen_text(app))
+
+
+async def test_the_host_may_rematch_and_save(client: ScriptedClient) -> None:
+    state = finished(["you", "bo"])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, True, lobby_for(["you", "bo"]))
+        assert {"rematch", "save", "close", "leave"} <= buttons(screen)
+
+
+@pytest.mark.parametrize("seed", [4, 7, 12])
+async def test_the_turn_number_agrees_on_the_top_line_and_in_the_dialog(
+    client: ScriptedClient, seed: int
+) -> None:
+    state = dealt(["you", "bo"], first=0, seed=seed)
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await game_over_for(pilot, client, state, 0, True, lobby_for(["you", "bo"]))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        top = app.screen.query_one(StatusBar).text
+        turn = int(top.rsplit("turn ", 1)[1])
+        said = result_content(seat_view(state, 0), ("you", "bo")).plain
+        assert f"{turn} turns" in said or (turn == 1 and "1 turn" in said), (top, said)
+
+
+async def test_after_the_game_the_table_offers_the_result_not_moves(
+    client: ScriptedClient,
+) -> None:
+    state = finished(["you", "bo"])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await game_over_for(pilot, client, state, 0, True, lobby_for(["you", "bo"]))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        footer = footer_words(app)
+        assert "Result" in footer and "Play" not in footer and "Hint" not in footer
+        assert not app.screen.query_one("#actions").display
+        await pilot.press("u", "d", "enter")
+        assert not any(kind == "submit" for kind, _ in client.requests)

@@ -1,0 +1,302 @@
+"""Seats that belong to people, at the SSH door and over UDP, with real parts:
+the OpenSSH client in tmux panes (80x24), a headless host, its SSH door.
+
+What a player sees is read from the panes; who holds which cards is read
+from the host's journal (the deal), so "two seats, two hands" is checked
+against the game itself, not against another screen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .conftest import Tmux, free_port, wait_for_line
+
+SSH_OPTS = (
+    "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
+    "-o ConnectTimeout=10"
+)
+CARD = re.compile(r"(?<!\S)([RGB](?:10|[1-9]|C(?:\+[12])?))(?!\S)")
+
+
+def keygen(path: Path) -> Path:
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
+    return path
+
+
+def door_command(port: int, user: str, key: Path | None) -> str:
+    """``ssh -t`` to the door as ``user``, with one key or with none."""
+    if key is None:
+        auth = "-o PubkeyAuthentication=no -o PreferredAuthentications=keyboard-interactive"
+    else:
+        auth = f"-i {key} -o IdentitiesOnly=yes -o PreferredAuthentications=publickey"
+    return f"ssh -t -p {port} {auth} {SSH_OPTS} -l {shlex.quote(user)} 127.0.0.1"
+
+
+def start_door(headless_host, *args: str) -> tuple[subprocess.Popen[str], int]:  # type: ignore[no-untyped-def]
+    door = free_port()
+    proc, _port = headless_host("--ssh-port", str(door), "--takeover-after", "600", *args)
+    wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
+    return proc, door
+
+
+def open_pane(tmux: Tmux, name: str, command: str) -> None:
+    """A terminal running ``command``; it stays open after, with ssh's status."""
+    shell = f"{command}; echo EXIT=$?; sleep 600"
+    tmux.new(name, shell, env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+
+
+def shown_hand(screen: str) -> list[str]:
+    """The six cards of the set-up screen, as record codes."""
+    for line in screen.splitlines():
+        cards = CARD.findall(line.split("│")[0])
+        if len(cards) == 6:
+            return sorted(c.replace("+", "") for c in cards)
+    raise AssertionError(f"no six cards on the set-up screen:\n{screen}")
+
+
+def dealt_hands(journal: Path) -> dict[str, list[str]]:
+    """Each player's six set-up cards, from the deal in the journal."""
+    record = json.loads(journal.read_text())
+    n = len(record["players"])
+    deck = record["deck"]
+    return {
+        name: sorted(deck[3 * n + k * n + seat] for k in range(6))
+        for seat, name in enumerate(record["players"])
+    }
+
+
+def wait_exit(tmux: Tmux, name: str, timeout: float = 20.0) -> int:
+    """The exit status of the pane's ssh (the pane stays open after it, so
+    the terminal's modes can be read as the player's shell would find them)."""
+    found = tmux.wait_for(name, re.compile(r"EXIT=\d+"), timeout)
+    match = re.search(r"EXIT=(\d+)", found)
+    assert match is not None
+    return int(match.group(1))
+
+
+def wait_journal(journal: Path, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists():
+            return
+        time.sleep(0.1)
+    raise AssertionError("the game never got past its set-up")
+
+
+def test_two_keys_and_non_ascii_names_are_two_players_with_two_hands(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    key_a, key_b = keygen(tmp_path / "a"), keygen(tmp_path / "b")
+    proc, door = start_door(headless_host, "--players", "3", "--bots", "1", "--code", "pizza")
+    # A key user gives the room code at the door's own prompt.
+    open_pane(tmux, "yamada", door_command(door, "山田", key_a))
+    open_pane(tmux, "tanaka", door_command(door, "田中", key_b))
+    for pane in ("yamada", "tanaka"):
+        tmux.wait_for(pane, "Room code:")
+        tmux.keys(pane, "pizza", "Enter")
+    screens = {
+        pane: tmux.wait_for(pane, "Choose 3 cards", timeout=60) for pane in ("yamada", "tanaka")
+    }
+    hands = {pane: shown_hand(screen) for pane, screen in screens.items()}
+    assert hands["yamada"] != hands["tanaka"]
+    # Both names with all their letters, each on the other's screen too.
+    shown = tmux.wait_for("yamada", "田中")
+    assert "山田" in shown and "player" not in shown
+    for pane in ("yamada", "tanaka"):
+        tmux.keys(pane, "1", "2", "3", "Enter")
+    journal = tmp_path / "game.json"
+    wait_journal(journal)
+    dealt = dealt_hands(journal)
+    assert hands["yamada"] == dealt["山田"] and hands["tanaka"] == dealt["田中"]
+
+    # The same key from another terminal takes 山田's seat over; the old
+    # session is told why and ends cleanly, and the new one plays on.
+    open_pane(tmux, "yamada-again", door_command(door, "山田", key_a))
+    tmux.wait_for("yamada-again", "Room code:")
+    tmux.keys("yamada-again", "pizza", "Enter")
+    tmux.wait_for("yamada-again", re.compile(r"YOUR TURN|turn \d+"), timeout=60)
+    old = tmux.wait_for("yamada", "taken over from another terminal")
+    assert "goodbye from threeup" in tmux.wait_for("yamada", "goodbye")
+    assert wait_exit(tmux, "yamada") == 0, old
+    assert tmux.flag("yamada", "#{alternate_on}") == "0"
+    assert proc.poll() is None
+
+
+def test_one_user_name_with_two_keys_and_one_without_is_three_players(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    key_a, key_b = keygen(tmp_path / "a"), keygen(tmp_path / "b")
+    _proc, door = start_door(headless_host, "--players", "4", "--bots", "1")
+    open_pane(tmux, "ann-a", door_command(door, "ann", key_a))
+    open_pane(tmux, "ann-b", door_command(door, "ann", key_b))
+    tmux.wait_for("ann-a", "Waiting for the host")
+    tmux.wait_for("ann-b", "Waiting for the host")
+    # No key: the door gives a seat word, and says how to use it.
+    open_pane(tmux, "ann-word", door_command(door, "ann", None))
+    tmux.wait_for("ann-word", "Your seat word, or Enter for a new seat:")
+    tmux.keys("ann-word", "Enter")
+    screen = tmux.wait_for("ann-word", "Press Enter to sit down.")
+    word = re.search(r"reconnect and give: ([a-z]+-\d+)", screen)
+    assert word is not None, screen
+    tmux.keys("ann-word", "Enter")
+    screens = {
+        p: tmux.wait_for(p, "Choose 3 cards", timeout=60) for p in ("ann-a", "ann-b", "ann-word")
+    }
+    hands = {p: shown_hand(s) for p, s in screens.items()}
+    assert len({tuple(h) for h in hands.values()}) == 3  # three seats, three hands
+    names = tmux.wait_for("ann-a", "ann (3)")
+    assert "ann (2)" in names
+
+    # The keyless player drops and comes back: not without the word...
+    tmux.run("kill-session", "-t", "ann-word")
+    open_pane(tmux, "ann-back", door_command(door, "ann", None))
+    tmux.wait_for("ann-back", "Your seat word, or Enter for a new seat:")
+    tmux.keys("ann-back", "otter-000", "Enter")
+    tmux.wait_for("ann-back", "No seat has that seat word (2 tries left).")
+    tmux.keys("ann-back", "Enter")
+    tmux.wait_for("ann-back", "only a seat word gets a seat back now")
+    # ...and with it, the same seat and the same six cards.
+    tmux.keys("ann-back", word.group(1).upper(), "Enter")
+    back = tmux.wait_for("ann-back", "Choose 3 cards", timeout=60)
+    assert shown_hand(back) == hands["ann-word"]
+
+
+def test_a_wrong_room_code_at_log_in_says_so_and_the_third_closes(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1", "--code", "pizza")
+    open_pane(tmux, "bob", door_command(door, "bob", None))
+    tmux.wait_for("bob", "Room code:")
+    tmux.keys("bob", "wrong", "Enter")
+    tmux.wait_for("bob", "Wrong room code (2 tries left). Room code:")
+    tmux.keys("bob", "wronger", "Enter")
+    tmux.wait_for("bob", "Wrong room code (1 try left). Room code:")
+    tmux.keys("bob", "wrongest", "Enter")
+    assert wait_exit(tmux, "bob") == 255  # the door closed the connection
+
+
+def test_a_key_user_gets_three_tries_at_the_room_code_too(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    key = keygen(tmp_path / "k")
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1", "--code", "pizza")
+    open_pane(tmux, "kim", door_command(door, "kim", key))
+    for attempt in ("a", "b", "c"):
+        tmux.wait_for("kim", "Room code:")
+        tmux.keys("kim", attempt, "Enter")
+    screen = tmux.wait_for("kim", "Wrong room code three times: goodbye.")
+    assert "Wrong room code (2 tries left)." in screen and "(1 try left)" in screen
+    assert "pizza" not in screen and "abc" not in screen  # a code is never echoed
+    assert wait_exit(tmux, "kim") == 1
+
+
+def test_a_door_guest_reaches_no_menu_and_leaving_ends_the_session(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    key = keygen(tmp_path / "k")
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "gus", door_command(door, "gus", key))
+    seen = [tmux.wait_for("gus", "Waiting for the host")]
+    # The command palette has nothing that leads off the table.
+    tmux.keys("gus", "C-p")
+    tmux.wait_for("gus", "Search for commands")
+    for word in ("Host", "Join", "Play", "Screenshot"):
+        tmux.keys("gus", word)
+        time.sleep(0.6)
+        seen.append(tmux.screen("gus"))
+        tmux.keys("gus", *["BSpace"] * len(word))
+    tmux.keys("gus", "Escape")
+    time.sleep(0.5)  # an Escape followed at once by q would read as Alt+q
+    # Leaving the table ends the app and the SSH session, with a goodbye.
+    tmux.keys("gus", "q")
+    tmux.wait_for("gus", "Leave this table?")
+    tmux.keys("gus", "y")
+    assert wait_exit(tmux, "gus") == 0
+    last = tmux.screen("gus")
+    assert "you left the table" in last and "goodbye from threeup" in last
+    for screen in [*seen, last]:
+        for menu in ("Host a table", "Join a table", "Play against bots", "Save an SVG"):
+            assert menu not in screen, screen
+    assert tmux.flag("gus", "#{alternate_on}") == "0"
+
+
+def test_when_the_host_quits_guests_get_a_last_line_and_their_terminal_back(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    key = keygen(tmp_path / "k")
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "gus", door_command(door, "gus", key))
+    tmux.wait_for("gus", "Choose 3 cards", timeout=60)
+    # The app runs full screen with mouse reporting on.
+    assert tmux.flag("gus", "#{alternate_on}") == "1"
+    assert tmux.flag("gus", "#{mouse_any_flag}") == "1"
+    proc.send_signal(signal.SIGTERM)
+    assert wait_exit(tmux, "gus") == 0
+    last = tmux.screen("gus")
+    assert "the host closed the table" in last and "goodbye from threeup" in last
+    assert tmux.flag("gus", "#{alternate_on}") == "0"
+    assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
+    assert tmux.flag("gus", "#{cursor_flag}") == "1"
+    assert proc.wait(10) == 130
+
+
+def test_a_udp_player_rejoins_from_a_new_terminal_and_gets_the_seat(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    proc, port = headless_host("--players", "2", "--bots", "1", "--takeover-after", "600")
+    state = tmp_path / "tia-state"  # one account: one state directory, any terminal
+    command = (
+        f"cd {shlex.quote(os.getcwd())} && env THREEUP_STATE_DIR={state} LANG=C.UTF-8 "
+        f"{sys.executable} -m threeup_tui join 127.0.0.1:{port} --name Tia"
+    )
+    # The first terminal stays open (so the next one cannot reuse its
+    # pseudo-terminal) while its app dies without a word.
+    open_pane(tmux, "first", command)
+    tmux.wait_for("first", "Choose 3 cards", timeout=60)
+    tmux.keys("first", "1", "2", "3", "Enter")
+    tmux.wait_for("first", re.compile(r"YOUR TURN|turn \d+"), timeout=30)
+    shell = tmux.flag("first", "#{pane_pid}")
+    app = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True, check=True)
+    os.kill(int(app.stdout.split()[0]), signal.SIGKILL)
+    open_pane(tmux, "second", command)
+    assert tmux.flag("second", "#{pane_tty}") != tmux.flag("first", "#{pane_tty}")
+    screen = tmux.wait_for("second", re.compile(r"YOUR TURN|turn \d+"), timeout=60)
+    assert "full" not in screen and "refused" not in screen
+    kept = (state / "seats.json").read_text()
+    assert "/dev/" not in kept  # no terminal in the key
+    assert proc.poll() is None
+
+
+def test_a_guest_whose_app_dies_still_gets_a_clean_terminal(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """The door itself puts the terminal right when the app cannot (it was
+    killed): alternate screen off, mouse reporting off, cursor shown."""
+    key = keygen(tmp_path / "k")
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "gus", door_command(door, "gus", key))
+    tmux.wait_for("gus", "Choose 3 cards", timeout=60)
+    assert tmux.flag("gus", "#{alternate_on}") == "1"
+    found = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+    apps = [
+        int(pid)
+        for pid in found.stdout.split()
+        if "threeup_tui" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    ]
+    assert len(apps) == 1, found.stdout
+    os.kill(apps[0], signal.SIGKILL)
+    assert wait_exit(tmux, "gus") == 1  # the app failed: not a clean goodbye
+    assert "goodbye from threeup" in tmux.screen("gus")
+    assert tmux.flag("gus", "#{alternate_on}") == "0"
+    assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
+    assert tmux.flag("gus", "#{cursor_flag}") == "1"
+    assert proc.poll() is None  # the table goes on

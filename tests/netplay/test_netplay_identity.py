@@ -1,0 +1,233 @@
+"""A seat belongs to its token: one live session per seat, over real UDP
+sockets on loopback.  A token arriving in a new session takes the seat over
+and the old session is told why; it does not come back by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from pathlib import Path
+
+import pytest
+from netplay_support import (
+    ClientLog,
+    RawSeat,
+    fingerprint,
+    make_client,
+    make_table,
+    play_bot,
+    run_table,
+    start_host,
+    stop_runner,
+    table_record,
+    verify_record,
+)
+
+from net import Accept, Client, NetConfig, Refused
+from net.errors import NetError
+from net.events import Connected, DisconnectCause, Disconnected, Message
+from threeup_tui.client.events import ConnectionChanged
+from threeup_tui.netplay.discovery import decode_announcement
+from threeup_tui.netplay.host import TOO_MANY_WRONG_CODES, WRONG_CODES_ALLOWED, NetHost
+from threeup_tui.netplay.run import describe_table
+from threeup_tui.netplay.wire import CLOSE_REMOVED, make_hello
+from threeup_tui.table import Table, TableConfig
+
+TAKEN_OVER = "your seat was taken over from another terminal"
+
+
+async def _closed_reason(client: Client, timeout: float = 5.0) -> Disconnected:
+    async def run() -> Disconnected:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, Disconnected):
+                return event
+
+    return await asyncio.wait_for(run(), timeout)
+
+
+def _seat_sessions(host: NetHost, seat: int) -> list[int]:
+    return [p.session_id for p in host.peers.values() if p.seat == seat]
+
+
+async def test_one_token_from_two_addresses_the_newer_session_takes_the_seat(
+    tmp_path: Path,
+) -> None:
+    table = make_table(tmp_path, players=2, seed=91, bots=1)
+    host = await start_host(table, NetConfig())
+    runner = await run_table(table)
+    token = secrets.token_hex(16)
+    first = await RawSeat.join(host, "tia", token)
+    second: RawSeat | None = None
+    try:
+        await first.pump(lambda v: v.moves_played >= 2)
+        seat = first.seat
+        before = fingerprint(table)
+        # The same token in a new hello: its authorisation alone (no await
+        # in between, so nothing else can run) stops serving the old
+        # session, whose requests are ignored from that moment...
+        verdict = host._authorize(("127.0.0.1", 9), make_hello("tia", None, token, False))
+        assert isinstance(verdict, Accept) and verdict.payload["seat"] == seat
+        assert _seat_sessions(host, seat) == []
+        lines = len(table.chat_log)
+        host._handle(Message(first.client.session_id, {"t": "chat", "text": "still me"}))
+        assert len(table.chat_log) == lines
+        # ...and closes it with a reason its player sees.
+        gone = await _closed_reason(first.client)
+        assert (gone.cause, gone.reason) == (DisconnectCause.PEER_CLOSED, TAKEN_OVER)
+        # A real session from another socket (another address) takes the
+        # seat from that one in turn (it never finished connecting).
+        second = await RawSeat.join(host, "tia", token)
+        assert second.seat == seat
+        assert _seat_sessions(host, seat) == [second.client.session_id]
+        # Whatever the old client still tries to send changes nothing.
+        view = first.view
+        assert view is not None and view.my_turn
+        move = first.bot.choose_move(view)
+        with pytest.raises(NetError):
+            first.client.send({"t": "move", "at": view.moves_played, "move": move.to_json()})
+        await asyncio.sleep(0.2)
+        assert fingerprint(table) == before
+        assert table.seats[seat].connected and table.seats[seat].bot is None
+        # The newer session plays the seat to the end.
+        final = await second.pump(lambda v: False, timeout=30)
+        assert final.phase == "over"
+        verify_record(table_record(table))
+    finally:
+        await first.client.close()
+        if second is not None:
+            await second.client.close()
+        await stop_runner(runner)
+        await host.close()
+
+
+async def test_a_taken_over_client_says_why_and_does_not_come_back(tmp_path: Path) -> None:
+    """Two terminals of one account join as Tia: one token (the account's
+    state directory), one seat; the older app shows the reason and stays
+    closed (no ping-pong between the two)."""
+    table = make_table(tmp_path, players=2, seed=92, bots=1)
+    host = await start_host(table, NetConfig())
+    runner = await run_table(table)
+    store = tmp_path / "account-seats.json"
+    older = make_client(host.address, "Tia", store)
+    newer = make_client(host.address, "Tia", store)
+    log = ClientLog("Tia, newer terminal")
+    try:
+        await older.start()
+        seat = older.seat
+        assert seat is not None
+        await newer.start()
+        assert newer.seat == seat and newer.table_id == older.table_id == table.table_id
+
+        async def closed() -> str:
+            while True:
+                event = await older.next_event()
+                if isinstance(event, ConnectionChanged) and event.state == "closed":
+                    return event.detail
+
+        assert await asyncio.wait_for(closed(), 5) == TAKEN_OVER
+        await asyncio.sleep(1.5)  # time enough for a reconnect, were there one
+        assert older.reconnects == 0
+        assert len(_seat_sessions(host, seat)) == 1
+        await asyncio.wait_for(play_bot(newer, log, started=True), 30)
+        assert log.submitted and newer.reconnects == 0
+        verify_record(table_record(table))
+    finally:
+        await older.close()
+        await newer.close()
+        await stop_runner(runner)
+        await host.close()
+
+
+async def test_a_player_removed_in_the_lobby_loses_the_session_too(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=3, seed=93)
+    host = await start_host(table, NetConfig())
+    raw = await RawSeat.join(host, "gone")
+    try:
+        table.remove_seat(None, raw.seat)
+        gone = await _closed_reason(raw.client)
+        assert gone.reason == CLOSE_REMOVED
+        assert not _seat_sessions(host, raw.seat)
+        late = await RawSeat.join(host, "late")  # the seat is open again for another
+        assert late.seat == raw.seat and table.seats[raw.seat].name == "late"
+        await late.client.close()
+    finally:
+        await raw.client.close()
+        await host.close()
+
+
+async def test_guessing_the_room_code_locks_the_address_out(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=94, code="sesame")
+    host = await start_host(table, NetConfig())
+    try:
+        for _ in range(WRONG_CODES_ALLOWED):
+            hello = make_hello("guesser", secrets.token_hex(4), secrets.token_hex(16), False)
+            with pytest.raises(Refused, match="wrong room code"):
+                await Client.connect(*host.address, hello)
+        right = make_hello("knower", "sesame", secrets.token_hex(16), False)
+        with pytest.raises(Refused) as refused:
+            await Client.connect(*host.address, right)
+        assert refused.value.reason == TOO_MANY_WRONG_CODES
+        assert all(seat.kind == "open" for seat in table.seats)
+    finally:
+        await host.close()
+
+
+async def test_the_table_id_travels_in_the_accept_and_the_announcement(tmp_path: Path) -> None:
+    table = make_table(tmp_path, players=2, seed=95)
+    host = await start_host(table, NetConfig())
+    client = make_client(host.address, "ann", tmp_path / "t.json")
+    try:
+        await client.start()
+        assert client.table_id == table.table_id
+        heard = decode_announcement(describe_table(table, host.address[1]), "127.0.0.1")
+        assert heard is not None and heard.table_id == table.table_id
+    finally:
+        await client.close()
+        await host.close()
+
+
+async def test_a_different_table_at_the_same_address_is_not_rejoined(tmp_path: Path) -> None:
+    """The host is gone and a new table (not a resume) listens on its port:
+    the client's seat went with the old table, and it says so."""
+    first = Table(TableConfig(players=3, seed=96))
+    host = await start_host(first, NetConfig())
+    port = host.address[1]
+    fast = NetConfig(idle_timeout=1.0, heartbeat_interval=0.2, connect_timeout=1.0)
+    client = make_client(host.address, "ann", tmp_path / "t.json", config=fast)
+    again: NetHost | None = None
+    try:
+        await client.start()
+        await host.server._engine.shutdown()  # a crash: no CLOSE
+        await host.close()
+        again = await NetHost.start(Table(TableConfig(players=3)), "127.0.0.1", port)
+
+        async def closed() -> str:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, ConnectionChanged) and event.state == "closed":
+                    return event.detail
+
+        assert (await asyncio.wait_for(closed(), 15)).startswith("another table now runs at")
+    finally:
+        await client.close()
+        if again is not None:
+            await again.close()
+
+
+async def test_a_session_superseded_before_it_connected_never_acts(tmp_path: Path) -> None:
+    """Two hellos with one token, both accepted before either session is
+    connected (two terminals at once): only the later one gets the seat."""
+    table = make_table(tmp_path, players=2, seed=97)
+    host = await start_host(table, NetConfig())
+    token = secrets.token_hex(16)
+    hello = make_hello("tia", None, token, False)
+    try:
+        early, late = ("127.0.0.1", 40001), ("127.0.0.1", 40002)
+        assert isinstance(host._authorize(early, hello), Accept)
+        assert isinstance(host._authorize(late, hello), Accept)
+        host._handle(Connected(111, early, hello))  # the earlier one connects last
+        host._handle(Connected(222, late, hello))
+        assert _seat_sessions(host, 0) == [222]
+    finally:
+        await host.close()

@@ -1,0 +1,48 @@
+"""The SSH door's small parts: the failure slow-down, seat words, and the
+tokens it derives for identities."""
+
+from __future__ import annotations
+
+import re
+
+from threeup_tui.sshdoor import FailureGuard, SshDoor, seat_word
+from threeup_tui.table import Hosting, Table, TableConfig
+
+
+def test_each_failure_from_an_address_makes_the_next_answer_wait_longer() -> None:
+    guard = FailureGuard(window=600.0, cap=30.0)
+    waits = [guard.failed("10.0.0.5", now=100.0 + i) for i in range(8)]
+    assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+    assert guard.delay("10.0.0.6", now=110.0) == 0.0  # another address: no wait
+    assert guard.delay("10.0.0.5", now=706.5) == 0.5  # only the last one is recent
+    assert guard.delay("10.0.0.5", now=10_000.0) == 0.0
+
+
+def test_seat_words_are_easy_to_type_back() -> None:
+    words = {seat_word() for _ in range(200)}
+    assert all(re.fullmatch(r"[a-z]+-[1-9]\d\d", w) for w in words)
+    assert len(words) > 150  # not a handful of words over and over
+
+
+def test_a_door_token_is_the_identity_under_the_tables_secret() -> None:
+    table = Table(TableConfig(players=2))
+    door = SshDoor(47823, table)
+    key = door.token_for("key SHA256:abc")
+    assert key == SshDoor(47823, table).token_for("key SHA256:abc")  # stable
+    assert key != door.token_for("key SHA256:abd") != door.token_for("word otter-427")
+    other = Table(TableConfig(players=2))  # another table, another secret
+    assert SshDoor(47823, other).token_for("key SHA256:abc") != key
+    assert 16 <= len(key) <= 128  # a valid hello token
+
+
+def test_the_guests_reach_the_table_where_it_listens() -> None:
+    table = Table(TableConfig(players=2))
+    door = SshDoor(5000, table)
+    for bind, address in [
+        ("0.0.0.0", "127.0.0.1:5000"),
+        ("::", "[::1]:5000"),
+        ("192.168.1.20", "192.168.1.20:5000"),
+        ("fd00::7", "[fd00::7]:5000"),
+    ]:
+        table.hosting = Hosting(bind=bind)
+        assert door.game_address == address

@@ -1,0 +1,71 @@
+"""Names keep their letters: one cleaning for names over UDP and over SSH."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from threeup_tui.names import MAX_NAME_CELLS, clean_name, distinct_name
+from threeup_tui.table import Table, TableConfig
+
+
+def test_every_letter_is_kept() -> None:
+    for name in ("山田", "田中", "Zoë", "Ærøskøbing", "Ann-Marie O'Neil", "ab", "[42]", "[Ann]"):
+        assert clean_name(name, "x") == name
+    # "[b]" is a markup tag (bold), and goes; the two names stay two.
+    assert clean_name("a[b]", "x") == "a" != clean_name("ab", "x")
+
+
+def test_control_format_characters_and_markup_go() -> None:
+    assert clean_name("\x1b[31mEve\x07", "x") == "[31mEve"  # ESC and BEL gone, letters kept
+    assert clean_name("Bob\u202e\u200bby", "x") == "Bobby"  # a bidi override, a zero-width space
+    assert clean_name("[bold red]Eve[/bold red]", "x") == "Eve"
+    assert clean_name("[link=http://x]Eve[/]", "x") == "Eve"
+    assert clean_name("[b[i]]x", "x") == "x"  # a tag left by removing another goes too
+    assert clean_name("  Ann \n\t Lee  ", "x") == "Ann Lee"
+    assert clean_name("\x00\x1b", "fallback") == "fallback"
+    assert clean_name(42, "fallback") == "fallback"
+
+
+def test_names_are_cut_by_display_width_never_inside_a_character() -> None:
+    wide = clean_name("山" * 20, "x")
+    assert wide == "山" * 12 and cell_len(wide) == 24
+    assert clean_name("a" + "山" * 12, "x") == "a" + "山" * 11  # 23 cells: the next needs 2
+    accented = clean_name("e\u0301" * 30, "x")  # decomposed: NFC makes each one character
+    assert accented == "é" * 24
+    combining = clean_name("x" * 23 + "y\u0302\u0323", "x")  # marks stay with their letter
+    nfd = unicodedata.normalize
+    assert nfd("NFD", combining)[23:] == nfd("NFD", "y\u0302\u0323")
+
+
+def test_two_players_with_one_name_are_told_apart() -> None:
+    assert distinct_name("Ann", ["Bob"]) == "Ann"
+    assert distinct_name("Ann", ["Ann"]) == "Ann (2)"
+    assert distinct_name("ann", ["Ann", "Ann (2)"]) == "ann (3)"
+    long = "山" * 12
+    shown = distinct_name(long, [long])
+    assert shown.endswith(" (2)") and cell_len(shown) <= MAX_NAME_CELLS
+
+
+def test_the_table_seats_two_anns_as_two_players() -> None:
+    table = Table(TableConfig(players=3))
+    first, _ = table.seat_human("Ann", "a" * 32)
+    second, _ = table.seat_human("Ann", "b" * 32)
+    third, _ = table.seat_human("山田", "c" * 32)
+    assert [s.name for s in table.seats] == ["Ann", "Ann (2)", "山田"]
+    # The token, not the name, gives a seat back.
+    assert table.seat_of_token("a" * 32) == first and table.seat_of_token("b" * 32) == second
+    assert table.seat_of_token("d" * 32) is None and third == 2
+
+
+@given(st.text(max_size=80))
+def test_any_text_becomes_a_safe_short_name(text: str) -> None:
+    name = clean_name(text, "fallback")
+    assert name
+    assert cell_len(name) <= MAX_NAME_CELLS
+    assert all(ch == " " or unicodedata.category(ch)[0] != "C" for ch in name)
+    assert name == name.strip() and "  " not in name
+    assert clean_name(name, "fallback") == name  # cleaning a clean name changes nothing

@@ -1,0 +1,157 @@
+"""A resume forgets nothing: the table file beside the journal holds every
+setting, the seats and their tokens, the game number and the chat."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from threeup_tui.hostargs import check_host_args, resume_overrides
+from threeup_tui.rules import Options, Phase
+from threeup_tui.rules.cards import CODES
+from threeup_tui.table import Hosting, Table, TableConfig, TableError, open_table
+from threeup_tui.tablefile import TableFileError, settings_from_json, settings_to_json
+
+
+def played_table(journal: Path, moves: int = 6) -> Table:
+    config = TableConfig(
+        players=3, seed=7, code="pizza", bot_level="random", takeover_after=12.5,
+        journal=journal, table_name="Ann's table", options=Options(finish="places"),
+    )  # fmt: skip
+    table = open_table(config, bots=1)
+    table.hosting = Hosting(bind="127.0.0.1", port=40123, announce="off", ssh_port=2222)
+    table.seat_human("Ann", "a" * 32, host=True)
+    table.seat_human("山田", "b" * 32)
+    table.chat(1, "hello from seat 2")
+    table.start(None)
+    while table.state is not None and len(table.state.history) < moves:
+        if table.bot_turn() is not None:
+            table.step_bot()
+            continue
+        state = table.state
+        if state.phase == Phase.SETUP:
+            for seat in (1, 2):
+                if state.setup[seat] is None:
+                    hand = state.setup_hand(seat)[:3]
+                    table.choose_face_up(seat, [CODES[kind] for kind in hand])
+        else:
+            state.apply(state.legal_actions()[0])
+            table._after_change()
+    table.set_hosting(port=40123)
+    return table
+
+
+def test_the_table_file_is_private_and_holds_the_table(tmp_path: Path) -> None:
+    journal = tmp_path / "party.json"
+    table = played_table(journal)
+    path = tmp_path / "party.json.table"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it holds the room code and tokens
+    data = json.loads(path.read_text())
+    assert data["format"] == "threeup-table/1"
+    assert data["table_id"] == table.table_id and data["secret"] == table.secret
+    assert data["config"]["code"] == "pizza" and data["config"]["takeover_after"] == 12.5
+    assert data["hosting"]["port"] == 40123 and data["hosting"]["ssh_port"] == 2222
+    assert [s["token"] for s in data["seats"]][1:] == ["a" * 32, "b" * 32]
+    assert ["hello from seat 2" in line[2] for line in data["chat"]].count(True) == 1
+
+
+def test_resume_alone_brings_back_every_setting_seat_and_line(tmp_path: Path) -> None:
+    journal = tmp_path / "party.json"
+    before = played_table(journal)
+    after = Table.resume(journal)
+    assert after.table_id == before.table_id and after.secret == before.secret
+    assert dataclasses.asdict(after.config) == dataclasses.asdict(before.config)
+    assert after.hosting == before.hosting
+    assert after.options == before.options == Options(finish="places")
+    assert [(s.name, s.kind, s.bot_level, s.token) for s in after.seats] == [
+        (s.name, s.kind, s.bot_level if s.kind == "bot" else None, s.token) for s in before.seats
+    ]
+    assert not any(s.connected for s in after.seats if s.kind == "human")  # they come back
+    assert after.host_seat == before.host_seat == 1
+    assert after.game_number == before.game_number == 1
+    assert after.chat_log == before.chat_log
+    assert after.state is not None and before.state is not None
+    assert after.state.history == before.state.history
+    # The code is still required, and the tokens still give the seats back.
+    with pytest.raises(TableError, match="wrong room code"):
+        after.check_code(None)
+    assert after.seat_human("anyone", "b" * 32) == (2, "b" * 32)
+
+
+def test_a_setting_given_again_overrides_and_is_logged_never_the_code(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = tmp_path / "party.json"
+    played_table(journal)
+    args = argparse.Namespace(port=5000, code="sesame", takeover_after=None, name="Bo")
+    with caplog.at_level(logging.INFO, logger="threeup.table"):
+        table = Table.resume(journal, resume_overrides(args))
+    assert table.hosting.port == 5000 and table.config.code == "sesame"
+    assert table.config.takeover_after == 12.5  # not given: kept
+    assert table.config.table_name == "Bo's table"
+    text = caplog.text
+    assert "--port given: 5000 instead of the saved 40123" in text
+    assert "--code given: the setting changes" in text
+    assert "--name given" in text
+    assert "sesame" not in text and "pizza" not in text
+
+
+def test_a_resume_refuses_what_would_weaken_or_change_the_game(tmp_path: Path) -> None:
+    journal = tmp_path / "party.json"
+    played_table(journal)
+    args = argparse.Namespace(resume=journal, players=4, bots=None, ssh_authorized_keys=None)
+    with pytest.raises(ValueError, match="--players: a resumed table keeps its seats"):
+        check_host_args(args)
+    table_file = tmp_path / "party.json.table"
+    good = table_file.read_text()
+    table_file.write_text(good.replace('"code": "pizza"', '"code": 7'))
+    with pytest.raises(TableError, match="setting 'code'"):
+        Table.resume(journal)
+    table_file.write_text("{not json")
+    with pytest.raises(TableError, match="not JSON"):
+        Table.resume(journal)
+    table_file.unlink()
+    with pytest.raises(TableError, match="is missing"):
+        Table.resume(journal)
+
+
+def test_a_lobby_comes_back_with_its_bots_and_the_hosts_seat(tmp_path: Path) -> None:
+    journal = tmp_path / "lobby.json"
+    table = open_table(TableConfig(players=4, journal=journal, code="c0de"), bots=1)
+    table.seat_human("Host", "h" * 32, host=True)
+    table.seat_human("Guest", "g" * 32)
+    assert not journal.exists()  # no game yet: no record, only the table file
+    back = Table.resume(journal)
+    assert [s.kind for s in back.seats] == ["bot", "human", "open", "open"]
+    assert back.host_seat == 1 and back.seats[1].token == "h" * 32
+    assert back.config.code == "c0de" and back.state is None
+
+
+def test_settings_are_kept_field_by_field_whatever_the_fields() -> None:
+    """A setting another engineer adds to TableConfig is kept with no change
+    to the file's code: the codec reads the dataclass's own annotations."""
+
+    @dataclass
+    class Future:
+        turn_time: float | None = None
+        games: int | None = None
+        spectator_chat: bool = True
+        finish: Literal["a", "b"] = "a"
+        where: Path | None = None
+        options: Options = dataclasses.field(default_factory=Options)
+
+    value = Future(20.0, 3, False, "b", Path("/tmp/x"), Options(voluntary_pickup=True))
+    data = json.loads(json.dumps(settings_to_json(value)))
+    assert Future(**settings_from_json(Future, data, "f", frozenset())) == value
+    assert settings_from_json(Future, {"unknown": 1}, "f", frozenset()) == {}
+    for bad in ({"games": "3"}, {"spectator_chat": 1}, {"finish": "c"}, {"turn_time": "x"}):
+        with pytest.raises(TableFileError):
+            settings_from_json(Future, bad, "f", frozenset())

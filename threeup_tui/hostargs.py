@@ -1,0 +1,128 @@
+"""``threeup host``'s flags, for a new table and for a resumed one.
+
+Every host flag defaults to None on the command line, so that a resume can
+tell a flag given from one left out: ``threeup host --resume FILE`` alone
+brings the table back as its table file holds it, and each flag given with
+it overrides that one setting (the table logs it).  The defaults of a new
+table are here, in one place.
+
+Flags named like a ``TableConfig`` or ``Hosting`` field set that field, so a
+setting added to the table with a flag of the same name is resumed and
+overridden like the others, with no change here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import getpass
+from pathlib import Path
+from typing import Any
+
+from .rules import Options
+from .table import FIXED_ON_RESUME, HOSTING_MODE, Hosting, TableConfig, setting_flag
+from .tablefile import table_file_path
+
+HOST_DEFAULTS: dict[str, Any] = {
+    "bind": "0.0.0.0",
+    "players": 4,
+    "bots": 0,
+    "bot_level": "greedy",
+    "takeover_after": 30.0,
+    "finish": "first_out",
+    "voluntary_pickup": False,
+}
+# Flags that shape the seats or the rules: a resumed game keeps its own.
+GAME_FLAGS = ("players", "bots", "finish", "voluntary_pickup")
+HEADLESS_JOURNAL = Path("threeup-game.json")
+
+
+def value(args: argparse.Namespace, name: str) -> Any:
+    """A flag's value, or its default when it was not given."""
+    given = getattr(args, name, None)
+    return HOST_DEFAULTS.get(name) if given is None else given
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "player"
+
+
+def check_host_args(args: argparse.Namespace) -> None:
+    """ValueError (one line for the command line) for flags that cannot work."""
+    resume: Path | None = getattr(args, "resume", None)
+    if resume is not None:
+        for name in GAME_FLAGS:
+            if getattr(args, name, None) is not None:
+                raise ValueError(
+                    f"{setting_flag(name)}: a resumed table keeps its seats and rules; leave it out"
+                )
+        if not resume.is_file() and not table_file_path(resume).is_file():
+            raise ValueError(f"--resume {resume}: no such file")
+    else:
+        bots, players = value(args, "bots"), value(args, "players")
+        if bots >= players:
+            raise ValueError(f"--bots {bots} leaves no seat for a person at {players} seats")
+    keys: Path | None = getattr(args, "ssh_authorized_keys", None)
+    if keys is not None and not keys.is_file():
+        raise ValueError(f"--ssh-authorized-keys {keys}: no such file")
+
+
+def _config_fields() -> list[str]:
+    skip = HOSTING_MODE | FIXED_ON_RESUME | {"journal", "table_name"}
+    return [f.name for f in dataclasses.fields(TableConfig) if f.name not in skip]
+
+
+def new_table_config(args: argparse.Namespace, **mode: Any) -> TableConfig:
+    """The settings of a new table; ``mode``: HOSTING_MODE settings."""
+    options = Options(
+        voluntary_pickup=bool(value(args, "voluntary_pickup")),
+        finish="places" if value(args, "finish") == "places" else "first_out",
+    )
+    settings: dict[str, Any] = {}
+    for name in _config_fields():
+        given = value(args, name)
+        if given is not None:
+            settings[name] = given
+    if getattr(args, "no_spectator_chat", False):
+        settings["spectator_chat"] = False
+    journal = getattr(args, "record", None)
+    if journal is None and getattr(args, "headless", False):
+        journal = HEADLESS_JOURNAL
+    name = getattr(args, "name", None) or default_name()
+    return TableConfig(
+        players=value(args, "players"),
+        options=options,
+        journal=journal,
+        table_name=f"{name}'s table",
+        **settings,
+        **mode,
+    )
+
+
+def new_hosting(args: argparse.Namespace) -> Hosting:
+    settings = {}
+    for field in dataclasses.fields(Hosting):
+        given = value(args, field.name)
+        if given is not None:
+            settings[field.name] = given
+    return Hosting(**settings)
+
+
+def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given again with ``--resume``: only the flags given."""
+    overrides: dict[str, Any] = {}
+    names = _config_fields() + [f.name for f in dataclasses.fields(Hosting)]
+    for name in names:
+        given = getattr(args, name, None)
+        if given is not None:
+            overrides[name] = given
+    if getattr(args, "no_spectator_chat", False):  # a store_true flag: given when True
+        overrides["spectator_chat"] = False
+    if getattr(args, "name", None) is not None:
+        overrides["table_name"] = f"{args.name}'s table"
+    if getattr(args, "record", None) is not None:
+        overrides["journal"] = args.record
+    return overrides

@@ -1,0 +1,83 @@
+"""Player names: the one function that makes an untrusted name safe to seat.
+
+Names arrive from other machines (a UDP hello) and from SSH user names.
+Both go through :func:`clean_name`, so 山田 is 山田 over SSH as over UDP,
+and ``a[b]`` and ``ab`` stay two names.  What goes:
+
+- control and format characters (ESC, BEL, bidi overrides, zero-width
+  joiners...), and unassigned or private-use code points;
+- Rich markup tags (``[bold]``, ``[/]``, ``[link=...]``): the app escapes
+  markup when it shows a name, but a name is also written to logs and
+  records, and a tag there is never a name's letters;
+- runs of whitespace (one space is kept), and the ends' whitespace.
+
+Then the name is cut to :data:`MAX_NAME_CELLS` terminal cells (a wide
+character such as 山 takes two), never inside a character and never
+between a character and the combining marks that follow it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rich.cells import cell_len
+
+MAX_NAME_CELLS = 24
+
+# Rich's own tag grammar (rich.markup.RE_TAGS): a tag starts with a lower
+# case letter, '#', '/' or '@'.  "[42]" and "[Ann]" are not tags: kept.
+_MARKUP_TAG = re.compile(r"\[([a-z#/@][^\[\]]*)\]")
+
+
+def _kept(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch)[0] != "C"
+
+
+def clean_name(name: object, fallback: str, cells: int = MAX_NAME_CELLS) -> str:
+    """``name`` made safe to show and seat, or ``fallback`` if nothing is left."""
+    if not isinstance(name, str):
+        return fallback
+    text = unicodedata.normalize("NFC", name)
+    text = "".join(" " if ch.isspace() else ch for ch in text if _kept(ch))
+    previous = None
+    while previous != text:  # "[b[i]]" leaves "[b]" after one pass
+        previous, text = text, _MARKUP_TAG.sub("", text)
+    text = " ".join(text.split())
+    return cut_cells(text, cells).rstrip() or fallback
+
+
+def cut_cells(text: str, cells: int) -> str:
+    """The longest start of ``text`` that fits in ``cells`` terminal cells."""
+    if cell_len(text) <= cells:
+        return text
+    used = 0
+    for i, ch in enumerate(text):
+        width = cell_len(ch)
+        if used + width > cells:
+            return text[:i]
+        used += width
+    return text
+
+
+def name_width(name: str) -> int:
+    """Terminal cells a name takes."""
+    return cell_len(name)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two names people would read as one ("Ann" and "ann")."""
+    return a.casefold() == b.casefold()
+
+
+def distinct_name(name: str, taken: list[str], cells: int = MAX_NAME_CELLS) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... so that no two seats read alike."""
+    if not any(same_name(name, other) for other in taken):
+        return name
+    n = 2
+    while True:
+        suffix = f" ({n})"
+        candidate = cut_cells(name, cells - cell_len(suffix)).rstrip() + suffix
+        if not any(same_name(candidate, other) for other in taken):
+            return candidate
+        n += 1
