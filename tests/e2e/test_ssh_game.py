@@ -23,7 +23,12 @@ GAME_TIMEOUT = 240.0
 
 
 def join_command(port: int, name: str, state: Path, no_color: bool) -> str:
-    env = f"THREEUP_STATE_DIR={state} PYTHONPATH={os.getcwd()}"
+    # The SSH session starts with a fresh environment: name every directory
+    # the app may write (settings, history), so none is the user's real one.
+    env = (
+        f"THREEUP_STATE_DIR={state} THREEUP_CONFIG_DIR={state}/config "
+        f"THREEUP_DATA_DIR={state}/data PYTHONPATH={os.getcwd()}"
+    )
     if no_color:
         env += " NO_COLOR=1"
     return (

@@ -255,7 +255,8 @@ def test_a_udp_player_rejoins_from_a_new_terminal_and_gets_the_seat(
     proc, port = headless_host("--players", "2", "--bots", "1", "--takeover-after", "600")
     state = tmp_path / "tia-state"  # one account: one state directory, any terminal
     command = (
-        f"cd {shlex.quote(os.getcwd())} && env THREEUP_STATE_DIR={state} LANG=C.UTF-8 "
+        f"cd {shlex.quote(os.getcwd())} && env THREEUP_STATE_DIR={state} "
+        f"THREEUP_CONFIG_DIR={state}/config THREEUP_DATA_DIR={state}/data LANG=C.UTF-8 "
         f"{sys.executable} -m threeup_tui join 127.0.0.1:{port} --name Tia"
     )
     # The first terminal stays open (so the next one cannot reuse its
