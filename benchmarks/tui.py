@@ -62,8 +62,10 @@ from threeup_tui.app.screens.table import TableScreen  # noqa: E402
 from threeup_tui.bots import BOT_LEVELS, GreedyBot  # noqa: E402
 from threeup_tui.bots.busy import BusyBot  # noqa: E402
 from threeup_tui.bots.pool import MODES, ThinkPool, decide, set_shared_pool, thinks  # noqa: E402
+from threeup_tui.history import History  # noqa: E402
 from threeup_tui.launcher import Launcher  # noqa: E402
 from threeup_tui.rules import GameState, Options, seat_view  # noqa: E402
+from threeup_tui.settings import SettingsFile  # noqa: E402
 
 SIZE = (80, 24)
 
@@ -134,7 +136,13 @@ async def move_latencies(moves: int, players: int, seed: int) -> tuple[list[floa
     """
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0.15
-    app = create_app(launcher, StartSpec(mode="play", players=players, seed=seed))
+    # The benchmark's games are not the user's: no settings read, no history kept.
+    app = create_app(
+        launcher,
+        StartSpec(mode="play", players=players, seed=seed),
+        settings=SettingsFile.in_memory(),
+        history=History.disabled(),
+    )
     move_times: list[float] = []
     view_times: list[float] = []
     pending_move: list[tuple[float, int]] = []  # (sent at, moves_played before)
@@ -214,7 +222,12 @@ async def thinking_latencies(
     """
     launcher = Launcher(announce_address="off", think_ms=think_ms)
     launcher.bot_delay = 0
-    app = create_app(launcher, StartSpec(mode="play", players=2, bot_level=level, seed=seed))
+    app = create_app(
+        launcher,
+        StartSpec(mode="play", players=2, bot_level=level, seed=seed),
+        settings=SettingsFile.in_memory(),
+        history=History.disabled(),
+    )
     move_times: list[float] = []
     key_times: list[float] = []
     pending_move: list[tuple[float, int]] = []  # (sent at, moves_played before)

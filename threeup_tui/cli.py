@@ -8,6 +8,7 @@ happen only in the sub-commands that need them.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -523,6 +524,11 @@ def _say(text: str) -> None:
     print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
 
 
+def _seat_words(players: Sequence[str], seat: int) -> str:
+    """A seat as people count them (from 1), with its player's name."""
+    return f"seat {seat + 1} ({players[seat]})"
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
@@ -541,15 +547,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
         elif verdict.winner is None:
             status = "stalemate: no winner"
         else:
-            status = f"winner: seat {verdict.winner} ({record.players[verdict.winner]})"
+            status = f"winner: {_seat_words(record.players, verdict.winner)}"
         places = ""
         if verdict.places is not None:
-            places = ", places: " + " ".join(str(p) for p in verdict.places)
+            order = (_seat_words(record.players, p) for p in verdict.places)
+            places = ", places: " + ", ".join(order)
         _say(f"ok: {verdict.moves} moves, {status}{places}")
     elif verdict.move is None:
         _say(f"illegal: {verdict.error}")
     else:
-        _say(f"illegal move {verdict.move}: {verdict.error}")
+        # People count moves and seats from 1; the JSON keeps record.md's 0-based numbers.
+        _say(f"illegal move {verdict.move + 1} of {len(record.moves)}: {verdict.error}")
     return EXIT_OK if verdict.ok else EXIT_ILLEGAL
 
 
@@ -594,6 +602,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         check_host_args(args)
     except ValueError as err:
         raise CliError(str(err)) from None
+    record = args.record
+    if record is not None and record.is_dir():
+        raise CliError(f"--record {record}: is a directory; name the file to write")
+    if record is not None and not record.absolute().parent.is_dir():
+        raise CliError(f"--record {record}: no directory {record.absolute().parent}")
+    if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
+        raise CliError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'")
     if args.headless:
         from .netplay.run import run_headless_host
 

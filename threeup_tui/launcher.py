@@ -88,6 +88,7 @@ class HostedClient(LocalClient):
         self.net_host: object | None = None
         self.announcer: object | None = None
         self.ssh_door: object | None = None
+        self.ssh_address: tuple[str, int] | None = None  # where the SSH door listens
         # What the lobby tells others to join, when not the bound address
         # (the screenshots show one fixed port whatever port was free).
         self.shown_address: tuple[str, int] | None = None
@@ -210,6 +211,7 @@ class Launcher:
                 door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
                 bound = await door.start(hosting.bind, hosting.ssh_port)
                 table.set_hosting(ssh_port=bound[1])
+                client.ssh_address = bound
                 client.ssh_door = door
         except BaseException:
             await client.close()

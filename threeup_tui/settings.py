@@ -25,7 +25,7 @@ from .bots import BOT_LEVELS
 from .names import clean_name
 from .paths import config_dir, confined_guest
 from .recordfile import write_atomic
-from .table import clean_text
+from .textclean import clean_text
 
 SETTINGS_FILE = "settings.toml"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -89,6 +89,12 @@ def to_toml(settings: Settings) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _short(err: tomllib.TOMLDecodeError) -> str:
+    """tomllib's "Invalid value (at line 1, column 12)" as "invalid value at line 1, column 12"."""
+    text = str(err).replace(" (at ", " at ").rstrip(")")
+    return text[:1].lower() + text[1:]
+
+
 class SettingsFile:
     """The settings as loaded, and where changes go.
 
@@ -105,6 +111,13 @@ class SettingsFile:
         if not self.confined:
             self._load()
 
+    @classmethod
+    def in_memory(cls, settings: Settings | None = None) -> SettingsFile:
+        """Settings that are never read from nor written to disk (pictures, benchmarks)."""
+        file = cls(Path("/nonexistent") / SETTINGS_FILE, confined=True)
+        file.settings = settings or Settings()
+        return file
+
     def _load(self) -> None:
         try:
             text = self.path.read_text(encoding="utf-8")
@@ -117,7 +130,7 @@ class SettingsFile:
         try:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
-            self._report(f"{self.path} is not valid TOML ({err})")
+            self._report(f"{self.path} is not valid TOML ({_short(err)})")
             return
         self.settings, bad = _checked(raw)
         if bad:
@@ -129,7 +142,7 @@ class SettingsFile:
 
     def _report(self, what: str) -> None:
         self._damaged = True
-        self.problem = f"Settings not loaded: {what}; using the defaults"
+        self.problem = f"Settings not loaded, using the defaults: {what}"
 
     def change(self, **changes: Any) -> str | None:
         """Apply and save ``changes``; a one-line problem if saving failed.

@@ -70,8 +70,8 @@ class SimulationResult:
         lines.append(f"{'seat':>4}  {'bot':<8} {'wins':>6} {'rate':>7}  95% CI")
         for s in data["seats"]:
             lo, hi = s["ci95"]
-            lines.append(
-                f"{s['seat']:>4}  {s['bot']:<8} {s['wins']:>6} {s['win_rate']:>7.1%}"
+            lines.append(  # seats counted from 1 for people; the JSON keeps 0-based
+                f"{s['seat'] + 1:>4}  {s['bot']:<8} {s['wins']:>6} {s['win_rate']:>7.1%}"
                 f"  [{lo:.1%}, {hi:.1%}]"
             )
         lines.append(f"stalemates: {self.stalemates} ({data['stalemate_rate']:.1%})")
@@ -147,7 +147,7 @@ def play_bot_game(
     """One whole game between bots, each seeing only its own view.
 
     With ``times`` (one list per seat), every decision's time is appended."""
-    names = names or [f"{level}-{s}" for s, level in enumerate(levels)]
+    names = names or [f"{level}-{s + 1}" for s, level in enumerate(levels)]  # greedy-1: seat 1
     state = GameState.new(names, options, seed=seed)
     bots: list[Bot] = [
         make_bot(level, seed * 31 + s, budget.think_ms, budget.iterations)
@@ -155,7 +155,7 @@ def play_bot_game(
     ]
     clock = time.perf_counter
     for s, bot in enumerate(bots):
-        view = seat_view(state, s, log_length=0)
+        view = seat_view(state, s, log_length=bot.log_length)
         start = clock()
         choice = bot.choose_face_up(view)
         if times is not None:
@@ -163,7 +163,7 @@ def play_bot_game(
         state.choose_face_up_codes(s, choice)
     while state.phase == Phase.PLAY:
         s = state.seat
-        view = seat_view(state, s, log_length=0)
+        view = seat_view(state, s, log_length=bots[s].log_length)
         start = clock()
         move = bots[s].choose_move(view)
         if times is not None:

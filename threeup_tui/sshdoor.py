@@ -445,9 +445,10 @@ class SshDoor:
             prompt.say("goodbye from threeup")
             return 1
         log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
-        code = await self._run_app(process, term, name, token)
-        if self._closing or code in (0, None):
-            code = 0
+        returned = await self._run_app(process, term, name, token)
+        # 0 when the table closed under the app; an app killed by a signal
+        # (a negative return code) is a failure, 1, not 256 minus the signal.
+        code = 0 if self._closing or not returned else max(returned, 1)
         if word is not None:
             prompt.say(f"To get this seat back, reconnect and give: {word}")
         prompt.say("goodbye from threeup")

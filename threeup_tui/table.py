@@ -15,7 +15,6 @@ import dataclasses
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +63,7 @@ from .tablefile import (
     write_table_file,
 )
 from .tasks import cancel_and_wait
+from .textclean import clean_text
 
 log = logging.getLogger("threeup.table")
 
@@ -73,20 +73,11 @@ RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconn
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 
 
+MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
+
+
 class TableError(Exception):
     """A request the table refuses; the message is for the player."""
-
-
-def clean_text(text: object, limit: int) -> str:
-    """Untrusted text with control and format characters removed, trimmed.
-
-    The host cleans what it relays; the app also escapes Rich markup when it
-    shows the text (defence in depth: a hostile client may skip our host).
-    """
-    if not isinstance(text, str):
-        return ""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
-    return " ".join(kept.split())[:limit]
 
 
 def a_bot(level: str | None) -> str:
@@ -361,6 +352,9 @@ class Table:
             self._system(f"{seat.name} is back at seat {i + 1}; the bot hands the seat over")
         else:
             self._system(f"{seat.name} is back at seat {i + 1}")
+        # After a resume between games, the returning may be all the next
+        # game waits for (network bots always agree).
+        self._maybe_rematch()
         self._notify()
 
     def disconnect(self, i: int) -> None:
@@ -488,6 +482,16 @@ class Table:
         if options.first is not None and not 0 <= options.first < len(self.seats):
             raise TableError(f"there is no seat {options.first + 1} to start")
         self.options = options
+        self._notify()
+
+    def set_turn_time(self, by: int | None, seconds: float | None) -> None:
+        """The host's lobby sets the turn timer (None: off) between games."""
+        self._require_host(by)
+        if self.state is not None and self.state.phase != Phase.OVER:
+            raise TableError("the turn time is set before the game starts")
+        if seconds is not None and not MIN_TURN_TIME <= seconds <= MAX_TURN_TIME:
+            raise TableError(f"a turn lasts {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds")
+        self.config.turn_time = seconds
         self._notify()
 
     def _make_bot(self, level: str, i: int) -> Bot:
@@ -677,7 +681,7 @@ class Table:
         if turn is None or state is None:
             return None
         i, bot = turn
-        view = seat_view(state, i, log_length=0)
+        view = seat_view(state, i, log_length=bot.log_length)  # as much log as it reads
         return BotRequest(i, bot, view, state, state.phase, len(state.history))
 
     def is_current(self, request: BotRequest) -> bool:

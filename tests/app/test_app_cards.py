@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from app_fakes import ScriptedClient
 from app_helpers import wait_for
 from table_states import open_table, played_until, someone_made_extras, table_app
@@ -15,6 +13,7 @@ from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.client import ViewChanged
 from threeup_tui.rules import seat_view
+from threeup_tui.settings import SettingsFile
 
 
 def lines_of(tile: CardTile) -> list[str]:
@@ -131,13 +130,9 @@ async def test_a_card_landing_on_the_pile_is_highlighted_for_a_moment(
 
 
 async def test_no_highlight_when_animation_is_off(client: ScriptedClient) -> None:
-    @dataclasses.dataclass
-    class Settings:
-        animation: bool = False
-
+    SettingsFile().change(animation=False)  # the player's real settings file
     state = played_until(["you", "bot"], lands)
     app = table_app(client)
-    app.settings = Settings()  # type: ignore[attr-defined]
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_table(pilot, client, state)
         pile = screen.query_one(PileView)

@@ -3,6 +3,7 @@ table, no menu it could reach, and the app ends with the table."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -36,7 +37,12 @@ def exit_words(app) -> str:  # type: ignore[no-untyped-def]
 async def test_a_guest_sees_only_the_table_and_no_palette_entry_leads_away(
     client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Textual saves screenshots in the downloads directory: ~/Downloads.
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
     app = guest_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         client.emit(Welcome(1, False, "Bo's table"))
@@ -48,8 +54,9 @@ async def test_a_guest_sees_only_the_table_and_no_palette_entry_leads_away(
             titles = {c.title for c in app.get_system_commands(screen)}
             assert not titles & MENUS, titles
         app.deliver_screenshot()  # the palette's entry is gone; the action writes nothing
+        await asyncio.sleep(0.3)  # a delivery is written by a thread
         await pilot.pause()
-        assert list(tmp_path.iterdir()) == []
+        assert list(tmp_path.rglob("*")) == [downloads]
         # Leaving the table ends the app, and with it the SSH session.
         app.leave_table()
         await pilot.pause()

@@ -89,7 +89,7 @@ def test_the_face_up_choice_is_searched_among_distinct_choices() -> None:
     view = seat_view(state, 1)
     expert = ExpertBot(4, iterations=60)
     chosen = expert.choose_face_up(view)
-    assert expert.last_iterations == 60
+    assert 0 < expert.last_iterations <= 60
     hand = list(view.hand)
     for card in chosen:
         hand.remove(card)  # raises if the bot named a card it does not hold
@@ -99,10 +99,11 @@ def test_the_face_up_choice_is_searched_among_distinct_choices() -> None:
 # ------------------------------------------------------------------ purity
 def test_the_same_seed_and_view_give_the_same_decision() -> None:
     for state in choices(3, 4, seed=1):
-        view = seat_view(state, state.seat)
+        view = seat_view(state, state.seat, log_length=None)
         first = ExpertBot(9, iterations=ITERATIONS).choose_move(view)
         again = ExpertBot(9, iterations=ITERATIONS)
-        again.choose_move(seat_view(choices(2, 1, seed=2)[0], 0))  # another decision first
+        other = choices(2, 1, seed=2)[0]
+        again.choose_move(seat_view(other, other.seat, log_length=None))  # another decision first
         assert again.choose_move(view) == first
 
 
@@ -113,7 +114,7 @@ def _decide_in_another_process(blob: bytes, view_blob: bytes) -> object:
 def test_a_pickled_copy_in_another_process_decides_the_same() -> None:
     states = choices(2, 3, seed=3)
     bot = ExpertBot(None, iterations=ITERATIONS)  # no seed given: it draws one and keeps it
-    views = [seat_view(s, s.seat) for s in states]
+    views = [seat_view(s, s.seat, log_length=None) for s in states]
     here = [bot.choose_move(v) for v in views]
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
@@ -129,6 +130,7 @@ class _Peek:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self.seat = state.seat
 
     def sample(self, rng: random.Random) -> GameState:
         return self.state.clone()
@@ -144,12 +146,14 @@ def test_states_that_differ_only_in_unseen_cards_get_the_same_decision() -> None
     pairs = 0
     for i, state in enumerate(choices(2, 8, seed=4) + choices(4, 4, seed=5)):
         seat = state.seat
-        view = seat_view(state, seat)
+        view = seat_view(state, seat, log_length=None)  # the whole log, as the expert reads
         twin = Determinizer(view).sample(random.Random(i))
-        assert seat_view(twin, seat) == view
+        assert seat_view(twin, seat, log_length=None) == view
         assert _hidden(twin, seat) != _hidden(state, seat), "the twin must hide other cards"
         bot = ExpertBot(11, iterations=ITERATIONS)
-        assert bot.choose_move(seat_view(state, seat)) == bot.choose_move(seat_view(twin, seat))
+        assert bot.choose_move(seat_view(state, seat, log_length=None)) == bot.choose_move(
+            seat_view(twin, seat, log_length=None)
+        )
         pairs += 1
         peeks = [
             search(_Peek(s), random.Random(i), ITERATIONS, None).action  # type: ignore[arg-type]

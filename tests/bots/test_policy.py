@@ -73,3 +73,18 @@ def test_play_out_finishes_a_game_from_set_up() -> None:
     play_out(state, random.Random(1))
     assert state.phase == Phase.OVER and state.count_cards() == 74
     assert [state.setup[s] for s in (0, 1, 3)] == [expected[s] for s in (0, 1, 3)]
+
+
+def test_the_inlined_greedy_play_out_plays_greedy_choice() -> None:
+    """play_out inlines greedy's rule for speed; any other policy takes the
+    plain loop: both must play the same games."""
+    for seed in range(150):
+        state = GameState.new([f"p{s}" for s in range(2 + seed % 4)], seed=seed)
+        fast, plain = state.clone(), state.clone()
+        play_out(fast, random.Random(0))
+        play_out(
+            plain,
+            random.Random(0),
+            lambda st, legal, rng: greedy_choice(legal, st.hand_size[st.seat]),
+        )
+        assert fast.snapshot() == plain.snapshot()

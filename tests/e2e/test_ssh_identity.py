@@ -255,7 +255,8 @@ def test_a_udp_player_rejoins_from_a_new_terminal_and_gets_the_seat(
     proc, port = headless_host("--players", "2", "--bots", "1", "--takeover-after", "600")
     state = tmp_path / "tia-state"  # one account: one state directory, any terminal
     command = (
-        f"cd {shlex.quote(os.getcwd())} && env THREEUP_STATE_DIR={state} LANG=C.UTF-8 "
+        f"cd {shlex.quote(os.getcwd())} && env THREEUP_STATE_DIR={state} "
+        f"THREEUP_CONFIG_DIR={state}/config THREEUP_DATA_DIR={state}/data LANG=C.UTF-8 "
         f"{sys.executable} -m threeup_tui join 127.0.0.1:{port} --name Tia"
     )
     # The first terminal stays open (so the next one cannot reuse its
@@ -274,3 +275,29 @@ def test_a_udp_player_rejoins_from_a_new_terminal_and_gets_the_seat(
     kept = (state / "seats.json").read_text()
     assert "/dev/" not in kept  # no terminal in the key
     assert proc.poll() is None
+
+
+def test_a_guest_whose_app_dies_still_gets_a_clean_terminal(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """The door itself puts the terminal right when the app cannot (it was
+    killed): alternate screen off, mouse reporting off, cursor shown."""
+    key = keygen(tmp_path / "k")
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "gus", door_command(door, "gus", key))
+    tmux.wait_for("gus", "Choose 3 cards", timeout=60)
+    assert tmux.flag("gus", "#{alternate_on}") == "1"
+    found = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+    apps = [
+        int(pid)
+        for pid in found.stdout.split()
+        if "threeup_tui" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    ]
+    assert len(apps) == 1, found.stdout
+    os.kill(apps[0], signal.SIGKILL)
+    assert wait_exit(tmux, "gus") == 1  # the app failed: not a clean goodbye
+    assert "goodbye from threeup" in tmux.screen("gus")
+    assert tmux.flag("gus", "#{alternate_on}") == "0"
+    assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
+    assert tmux.flag("gus", "#{cursor_flag}") == "1"
+    assert proc.poll() is None  # the table goes on

@@ -23,9 +23,9 @@ from netplay_support import (
     verify_record,
 )
 
-from net import Client, NetConfig, Refused
+from net import Accept, Client, NetConfig, Refused
 from net.errors import NetError
-from net.events import DisconnectCause, Disconnected
+from net.events import Connected, DisconnectCause, Disconnected, Message
 from threeup_tui.client.events import ConnectionChanged
 from threeup_tui.netplay.discovery import decode_announcement
 from threeup_tui.netplay.host import TOO_MANY_WRONG_CODES, WRONG_CODES_ALLOWED, NetHost
@@ -63,14 +63,24 @@ async def test_one_token_from_two_addresses_the_newer_session_takes_the_seat(
         await first.pump(lambda v: v.moves_played >= 2)
         seat = first.seat
         before = fingerprint(table)
-        # The same token from another socket (another address): the new
-        # session gets the seat at once, the old one is closed and told.
-        second = await RawSeat.join(host, "tia", token)
-        assert second.seat == seat
+        # The same token in a new hello: its authorisation alone (no await
+        # in between, so nothing else can run) stops serving the old
+        # session, whose requests are ignored from that moment...
+        verdict = host._authorize(("127.0.0.1", 9), make_hello("tia", None, token, False))
+        assert isinstance(verdict, Accept) and verdict.payload["seat"] == seat
+        assert _seat_sessions(host, seat) == []
+        lines = len(table.chat_log)
+        host._handle(Message(first.client.session_id, {"t": "chat", "text": "still me"}))
+        assert len(table.chat_log) == lines
+        # ...and closes it with a reason its player sees.
         gone = await _closed_reason(first.client)
         assert (gone.cause, gone.reason) == (DisconnectCause.PEER_CLOSED, TAKEN_OVER)
+        # A real session from another socket (another address) takes the
+        # seat from that one in turn (it never finished connecting).
+        second = await RawSeat.join(host, "tia", token)
+        assert second.seat == seat
         assert _seat_sessions(host, seat) == [second.client.session_id]
-        # Whatever the old session still sends changes nothing.
+        # Whatever the old client still tries to send changes nothing.
         view = first.view
         assert view is not None and view.my_turn
         move = first.bot.choose_move(view)
@@ -203,3 +213,21 @@ async def test_a_different_table_at_the_same_address_is_not_rejoined(tmp_path: P
         await client.close()
         if again is not None:
             await again.close()
+
+
+async def test_a_session_superseded_before_it_connected_never_acts(tmp_path: Path) -> None:
+    """Two hellos with one token, both accepted before either session is
+    connected (two terminals at once): only the later one gets the seat."""
+    table = make_table(tmp_path, players=2, seed=97)
+    host = await start_host(table, NetConfig())
+    token = secrets.token_hex(16)
+    hello = make_hello("tia", None, token, False)
+    try:
+        early, late = ("127.0.0.1", 40001), ("127.0.0.1", 40002)
+        assert isinstance(host._authorize(early, hello), Accept)
+        assert isinstance(host._authorize(late, hello), Accept)
+        host._handle(Connected(111, early, hello))  # the earlier one connects last
+        host._handle(Connected(222, late, hello))
+        assert _seat_sessions(host, 0) == [222]
+    finally:
+        await host.close()

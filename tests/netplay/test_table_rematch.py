@@ -189,11 +189,8 @@ def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
     table.start(None)
     play_out(table)
     later = FakeClock()
-    resumed = Table.resume(
-        TableConfig(rematch_after=5.0, journal=tmp_path / "party.json"),
-        tmp_path / "party.json",
-        later,
-    )
+    # --rematch-after given with --resume: an override of the saved setting.
+    resumed = Table.resume(tmp_path / "party.json", {"rematch_after": 5.0}, clock=later)
     assert resumed.state is not None and resumed.state.over
     assert resumed.lobby().rematch == "vote" and resumed.game_number == 1
     later.now += 5.0

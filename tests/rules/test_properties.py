@@ -372,7 +372,7 @@ def test_views_sharing_one_public_part_equal_views_built_afresh(game) -> None:
     viewers = [*range(state.n), None]
     for _ in steps(state, rng):
         asked = rng.sample(viewers, len(viewers))
-        lengths = [rng.choice((0, 1, 6, 12)) for _ in asked]
+        lengths = [rng.choice((0, 1, 6, 12, None)) for _ in asked]
         shared = [seat_view(state, s, n) for s, n in zip(asked, lengths, strict=True)]
         for s, n, view in zip(asked, lengths, shared, strict=True):
             assert view == _fresh_view(state, s, n)

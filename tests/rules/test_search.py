@@ -154,6 +154,25 @@ def test_a_sample_shows_its_seat_the_same_view(state: GameState, seed: int) -> N
                 assert sample.legal_actions() == state.legal_actions() or sample.seat != seat
 
 
+def test_a_draw_opened_but_not_takeable_is_dealt_as_the_seat_was_told() -> None:
+    """After a Clear +1 or +2 with a full hand or an empty draw pile, the
+    draw is open but cannot be taken: the seat to act is told why not, and
+    a sample must tell it the same."""
+    found = 0
+    for seed in range(400):
+        state = _position(2 + seed % 3, seed, 6, 0, Options())
+        rng = random.Random(seed)
+        while state.phase == Phase.PLAY and found < 25:
+            if state.draw_open and not state.can_draw():
+                view = seat_view(state, state.seat)
+                assert view.draw_reason and not view.draw_open
+                sample = Determinizer(view).sample(rng)
+                assert seat_view(sample, state.seat) == view
+                found += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert found == 25
+
+
 @settings(SETTINGS, max_examples=30)
 @given(positions(), st.integers(0, 2**32 - 1))
 def test_a_sample_plays_on_to_the_end(state: GameState, seed: int) -> None:

@@ -66,3 +66,19 @@ def test_a_confined_guest_writes_nothing(tmp_path: Path, monkeypatch: pytest.Mon
     store = TokenStore(tmp_path / "seats.json")
     store.remember(HOST, "Tia", "table-aaaa", "t" * 32)
     assert not (tmp_path / "seats.json").exists()
+
+
+def test_a_file_that_maps_an_address_to_a_table_seen_elsewhere_gives_nothing(
+    tmp_path: Path,
+) -> None:
+    """Whatever the file says (an old version, a hand edit), a token goes
+    only to the address its table was reached at."""
+    path = tmp_path / "seats.json"
+    data = {
+        "format": "threeup-seats/1",
+        "tables": {"table-aaaa": {"address": HOST, "names": {"tia": "t" * 32}}},
+        "addresses": {OTHER: "table-aaaa"},
+    }
+    path.write_text(json.dumps(data))
+    assert TokenStore(path).token_for(OTHER, "Tia") is None
+    assert TokenStore(path).token_for(HOST, "Tia") is None  # not mapped: a new token

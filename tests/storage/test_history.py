@@ -204,7 +204,7 @@ def test_a_locked_database_is_one_line_and_loses_nothing() -> None:
         started = time.monotonic()
         with pytest.raises(HistoryError) as caught:
             history.add(game(2))
-        assert "locked" in str(caught.value) and "\n" not in str(caught.value)
+        assert "locked by another program" in str(caught.value) and "\n" not in str(caught.value)
         assert time.monotonic() - started < 5  # a short wait, not a hang
         with pytest.raises(HistoryError, match="locked"):
             history.stats()

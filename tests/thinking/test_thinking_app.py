@@ -23,7 +23,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import GreedyBot
 from threeup_tui.bots import hint as hint_module
 from threeup_tui.launcher import Launcher
-from threeup_tui.rules import View
+from threeup_tui.rules import Move, View
 
 
 async def until(
@@ -194,3 +194,35 @@ async def test_the_hint_is_thought_out_off_the_ui_loop(
         await until(pilot, lambda: screen.selected, "the hint")
         hand = [str(card) for card in screen.zone_cards(view)]
         assert sorted(hand[i] for i in screen.selected) == sorted(expected.cards)
+
+
+async def test_enter_right_after_h_makes_the_hinted_move_when_it_comes(
+    gate: Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """h then Enter at once (faster than the hint can be thought out):
+    Enter waits for the hint, then makes exactly that move."""
+    monkeypatch.setattr(hint_module, "HINT_LEVELS", ("gated",))
+    app = play_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
+        gate.open("1-setup")
+        await pilot.press("1", "2", "3", "enter")
+        view = await play_until_to_act(pilot, app, gate, 0)
+        session = app.session
+        assert session is not None
+        client = session.client
+        sent: list[Move] = []
+        submit = client.submit
+
+        def recording(move: Move) -> None:
+            sent.append(move)
+            submit(move)
+
+        client.submit = recording  # type: ignore[method-assign]
+        key = decision_key(0, view.moves_played)
+        await pilot.press("h", "enter")
+        await gate.until_thinking(key)
+        assert sent == []  # Enter made no move of its own meanwhile
+        gate.open(key)
+        await until(pilot, moved_past(app, view.moves_played), "the hinted move")
+        assert sent == [GreedyBot(0).choose_move(view)]  # the gated bot plays as greedy does

@@ -11,7 +11,8 @@ import contextlib
 import signal
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -30,19 +31,34 @@ from ..client import (
     ViewChanged,
     Welcome,
 )
+from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher
-from ..rules import Record
+from ..recordfile import load_record
+from ..rules import MalformedRecord, Record, RulesError, View
+from ..rules.record import start_state
+from ..settings import Settings, SettingsFile
 from .messages import (
     ChatArrived,
     ClientFailed,
     ClientReady,
     ClockUpdated,
     ConnectionUpdated,
+    HelpRequested,
+    HostFormRequested,
+    HostRequested,
+    JoinCancelled,
+    JoinFormRequested,
+    JoinRequested,
+    LeaveRequested,
     LobbyUpdated,
     MoveRejected,
     NoticeArrived,
+    PlayRequested,
     RecordSaved,
+    ReplayRequested,
     Seated,
+    SettingsChanged,
+    StatsRequested,
     ViewUpdated,
 )
 from .rules_text import load_rules
@@ -57,6 +73,7 @@ from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
+from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import clean, reason_words
@@ -71,10 +88,10 @@ class StartSpec:
     """Where the app starts: the menu, a game against bots, a lobby, a replay."""
 
     mode: Mode = "menu"
-    players: int = 4
-    bot_level: str = "greedy"
+    players: int | None = None  # None: the settings' (the start screen's last choice)
+    bot_level: str | None = None  # None: the settings'
     seed: int | None = None
-    name: str | None = None
+    name: str | None = None  # None: the settings' name
     host: HostSettings | None = None
     join: JoinSettings | None = None
     record: Record | None = None
@@ -125,11 +142,17 @@ class ThreeUpApp(App[int]):
         launcher: Launcher | None = None,
         start: StartSpec | None = None,
         rules_text: str | None = None,
+        settings: SettingsFile | None = None,
+        history: History | None = None,
     ) -> None:
         super().__init__()
         self.launcher = launcher or Launcher()
         self.start_spec = start or StartSpec()
         self.rules_text = rules_text
+        # Both read the user's files (or nothing, for a confined guest); a
+        # damaged file is reported once the app shows, and never stops it.
+        self.settings_file = settings if settings is not None else SettingsFile()
+        self.history = history if history is not None else History()
         self.session: Session | None = None
         self._game_screen: TableScreenBase | None = None
         self._over_shown_for = -1
@@ -143,41 +166,142 @@ class ThreeUpApp(App[int]):
             # worker's finally then closes the client, telling the host.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.exit)
+        self._apply_theme()
+        if self.settings_file.problem:
+            self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
         spec = self.start_spec
         if self.guest:
             self.push_screen(GuestScreen())
             if spec.join is not None:
                 self.start_join(spec.join)
             return
-        self.push_screen(StartScreen(spec.players, spec.bot_level))
+        settings = self.settings
+        players = spec.players or settings.players
+        level = spec.bot_level or settings.bot_level
+        self.push_screen(StartScreen(players, level, settings.name))
         if spec.mode == "play":
-            self.start_play(spec.players, spec.bot_level, spec.seed, spec.name)
+            self.start_play(players, level, spec.seed, spec.name)
         elif spec.mode == "host":
-            self.start_host(spec.host or HostSettings())
+            self.start_host(spec.host or HostSettings(name=settings.name or "host"))
         elif spec.mode == "join":
-            self.open_join_form(spec.join)
-            if spec.join is not None and spec.join.address:
-                self.start_join(spec.join)
+            self.open_join_form(spec.join, autojoin=True)
         elif spec.mode == "replay" and spec.record is not None:
             self.push_screen(ReplayScreen(spec.record, spec.record_name, exit_on_close=True))
 
+    # ------------------------------------------------------------ settings
+    @property
+    def settings(self) -> Settings:
+        return self.settings_file.settings
+
+    def remember(self, **changes: Any) -> None:
+        """Keep these settings for the next run; say so in one line if that fails."""
+        problem = self.settings_file.change(**changes)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+
+    def _apply_theme(self) -> None:
+        theme = self.settings.theme
+        if theme and theme in self.available_themes:
+            self.theme = theme
+        # From now on a theme chosen (in the command palette) is remembered.
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if isinstance(name, str) and name != self.settings.theme:
+            self.remember(theme=name)
+
+    @on(SettingsChanged)
+    def settings_changed(self, message: SettingsChanged) -> None:
+        self.remember(**message.changes)
+
+    def toggle_animation(self) -> None:
+        on_now = not self.settings.animation
+        self.remember(animation=on_now)
+        self.notify(f"Card animation {'on' if on_now else 'off'}", timeout=2)
+
+    # ------------------------------------------------------------ requests
+    @on(PlayRequested)
+    def play_requested(self, message: PlayRequested) -> None:
+        spec = self.start_spec  # a seed or name given on the command line still applies
+        self.start_play(message.players, message.bot_level, spec.seed, spec.name)
+
+    @on(HostFormRequested)
+    def host_form_requested(self) -> None:
+        self.open_host_form()
+
+    @on(HostRequested)
+    def host_requested(self, message: HostRequested) -> None:
+        self.remember(name=message.settings.name)
+        self.start_host(message.settings)
+
+    @on(JoinFormRequested)
+    def join_form_requested(self) -> None:
+        self.open_join_form()
+
+    @on(JoinRequested)
+    def join_requested(self, message: JoinRequested) -> None:
+        self.remember(name=message.settings.name)
+        self.start_join(message.settings)
+
+    @on(JoinCancelled)
+    def join_cancelled(self) -> None:
+        if self.session is None:
+            self.workers.cancel_group(self, "launch")
+
+    @on(HelpRequested)
+    def help_requested(self, message: HelpRequested) -> None:
+        self.show_help(message.tab)
+
+    @on(StatsRequested)
+    def stats_requested(self) -> None:
+        self.push_screen(StatsScreen(self.history))
+
+    @on(ReplayRequested)
+    def replay_requested(self, message: ReplayRequested) -> None:
+        try:
+            record = load_record(message.path)
+            start_state(record)
+        except MalformedRecord as err:
+            self.notify(f"Cannot replay: {err}", severity="error", markup=False)
+            return
+        except RulesError as err:
+            self.notify(f"Cannot replay {message.path}: {err}", severity="error", markup=False)
+            return
+        self.push_screen(ReplayScreen(record, Path(message.path).name))
+
+    @on(LeaveRequested)
+    def leave_requested(self, message: LeaveRequested) -> None:
+        if message.confirm:
+            self.confirm_leave()
+        else:
+            self.leave_table()
+
+    # ------------------------------------------------------------ tables
     def start_play(
         self, players: int, bot_level: str, seed: int | None = None, name: str | None = None
     ) -> None:
         """A game against bots: the whole table lives in this process."""
         launcher = self.launcher
-        self._launch(lambda: launcher.local_game(players, bot_level, seed, name or "you"), "play")
+        name = name or self.settings.name or "you"
+        self._launch(lambda: launcher.local_game(players, bot_level, seed, name), "play")
 
     def open_host_form(self) -> None:
-        self.push_screen(HostScreen())
+        settings = self.settings
+        self.push_screen(HostScreen(settings.name or "host", settings.bot_level))
 
     def start_host(self, settings: HostSettings) -> None:
         launcher = self.launcher
         self._launch(lambda: launcher.host(settings), "host")
 
-    def open_join_form(self, settings: JoinSettings | None = None) -> None:
+    def open_join_form(self, settings: JoinSettings | None = None, autojoin: bool = False) -> None:
+        """The join form; with ``autojoin`` it joins ``settings.address`` at once."""
         discover = getattr(self.launcher, "discover", None)
-        self.push_screen(JoinScreen(settings, discover if callable(discover) else None))
+        if settings is None:
+            settings = JoinSettings("", self.settings.name or "player")
+        self.push_screen(
+            JoinScreen(settings, discover if callable(discover) else None, autojoin=autojoin)
+        )
 
     def start_join(self, settings: JoinSettings) -> None:
         launcher = self.launcher
@@ -194,7 +318,7 @@ class ThreeUpApp(App[int]):
             except Exception as err:  # shown to the player, never a traceback
                 self.post_message(ClientFailed(str(err) or type(err).__name__, where))
             else:
-                self.post_message(ClientReady(client))
+                self.post_message(ClientReady(client, where))
 
         self.run_worker(launch(), group="launch", exclusive=True)
 
@@ -229,7 +353,7 @@ class ThreeUpApp(App[int]):
 
     @on(ClientReady)
     def client_ready(self, message: ClientReady) -> None:
-        self.session = Session(message.client)
+        self.session = Session(message.client, where=message.where)
         self._over_shown_for = -1
         self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
@@ -271,6 +395,10 @@ class ThreeUpApp(App[int]):
         session.view = message.view
         self.route()
         self._sync_screens()
+        if message.view.phase == "play":
+            session.played_game = session.game_number
+        elif message.view.phase == "over":
+            self._remember_game(session, message.view)
 
     @on(ChatArrived)
     def chat_arrived(self, message: ChatArrived) -> None:
@@ -337,7 +465,39 @@ class ThreeUpApp(App[int]):
 
     @on(RecordSaved)
     def record_saved(self, message: RecordSaved) -> None:
+        session = self.session
+        if session is not None and message.path in session.kept_records:
+            return  # the history's own copy: no news to the player
         self.notify(f"Saved the record to {message.path}", markup=False)
+
+    # ------------------------------------------------------------ history
+    def _remember_game(self, session: Session, view: View) -> None:
+        """A game just ended: count it in your history (once), with its record."""
+        if (
+            not self.history.enabled
+            or view.seat is None  # a spectator played no game
+            or session.played_game != session.game_number  # we only saw the end
+            or session.remembered_game == session.game_number
+        ):
+            return
+        session.remembered_game = session.game_number
+        record = None
+        if session.is_host:  # only the host's table may hand out the whole record
+            path = str(self.history.new_record_path())
+            session.kept_records.add(path)
+            session.client.save_record(path)
+            record = path
+        game = finished_game(view, session, record)
+        self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")
+
+    def _add_to_history(self, game: FinishedGame) -> None:
+        """In a worker thread: a locked file waits a moment without freezing the app."""
+        try:
+            _id, note = self.history.add(game)
+        except HistoryError as err:
+            note = f"{err}: this game is not counted"
+        if note:
+            self.call_from_thread(self.notify, note, severity="warning", markup=False)
 
     def _table_screens(self) -> list[TableScreenBase]:
         return [s for s in self.screen_stack if isinstance(s, TableScreenBase)]
@@ -392,6 +552,8 @@ class ThreeUpApp(App[int]):
 
     def _game_over_now(self) -> None:
         session = self.session
+        if not self.screen_stack:  # the app is closing: the timer came too late
+            return
         if session is not None and session.view is not None and session.view.phase == "over":
             self.show_game_over()
 
@@ -463,16 +625,62 @@ class ThreeUpApp(App[int]):
             )
             yield SystemCommand("Host a table", "Open a table for others", self.open_host_form)
             yield SystemCommand("Join a table", "Sit at someone's table", self.open_join_form)
+            yield SystemCommand(
+                "Your games", "Wins, places and the last games", self.stats_requested
+            )
         yield SystemCommand("Rules", "How to play, and the keys", lambda: self.show_help("rules"))
+        on_now = self.settings.animation
+        yield SystemCommand(
+            f"Card animation: turn {'off' if on_now else 'on'}",
+            "Cards landing on the pile move (remembered)",
+            self.toggle_animation,
+        )
+
+
+def finished_game(view: View, session: Session, record: str | None) -> FinishedGame:
+    """The history's entry for the game ``view`` shows over, seen from its seat."""
+    me = view.seat
+    assert me is not None
+    seats = []
+    for i, name in enumerate(session.names()):
+        slot = session.slot(i)
+        if i == me:
+            seats.append(SeatEntry(name, "you"))
+        elif slot is not None and slot.kind == "bot":
+            seats.append(SeatEntry(name, "bot", slot.bot_level))
+        else:
+            seats.append(SeatEntry(name, "human"))
+    if view.winner == me:
+        place: int | None = 1
+    else:
+        place = view.places.index(me) + 1 if me in view.places else None
+    return FinishedGame(
+        seats=tuple(seats),
+        my_seat=me,
+        place=place,
+        won=view.winner == me,
+        stalemate=view.stalemate,
+        moves=view.moves_played,
+        turns=view.turn,
+        finish=view.options.finish,
+        venue={"play": "bots"}.get(session.where, session.where),
+        record=record,
+    )
 
 
 def create_app(
     launcher: Launcher | None = None,
     start: StartSpec | None = None,
     rules_text: str | None = None,
+    settings: SettingsFile | None = None,
+    history: History | None = None,
 ) -> ThreeUpApp:
-    """The app, ready to ``run()`` or ``run_test()``."""
-    return ThreeUpApp(launcher, start, rules_text)
+    """The app, ready to ``run()`` or ``run_test()``.
+
+    ``settings`` and ``history`` default to the user's files (none at all for
+    a confined guest); pictures and benchmarks pass in-memory ones.
+    """
+    return ThreeUpApp(launcher, start, rules_text, settings, history)
 
 
-__all__ = ["StartSpec", "ThreeUpApp", "create_app"]
+__all__ = ["StartSpec", "ThreeUpApp", "create_app", "finished_game"]

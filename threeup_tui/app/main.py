@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from ..bots.pool import close_shared_pool
 from ..guest import is_guest, read_guest_seat
@@ -11,29 +12,37 @@ from ..launcher import HostSettings, JoinSettings, Launcher
 from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
+from ..settings import Settings, SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
 
 EXIT_USAGE = 2
 
 
-def spec_from_args(args: argparse.Namespace) -> StartSpec:
-    """What the command line asks the app to start with (replay excluded)."""
+def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -> StartSpec:
+    """What the command line asks the app to start with (replay excluded).
+
+    What the command line leaves out comes from ``settings`` (the choices
+    remembered from the last run); the command line itself is not remembered.
+    """
+    remembered = settings or Settings()
     command = getattr(args, "command", None)
     name = getattr(args, "name", None)
     if command == "play":
         return StartSpec(
             mode="play",
-            players=getattr(args, "players", 4),
-            bot_level=getattr(args, "bot_level", "greedy"),
+            players=getattr(args, "players", None),
+            bot_level=getattr(args, "bot_level", None),
             seed=getattr(args, "seed", None),
             name=name,
         )
     if command == "host":
-        return StartSpec(mode="host", host=HostSettings.from_args(args))
+        host = HostSettings.from_args(args)
+        # No --name: the name you chose last (the command line is not remembered).
+        return StartSpec(mode="host", host=replace(host, name=name or remembered.name or "host"))
     if command == "join":
         join = JoinSettings(
             address=getattr(args, "address", None) or "",
-            name=name or "player",
+            name=name or remembered.name or "player",
             code=getattr(args, "code", None),
             watch=bool(getattr(args, "watch", False)),
         )
@@ -72,6 +81,7 @@ def launcher_from_args(args: argparse.Namespace) -> Launcher:
 def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) -> ThreeUpApp:
     """The app for a command line; MalformedRecord for a replay file that is not one."""
     launcher = launcher or launcher_from_args(args)
+    settings = SettingsFile()
     if getattr(args, "command", None) == "replay":
         record = load_record(args.file)
         try:
@@ -79,9 +89,11 @@ def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) ->
         except RulesError as err:
             raise MalformedRecord(f"{args.file}: the deal does not set up: {err}") from None
         return create_app(
-            launcher, StartSpec(mode="replay", record=record, record_name=str(args.file))
+            launcher,
+            StartSpec(mode="replay", record=record, record_name=str(args.file)),
+            settings=settings,
         )
-    return create_app(launcher, spec_from_args(args))
+    return create_app(launcher, spec_from_args(args, settings.settings), settings=settings)
 
 
 def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:

@@ -61,6 +61,7 @@ class ClientReady(Message):
     """A launcher call finished: the app now sits at a table with this client."""
 
     client: TableClient
+    where: str = "play"  # "play" (against bots), "host" or "join"
 
 
 @dataclass

@@ -10,9 +10,14 @@ picture); the tests that check the controls use keys and clicks only.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -20,9 +25,12 @@ from textual.widgets import Input
 from ..bots import GreedyBot
 from ..client import TableClient
 from ..client.local import LocalClient
+from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from ..rules import GameState, Phase, Record, record_of, seat_view
+from ..settings import SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
+from .messages import StatsRequested
 from .rules_text import BUILTIN_RULES
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
@@ -32,6 +40,7 @@ from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
+from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .widgets.chat import ChatLines
 from .widgets.pile import PileView
@@ -299,15 +308,79 @@ def demo_record(players: int = 3, seed: int = 4) -> Record:
     return record_of(state)
 
 
+async def drive_stats(pilot: Pilot[int]) -> None:
+    await settle(pilot, _on(pilot, StartScreen))
+    pilot.app.post_message(StatsRequested())
+    await settle(pilot, _on(pilot, StatsScreen, lambda: bool(_stats_screen(pilot).games)))
+    await finish(pilot)
+
+
+def _stats_screen(pilot: Pilot[int]) -> StatsScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, StatsScreen)
+    return screen
+
+
+def demo_history() -> History:
+    """A history of made-up games in a fresh temporary file (the Stats scene's).
+
+    The times are naive, so they show as written whatever the time zone."""
+    folder = tempfile.mkdtemp(prefix="threeup-scene-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    history = History(Path(folder) / "history.sqlite3", enabled=True)
+    start = datetime(2025, 3, 1, 20, 0)
+    plan = [  # (players, bot level or "people", your place, won)
+        (4, "greedy", 2, False),
+        (4, "greedy", 1, True),
+        (2, "random", 1, True),
+        (3, "people", None, False),
+        (4, "greedy", 3, False),
+        (2, "greedy", 1, True),
+        (6, "random", 1, True),
+        (3, "greedy", 1, True),
+    ]
+    for i, (players, level, place, won) in enumerate(plan):
+        kind = "human" if level == "people" else "bot"
+        seats = [SeatEntry("you", "you")] + [
+            SeatEntry(f"{level}-{s + 1}", kind, None if kind == "human" else level)
+            for s in range(1, players)
+        ]
+        history.add(
+            FinishedGame(
+                seats=tuple(seats),
+                my_seat=0,
+                place=place,
+                won=won,
+                stalemate=False,
+                moves=60 + 7 * i,
+                turns=50 + 5 * i,
+                finish="places" if place not in (None, 1) else "first_out",
+                venue="join" if level == "people" else "bots",
+                record=None if level == "people" else f"/nowhere/game-{i}.json",
+                finished_at=start + timedelta(days=i, minutes=13 * i),
+            )
+        )
+    return history
+
+
 @dataclass(frozen=True)
 class Scene:
     name: str
     start: StartSpec
     drive: Drive
     rules_text: str | None = None
+    history: Callable[[], History] = History.disabled
 
     def app(self) -> ThreeUpApp:
-        return create_app(SceneLauncher(), self.start, self.rules_text)
+        # Never the user's settings or history: every picture is the same,
+        # and taking one writes nothing.
+        return create_app(
+            SceneLauncher(),
+            self.start,
+            self.rules_text,
+            settings=SettingsFile.in_memory(),
+            history=self.history(),
+        )
 
 
 def scenes(rules_text: str | None = BUILTIN_RULES) -> list[Scene]:
@@ -329,6 +402,7 @@ def scenes(rules_text: str | None = BUILTIN_RULES) -> list[Scene]:
             drive_guest_lobby,
         ),
         Scene("join", StartSpec(mode="join", join=JoinSettings("", "Bo")), drive_join),
+        Scene("stats", StartSpec(), drive_stats, history=demo_history),
         Scene("setup", play4, drive_setup),
         Scene("table", play6, drive_table(2)),
         Scene("table-2p", StartSpec(mode="play", players=2, seed=12), drive_table(10)),

@@ -53,6 +53,10 @@ class Session:
     connection: str = "connecting"
     connection_detail: str = ""
     game_number: int = 0  # counts set-up phases seen, to show each game over once
+    where: str = "play"  # how we came to the table: "play" (against bots), "host", "join"
+    played_game: int = -1  # the last game_number seen in play (not only its end)
+    remembered_game: int = -1  # the last game_number counted in the history
+    kept_records: set[str] = field(default_factory=set)  # records saved for the history
     clock: Clock | None = None  # the turn clock that runs now, if the table has one
 
     def set_clock(self, seat: int | None, remaining: float | None) -> None:

@@ -17,6 +17,9 @@ class Bot(ABC):
 
     level: str = "?"
     thinks: bool = False  # a search bot: run its decisions off the event loop
+    # How much of the public log the bot reads: views for it should carry the
+    # last ``log_length`` moves (None: every move since the deal).
+    log_length: int | None = 0
 
     def __init__(
         self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None

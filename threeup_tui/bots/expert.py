@@ -6,8 +6,8 @@ uniformly into the unseen places), searches them with ISMCTS
 (bots/ismcts.py) and plays the action the search visited most.
 
 - Set-up: the face-up choice is searched too: every distinct choice of three
-  of the six cards (colours aside) is a root action, played out against the
-  others' set-up and play.
+  of the six cards (colours aside) is tried on the same deals, played out
+  (bots/paired.py), the clearly worse dropped as the search goes.
 - Trivial decisions are answered at once: a single legal action, or only
   face-down flips (the slots are all unseen, so alike).
 - Purity: a decision is a function of the bot's seed, its budget and the
@@ -31,9 +31,11 @@ from typing import Final
 from ..rules import FLIP, PICKUP, Move, View, concrete_move
 from ..rules.cards import CODES, RANK_OF, parse_code
 from ..rules.search import Determinizer
+from ..rules.state import GameState
 from .base import Bot
-from .ismcts import SearchConfig, rewards, search
-from .policy import play_out
+from .inference import InformedDealer
+from .ismcts import Dealer, SearchConfig, canonical, search
+from .paired import paired_search
 
 DEFAULT_THINK_MS: Final = 250
 
@@ -48,6 +50,7 @@ def decision_seed(seed: int, view: View) -> int:
 class ExpertBot(Bot):
     level = "expert"
     thinks = True
+    log_length = None  # the whole log: its inference replays it from the first move
 
     def __init__(
         self,
@@ -61,6 +64,9 @@ class ExpertBot(Bot):
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 62)
         self.config = config or SearchConfig()
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
+
+    def _dealer(self, view: View) -> Dealer:
+        return InformedDealer(view) if self.config.inference else Determinizer(view)
 
     def _budget(self) -> tuple[int | None, float | None]:
         if self.iterations is not None:
@@ -77,10 +83,16 @@ class ExpertBot(Bot):
             return (CODES[a], CODES[b], CODES[c])
         iterations, deadline = self._budget()
         rng = random.Random(decision_seed(self.seed, view))
-        choice = _search_face_up(
-            Determinizer(view), view.seat or 0, candidates, rng, iterations, deadline, self
+        seat = view.seat if view.seat is not None else 0
+
+        def lay(state: GameState, i: int) -> None:
+            state.choose_face_up(seat, candidates[i])
+
+        result = paired_search(
+            Determinizer(view), range(len(candidates)), rng, iterations, deadline, self.config, lay
         )
-        a, b, c = candidates[choice]
+        self.last_iterations = result.iterations
+        a, b, c = candidates[result.action]
         return (CODES[a], CODES[b], CODES[c])
 
     # ------------------------------------------------------------------ play
@@ -94,7 +106,13 @@ class ExpertBot(Bot):
             return legal[0]
         iterations, deadline = self._budget()
         rng = random.Random(decision_seed(self.seed, view))
-        result = search(Determinizer(view), rng, iterations, deadline, self.config)
+        dealer = self._dealer(view)
+        if self.config.mode == "paired":
+            result = paired_search(
+                dealer, canonical(list(legal)), rng, iterations, deadline, self.config
+            )
+        else:
+            result = search(dealer, rng, iterations, deadline, self.config)
         self.last_iterations = result.iterations
         return result.action
 
@@ -107,41 +125,3 @@ def _distinct_choices(kinds: list[int]) -> list[tuple[int, int, int]]:
         key = tuple(sorted(RANK_OF[k] for k in trio))
         seen.setdefault(key, trio)
     return list(seen.values())
-
-
-def _search_face_up(
-    dealer: Determinizer,
-    seat: int,
-    candidates: list[tuple[int, int, int]],
-    rng: random.Random,
-    iterations: int | None,
-    deadline: float | None,
-    bot: ExpertBot,
-) -> int:
-    """UCB1 over the face-up choices, each tried on fresh deals played out."""
-    import math
-
-    c = bot.config.exploration
-    k = len(candidates)
-    visits = [0] * k
-    reward = [0.0] * k
-    done = 0
-    limit = iterations if iterations is not None else 1 << 62
-    while done < limit:
-        if deadline is not None and done and time.perf_counter() >= deadline:
-            break
-        if done < k:
-            i = done
-        else:
-            log_n = math.log(done)
-            i = max(
-                range(k), key=lambda j: reward[j] / visits[j] + c * math.sqrt(log_n / visits[j])
-            )
-        state = dealer.sample(rng)
-        state.choose_face_up(seat, candidates[i])
-        play_out(state, rng, bot.config.policy)
-        visits[i] += 1
-        reward[i] += rewards(state)[seat]
-        done += 1
-    bot.last_iterations = done
-    return max(range(k), key=lambda j: (visits[j], reward[j]))

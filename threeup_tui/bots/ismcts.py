@@ -2,7 +2,7 @@
 
 SO-ISMCTS: one tree over the searching seat's information set.  Each
 iteration deals a fresh determinization from the seat's view (never from the
-real state: the search is handed a :class:`Determinizer`), walks the tree
+real state: the search is handed a :class:`Dealer`, e.g. a ``Determinizer``), walks the tree
 with the legal actions of that deal, adds one node, plays the deal out with a
 fast policy and credits every node on the path with the result for the seat
 that chose it.  A node's children are chosen by UCB1 over the children legal
@@ -16,11 +16,19 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..rules.actions import FLIP, PICKUP
-from ..rules.search import Determinizer
 from ..rules.state import GameState, Phase
 from .policy import Policy, greedy_policy, play_out
+
+
+class Dealer(Protocol):
+    """Deals full states for one seat, from its view only (rules/search.py)."""
+
+    seat: int
+
+    def sample(self, rng: random.Random) -> GameState: ...
 
 
 class Node:
@@ -39,6 +47,18 @@ class Node:
 class SearchConfig:
     exploration: float = 0.7  # UCB1's constant
     policy: Policy = greedy_policy
+    # The others' moves: in the tree (SO-ISMCTS, each chooses by UCB for
+    # itself) or played by the policy, the tree keeping the seat's own
+    # decisions only (its children keyed by the seat's actions).
+    others_in_tree: bool = False
+    # Deal the others' hands as public events suggest (bots/inference.py),
+    # rather than uniformly.
+    inference: bool = True
+    # "ismcts" (this module) or "paired" (bots/paired.py: every action on
+    # the same deals, the clearly worse dropped as it goes).
+    mode: str = "ismcts"
+    drop_z: float = 3.0  # paired: how clearly worse an action must be to go
+    min_rounds: int = 16  # paired: deals before any action is dropped
 
 
 @dataclass(slots=True)
@@ -63,7 +83,7 @@ def rewards(state: GameState) -> list[float]:
     return out
 
 
-def _canonical(legal: list[int]) -> list[int]:
+def canonical(legal: list[int]) -> list[int]:
     """Face-down flips are all alike to everyone (unseen cards): keep one."""
     first = legal[0]
     if FLIP <= first < PICKUP:
@@ -72,7 +92,7 @@ def _canonical(legal: list[int]) -> list[int]:
 
 
 def search(
-    dealer: Determinizer,
+    dealer: Dealer,
     rng: random.Random,
     iterations: int | None,
     deadline: float | None,
@@ -87,6 +107,8 @@ def search(
     sqrt = math.sqrt
     done = 0
     limit = iterations if iterations is not None else 1 << 62
+    me = dealer.seat
+    others_in_tree = config.others_in_tree
     while done < limit:
         if deadline is not None and done and clock() >= deadline:
             break
@@ -94,8 +116,11 @@ def search(
         node = root
         path: list[tuple[Node, int]] = []
         while state.phase is Phase.PLAY:
-            legal = _canonical(state.legal_actions())
+            legal = canonical(state.legal_actions())
             seat = state.seat
+            if seat != me and not others_in_tree:
+                state.apply(policy(state, legal, rng) if len(legal) > 1 else legal[0])
+                continue
             children = node.children
             if len(legal) == 1:
                 # A forced move: no choice to learn, so it costs no expansion.

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from ..rules import Move, Options
-from .events import Event
+from .events import ActionRejected, Event
 
 
 class TableClient(ABC):
@@ -60,6 +60,11 @@ class TableClient(ABC):
 
     @abstractmethod
     def set_options(self, options: Options) -> None: ...
+
+    def set_turn_time(self, seconds: float | None) -> None:
+        """The turn timer for the next game (None: off).  Only the table's
+        own process may change it: a network client is told so."""
+        self._emit(ActionRejected("the turn time is set on the host's computer"))
 
     @abstractmethod
     def start_game(self) -> None: ...

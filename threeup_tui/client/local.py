@@ -85,6 +85,9 @@ class LocalClient(TableClient):
     def set_options(self, options: Options) -> None:
         self._guard(lambda: self.table.set_options(self.seat, options))
 
+    def set_turn_time(self, seconds: float | None) -> None:
+        self._guard(lambda: self.table.set_turn_time(self.seat, seconds))
+
     def start_game(self) -> None:
         self._guard(lambda: self.table.start(self.seat))
 

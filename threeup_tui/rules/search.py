@@ -35,6 +35,7 @@ from typing import Final
 
 from .cards import CODES, DECK_COUNTS, DECK_SIZE, N_KINDS, RANK_OF, parse_code
 from .state import (
+    DRAW_NOT_OPEN,
     E_CLEARED,
     E_FLIP_FAILED,
     E_OUT,
@@ -232,7 +233,12 @@ class Determinizer:
         st.pending = view.extra_discards if started else 1
         st.started = started
         st.voluntary = view.options.voluntary_pickup
-        st.draw_open = view.draw_open
+        # The draw opens after a Clear +1 or +2 even when a full hand or an
+        # empty draw pile keeps it from being taken; only the seat to act is
+        # told (by the reason it may not draw), and only it can tell the two.
+        st.draw_open = view.draw_open or (
+            view.to_act == me and view.draw_reason not in (None, DRAW_NOT_OPEN)
+        )
         st.turns = view.turn
         st.winner = view.winner
         st.places = list(view.places)

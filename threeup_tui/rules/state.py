@@ -49,6 +49,10 @@ E_FLIP_FAILED: Final = 16
 
 HistoryEntry = tuple[int, int, object, int, int]
 
+# Why the optional draw is refused when no Clear +1 or +2 has just opened it
+# (the other reasons, a full hand or an empty draw pile, mean it is open).
+DRAW_NOT_OPEN: Final = "you may draw early only right after playing a Clear +1 or Clear +2"
+
 # _PLAYS[rank][count]: the play actions for holding ``count`` cards of
 # ``rank``: one per multiple size for numbers, one only for Clear cards (D5).
 _PLAYS: Final = tuple(
@@ -552,7 +556,7 @@ class GameState:
             return "the game is over" if self.phase == Phase.OVER else "the game has not started"
         if action == DRAW:
             if not self.draw_open:
-                return "you may draw early only right after playing a Clear +1 or Clear +2"
+                return DRAW_NOT_OPEN
             if self.hand_size[s] >= HAND_TARGET:
                 return "the early draw is only for a hand of fewer than 3 cards"
             return "the draw pile is empty"

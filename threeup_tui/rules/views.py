@@ -240,10 +240,13 @@ def log_entries(state: GameState, last: int | None = None) -> tuple[LogEntry, ..
         grown = len(history) - length
         if grown == 0:
             return entries
-        if grown > 0 and last is not None and grown <= last:
+        if grown > 0 and (last is None or grown <= last):
             # One more move since the last call (the usual case): shift the
-            # window instead of building every entry again.
-            result = (entries + tuple(_log_entry(e) for e in history[-grown:]))[-last:]
+            # window (or, for the whole log, extend it) instead of building
+            # every entry again.
+            result = entries + tuple(_log_entry(e) for e in history[-grown:])
+            if last is not None:
+                result = result[-last:]
             _log_cache[:] = [history, len(history), key, result]
             return result
     recent = history if last is None else history[-last:]
@@ -292,7 +295,7 @@ def _seat_infos(state: GameState, seat: int | None) -> tuple[SeatInfo, ...]:
     return tuple(seats)
 
 
-def _build_public(state: GameState, seat: int | None, log_length: int) -> _Public:
+def _build_public(state: GameState, seat: int | None, log_length: int | None) -> _Public:
     to_act = state.seat if state.phase == Phase.PLAY else None
     return _Public(
         phase=PHASE_NAMES[state.phase],
@@ -316,7 +319,7 @@ def _build_public(state: GameState, seat: int | None, log_length: int) -> _Publi
 _public_cache: list[object] = [None, -1, -1, None]
 
 
-def _public(state: GameState, seat: int | None, log_length: int) -> _Public:
+def _public(state: GameState, seat: int | None, log_length: int | None) -> _Public:
     if state.phase == Phase.SETUP:
         return _build_public(state, seat, log_length)  # differs per seat (D2)
     history = state.history
@@ -329,8 +332,9 @@ def _public(state: GameState, seat: int | None, log_length: int) -> _Public:
     return public
 
 
-def seat_view(state: GameState, seat: int | None, log_length: int = 12) -> View:
-    """The view of ``seat`` (None: a spectator), with hidden cards removed."""
+def seat_view(state: GameState, seat: int | None, log_length: int | None = 12) -> View:
+    """The view of ``seat`` (None: a spectator), with hidden cards removed,
+    and the last ``log_length`` moves of the log (None: all of them)."""
     public = _public(state, seat, log_length)
     mine = seat is not None and public.to_act == seat
     legal = tuple(state.legal_actions()) if mine else ()

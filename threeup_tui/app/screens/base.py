@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import Protocol, cast
 
 from textual import on
 from textual.screen import Screen
 from textual.timer import Timer
 
+from ...settings import Settings
 from ..session import ChatLine, Session
 from ..widgets.chat import ChatPane
 
-if TYPE_CHECKING:
-    from ..app import ThreeUpApp
+
+class GameApp(Protocol):
+    """What a table screen may read of the app, and the few calls it makes.
+
+    Screens never import the app module (an import contract keeps it so):
+    they see the app through this, and ask for anything else by posting a
+    message (``..messages``).
+    """
+
+    session: Session | None
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def route(self) -> None: ...
+
+    def show_help(self, tab: str = "rules") -> None: ...
+
+    def show_game_over(self) -> None: ...
+
+    def confirm_leave(self) -> None: ...
+
+    def leave_table(self) -> None: ...
 
 
 CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
@@ -58,8 +80,8 @@ class TableScreenBase(Screen[None]):
         """Show the clocks' time now (each screen shows what it has room for)."""
 
     @property
-    def game_app(self) -> ThreeUpApp:
-        return cast("ThreeUpApp", self.app)
+    def game_app(self) -> GameApp:
+        return cast(GameApp, self.app)
 
     @property
     def session(self) -> Session | None:

@@ -14,16 +14,19 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from ...bots import BOT_LEVELS
 from ...launcher import HostSettings
+from ..messages import HostRequested
 from ..text import clean, plain
+from .lobby import TURN_OFF, turn_time_choices, turn_time_value
 
 
 class HostScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back")]
     AUTO_FOCUS = "#host-name"
 
-    def __init__(self, name: str = "host") -> None:
+    def __init__(self, name: str = "host", bot_level: str = "greedy") -> None:
         super().__init__(id="host-screen")
         self.default_name = name
+        self.default_level = bot_level if bot_level in BOT_LEVELS else next(iter(BOT_LEVELS))
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -34,12 +37,15 @@ class HostScreen(Screen[None]):
                 yield Input(self.default_name, id="host-name", max_length=24, compact=True)
             yield _choice("Seats", [(str(n), n) for n in range(2, 7)], 4, "host-players")
             yield _choice("Bots now", [(str(n), n) for n in range(0, 6)], 0, "host-bots")
-            yield _choice("Bot level", [(lv, lv) for lv in BOT_LEVELS], "greedy", "host-level")
+            yield _choice(
+                "Bot level", [(lv, lv) for lv in BOT_LEVELS], self.default_level, "host-level"
+            )
             with Horizontal(classes="field"):
                 yield Label("Room code")
                 yield Input(
                     placeholder="none: anyone may sit", id="host-code", max_length=32, compact=True
                 )
+            yield _choice("Turn time", turn_time_choices(), TURN_OFF, "host-turn-time")
             yield Static(id="host-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Open the table", id="open", variant="success", compact=True)
@@ -56,16 +62,14 @@ class HostScreen(Screen[None]):
             bot_level=str(self.query_one("#host-level", Select).value),
             code=code,
             name=clean(self.query_one("#host-name", Input).value, 24) or "host",
+            turn_time=turn_time_value(self.query_one("#host-turn-time", Select).value),
         )
 
     @on(Button.Pressed, "#open")
     @on(Input.Submitted)
     def open_table(self) -> None:
-        from ..app import ThreeUpApp
-
-        if isinstance(self.app, ThreeUpApp):
-            self.query_one("#host-error", Static).update("")
-            self.app.start_host(self.settings())
+        self.query_one("#host-error", Static).update("")
+        self.post_message(HostRequested(self.settings()))
 
     def show_error(self, error: str) -> None:
         self.query_one("#host-error", Static).update(plain(f"Could not open the table: {error}"))

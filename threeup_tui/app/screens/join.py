@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...addresses import AddressError, parse_address, show_address
 from ...launcher import JoinSettings
+from ..messages import JoinCancelled, JoinRequested
 from ..text import clean, plain
 from ..widgets.tickbox import TickBox
 
@@ -53,19 +57,28 @@ def announcement_prompt(ann: Any) -> Content:
 
 
 class JoinScreen(Screen[None]):
+    """Focus starts where the hint is: on the tables found, when there is a
+    list (typing an address there goes to the address field), else in the
+    address field.  ``autojoin`` joins the given address at once."""
+
     BINDINGS = [Binding("escape", "back", "Back")]
-    AUTO_FOCUS = "#join-address"
+    AUTO_FOCUS = None  # chosen in on_mount
 
     def __init__(
         self,
         settings: JoinSettings | None = None,
         discover: Callable[[], AsyncIterator[Any]] | None = None,
         # discover() yields the list of tables heard (or one table at a time)
+        autojoin: bool = False,
     ) -> None:
         super().__init__(id="join-screen")
         self.initial = settings or JoinSettings(address="")
         self.discover = discover
+        self.autojoin = autojoin and bool(self.initial.address)
         self.found: dict[str, Any] = {}
+        self.joining: str | None = None  # the address being joined, while waiting
+        self._joining_since = 0.0
+        self._ticker: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -78,7 +91,12 @@ class JoinScreen(Screen[None]):
             with Horizontal(classes="field"):
                 yield Label("Address")
                 yield Input(
-                    self.initial.address, placeholder="HOST[:PORT]", id="join-address", compact=True
+                    self.initial.address,
+                    placeholder="HOST[:PORT]",
+                    id="join-address",
+                    compact=True,
+                    # Typing on the list of tables lands here: keep what was typed.
+                    select_on_focus=False,
                 )
             with Horizontal(classes="field"):
                 yield Label("Your name")
@@ -107,6 +125,22 @@ class JoinScreen(Screen[None]):
     def on_mount(self) -> None:
         if self.discover is not None:
             self.listen()
+        if self.discover is not None and not self.initial.address:
+            self.query_one("#found", OptionList).focus()
+        else:
+            self.query_one("#join-address", Input).focus()
+        if self.autojoin:
+            self.join()
+
+    def on_key(self, event: events.Key) -> None:
+        # Typing on the list of tables types the address instead.
+        found = self.query("#found")
+        if found and found.first().has_focus and event.is_printable and event.character:
+            address = self.query_one("#join-address", Input)
+            address.focus()
+            address.insert_text_at_cursor(event.character)
+            event.stop()
+            event.prevent_default()
 
     @work(exclusive=True, group="discover")
     async def listen(self) -> None:
@@ -136,8 +170,9 @@ class JoinScreen(Screen[None]):
         highlighted = found.highlighted
         found.clear_options()
         found.add_options(Option(announcement_prompt(a), id=addr) for addr, a in heard.items())
-        if highlighted is not None and heard:
-            found.highlighted = min(highlighted, len(heard) - 1)
+        if heard:
+            # A highlighted table from the start: ⏎ joins it, as the hint says.
+            found.highlighted = 0 if highlighted is None else min(highlighted, len(heard) - 1)
         count = len(heard)
         self.query_one("#found-status", Static).update(
             f"{count} table{'s' if count != 1 else ''} found" if count else "Looking for tables…"
@@ -165,20 +200,56 @@ class JoinScreen(Screen[None]):
     @on(Button.Pressed, "#join")
     @on(Input.Submitted)
     def join(self) -> None:
-        from ..app import ThreeUpApp
-
         settings = self.settings()
         if not settings.address:
             self.show_error("type the host's address (HOST or HOST:PORT), or pick a table")
             self.query_one("#join-address", Input).focus()
             return
-        self.query_one("#join-error", Static).update(Content.styled("Joining…", "$text-muted"))
-        if isinstance(self.app, ThreeUpApp):
-            self.app.start_join(settings)
+        try:
+            host, port = parse_address(settings.address)
+        except AddressError as err:
+            self.show_error(str(err))
+            self.query_one("#join-address", Input).focus()
+            return
+        self.joining = show_address(host, port)
+        self._joining_since = time.monotonic()
+        self._show_joining()
+        if self._ticker is None:
+            self._ticker = self.set_interval(1.0, self._show_joining)
+        self.post_message(JoinRequested(settings))
+
+    def _show_joining(self) -> None:
+        if self.joining is None:
+            return
+        waited = int(time.monotonic() - self._joining_since)
+        self.query_one("#join-error", Static).update(
+            Content.assemble(
+                (f"Joining {self.joining}… ", "bold"),
+                (
+                    "waiting for the table to answer" + (f" ({waited} s)" if waited else ""),
+                    "$text-muted",
+                ),
+                ("\nEsc stops trying.", "$text-muted"),
+            )
+        )
+
+    def _stop_joining(self) -> None:
+        self.joining = None
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
 
     def show_error(self, error: str) -> None:
+        self._stop_joining()
         self.query_one("#join-error", Static).update(plain(f"Could not join: {error}"))
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
+        if self.joining is not None:  # Esc while waiting stops the attempt, stays here
+            self.post_message(JoinCancelled())
+            self._stop_joining()
+            self.query_one("#join-error", Static).update(
+                Content.styled("Stopped joining.", "$text-muted")
+            )
+            return
         self.dismiss(None)

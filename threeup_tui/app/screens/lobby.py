@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
+from ..messages import HelpRequested, LeaveRequested
 from ..session import presence
 from ..text import plain
 from ..widgets.chat import ChatPane
@@ -40,6 +41,41 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None) -> Content:
         (f"  {symbol} {word}", "$text-muted"),
         (f"  ({', '.join(tags)})" if tags else "", "$text-accent"),
     )
+
+
+TURN_TIMES = (15.0, 30.0, 45.0, 60.0, 90.0, 120.0)  # seconds; the choices besides "off"
+TURN_OFF = "off"  # a Select's value cannot be None
+
+
+def turn_words(seconds: float) -> str:
+    whole = int(seconds) if seconds == int(seconds) else seconds
+    return f"{whole} s" if seconds < 60 or seconds % 60 else f"{int(seconds // 60)} min"
+
+
+def turn_time_choices(current: float | None = None) -> list[tuple[str, object]]:
+    """Off, the usual lengths, and ``current`` if it is none of them (a --turn-time)."""
+    times = sorted({*TURN_TIMES, *([current] if current is not None else [])})
+    return [("off", TURN_OFF)] + [(turn_words(t), t) for t in times]
+
+
+def turn_time_value(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def join_lines(client: object) -> list[Content]:
+    """How others join the host's table: the game port, and the SSH door's port."""
+    lines = []
+    address = getattr(client, "address", None)
+    if isinstance(address, tuple) and len(address) == 2:
+        lines.append(
+            Content.assemble("Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold"))
+        )
+    ssh = getattr(client, "ssh_address", None)
+    if isinstance(ssh, tuple) and len(ssh) == 2:
+        lines.append(
+            Content.assemble("Or over SSH, installing nothing: ", (f"ssh -p {ssh[1]} HOST", "bold"))
+        )
+    return lines
 
 
 class LobbyScreen(TableScreenBase):
@@ -93,6 +129,15 @@ class LobbyScreen(TableScreenBase):
                             id="first",
                             compact=True,
                         )
+                    with Horizontal(classes="controls"):
+                        yield Label("Turn time (then a bot acts):")
+                        yield Select(
+                            turn_time_choices(),
+                            value=TURN_OFF,
+                            allow_blank=False,
+                            id="turn-time",
+                            compact=True,
+                        )
                     yield TickBox(
                         "Voluntary pick-up (pick up at any time)", id="voluntary", compact=True
                     )
@@ -120,12 +165,10 @@ class LobbyScreen(TableScreenBase):
             title.append(
                 Content.styled("No room code: anyone who finds the table may sit.", "$text-muted")
             )
-        address = getattr(session.client, "address", None)
-        if isinstance(address, tuple) and len(address) == 2:
+        title.extend(join_lines(session.client))
+        if lobby.turn_time is not None and not session.is_host:  # the host has its control
             title.append(
-                Content.assemble(
-                    "Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold")
-                )
+                Content(f"Turn time: {turn_words(lobby.turn_time)} for each move, then a bot acts")
             )
         filled = sum(1 for s in lobby.seats if s.kind != "open")
         title.append(Content(f"Seats: {filled} of {len(lobby.seats)} taken"))
@@ -157,6 +200,9 @@ class LobbyScreen(TableScreenBase):
             first.value = "random" if options.first is None else str(options.first)
             finish.value = options.finish
             voluntary.value = options.voluntary_pickup
+            turn = self.query_one("#turn-time", Select)
+            turn.set_options(turn_time_choices(lobby.turn_time))
+            turn.value = TURN_OFF if lobby.turn_time is None else lobby.turn_time
 
     # ------------------------------------------------------------ host controls
     HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
@@ -186,6 +232,16 @@ class LobbyScreen(TableScreenBase):
             options = self._options()
             if options != session.lobby.options:
                 session.client.set_options(options)
+
+    @on(Select.Changed, "#turn-time")
+    def turn_time_changed(self) -> None:
+        session = self.session
+        if session is not None and session.lobby is not None:
+            # The widget's value now, not the event's: a Select's first Changed
+            # (its initial "off") may arrive after the table's time is shown.
+            seconds = turn_time_value(self.query_one("#turn-time", Select).value)
+            if seconds != session.lobby.turn_time:
+                session.client.set_turn_time(seconds)
 
     def action_add_bot(self) -> None:
         session = self.session
@@ -221,7 +277,7 @@ class LobbyScreen(TableScreenBase):
 
     # ------------------------------------------------------------ chat and more
     def action_help(self) -> None:
-        self.game_app.show_help("rules")
+        self.post_message(HelpRequested("rules"))
 
     def action_leave(self) -> None:
-        self.game_app.confirm_leave()
+        self.post_message(LeaveRequested())

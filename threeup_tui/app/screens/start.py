@@ -12,7 +12,16 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...bots import BOT_LEVELS
-from ..text import card_content
+from ..messages import (
+    HelpRequested,
+    HostFormRequested,
+    JoinFormRequested,
+    PlayRequested,
+    SettingsChanged,
+    StatsRequested,
+)
+from ..text import card_content, plain
+from .name import NameScreen
 
 LOGO = """\
  ╔═╗╦ ╦╔═╗  ╔═╗╔╦╗╔═╗╦ ╦╔╗╔
@@ -23,25 +32,31 @@ MENU = [
     ("play", "Play against bots"),
     ("host", "Host a table"),
     ("join", "Join a table"),
+    ("stats", "Your games"),
     ("rules", "Rules and keys"),
     ("quit", "Quit"),
 ]
 
 
 class StartScreen(Screen[None]):
+    DEFAULT_CSS = "#play-settings { text-align: center; }"
     BINDINGS = [
-        Binding("plus,equals_sign", "players(1)", "More players", key_display="+"),
-        Binding("minus", "players(-1)", "Fewer players", key_display="-"),
+        # + - and n are told on the line under the menu; the footer keeps to
+        # what fits in 80 columns.
+        Binding("plus,equals_sign", "players(1)", "More players", key_display="+", show=False),
+        Binding("minus", "players(-1)", "Fewer players", key_display="-", show=False),
         Binding("b", "bot_level", "Bot level"),
+        Binding("n", "name", "Your name", show=False),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("q", "quit_app", "Quit"),
     ]
     AUTO_FOCUS = "#menu"
 
-    def __init__(self, players: int = 4, bot_level: str = "greedy") -> None:
+    def __init__(self, players: int = 4, bot_level: str = "greedy", name: str = "") -> None:
         super().__init__(id="start-screen")
         self.players = players
         self.bot_level = bot_level
+        self.player_name = name  # "" until chosen: "You" then
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
@@ -64,49 +79,57 @@ class StartScreen(Screen[None]):
 
     def _show_settings(self) -> None:
         bots = self.players - 1
+        who = plain(self.player_name, "bold", 24) if self.player_name else Content("You")
         self.query_one("#play-settings", Static).update(
             Content.assemble(
-                "You against ",
+                who,
+                " against ",
                 (f"{bots} {self.bot_level} bot{'s' if bots > 1 else ''}", "bold"),
-                ("   + / - players · b bot level", "$text-muted"),
+                ("\n+ / - players · b bot level · n name", "$text-muted"),
             )
         )
 
     def action_players(self, step: int) -> None:
-        self.players = min(6, max(2, self.players + step))
-        self._show_settings()
+        players = min(6, max(2, self.players + step))
+        if players != self.players:
+            self.players = players
+            self.post_message(SettingsChanged({"players": players}))
+            self._show_settings()
 
     def action_bot_level(self) -> None:
         levels = list(BOT_LEVELS)
         i = levels.index(self.bot_level) if self.bot_level in levels else -1
         self.bot_level = levels[(i + 1) % len(levels)]
+        self.post_message(SettingsChanged({"bot_level": self.bot_level}))
         self._show_settings()
 
-    def action_rules(self) -> None:
-        from ..app import ThreeUpApp
+    def action_name(self) -> None:
+        def named(name: str | None) -> None:
+            if name is not None and name != self.player_name:
+                self.player_name = name
+                self.post_message(SettingsChanged({"name": name}))
+                self._show_settings()
 
-        if isinstance(self.app, ThreeUpApp):
-            self.app.show_help("rules")
+        self.app.push_screen(NameScreen(self.player_name), named)
+
+    def action_rules(self) -> None:
+        self.post_message(HelpRequested("rules"))
 
     def action_quit_app(self) -> None:
         self.app.exit(0)
 
     @on(OptionList.OptionSelected, "#menu")
     def chosen(self, event: OptionList.OptionSelected) -> None:
-        from ..app import ThreeUpApp
-
-        app = self.app
-        if not isinstance(app, ThreeUpApp):
-            return
         key = event.option.id
         if key == "play":
-            spec = app.start_spec  # a seed or name given on the command line still applies
-            app.start_play(self.players, self.bot_level, spec.seed, spec.name)
+            self.post_message(PlayRequested(self.players, self.bot_level))
         elif key == "host":
-            app.open_host_form()
+            self.post_message(HostFormRequested())
         elif key == "join":
-            app.open_join_form()
+            self.post_message(JoinFormRequested())
+        elif key == "stats":
+            self.post_message(StatsRequested())
         elif key == "rules":
-            app.show_help("rules")
+            self.post_message(HelpRequested("rules"))
         elif key == "quit":
-            app.exit(0)
+            self.app.exit(0)

@@ -102,6 +102,10 @@ class TableScreen(TableScreenBase):
         self.flip_prompt = False
         # A hinted pick-up or draw, for Enter to make: (moves_played, move).
         self._hint: tuple[int, Move] | None = None
+        # A hint being thought out (for this move count), and whether Enter
+        # came meanwhile: then the hinted move is made as soon as it comes.
+        self._hint_for: int | None = None
+        self._play_hint = False
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._panes: dict[int, OpponentPane] = {}
@@ -441,6 +445,9 @@ class TableScreen(TableScreenBase):
         seat = self._seat()
         if view is None or seat is None:
             return
+        if self._hint_for == view.moves_played and not self.selected:
+            self._play_hint = True  # h then Enter: the hint is on its way
+            return
         if self.zone == "down":
             self._submit(Move.flip(seat, self.cursor))
             return
@@ -563,14 +570,19 @@ class TableScreen(TableScreenBase):
         if view is None or view.seat is None or not view.my_turn:
             self.notify("A hint is for your turn", severity="warning", timeout=2)
             return
+        self._hint_for, self._play_hint = view.moves_played, False
         self.run_worker(self._show_hint(view), group="hint", exclusive=True)
 
     async def _show_hint(self, view: View) -> None:
         move = await hint_move(view)
+        play, self._hint_for, self._play_hint = self._play_hint, None, False
         now = self._view()
         if now is None or now.moves_played != view.moves_played or not now.my_turn:
             return  # the game moved on while the hint was thought out
         self._hint = None
+        if play:
+            self._submit(move)
+            return
         if move.kind == "play":
             cards = list(self.zone_cards(view))
             chosen: set[int] = set()

@@ -1,0 +1,216 @@
+"""Bot strength and speed: a round-robin of random, greedy and expert.
+
+    python benchmarks/bots.py [--games N] [--jobs J] [--think-ms MS | --iterations N]
+                              [--players 2,4] [--levels random,greedy,expert] [--json]
+
+For 2 players every pair of levels plays N games; for 4 players every level
+plays N games alone against three of each other level.  For each match-up
+it prints the lone level's wins, win rate and 95% Wilson interval (against
+a fair share of 1/players), then Elo ratings fitted to all games of that
+player count (a Luce choice model: a seat's chance to win is its strength
+over the table's total; Elo = 400 log10 strength, random = 0), and every
+level's decision times (p50, p95, max).  Last, the search speed: rollouts
+(search iterations) per second and per default decision, from positions of
+real games.
+
+It takes long: at the default 250 ms an expert decides ~40 times a game.
+Run it under ``nice`` on a shared machine, and say how busy it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import random
+import time
+from itertools import combinations
+from typing import Any
+
+from threeup_tui.bots import BOT_LEVELS, ExpertBot
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.rules import GameState, Phase, seat_view
+from threeup_tui.simulate import Budget, decision_summary, simulate, wilson_interval
+
+
+def match_ups(levels: list[str], players: int) -> list[tuple[str, ...]]:
+    """Seat levels of each match-up: the first seat is the one reported."""
+    if players == 2:
+        return [(b, a) for a, b in combinations(levels, 2)]  # the stronger first
+    return [(a,) + (b,) * (players - 1) for a in levels for b in levels if a != b]
+
+
+def luce_elo(games: list[tuple[tuple[str, ...], int]], levels: list[str]) -> dict[str, float]:
+    """Elo ratings (random, or the first level, at 0) fitted by Hunter's MM
+    algorithm to (seat levels, winning seat) results."""
+    strength = dict.fromkeys(levels, 1.0)
+    wins = dict.fromkeys(levels, 0)
+    for seats, winner in games:
+        wins[seats[winner]] += 1
+    for _ in range(2000):
+        denom = dict.fromkeys(levels, 0.0)
+        for seats, _winner in games:
+            total = sum(strength[x] for x in seats)
+            for x in seats:
+                denom[x] += 1 / total
+        new = {x: max(wins[x], 0.5) / denom[x] if denom[x] else strength[x] for x in levels}
+        anchor = new[levels[0]]
+        new = {x: v / anchor for x, v in new.items()}
+        change = max(abs(math.log(new[x] / strength[x])) for x in levels)
+        strength = new
+        if change < 1e-9:
+            break
+    return {x: 400 * math.log10(strength[x]) for x in levels}
+
+
+def _positions(players: int, count: int, seed: int) -> list[GameState]:
+    """Positions of greedy games where the seat to act has a real choice."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    game = 0
+    while len(out) < count:
+        game += 1
+        state = GameState.new([f"p{s}" for s in range(players)], seed=seed + game)
+        for s in range(players):
+            state.choose_face_up(s, greedy_face_up(state.setup_hand(s)))
+        for _ in range(rng.randrange(120)):
+            if state.phase != Phase.PLAY:
+                break
+            state.apply(greedy_choice(state.legal_actions(), state.hand_size[state.seat]))
+        if state.phase == Phase.PLAY and len(state.legal_actions()) > 1:
+            out.append(state)
+    return out
+
+
+def search_speed(players: int, think_ms: int, positions: int) -> dict[str, float]:
+    """Iterations (one rollout each) per decision and per second at ``think_ms``."""
+    iterations = []
+    seconds = 0.0
+    for i, state in enumerate(_positions(players, positions, 1000 * players)):
+        bot = ExpertBot(i, think_ms=think_ms)
+        view = seat_view(state, state.seat, log_length=0)
+        start = time.perf_counter()
+        bot.choose_action(view)
+        seconds += time.perf_counter() - start
+        if bot.last_iterations:
+            iterations.append(bot.last_iterations)
+    iterations.sort()
+    rollouts = []
+    for i, state in enumerate(_positions(players, positions, 7 + players)):
+        copy = state.clone()
+        start = time.perf_counter()
+        play_out(copy, random.Random(i))
+        rollouts.append(time.perf_counter() - start)
+    return {
+        "players": players,
+        "think_ms": think_ms,
+        "decisions": len(iterations),
+        "iterations_p50": iterations[len(iterations) // 2] if iterations else 0,
+        "iterations_min": iterations[0] if iterations else 0,
+        "rollouts_per_s": sum(iterations) / seconds if seconds else 0.0,
+        "greedy_playouts_per_s": len(rollouts) / sum(rollouts) if rollouts else 0.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per match-up")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--think-ms", type=int, default=None)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--players", default="2,4")
+    parser.add_argument("--levels", default=",".join(BOT_LEVELS))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--speed-positions", type=int, default=40)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    levels = [x.strip() for x in args.levels.split(",")]
+    budget = Budget(args.think_ms, args.iterations)
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_before": os.getloadavg(),
+        "games_per_match_up": args.games,
+        "jobs": args.jobs,
+        "budget": {"think_ms": args.think_ms, "iterations": args.iterations},
+        "tables": [],
+    }
+    for players in (int(p) for p in args.players.split(",")):
+        table: dict[str, Any] = {"players": players, "match_ups": []}
+        results: list[tuple[tuple[str, ...], int]] = []
+        times: dict[str, list[float]] = {x: [] for x in levels}
+        for seats in match_ups(levels, players):
+            start = time.perf_counter()
+            result = simulate(args.games, players, seats, args.seed, None, args.jobs, budget)
+            lone = result.wins[0]
+            lo, hi = wilson_interval(lone, result.games)
+            table["match_ups"].append(
+                {
+                    "seats": list(seats),
+                    "games": result.games,
+                    "wins": lone,
+                    "win_rate": lone / result.games,
+                    "ci95": [lo, hi],
+                    "stalemates": result.stalemates,
+                    "seconds": time.perf_counter() - start,
+                    "load": os.getloadavg()[0],
+                }
+            )
+            for s, level in enumerate(seats):
+                times[level].extend(result.decision_times[s])
+            # Results per game are not kept by simulate: rebuild the win
+            # counts as games for the fit (the fit needs only the counts).
+            for s, w in enumerate(result.wins):
+                results.extend([(seats, s)] * w)
+            if not args.json:
+                print(_match_line(table["match_ups"][-1], players), flush=True)
+        table["elo"] = luce_elo(results, levels)
+        table["decision_ms"] = {x: decision_summary(t) for x, t in times.items() if t}
+        report["tables"].append(table)
+        if not args.json:
+            print(_table_footer(table), flush=True)
+    if "expert" in levels:
+        think = args.think_ms or 250
+        report["speed"] = [search_speed(p, think, args.speed_positions) for p in (2, 4)]
+    report["load_after"] = os.getloadavg()
+    if args.json:
+        print(json.dumps(report))
+        return
+    for s in report.get("speed", []):
+        print(
+            f"search speed, {s['players']} players, {s['think_ms']} ms: "
+            f"{s['rollouts_per_s']:,.0f} rollouts/s, {s['iterations_p50']} iterations "
+            f"per decision (p50; min {s['iterations_min']}), "
+            f"{s['greedy_playouts_per_s']:,.0f} greedy playouts/s alone"
+        )
+    print(f"load average before {report['load_before']}, after {report['load_after']}")
+
+
+def _match_line(m: dict[str, Any], players: int) -> str:
+    seats = m["seats"]
+    if players == 2:
+        who = f"{seats[0]} vs {seats[1]}"
+    else:
+        who = f"1 {seats[0]} vs {players - 1} {seats[1]}"
+    lo, hi = m["ci95"]
+    return (
+        f"{players}p  {who:<24} {m['wins']:>5}/{m['games']:<5} {m['win_rate']:6.1%} "
+        f"[{lo:.1%}, {hi:.1%}]  fair {1 / players:.0%}  "
+        f"({m['seconds']:.0f} s, load {m['load']:.1f})"
+    )
+
+
+def _table_footer(table: dict[str, Any]) -> str:
+    lines = ["    Elo: " + ", ".join(f"{x} {v:+.0f}" for x, v in table["elo"].items())]
+    for level, t in table["decision_ms"].items():
+        lines.append(
+            f"    {level:<7} decisions {t['decisions']:>7}: p50 {t['p50']:.2f} ms, "
+            f"p95 {t['p95']:.2f} ms, max {t['max']:.2f} ms"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,572 @@
+"""The start, host, join, lobby and Stats screens; settings and history in the app.
+
+Settings and history are real files in the test's own config and data
+directories (tests/conftest.py); games are real games against bots where
+the record and the history matter, scripted views where only the screens do.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
+from app_helpers import fast_launcher, screen_text, wait_for
+from app_states import dealt, lobby_for
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, OptionList, Select, Static
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP, load_rules
+from threeup_tui.app.scenes import Announcement
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.host import HostScreen
+from threeup_tui.app.screens.join import JoinScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.name import NameScreen
+from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.stats import StatsScreen
+from threeup_tui.bots import BOT_LEVELS, GreedyBot
+from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
+from threeup_tui.history import FinishedGame, History, HistoryError
+from threeup_tui.launcher import HostSettings, JoinSettings
+from threeup_tui.rules import Options, Phase, seat_view
+from threeup_tui.settings import Settings, SettingsFile, settings_path
+
+
+def games_now() -> list[FinishedGame]:
+    """The history's games, or none while the app's worker still holds the file."""
+    try:
+        return History().games()
+    except HistoryError:
+        return []
+
+
+def notes(app: ThreeUpApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def on(app: ThreeUpApp, screen: type) -> bool:
+    return isinstance(app.screen, screen) and app.screen.is_mounted
+
+
+class RecordingLauncher(ScriptedLauncher):
+    """The scripted launcher, also keeping what each call was given."""
+
+    def __init__(self, client: ScriptedClient) -> None:
+        super().__init__(client)
+        self.calls: list[tuple[str, object]] = []
+
+    async def local_game(self, players=4, bot_level="greedy", seed=None, name="you"):  # type: ignore[no-untyped-def,override]
+        self.calls.append(("play", (players, bot_level, name)))
+        return self.client
+
+    async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+        self.calls.append(("host", settings))
+        return self.client
+
+    async def join(self, settings: JoinSettings):  # type: ignore[no-untyped-def,override]
+        self.calls.append(("join", settings))
+        return self.client
+
+
+# ---------------------------------------------------------------- settings
+async def test_start_screen_choices_are_remembered_at_the_next_start() -> None:
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("minus", "b")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, NameScreen))
+        name_input = app.screen.query_one(Input)
+        assert name_input.has_focus  # the box's hint: type, then ⏎
+        await pilot.press("ctrl+u", *"Zoë", "enter")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        assert "Zoë against 2" in screen_text(app)
+    levels = list(BOT_LEVELS)
+    level = levels[(levels.index("greedy") + 1) % len(levels)]  # b: the next level
+    assert SettingsFile().settings == Settings(players=3, bot_level=level, name="Zoë")
+
+    launcher = RecordingLauncher(ScriptedClient())
+    again = create_app(launcher)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(again, StartScreen))
+        screen = again.screen
+        assert isinstance(screen, StartScreen)
+        assert (screen.players, screen.bot_level) == (3, level)
+        assert f"Zoë against 2 {level} bots" in screen_text(again)
+        await pilot.press("enter")  # Play against bots, as remembered
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    assert launcher.calls == [("play", (3, level, "Zoë"))]
+
+
+async def test_escape_in_the_name_box_keeps_the_name() -> None:
+    SettingsFile().change(name="Ann")
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("n", "x", "escape")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+    assert SettingsFile().settings.name == "Ann"
+
+
+async def test_the_theme_chosen_is_remembered() -> None:
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.theme = "nord"  # what the command palette's "Change theme" does
+        await wait_for(pilot, lambda: SettingsFile().settings.theme == "nord")
+    again = create_app(fast_launcher())
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(again, StartScreen))
+        assert again.theme == "nord"
+
+
+async def test_an_unknown_theme_in_the_file_is_ignored() -> None:
+    SettingsFile().change(theme="no-such-theme")
+    app = create_app(fast_launcher())
+    default = app.theme
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        assert app.theme == default
+
+
+async def test_animation_setting_toggles_from_the_palette() -> None:
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        assert app.settings.animation is True
+        app.toggle_animation()
+        assert app.settings.animation is False
+    assert SettingsFile().settings.animation is False
+
+
+async def test_a_damaged_settings_file_is_one_line_and_the_game_starts() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("players = = 3\n[[[", encoding="utf-8")
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher, StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: bool(launcher.calls))
+        await wait_for(pilot, lambda: any("Settings" in n for n in notes(app)))
+        (line,) = [n for n in notes(app) if "Settings" in n]
+        assert "\n" not in line and "defaults" in line
+    assert launcher.calls == [("play", (4, "greedy", "you"))]
+
+
+# ---------------------------------------------------------------- focus and hints
+async def test_join_screen_focus_starts_on_the_tables_and_enter_joins_one() -> None:
+    client = ScriptedClient()
+
+    class Lan(RecordingLauncher):
+        async def discover(self):  # type: ignore[no-untyped-def,override]
+            yield [
+                Announcement("192.0.2.10", 47823, "Ana's table", 2, 4),
+                Announcement("192.0.2.22", 5000, "basement", 1, 6),
+            ]
+
+    launcher = Lan(client)
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen) and len(app.screen.found) == 2)
+        assert "↑ ↓, ⏎ to join" in screen_text(app)
+        found = app.screen.query_one("#found", OptionList)
+        assert found.has_focus and found.highlighted == 0
+        await pilot.press("down", "up", "down", "enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    kind, settings = launcher.calls[0]
+    assert kind == "join" and isinstance(settings, JoinSettings)
+    assert (settings.address, settings.name) == ("192.0.2.22:5000", "Bo")
+
+
+async def test_typing_on_the_tables_types_the_address() -> None:
+    class Lan(RecordingLauncher):
+        async def discover(self):  # type: ignore[no-untyped-def,override]
+            yield [Announcement("192.0.2.10", 47823, "Ana's table", 2, 4)]
+
+    launcher = Lan(ScriptedClient())
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen) and len(app.screen.found) == 1)
+        await pilot.press(*"10.0.0.5", "enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+        assert app.screen.query_one("#join-address", Input).value == "10.0.0.5"
+    assert launcher.calls[0][1] == JoinSettings("10.0.0.5", "Bo")
+
+
+async def test_join_screen_without_discovery_focuses_the_address() -> None:
+    class NoLan(RecordingLauncher):
+        discover = None  # type: ignore[assignment]
+
+    app = create_app(NoLan(ScriptedClient()), StartSpec(mode="join", join=JoinSettings("")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen))
+        assert app.screen.query_one("#join-address", Input).has_focus
+
+
+async def test_joining_says_where_at_once_and_esc_stops() -> None:
+    class Silent(RecordingLauncher):
+        """A table that never answers (as an address where nothing listens)."""
+
+        async def join(self, settings: JoinSettings):  # type: ignore[no-untyped-def,override]
+            self.calls.append(("join", settings))
+            import asyncio
+
+            await asyncio.sleep(60)
+            return self.client
+
+        async def discover(self):  # type: ignore[no-untyped-def,override]
+            yield []
+
+    launcher = Silent(ScriptedClient())
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("10.0.0.5", "Bo")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen))
+        # Said the moment the screen is there (not a second later, with the counter).
+        status = str(app.screen.query_one("#join-error", Static).content)
+        assert status.startswith("Joining 10.0.0.5:47823…"), status
+        await wait_for(pilot, lambda: "Joining 10.0.0.5:47823…" in screen_text(app))
+        assert "waiting for the table to answer" in screen_text(app)
+        await wait_for(pilot, lambda: "(1 s)" in screen_text(app), timeout=3)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Stopped joining" in screen_text(app))
+        assert on(app, JoinScreen) and app.session is None
+        assert not [w for w in app.workers if w.group == "launch" and w.is_running]
+        await pilot.press("escape")  # and Esc again goes back
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_a_bad_address_on_the_form_is_said_at_once() -> None:
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen))
+        app.screen.query_one("#join-address", Input).focus()
+        await pilot.press(*"127.0.0.1:99999", "enter")
+        await wait_for(pilot, lambda: "not a port" in screen_text(app))
+        assert launcher.calls == []
+
+
+async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
+    SettingsFile().change(name="Ann", bot_level="random")
+    client = ScriptedClient()
+    launcher = RecordingLauncher(client)
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "enter")  # Host a table
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        name = app.screen.query_one("#host-name", Input)
+        assert name.has_focus and name.value == "Ann"
+        await pilot.press("ctrl+u", *"Bea", "enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    kind, settings = launcher.calls[0]
+    assert kind == "host" and isinstance(settings, HostSettings)
+    assert (settings.name, settings.bot_level) == ("Bea", "random")
+    assert SettingsFile().settings.name == "Bea"
+
+
+async def test_lobby_focus_on_the_seats_and_the_ssh_port_shown() -> None:
+    client = ScriptedClient()
+    client.address = ("0.0.0.0", 47823)  # type: ignore[attr-defined]
+    client.ssh_address = ("0.0.0.0", 2222)  # type: ignore[attr-defined]
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot", "bot 2"], started=False)))
+        await wait_for(pilot, lambda: on(app, LobbyScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "threeup join HOST:47823" in text and "ssh -p 2222 HOST" in text
+        seats = app.screen.query_one("#seats", OptionList)
+        assert seats.has_focus
+        await pilot.press("down", "down", "x")  # ↑ ↓ then x, as the lobby says
+        assert client.requests[-1] == ("remove_seat", 2)
+
+
+async def test_start_screen_menu_has_focus_and_its_keys_work() -> None:
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        assert app.screen.query_one("#menu", OptionList).has_focus
+        footer = screen_text(app).splitlines()[-1]
+        assert "q Quit" in footer  # the footer fits in 80 columns
+
+
+def test_the_rules_page_cites_no_file_a_player_does_not_have() -> None:
+    for text in (load_rules(), BUILTIN_RULES, KEYS_HELP):
+        assert "shared/spec" not in text and "spec/rules" not in text
+
+
+# ---------------------------------------------------------------- history
+async def play_a_game(app: ThreeUpApp, pilot: Pilot[int]) -> None:
+    """A whole game from its set-up, our moves chosen by the greedy bot."""
+    bot = GreedyBot(3)
+    await wait_for(pilot, lambda: app.session is not None and app.session.view is not None)
+    session = app.session
+    assert session is not None and session.view is not None
+    assert session.view.phase == "setup"
+    session.client.choose_face_up(bot.choose_face_up(session.view))
+    acted = -1
+
+    def ready() -> bool:
+        view = session.view
+        return view is not None and (
+            view.phase == "over" or (view.my_turn and view.moves_played > acted)
+        )
+
+    for _ in range(400):
+        await wait_for(pilot, ready, timeout=20)
+        view = session.view
+        assert view is not None
+        if view.phase == "over":
+            return
+        acted = view.moves_played
+        session.client.submit(bot.choose_move(view))
+    raise AssertionError("the game did not end")
+
+
+async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> None:
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await play_a_game(app, pilot)
+        history = History()
+        await wait_for(pilot, lambda: bool(games_now()))
+        (game,) = history.games()
+        view = app.session.view if app.session else None
+        assert view is not None and view.phase == "over"
+        assert game.won == (view.winner == 0) and game.moves == view.moves_played
+        assert game.turns == view.turn and game.players == 2 and game.venue == "bots"
+        assert game.seats[0].kind == "you" and game.seats[1].bot_level == "greedy"
+        assert game.record is not None and Path(game.record).parent == history.records_dir
+        await wait_for(pilot, lambda: Path(game.record or "").is_file())
+        assert not any("Saved the record" in n for n in notes(app))  # the history's copy is quiet
+        # Leave, open Your games, and replay it.
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        app.clear_notifications()  # the game's last toasts
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1 game · " in text, text
+        assert "won the last game" in text or "lost the last game" in text
+        assert "2 players" in text and "greedy" in text
+        assert app.screen.query_one(DataTable).has_focus
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on(app, ReplayScreen))
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.last == game.moves
+        await pilot.press("q")
+        await wait_for(pilot, lambda: on(app, StatsScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+def finished_state(seed: int = 5):  # type: ignore[no-untyped-def]
+    state = dealt(["me", "bot"], first=0, seed=seed)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while state.phase != Phase.OVER:
+        state.apply_move(bots[state.seat].choose_move(seat_view(state, state.seat)))
+    return state
+
+
+async def emit_a_finished_game(client: ScriptedClient, seat: int | None = 0) -> None:
+    state = finished_state()
+    during = dealt(["me", "bot"], first=0, seed=5)
+    client.emit(Welcome(seat, seat == 0))
+    client.emit(LobbyChanged(lobby_for(["me", "bot"])))
+    client.emit(ViewChanged(seat_view(during, seat)))
+    client.emit(ViewChanged(seat_view(state, seat)))
+
+
+async def test_a_locked_history_is_one_line_and_the_game_goes_on() -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    holder = sqlite3.connect(history.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    try:
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await emit_a_finished_game(client)
+            await wait_for(pilot, lambda: any("locked" in n for n in notes(app)), timeout=10)
+            (line,) = [n for n in notes(app) if "locked" in n]
+            assert "not counted" in line and "\n" not in line
+            assert app.session is not None and app.session.view is not None
+            # The game is still there to see, and a rematch can be asked for.
+            await wait_for(pilot, lambda: on(app, GameOverScreen))
+            await pilot.press("r")
+            assert ("rematch", None) in client.requests
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_a_corrupt_history_is_set_aside_and_the_game_counted() -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.write_bytes(b"\x00garbage, not SQLite" * 64)
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await emit_a_finished_game(client)
+        await wait_for(pilot, lambda: any("damaged" in n for n in notes(app)), timeout=10)
+    assert len(history.games()) == 1
+    assert history.path.with_name(history.path.name + ".damaged").exists()
+
+
+async def test_the_stats_screen_reports_a_corrupt_file_in_one_line() -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.write_bytes(b"garbage, not SQLite" * 64)
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(pilot, lambda: on(app, StatsScreen) and "damaged" in screen_text(app))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_a_spectator_or_a_seen_only_ending_is_not_counted() -> None:
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await emit_a_finished_game(client, seat=None)
+        await wait_for(pilot, lambda: app.session is not None and app.session.view is not None)
+        await pilot.pause(0.3)
+    assert History().games() == []
+    # Arriving at a table whose game is already over is not playing it either.
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["me", "bot"])))
+        client.emit(ViewChanged(seat_view(finished_state(), 0)))
+        await wait_for(pilot, lambda: app.session is not None and app.session.view is not None)
+        await pilot.pause(0.3)
+    assert History().games() == []
+
+
+async def test_a_guests_game_is_counted_without_a_record() -> None:
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        state = finished_state()
+        during = dealt(["me", "bot"], first=0, seed=5)
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby_for(["host", "me"])))
+        client.emit(ViewChanged(seat_view(during, 1)))
+        client.emit(ViewChanged(seat_view(state, 1)))
+        await wait_for(pilot, lambda: bool(games_now()))
+    (game,) = History().games()
+    assert game.venue == "join" and game.record is None and game.my_seat == 1
+    assert not [r for r in client.requests if r[0] == "save_record"]  # only a host may
+
+
+@pytest.mark.parametrize("guest", ["1"])
+async def test_a_confined_guest_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch, own_directories: dict[str, Path], guest: str
+) -> None:
+    monkeypatch.setenv("THREEUP_GUEST", guest)
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_a_game(app, pilot)
+        app.theme = "nord"
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+    for key in ("THREEUP_CONFIG_DIR", "THREEUP_DATA_DIR"):
+        assert not own_directories[key].exists(), key
+
+
+# ---------------------------------------------------------------- turn time
+async def test_the_host_form_sets_the_turn_time_off_by_default() -> None:
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.open_host_form()
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        screen = app.screen
+        assert isinstance(screen, HostScreen)
+        assert screen.settings().turn_time is None  # off unless chosen
+        screen.query_one("#host-turn-time", Select).value = 30.0
+        await pilot.press("enter")  # in the name field: opens the table
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    settings = launcher.calls[0][1]
+    assert isinstance(settings, HostSettings) and settings.turn_time == 30
+
+
+async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
+    from threeup_tui.launcher import HostedClient, Launcher
+
+    class Loopback(Launcher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            return await super().host(
+                HostSettings(
+                    name="Ann",
+                    bind="127.0.0.1",
+                    port=0,
+                    turn_time=20.0,
+                    options=Options(finish="places", voluntary_pickup=True),
+                )
+            )
+
+    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        session = app.session
+        assert session is not None and isinstance(session.client, HostedClient)
+        table = session.client.table
+        turn = app.screen.query_one("#turn-time", Select)
+        await pilot.pause(0.3)  # the Select's own first Changed must not switch it off
+        await wait_for(pilot, lambda: turn.value == 20.0)  # the --turn-time shown, as a choice
+        # Nor may the other controls' first Changed send the defaults back.
+        assert table.options == Options(finish="places", voluntary_pickup=True)
+        turn.value = 60.0
+        await wait_for(pilot, lambda: table.config.turn_time == 60.0)
+        await wait_for(pilot, lambda: session.lobby is not None and session.lobby.turn_time == 60)
+        turn.value = "off"
+        await wait_for(pilot, lambda: table.config.turn_time is None)
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_a_guest_sees_the_turn_time() -> None:
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        client.emit(Welcome(1, False))
+        lobby = lobby_for(["ana", "you"], started=False)
+        client.emit(LobbyChanged(replace(lobby, turn_time=45.0)))
+        await wait_for(pilot, lambda: on(app, LobbyScreen))
+        await wait_for(pilot, lambda: "Turn time: 45 s for each move" in screen_text(app))
+        assert not app.screen.query("#turn-time")
+
+
+async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
+    pytest.importorskip("asyncssh")
+    from threeup_tui.launcher import HostedClient, Launcher
+
+    class Loopback(Launcher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            return await super().host(
+                HostSettings(name="Ann", bind="127.0.0.1", port=0, ssh_port=0, code="K")
+            )
+
+    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.ssh_address is not None
+        port = client.ssh_address[1]
+        assert port > 0
+        await wait_for(pilot, lambda: f"ssh -p {port} HOST" in screen_text(app))
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))

@@ -1,0 +1,209 @@
+"""Command-line mistakes are told at once, in one line, before any screen opens;
+every option's --help says what it does and its default.  Seats and moves in
+the text output of ``verify`` and ``simulate`` are counted from 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from clihelp import assert_usage_error, run, write
+
+from threeup_tui.cli import build_parser
+
+EARLY = [
+    (["join", "127.0.0.1:99999"], ["99999", "port"]),
+    (["join", "127.0.0.1:0"], ["port"]),
+    (["join", "127.0.0.1:http"], ["port"]),
+    (["join", ":47823"], ["no host"]),
+    (["join", "[::1"], ["]"]),
+    (["join", "[notv6]:5"], ["IPv6"]),
+    (["join", "a:b:c"], ["IPv6"]),
+    (["join", "two words"], ["host"]),
+    (["join", "--name", ""], ["--name"]),
+    (["join", "--name", "x" * 25], ["--name", "24"]),
+    (["join", "--code", ""], ["--code"]),
+    (["join", "--code", " padded "], ["--code"]),
+    (["join", "--code", "x" * 33], ["--code", "32"]),
+    (["join", "127.0.0.1", "--bot", "greedy", "--watch"], ["--watch"]),
+    (["host", "--announce", "nonsense"], ["--announce", "nonsense", "off"]),
+    (["host", "--announce", "::1"], ["--announce", "IPv4"]),
+    (["host", "--announce", "example.com"], ["--announce", "not looked up"]),
+    (["host", "--bind", "notanaddress"], ["--bind", "notanaddress", "IP"]),
+    (["host", "--bind", "localhost"], ["--bind", "not looked up"]),
+    (["host", "--bind", "300.1.1.1"], ["--bind"]),
+    (["host", "--name", "\x1b\x07"], ["--name"]),
+    (["host", "--bots", "4", "--players", "4"], ["--bots", "no seat"]),
+    (["host", "--resume", "/nonexistent/journal.json"], ["--resume", "no such file"]),
+    (["host", "--ssh-authorized-keys", "/nonexistent/keys"], ["--ssh-authorized-keys"]),
+    (["host", "--code", "a\tb"], ["--code"]),
+    (["host", "--record", "/nonexistent/dir/game.json"], ["--record", "no directory"]),
+    (["host", "--record", "/tmp"], ["--record", "directory"]),
+    (["play", "--name", "x" * 30], ["--name"]),
+    (["play", "--players", "0"], ["--players"]),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), EARLY, ids=[" ".join(a) for a, _ in EARLY])
+def test_a_bad_value_is_one_line_before_any_screen(args: list[str], words: list[str]) -> None:
+    started = time.monotonic()
+    proc = run(*args, timeout=30)
+    err = assert_usage_error(proc, *words)
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("threeup ")
+    assert "usage:" not in err
+    assert time.monotonic() - started < 20  # nothing waited on a network or a screen
+
+
+def test_a_bad_announce_address_in_the_environment_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In-process, with the host itself replaced: even if the check failed,
+    # nothing would listen or announce.
+    import threeup_tui.netplay.run as run_module
+    from threeup_tui.cli import main
+
+    started: list[object] = []
+    monkeypatch.setattr(run_module, "run_headless_host", lambda args: started.append(args) or 0)
+    monkeypatch.setenv("THREEUP_ANNOUNCE", "nonsense")
+    assert main(["host", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "THREEUP_ANNOUNCE" in err and "nonsense" in err
+    assert started == []
+    monkeypatch.setenv("THREEUP_ANNOUNCE", "off")
+    assert main(["host", "--headless"]) == 0 and len(started) == 1
+
+
+def test_addresses_are_checked_without_a_name_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked_up: list[object] = []
+
+    def no_lookups(*args: object, **kwargs: object) -> object:
+        looked_up.append(args)
+        raise AssertionError("a name lookup")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_lookups)
+    monkeypatch.setattr(socket, "gethostbyname", no_lookups)
+    parser = build_parser()
+    for argv in (
+        ["host", "--bind", "notanaddress"],
+        ["host", "--announce", "nonsense"],
+        ["host", "--bind", "gamebox.local"],
+    ):
+        with pytest.raises(SystemExit) as caught:
+            parser.parse_args(argv)
+        assert caught.value.code == 2
+    good = parser.parse_args(["host", "--bind", "::1", "--announce", "127.255.255.255"])
+    assert (good.bind, good.announce) == ("::1", "127.255.255.255")
+    assert parser.parse_args(["host", "--announce", "off"]).announce == "off"
+    # A table to join may be a name: it is looked up when joining, not when parsing.
+    assert parser.parse_args(["join", "gamebox.local:5000"]).address == "gamebox.local:5000"
+    assert parser.parse_args(["join", "[::1]:5000"]).address == "[::1]:5000"
+    assert looked_up == []
+
+
+def _sub_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no sub-commands")
+
+
+def test_every_option_has_words_and_its_default() -> None:
+    subs = _sub_parsers(build_parser())
+    assert {"play", "host", "join", "replay", "verify", "simulate"} <= set(subs)
+    for name, sub in subs.items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            what = f"threeup {name} {'/'.join(action.option_strings) or action.dest}"
+            assert action.help and len(action.help) > 10, what
+            flag = isinstance(action, argparse._StoreTrueAction)
+            if action.option_strings and not action.required and not flag:
+                assert "default" in action.help, what
+
+
+def test_host_help_shows_every_default() -> None:
+    proc = run("host", "--help", timeout=30)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    for words in (
+        "default 0.0.0.0",
+        "default 47823",
+        "default 4)",
+        "default 0)",
+        "default greedy",
+        "default 30",
+        "default first_out",
+        "default 47824",
+    ):
+        assert words in text, words
+    assert "host names are not looked up" in text
+
+
+def test_the_announce_port_in_the_help_is_discoverys() -> None:
+    from threeup_tui.netplay.discovery import DEFAULT_ANNOUNCE_PORT
+
+    help_text = build_parser().format_help()
+    subs = _sub_parsers(build_parser())
+    assert f"default {DEFAULT_ANNOUNCE_PORT}" in " ".join(subs["host"].format_help().split())
+    assert help_text
+
+
+# ---------------------------------------------------------------- 1-based for people
+def test_verify_text_counts_seats_and_moves_from_1(tmp_path: Path) -> None:
+    from threeup_tui.recordfile import save_record
+    from threeup_tui.rules import record_of
+    from threeup_tui.simulate import play_bot_game
+
+    state = play_bot_game(("greedy", "greedy", "greedy"), seed=3, names=["Ann", "Bob", "Cy"])
+    assert state.winner is not None
+    path = tmp_path / "g.json"
+    save_record(path, record_of(state))
+    proc = run("verify", str(path), timeout=60)
+    name = ["Ann", "Bob", "Cy"][state.winner]
+    assert f"winner: seat {state.winner + 1} ({name})" in proc.stdout
+    raw = json.loads(run("verify", str(path), "--json", timeout=60).stdout)
+    assert raw["winner"] == state.winner  # JSON stays 0-based, as record.md says
+
+    record = json.loads(path.read_text())
+    moves = record["moves"]
+    record["moves"] = [moves[0], moves[0], *moves[2:]]  # the same move twice: move 2 is illegal
+    bad = write(tmp_path / "bad.json", record)
+    proc = run("verify", str(bad), timeout=60)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"illegal move 2 of {len(record['moves'])}:"), proc.stdout
+    assert json.loads(run("verify", str(bad), "--json", timeout=60).stdout)["move"] == 1
+
+
+def test_verify_text_places_are_1_based(tmp_path: Path) -> None:
+    from threeup_tui.recordfile import save_record
+    from threeup_tui.rules import Options, record_of
+    from threeup_tui.simulate import play_bot_game
+
+    levels = ("greedy", "random", "greedy")
+    state = play_bot_game(levels, seed=4, names=["A", "B", "C"], options=Options(finish="places"))
+    path = tmp_path / "p.json"
+    save_record(path, record_of(state))
+    out = run("verify", str(path), timeout=60).stdout
+    expected = ", ".join(f"seat {p + 1} ({'ABC'[p]})" for p in state.places)
+    assert f"places: {expected}" in out
+
+
+def test_simulate_text_and_bot_names_count_seats_from_1(tmp_path: Path) -> None:
+    proc = run(
+        "simulate", "--games", "2", "--players", "3", "--bots", "greedy,random,greedy",
+        "--seed", "1", "--records", str(tmp_path), timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()[2:5]]
+    assert [(r[0], r[1]) for r in rows] == [("1", "greedy"), ("2", "random"), ("3", "greedy")]
+    record = json.loads((tmp_path / "game-00000.json").read_text())
+    assert record["players"] == ["greedy-1", "random-2", "greedy-3"]
+    raw = json.loads(
+        run("simulate", "--games", "1", "--players", "2", "--bots", "greedy", "--json").stdout
+    )
+    assert [s["seat"] for s in raw["seats"]] == [0, 1]  # JSON stays 0-based

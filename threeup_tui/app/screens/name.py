@@ -1,0 +1,51 @@
+"""Your name: asked in a small box (the start screen's n)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ...textclean import MAX_NAME
+from ..text import clean
+
+
+class NameScreen(ModalScreen[str | None]):
+    """Dismissed with the cleaned name (⏎), or None (Esc)."""
+
+    # Not the shared .dialog look: the app's stylesheet would outrank these.
+    DEFAULT_CSS = """
+    #name-box {
+        width: 44;
+        max-width: 100%;
+        height: auto;
+        padding: 1 2;
+        border: thick $primary;
+        background: $surface;
+    }
+    #name-input { margin: 1 0; background: $boost; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#name-input"
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(id="name-screen")
+        self.current = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="name-box"):
+            yield Static(Content.styled("Your name at the table", "bold"))
+            yield Input(
+                self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True
+            )
+            yield Static(Content.styled("⏎ keep it · Esc cancel", "$text-muted"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(clean(event.value, MAX_NAME))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,185 @@
+"""Your games: wins and places by opponents and by players, the streak, the
+last games (⏎ replays one).  Read from the history in a worker thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from ...history import FinishedGame, History, HistoryError, Stats, Tally
+from ..messages import ReplayRequested
+from ..text import clean
+
+VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
+
+
+@dataclass
+class StatsLoaded(Message):
+    stats: Stats | None
+    error: str | None = None
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def result_words(game: FinishedGame) -> str:
+    if game.won:
+        return "won"
+    if game.place is not None:
+        return ordinal(game.place)
+    return "stalemate" if game.stalemate else "lost"
+
+
+def streak_words(streak: int) -> str:
+    if streak > 0:
+        return f"won the last {streak}" if streak > 1 else "won the last game"
+    if streak < 0:
+        return f"lost the last {-streak}" if streak < -1 else "lost the last game"
+    return "none yet"
+
+
+def summary(stats: Stats) -> Content:
+    total = stats.total
+    return Content.assemble(
+        (f"{total.games} game{'s' if total.games != 1 else ''}", "bold"),
+        f" · {total.wins} won ({total.win_rate:.0%})",
+        " · streak: ",
+        (streak_words(stats.streak), "bold"),
+        f" · best: {stats.best_streak} won in a row",
+    )
+
+
+def tally_table(title: str, tallies: tuple[Tally, ...], label: str = "{}") -> Content:
+    """A small table of text (37 columns, two fit side by side at 80): games,
+    wins, the win rate, and how often each place (1st·2nd·...)."""
+    places = max((len(t.places) for t in tallies), default=0)
+    names = [ordinal(p) for p in range(1, places + 1)]
+    head = f"{title:<9} {'games':>5} {'won':>3} {'rate':>4}"
+    if places:
+        head += "  " + ("·".join(names) if places <= 3 else "·".join([*names[:2], "…"]))
+    lines = [Content.styled(head, "bold")]
+    for t in tallies:
+        row = f"{clean(label.format(t.label), 9):<9} {t.games:>5} {t.wins:>3} {t.win_rate:>4.0%}"
+        if places:
+            row += "  " + "·".join(
+                str(t.places[p] if p < len(t.places) else 0) for p in range(places)
+            )
+        lines.append(Content(row))
+    return Content("\n").join(lines)
+
+
+class StatsScreen(Screen[None]):
+    DEFAULT_CSS = """
+    #stats-body { padding: 0 1; height: 1fr; }
+    #stats-summary { height: auto; margin: 1 0; }
+    #stats-tallies { height: auto; margin-bottom: 1; }
+    #stats-tallies Static { width: 1fr; max-width: 44; height: auto; margin-right: 2; }
+    #last-title { height: 1; color: $text-muted; }
+    #last-games { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("escape,q", "close", "Back"),
+        Binding("r", "replay", "Replay"),
+    ]
+    AUTO_FOCUS = "#last-games"
+
+    def __init__(self, history: History) -> None:
+        super().__init__(id="stats-screen")
+        self.history = history
+        self.games: dict[str, FinishedGame] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="stats-body"):
+            yield Static(Content.styled("Reading your games…", "$text-muted"), id="stats-summary")
+            with Horizontal(id="stats-tallies"):
+                yield Static(id="by-opponents")
+                yield Static(id="by-players")
+            yield Static("Last games (↑ ↓, ⏎ replays)", id="last-title")
+            yield DataTable(id="last-games", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Your games"
+        table = self.query_one(DataTable)
+        table.add_columns("When", "Players", "Against", "Result", "Moves", "Where", "Record")
+        self.run_worker(self._read, thread=True, group="stats")
+
+    def _read(self) -> None:
+        """In a worker thread: a locked file waits a moment without freezing the app."""
+        try:
+            stats = self.history.stats()
+        except HistoryError as err:
+            self.post_message(StatsLoaded(None, str(err)))
+        else:
+            self.post_message(StatsLoaded(stats))
+
+    @on(StatsLoaded)
+    def loaded(self, message: StatsLoaded) -> None:
+        top = self.query_one("#stats-summary", Static)
+        if message.stats is None:
+            top.update(Content.styled(message.error or "Your games cannot be read", "$text-error"))
+            return
+        stats = message.stats
+        if not stats.total.games:
+            top.update(
+                "No finished games yet: play one from the start screen, and it is counted here."
+            )
+            self.query_one("#last-title").display = False
+            self.query_one(DataTable).display = False
+            return
+        top.update(summary(stats))
+        self.query_one("#by-opponents", Static).update(tally_table("against", stats.by_opponents))
+        self.query_one("#by-players", Static).update(
+            tally_table("players", stats.by_players, "{} players")
+        )
+        table = self.query_one(DataTable)
+        table.clear()
+        self.games = {}
+        for game in stats.last:
+            key = str(game.id)
+            self.games[key] = game
+            table.add_row(
+                game.finished_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                str(game.players),
+                clean(game.opponents, 12),
+                result_words(game),
+                str(game.moves),
+                VENUES.get(game.venue, clean(game.venue, 8)),
+                "⏎ replay" if game.record else "",
+                key=key,
+            )
+
+    @on(DataTable.RowSelected)
+    def row_selected(self, event: DataTable.RowSelected) -> None:
+        self._replay(event.row_key.value)
+
+    def action_replay(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+            self._replay(key.value)
+
+    def _replay(self, key: str | None) -> None:
+        game = self.games.get(key or "")
+        if game is None:
+            return
+        if not game.record:
+            self.notify("No record of this game: only the host keeps one", timeout=4)
+        elif not Path(game.record).is_file():
+            self.notify(f"The record is gone: {game.record}", severity="warning", markup=False)
+        else:
+            self.post_message(ReplayRequested(game.record))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,20 @@
+"""Untrusted text made safe to keep and to show: one cleaner for the table,
+the settings file and the command line (no UI, no network)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 24  # characters in a player's name
+
+
+def clean_text(text: object, limit: int) -> str:
+    """Untrusted text with control and format characters removed, trimmed.
+
+    The host cleans what it relays; the app also escapes Rich markup when it
+    shows the text (defence in depth: a hostile client may skip our host).
+    """
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(kept.split())[:limit]
