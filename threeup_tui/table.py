@@ -681,7 +681,7 @@ class Table:
         if turn is None or state is None:
             return None
         i, bot = turn
-        view = seat_view(state, i, log_length=0)
+        view = seat_view(state, i, log_length=bot.log_length)  # as much log as it reads
         return BotRequest(i, bot, view, state, state.phase, len(state.history))
 
     def is_current(self, request: BotRequest) -> bool:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 
 from ..bots.base import Bot
+from ..bots.logbook import LogBook
 from ..bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
 from ..rules import Move, View
 from ..tasks import cancel_and_wait
@@ -17,7 +18,9 @@ log = logging.getLogger("threeup.botseat")
 class BotSeat:
     """Plays ``client``'s seat with ``bot`` from the views it is sent: the
     face-up choice once during set-up, one move on each own turn.  The same
-    loop serves ``threeup join --bot`` and any other seat a bot plays.
+    loop serves ``threeup join --bot`` and any other seat a bot plays.  The
+    bot gets as much of the public log as it reads (``Bot.log_length``),
+    pieced together from the views (bots/logbook.py).
 
     A bot that thinks decides in ``pool``'s workers (default: the process's
     shared pool), so the client's session goes on acking and beating while it
@@ -33,8 +36,11 @@ class BotSeat:
         self._acted_at = -1  # the move count of the view last acted on
         self._latest: View | None = None
         self._thinking: asyncio.Task[None] | None = None
+        self._log = LogBook()  # a network view carries a few moves; the bot may read all
 
     def on_view(self, view: View) -> None:
+        if self.bot.log_length != 0:
+            view = self._log.view_for(view, self.bot.log_length)
         self._latest = view
         if view.seat is None:
             return

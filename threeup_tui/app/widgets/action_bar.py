@@ -8,6 +8,7 @@ then is the box's last line cut, with "…".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -66,6 +67,15 @@ class ActionState:
         return " · ".join(r.forms[0] for r in self.reasons)
 
 
+@lru_cache(maxsize=256)
+def reasons_content(reasons: tuple[Reason, ...], width: int) -> Content:
+    """The reasons fitted to a box ``width`` cells wide (they repeat turn after turn)."""
+    parts = [[Content(f) for f in r.forms] for r in reasons]
+    if not parts:
+        return Content("")
+    return fit_rows(parts, width, REASON_ROWS).stylize("$text-muted")
+
+
 class ReasonBox(Widget):
     """The reasons, fitted to the box whenever it is drawn."""
 
@@ -79,10 +89,7 @@ class ReasonBox(Widget):
             self.refresh()  # a fixed two-line box: no layout pass
 
     def render(self) -> Content:
-        parts = [[Content(f) for f in r.forms] for r in self.reasons]
-        if not parts:
-            return Content("")
-        return fit_rows(parts, self.content_region.width, REASON_ROWS).stylize("$text-muted")
+        return reasons_content(self.reasons, self.content_region.width)
 
     def on_resize(self, event: Resize) -> None:
         self.refresh()

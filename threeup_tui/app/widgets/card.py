@@ -55,6 +55,7 @@ def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
     return face_lines(spec.code, border, "✓" if spec.selected else "", "", strip, frame)
 
 
+@lru_cache(maxsize=2048)
 def compact_content(spec: TileSpec) -> Content:
     """The one-line tile of a small terminal."""
     if spec.code is None:

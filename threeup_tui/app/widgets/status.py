@@ -9,6 +9,7 @@ the clock, on the right, always show.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from textual.content import Content
 from textual.events import Resize
@@ -129,6 +130,7 @@ def banner_for(
     return Banner(css, tuple(tuple(p) for p in parts), display_turn(view), trouble, clock)
 
 
+@lru_cache(maxsize=256)
 def banner_content(banner: Banner, width: int) -> Content:
     """The banner in ``width`` cells: the words on the left, shortened to
     fit; the turn, the link's trouble and the clock on the right."""
