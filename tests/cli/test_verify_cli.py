@@ -111,7 +111,7 @@ def test_the_threeup_script_gives_the_same_verdict(tmp_path: Path, records) -> N
         ({"seat": 1, "flip": 3}, ["slot"]),
         ({"seat": 1, "flip": -1}, ["slot"]),
         ({"seat": 1, "play": []}, ["card"]),
-        ({"seat": 7, "play": ["G9"]}, ["seat 7"]),
+        ({"seat": 7, "play": ["G9"]}, ['"seat": 7', "no seat"]),
         ({"seat": 1, "play": ["RC2"]}, ["RC2"]),
         ({"seat": 2, "play": ["G6"]}, ["turn"]),
         ({"seat": 1, "pickup": True}, ["pick up"]),

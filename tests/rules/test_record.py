@@ -102,9 +102,10 @@ def test_places_are_reported() -> None:
         ({"seat": 1, "flip": 3}, ["slot", "3"]),
         ({"seat": 1, "flip": -1}, ["slot"]),
         ({"seat": 1, "flip": 0}, ["face-down"]),
-        ({"seat": 7, "pickup": True}, ["no seat 7"]),
+        ({"seat": 7, "pickup": True}, ['"seat": 7', "no seat", "0 to 2"]),
         ({"seat": -1, "pickup": True}, ["no seat"]),
-        ({"seat": 2, "play": ["G6"]}, ["turn"]),
+        # Texts count seats from 1 (the record's fields from 0).
+        ({"seat": 2, "play": ["G6"]}, ["turn (seat 2)", "(seat 3)"]),
         ({"seat": 0, "play": ["G5"]}, ["turn"]),
         ({"seat": 1, "pickup": True}, ["legal discard"]),
         ({"seat": 1, "draw": True}, ["right after"]),

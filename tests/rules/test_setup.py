@@ -158,7 +158,7 @@ def test_d3_first_option_names_the_seat() -> None:
 def test_d3_record_first_makes_the_first_discard() -> None:
     game = deal(3, first=2, hand={2: ["R5", "G6", "B7"]})
     assert game.seat == 2
-    game.illegal(Move.play(0, game.hand(0)[:1]), "seat 2")
+    game.illegal(Move.play(0, game.hand(0)[:1]), "turn (seat 3)")
     game.play(2, "R5")
     assert game.seat == 0
 

@@ -43,6 +43,7 @@ from .messages import (
     ClientReady,
     ClockUpdated,
     ConnectionUpdated,
+    GameOverRequested,
     HelpRequested,
     HostFormRequested,
     HostRequested,
@@ -269,6 +270,10 @@ class ThreeUpApp(App[int]):
             self.notify(f"Cannot replay {message.path}: {err}", severity="error", markup=False)
             return
         self.push_screen(ReplayScreen(record, Path(message.path).name))
+
+    @on(GameOverRequested)
+    def game_over_requested(self) -> None:
+        self.show_game_over()
 
     @on(LeaveRequested)
     def leave_requested(self, message: LeaveRequested) -> None:

@@ -157,6 +157,11 @@ class SettingsChanged(Message):
 
 
 @dataclass
+class GameOverRequested(Message):
+    """Show the result again (g, once the game is over)."""
+
+
+@dataclass
 class LeaveRequested(Message):
     """Leave the table (asking first unless ``confirm`` is False)."""
 

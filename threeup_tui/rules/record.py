@@ -232,7 +232,9 @@ def record_of(state: GameState, with_result: bool = True) -> Record:
     setup = []
     for seat, choice in enumerate(state.setup):
         if choice is None:
-            raise SetupError(f"seat {seat} has not chosen its face-up cards yet")
+            raise SetupError(
+                f"{state.names[seat]} (seat {seat + 1}) has not chosen its face-up cards yet"
+            )
         setup.append(tuple(CODES[k] for k in choice))
     return Record(
         players=state.names,

@@ -174,7 +174,7 @@ class Determinizer:
                     unknown_in_hand -= 3  # three of the six are face up, not shown yet
                     hidden_ups.append(s)
                 if unknown_in_hand < 0:
-                    raise ViewMismatch(f"seat {s} shows more known cards than it holds")
+                    raise ViewMismatch(f"seat {s + 1} shows more known cards than it holds")
             for kind in in_hand:
                 st._give(s, kind, False)
             seen.extend(in_hand)
@@ -193,7 +193,7 @@ class Determinizer:
             if slots:
                 hidden_downs.append((s, slots))
             if any(st.known[s][k] > st.hand[s][k] for k in known):
-                raise ViewMismatch(f"seat {s}'s known cards are not all in its hand")
+                raise ViewMismatch(f"seat {s + 1}'s known cards are not all in its hand")
         pile = _kinds(view.pile)
         cleared = _kinds(view.cleared)
         seen.extend(pile)

@@ -166,10 +166,13 @@ class GameState:
             raise SetupError(f"a game has 2 to 6 players, not {n}")
         check_deck(deck)
         if not 0 <= first < n:
-            raise SetupError(f"the first player must be a seat from 0 to {n - 1}, not {first}")
+            raise SetupError(
+                f"'first' must be a seat field from 0 to {n - 1} (seats 1 to {n}), not {first}"
+            )
         if options.first is not None and options.first != first:
             raise SetupError(
-                f"the option 'first' names seat {options.first} but seat {first} starts"
+                f"the option 'first' is {options.first} (seat {options.first + 1}) but the "
+                f"record's 'first' is {first} (seat {first + 1})"
             )
         self.n = n
         self.names = tuple(names)
@@ -287,7 +290,7 @@ class GameState:
         if self.phase != Phase.SETUP:
             raise SetupError("face-up cards are chosen only before the first discard")
         if not 0 <= seat < self.n:
-            raise SetupError(f"there is no seat {seat}")
+            raise SetupError(f"there is no seat {seat + 1}: the seats are 1 to {self.n}")
         if self.setup[seat] is not None:
             raise SetupError(f"{self.names[seat]} has already chosen face-up cards")
         if len(kinds) != 3:
@@ -469,10 +472,16 @@ class GameState:
         if self.phase == Phase.OVER:
             raise IllegalMove("the game is over: no more moves")
         if not 0 <= move.seat < self.n:
-            raise IllegalMove(f"there is no seat {move.seat}")
+            raise IllegalMove(
+                f'"seat": {move.seat} names no seat (a record of {self.n} players '
+                f"has seats 0 to {self.n - 1})"
+            )
         s = self.seat
         if move.seat != s:
-            raise IllegalMove(f"it is {self.names[s]}'s turn (seat {s}), not seat {move.seat}'s")
+            raise IllegalMove(
+                f"it is {self.names[s]}'s turn (seat {s + 1}), not "
+                f"{self.names[move.seat]}'s (seat {move.seat + 1})"
+            )
         legal = self.legal_actions()
         if move.kind == "play":
             kinds, from_hand = self._check_play(s, move.cards)

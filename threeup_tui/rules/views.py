@@ -86,7 +86,7 @@ class LogEntry:
     flip_failed: bool
 
     def text(self, names: tuple[str, ...] | list[str]) -> str:
-        who = names[self.seat] if 0 <= self.seat < len(names) else f"seat {self.seat}"
+        who = names[self.seat] if 0 <= self.seat < len(names) else f"seat {self.seat + 1}"
         if self.kind == "play":
             words = f"{who} played {' '.join(self.cards)}"
         elif self.kind == "flip":

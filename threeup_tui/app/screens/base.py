@@ -14,11 +14,11 @@ from ..widgets.chat import ChatPane
 
 
 class GameApp(Protocol):
-    """What a table screen may read of the app, and the few calls it makes.
+    """What a table screen may read of the app (and ``route`` on resume).
 
     Screens never import the app module (an import contract keeps it so):
-    they see the app through this, and ask for anything else by posting a
-    message (``..messages``).
+    they read the app through this, and ask for anything by posting a
+    message (``..messages``: HelpRequested, LeaveRequested, ...).
     """
 
     session: Session | None
@@ -27,14 +27,6 @@ class GameApp(Protocol):
     def settings(self) -> Settings: ...
 
     def route(self) -> None: ...
-
-    def show_help(self, tab: str = "rules") -> None: ...
-
-    def show_game_over(self) -> None: ...
-
-    def confirm_leave(self) -> None: ...
-
-    def leave_table(self) -> None: ...
 
 
 CLOCK_TICK = 0.25  # seconds between looks at a running turn clock

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from ...client import Lobby
 from ...rules import View
+from ..messages import LeaveRequested
 from ..session import Session
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
@@ -202,4 +203,4 @@ class GameOverScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_leave(self) -> None:
-        self.table.game_app.leave_table()
+        self.post_message(LeaveRequested(confirm=False))

@@ -67,13 +67,13 @@ def join_lines(client: object) -> list[Content]:
     lines = []
     address = getattr(client, "address", None)
     if isinstance(address, tuple) and len(address) == 2:
-        lines.append(
-            Content.assemble("Join: the LAN list, or ", (f"threeup join HOST:{address[1]}", "bold"))
-        )
+        # Short enough for the lobby's column at 80x24, with a 5-digit port
+        # (the join screen's LAN list needs no words here).
+        lines.append(Content.assemble("Join: ", (f"threeup join HOST:{address[1]}", "bold")))
     ssh = getattr(client, "ssh_address", None)
     if isinstance(ssh, tuple) and len(ssh) == 2:
         lines.append(
-            Content.assemble("Or over SSH, installing nothing: ", (f"ssh -p {ssh[1]} HOST", "bold"))
+            Content.assemble("SSH, nothing to install: ", (f"ssh -p {ssh[1]} HOST", "bold"))
         )
     return lines
 

@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ...rules import View
+from ..messages import HelpRequested, LeaveRequested
 from ..text import cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -211,7 +212,7 @@ class SetupScreen(TableScreenBase):
         self.action_confirm()
 
     def action_help(self) -> None:
-        self.game_app.show_help("keys")
+        self.post_message(HelpRequested("keys"))
 
     def action_leave(self) -> None:
-        self.game_app.confirm_leave()
+        self.post_message(LeaveRequested())

@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Static
 from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
 from ..animation import animation_wanted
+from ..messages import GameOverRequested, HelpRequested, LeaveRequested
 from ..text import card_label, rank_of_code, rank_text
 from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
@@ -660,12 +661,12 @@ class TableScreen(TableScreenBase):
         super().action_chat()
 
     def action_help(self) -> None:
-        self.game_app.show_help("keys")
+        self.post_message(HelpRequested("keys"))
 
     def action_game_over(self) -> None:
         view = self._view()
         if view is not None and view.phase == "over":
-            self.game_app.show_game_over()
+            self.post_message(GameOverRequested())
 
     def action_leave(self) -> None:
-        self.game_app.confirm_leave()
+        self.post_message(LeaveRequested())
