@@ -12,6 +12,8 @@ from threeup_tui.rules import Move, Options
 class ScriptedClient(TableClient):
     """A client whose events the test emits, and which records every request."""
 
+    rtt: float | None = None  # the link's round trip, as a test sets it
+
     def __init__(self) -> None:
         super().__init__()
         self.requests: list[tuple[str, object]] = []

@@ -144,7 +144,7 @@ async def test_no_highlight_when_animation_is_off(client: ScriptedClient) -> Non
 
 async def test_no_highlight_over_a_slow_link(client: ScriptedClient) -> None:
     state = played_until(["you", "bot"], lands)
-    client.rtt = 0.6  # type: ignore[attr-defined]
+    client.rtt = 0.6
     app = table_app(client)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_table(pilot, client, state)

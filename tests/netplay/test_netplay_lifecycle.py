@@ -131,3 +131,23 @@ async def test_the_host_players_chat_as_a_session_ends_does_not_raise(tmp_path: 
         await staying.close()
         await local.close()
         await host.close()
+
+
+async def test_a_network_client_reports_its_round_trip_and_a_local_one_none(
+    tmp_path: Path,
+) -> None:
+    # The app turns its card animation off over a slow link: it reads the
+    # client's round trip, which only a client across the network has.
+    table = make_table(tmp_path, 2, seed=5)
+    host = await start_host(table)
+    client = make_client(host.address, "ann", tmp_path / "tokens.json")
+    try:
+        assert client.rtt is None  # nothing measured before the handshake
+        await client.start()
+        rtt = client.rtt
+        assert isinstance(rtt, float) and 0 < rtt < 1.0  # loopback
+        local = LocalClient(Table(TableConfig(players=2)), "bob")
+        assert local.rtt is None
+    finally:
+        await client.close()
+        await host.close()

@@ -33,6 +33,12 @@ class TableClient(ABC):
             self._events.get_nowait()
             self._events.put_nowait(event)
 
+    @property
+    def rtt(self) -> float | None:
+        """The round trip to the table in seconds, when it is measured (a
+        table in this process has none: the app animates freely)."""
+        return None
+
     @abstractmethod
     async def start(self) -> None:
         """Connect (or seat in-process); emits Welcome and the first state."""

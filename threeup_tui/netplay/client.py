@@ -110,6 +110,12 @@ class NetClient(TableClient):
             hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
         return hello
 
+    @property
+    def rtt(self) -> float | None:
+        """The session's smoothed round trip (None until measured)."""
+        client = self._client
+        return None if client is None else client.rtt
+
     async def start(self) -> None:
         """Connect; raises ConnectionError with the host's reason on refusal."""
         await self._connect()
