@@ -76,11 +76,8 @@ async def test_the_table_at_80x24_cuts_no_word(players: int) -> None:
         await checked_game(pilot, turns=12)
 
 
-TABLE_SCENES = [s for s in scenes() if s.name in ("setup", "table", "table-2p", "game-over")]
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("scene", TABLE_SCENES, ids=lambda s: s.name)
+@pytest.mark.parametrize("scene", scenes(), ids=lambda s: s.name)
 async def test_the_scenes_cut_no_word(scene: object, size: tuple[int, int]) -> None:
     app = scene.app()  # type: ignore[attr-defined]
     async with app.run_test(size=size) as pilot:

@@ -20,9 +20,10 @@ from ..widgets.chat import ChatPane
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
 
+# Short enough for the lobby's compact drop-down at 80x24 ("Finish: first out").
 FINISH_CHOICES = [
-    ("first out wins", "first_out"),
-    ("play on for places", "places"),
+    ("first out", "first_out"),
+    ("for places", "places"),
 ]
 
 
