@@ -241,6 +241,8 @@ async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedCli
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_table(pilot, client, state)
         await pilot.press("h")
+        # The key is answered at once, before the hint comes from its worker.
+        assert any("Thinking of a hint" in n.message for n in app._notifications)
         line = screen.query_one(StatusLine)
         await wait_for(pilot, lambda: "Hint:" in line.text, timeout=20, what="the hint")
         await pilot.press("enter")

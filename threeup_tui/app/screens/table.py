@@ -572,6 +572,9 @@ class TableScreen(TableScreenBase):
             self.notify("A hint is for your turn", severity="warning", timeout=2)
             return
         self._hint_for, self._play_hint = view.moves_played, False
+        # The first hint of a session may wait for a worker to start (up to
+        # a second): say so at once, so the key is seen to have worked.
+        self.notify("Thinking of a hint…", timeout=2)
         self.run_worker(self._show_hint(view), group="hint", exclusive=True)
 
     async def _show_hint(self, view: View) -> None:
