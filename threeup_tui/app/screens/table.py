@@ -583,6 +583,8 @@ class TableScreen(TableScreenBase):
         now = self._view()
         if now is None or now.moves_played != view.moves_played or not now.my_turn:
             return  # the game moved on while the hint was thought out
+        if not self.is_attached or not self.query(ActionBar):
+            return  # the screen was taken down (the app quit) while the hint was thought out
         self._hint = None
         if play:
             self._submit(move)
