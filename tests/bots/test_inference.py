@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from positions import set_up
 
-from threeup_tui.bots.inference import InformedDealer, replay_beliefs
+from threeup_tui.bots.inference import InformedDealer, erratic, replay_beliefs
 from threeup_tui.bots.policy import greedy_choice
 from threeup_tui.rules import GameState, Move, Options, Phase, seat_view
 from threeup_tui.rules.cards import CODES, RANK_OF, parse_code
@@ -85,18 +85,23 @@ def test_beliefs_never_rule_out_the_real_hands() -> None:
 
 
 def test_greedy_seats_are_trusted_and_random_ones_less() -> None:
+    """Trust (the chance a sample applies the likely ranks) and the erratic
+    share (how often rollouts play a seat at random) follow how the seat's
+    plays agreed with greedy's rule."""
     trust: dict[str, list[float]] = {"greedy": [], "random": []}
+    wild: dict[str, list[float]] = {"greedy": [], "random": []}
     for state in _games(2, 20, (1,), None):
         if state.moves_played < 40:
             continue
-        beliefs = replay_beliefs(seat_view(state, 0, log_length=None))
-        assert beliefs is not None
-        trust["random"].append(beliefs.trust[1])
-        beliefs = replay_beliefs(seat_view(state, 1, log_length=None))
-        assert beliefs is not None
-        trust["greedy"].append(beliefs.trust[0])
+        for viewer, other, name in ((0, 1, "random"), (1, 0, "greedy")):
+            beliefs = replay_beliefs(seat_view(state, viewer, log_length=None))
+            assert beliefs is not None
+            trust[name].append(beliefs.trust[other])
+            wild[name].append(erratic(*beliefs.evidence[other]))
     mean = {k: sum(v) / len(v) for k, v in trust.items()}
     assert mean["greedy"] > 0.9 > mean["greedy"] - 0.3 > mean["random"], mean
+    assert max(wild["greedy"]) == 0.0
+    assert sum(wild["random"]) / len(wild["random"]) > 0.3
 
 
 def test_informed_samples_show_the_same_view_and_follow_the_beliefs() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from dataclasses import replace
 from itertools import combinations
 from typing import Final
 
@@ -33,9 +34,10 @@ from ..rules.cards import CODES, RANK_OF, parse_code
 from ..rules.search import Determinizer
 from ..rules.state import GameState
 from .base import Bot
-from .inference import InformedDealer
+from .inference import InformedDealer, erratic
 from .ismcts import Dealer, SearchConfig, canonical, search
 from .paired import paired_search
+from .policy import erratic_policy, greedy_choice, greedy_face_up
 
 DEFAULT_THINK_MS: Final = 250
 
@@ -88,8 +90,20 @@ class ExpertBot(Bot):
         def lay(state: GameState, i: int) -> None:
             state.choose_face_up(seat, candidates[i])
 
+        greedy = sorted(RANK_OF[k] for k in greedy_face_up(kinds))
+        default = next(
+            i for i, trio in enumerate(candidates) if sorted(RANK_OF[k] for k in trio) == greedy
+        )
         result = paired_search(
-            Determinizer(view), range(len(candidates)), rng, iterations, deadline, self.config, lay
+            Determinizer(view),
+            range(len(candidates)),
+            rng,
+            iterations,
+            deadline,
+            self.config,
+            lay,
+            default=default,
+            pick_z=self.config.pick_z if len(view.names) == 2 else self.config.pick_z_many,
         )
         self.last_iterations = result.iterations
         a, b, c = candidates[result.action]
@@ -107,12 +121,26 @@ class ExpertBot(Bot):
         iterations, deadline = self._budget()
         rng = random.Random(decision_seed(self.seed, view))
         dealer = self._dealer(view)
-        if self.config.mode == "paired":
+        config = self.config
+        if (
+            isinstance(dealer, InformedDealer)
+            and dealer.beliefs is not None
+            and config.model_others
+        ):
+            chance = [0.0] * len(view.names)
+            for seat, (agreed, checked) in dealer.beliefs.evidence.items():
+                chance[seat] = erratic(agreed, checked)
+            if any(chance):
+                config = replace(config, policy=erratic_policy(chance))
+        if config.mode == "paired":
+            actions = canonical(list(legal))
+            default = greedy_choice(actions, len(view.hand))
+            pick_z = config.pick_z if len(view.names) == 2 else config.pick_z_many
             result = paired_search(
-                dealer, canonical(list(legal)), rng, iterations, deadline, self.config
+                dealer, actions, rng, iterations, deadline, config, default=default, pick_z=pick_z
             )
         else:
-            result = search(dealer, rng, iterations, deadline, self.config)
+            result = search(dealer, rng, iterations, deadline, config)
         self.last_iterations = result.iterations
         return result.action
 

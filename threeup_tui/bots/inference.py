@@ -67,6 +67,7 @@ class Beliefs:
     certain: dict[int, tuple[int, ...]]
     likely: dict[int, tuple[int, ...]]
     trust: dict[int, float]
+    evidence: dict[int, tuple[int, int]]  # (plays that agreed with the model, plays checked)
 
 
 class _Replay:
@@ -278,6 +279,7 @@ def _beliefs(r: _Replay, view: View) -> Beliefs | None:
     certain: dict[int, tuple[int, ...]] = {}
     likely: dict[int, tuple[int, ...]] = {}
     trust: dict[int, float] = {}
+    evidence: dict[int, tuple[int, int]] = {}
     for info in view.seats:
         s = info.seat
         known = sorted(parse_code(c) for c in info.known)
@@ -292,11 +294,21 @@ def _beliefs(r: _Replay, view: View) -> Beliefs | None:
         likely[s] = tuple(slot.likely for slot in slots)
         # Laplace's rule: a seat never checked is trusted half way.
         trust[s] = (r.agreed[s] + 1) / (r.checked[s] + 2)
-    return Beliefs(certain, likely, trust)
+        evidence[s] = (r.agreed[s], r.checked[s])
+    return Beliefs(certain, likely, trust, evidence)
 
 
 def _kinds_of(counts: list[int]) -> list[int]:
     return [k for k in range(N_KINDS) for _ in range(counts[k])]
+
+
+def erratic(agreed: int, checked: int) -> float:
+    """How often to model a seat's moves as random rather than greedy's in
+    rollouts, from how its plays agreed with greedy's rule: never for a seat
+    that plays that way (the prior is four agreeing plays in five), up to
+    always for one that agrees about half the time (a random player)."""
+    agreement = (agreed + 4) / (checked + 5)
+    return min(1.0, max(0.0, (0.8 - agreement) / 0.3))
 
 
 class InformedDealer:

@@ -56,9 +56,19 @@ class SearchConfig:
     inference: bool = True
     # "ismcts" (this module) or "paired" (bots/paired.py: every action on
     # the same deals, the clearly worse dropped as it goes).
-    mode: str = "ismcts"
+    mode: str = "paired"
     drop_z: float = 3.0  # paired: how clearly worse an action must be to go
     min_rounds: int = 16  # paired: deals before any action is dropped
+    # paired: how clearly the best must beat the rollout policy's own choice
+    # to be played instead (0: always the best), heads-up and at more seats.
+    # Measured: heads-up the search's small leads are worth following; with
+    # three others, whose hands it knows less of, they more often mislead.
+    pick_z: float = 0.0
+    pick_z_many: float = 3.0
+    shaping: float = 0.0  # see rewards()
+    # Model in the rollouts, as partly random, the seats whose plays do not
+    # agree with greedy's rule (bots/inference.py: erratic).
+    model_others: bool = True
 
 
 @dataclass(slots=True)
@@ -69,9 +79,11 @@ class SearchResult:
     values: dict[int, float]
 
 
-def rewards(state: GameState) -> list[float]:
+def rewards(state: GameState, shaping: float = 0.0) -> list[float]:
     """Each seat's result in [0, 1]: the winner 1 (or places in order, for
-    ``finish: places``), a stalemate 0 for all."""
+    ``finish: places``), a stalemate 0 for all.  With ``shaping`` the others
+    get up to that much by how few cards they were left with, which tells
+    a close loss from a rout (a smoother signal at many seats)."""
     n = state.n
     out = [0.0] * n
     if state.options.finish == "places" and state.places:
@@ -80,6 +92,13 @@ def rewards(state: GameState) -> list[float]:
         return out
     if state.winner is not None:
         out[state.winner] = 1.0
+    if shaping:
+        others = [s for s in range(n) if s != state.winner]
+        if len(others) > 1:
+            left = [state.hand_size[s] + state.up_size[s] + state.down_size[s] for s in range(n)]
+            others.sort(key=left.__getitem__)
+            for place, seat in enumerate(others):
+                out[seat] = shaping * (len(others) - 1 - place) / (len(others) - 1)
     return out
 
 
@@ -154,7 +173,7 @@ def search(
             path.append((child, seat))
             node = child
         play_out(state, rng, policy)
-        result = rewards(state)
+        result = rewards(state, config.shaping)
         for child, seat in path:
             child.visits += 1
             child.reward += result[seat]

@@ -32,9 +32,16 @@ def paired_search(
     config: SearchConfig = SearchConfig(),  # noqa: B008 (frozen)
     apply: Callable[[GameState, int], None] = GameState.apply,
     clock: Callable[[], float] = time.perf_counter,
+    default: int | None = None,
+    pick_z: float = 0.0,
 ) -> SearchResult:
     """The best of ``actions`` (applied by ``apply``) for the dealer's seat,
-    within ``iterations`` rollouts or until ``deadline``."""
+    within ``iterations`` rollouts or until ``deadline``.
+
+    With a ``default`` (the rollout policy's own choice), the best is played
+    only if its paired advantage over the default is ``pick_z`` standard
+    errors or more:
+    the policy is sound, and a lead within the noise is more often luck."""
     seat = dealer.seat
     alive = list(actions)
     results: dict[int, list[float]] = {a: [] for a in alive}
@@ -45,18 +52,41 @@ def paired_search(
         if deadline is not None and done and clock() >= deadline:
             break
         deal = dealer.sample(rng)
+        # One stream for every action's rollout: a policy that draws random
+        # numbers draws the same ones after each action (common numbers too).
+        stream = rng.getrandbits(62)
         for action in alive:
             state = deal.clone()
             apply(state, action)
-            play_out(state, rng, config.policy)
-            results[action].append(rewards(state)[seat])
+            play_out(state, random.Random(stream), config.policy)
+            results[action].append(rewards(state, config.shaping)[seat])
         done += len(alive)
         rounds = len(results[alive[0]])
         if rounds >= config.min_rounds and rounds % 4 == 0:
             alive = _survivors(alive, results, z)
     means = {a: sum(r) / len(r) for a, r in results.items() if r}
     best = max(alive, key=lambda a: (means.get(a, 0.0), -actions.index(a)))
+    if (
+        default is not None
+        and default in alive
+        and best != default
+        and _z(results[best], results[default]) < pick_z
+    ):
+        best = default
     return SearchResult(best, done, {a: len(r) for a, r in results.items()}, means)
+
+
+def _z(better: list[float], worse: list[float]) -> float:
+    """How many standard errors the paired mean difference lies above zero."""
+    n = len(better)
+    diffs = [x - y for x, y in zip(better, worse, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var <= 0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / n)
 
 
 def _survivors(alive: list[int], results: dict[int, list[float]], z: float) -> list[int]:
@@ -68,10 +98,6 @@ def _survivors(alive: list[int], results: dict[int, list[float]], z: float) -> l
         if action == leader:
             keep.append(action)
             continue
-        n = len(lead)
-        diffs = [x - y for x, y in zip(lead, results[action], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= 0 or (var > 0 and mean / math.sqrt(var / n) < z):
+        if _z(lead, results[action]) < z:
             keep.append(action)
     return keep

@@ -67,6 +67,20 @@ def greedy_policy(state: GameState, legal: list[int], rng: random.Random) -> int
     return greedy_choice(legal, state.hand_size[state.seat])
 
 
+def erratic_policy(chance: Sequence[float]) -> Policy:
+    """Greedy's rule, except that seat ``s`` plays a random legal action
+    with probability ``chance[s]`` (a model of players who do not play
+    greedy's way)."""
+
+    def policy(state: GameState, legal: list[int], rng: random.Random) -> int:
+        p = chance[state.seat]
+        if p and rng.random() < p:
+            return legal[int(rng.random() * len(legal))]
+        return greedy_choice(legal, state.hand_size[state.seat])
+
+    return policy
+
+
 def play_out(state: GameState, rng: random.Random, policy: Policy = greedy_policy) -> None:
     """Play ``state`` to its end: every seat by ``policy``, set-up too."""
     if state.phase == Phase.SETUP:
