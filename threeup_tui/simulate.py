@@ -84,7 +84,7 @@ class SimulationResult:
         for s in data["seats"]:
             t = s["decision_ms"]
             lines.append(
-                f"{s['seat']:>4}  {s['bot']:<8} {t['p50']:>7.2f} {t['p95']:>7.2f} "
+                f"{s['seat'] + 1:>4}  {s['bot']:<8} {t['p50']:>7.2f} {t['p95']:>7.2f} "
                 f"{t['max']:>7.2f}  {t['decisions']}"
             )
         return "\n".join(lines)

@@ -129,7 +129,7 @@ def test_simulate_text_shows_decision_times_and_think_ms_reaches_the_expert() ->
     assert "decision time (ms)" in proc.stdout and "expert" in proc.stdout
     lines = [x.split() for x in proc.stdout.splitlines()]
     timing = lines[next(i for i, x in enumerate(lines) if x[:2] == ["decision", "time"]) + 1]
-    assert timing[:2] == ["0", "expert"]
+    assert timing[:2] == ["1", "expert"]  # seats counted from 1, as in the wins table above it
     p50, p95, worst = (float(x) for x in timing[2:5])
     assert p50 <= p95 <= worst
     assert p95 < 200  # a 5 ms budget, not the default 250 ms
