@@ -94,22 +94,34 @@ async def ctrl_c(process: subprocess.Popen[bytes], stderr: Path) -> str:
     return stderr.read_text()
 
 
+def gated_host(
+    gate: Gate, tmp_path: Path, players: int, bots: int, stderr: Path
+) -> subprocess.Popen[bytes]:
+    """A headless host whose ``bots`` seats are gated bots (they think until told)."""
+    return threeup(
+        gate,
+        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--players", str(players),
+        "--bots", str(bots), "--bot-level", "gated", "--takeover-after", "600",
+        "--record", str(tmp_path / "game.json"), "--announce", "off",
+        stderr=stderr,
+    )  # fmt: skip
+
+
+async def listening_port(host: subprocess.Popen[bytes], stderr: Path) -> int:
+    """The port the host's log says it listens on."""
+    marker = f"threeup host listening on {LOOPBACK}:"
+    await until(lambda: marker in stderr.read_text() or host.poll() is not None, "the host")
+    return int(stderr.read_text().split(marker)[1].split()[0])
+
+
 async def test_a_headless_host_serves_its_players_while_its_bots_think(
     gate: Gate, tmp_path: Path
 ) -> None:
     stderr = tmp_path / "host.stderr"
-    host = threeup(
-        gate,
-        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--players", "3",
-        "--bots", "2", "--bot-level", "gated", "--takeover-after", "600",
-        "--record", str(tmp_path / "game.json"), "--announce", "off",
-        stderr=stderr,
-    )  # fmt: skip
+    host = gated_host(gate, tmp_path, players=3, bots=2, stderr=stderr)
     ann: NetClient | None = None
     try:
-        marker = f"threeup host listening on {LOOPBACK}:"
-        await until(lambda: marker in stderr.read_text() or host.poll() is not None, "the host")
-        port = int(stderr.read_text().split(marker)[1].split()[0])
+        port = await listening_port(host, stderr)
         ann = NetClient(LOOPBACK, port, "ann", tokens=TokenStore(tmp_path / "tokens"))
         await ann.start()  # the last seat: the game starts, and the bots think
         view = await next_view(ann, lambda v: v.phase == "setup", "the deal")
@@ -149,19 +161,11 @@ async def test_a_host_killed_outright_leaves_no_thinking_worker_behind(
 ) -> None:
     """SIGKILL gives the host no chance to stop its workers: they notice."""
     stderr = tmp_path / "host.stderr"
-    host = threeup(
-        gate,
-        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--players", "2",
-        "--bots", "1", "--bot-level", "gated", "--takeover-after", "600",
-        "--record", str(tmp_path / "game.json"), "--announce", "off",
-        stderr=stderr,
-    )  # fmt: skip
+    host = gated_host(gate, tmp_path, players=2, bots=1, stderr=stderr)
     ann: NetClient | None = None
     left: list[int] = []
     try:
-        marker = f"threeup host listening on {LOOPBACK}:"
-        await until(lambda: marker in stderr.read_text() or host.poll() is not None, "the host")
-        port = int(stderr.read_text().split(marker)[1].split()[0])
+        port = await listening_port(host, stderr)
         ann = NetClient(LOOPBACK, port, "ann", tokens=TokenStore(tmp_path / "tokens"))
         await ann.start()
         await gate.until_thinking("0-setup")

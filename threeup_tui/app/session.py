@@ -92,7 +92,7 @@ class Session:
         return None if self.welcome is None else self.welcome.seat
 
     def names(self) -> tuple[str, ...]:
-        """Cleaned names, for LogEntry.text and every label."""
+        """Cleaned names, for the move log's lines (widgets/move_log.py) and every label."""
         if self.view is None:
             return ()
         return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.view.names))

@@ -295,16 +295,7 @@ class Determinizer:
         st.base = self._base
         i = 0
         for s, count in self._hidden_hands:
-            hand = st.hand[s]
-            hand_rank = st.hand_rank[s]
-            mask = st.hand_mask[s]
-            for kind in cards[i : i + count]:
-                hand[kind] += 1
-                rank = RANK_OF[kind]
-                hand_rank[rank] += 1
-                mask |= 1 << rank
-            st.hand_mask[s] = mask
-            st.hand_size[s] += count
+            st.add_to_hand(s, cards[i : i + count])
             i += count
         for s in self._hidden_ups:
             chosen = tuple(cards[i : i + 3])

@@ -590,11 +590,7 @@ class GameState:
 
     # ------------------------------------------------------------- mechanics
     def _give(self, s: int, kind: int, public: bool) -> None:
-        self.hand[s][kind] += 1
-        rank = RANK_OF[kind]
-        self.hand_rank[s][rank] += 1
-        self.hand_mask[s] |= 1 << rank
-        self.hand_size[s] += 1
+        self.add_to_hand(s, (kind,))
         if public:
             self.known[s][kind] += 1
 
@@ -686,20 +682,27 @@ class GameState:
         self._take_pile(s)  # D13: an empty pile takes nothing and still ends the turn
         self._end_turn(s)
 
-    def _take_pile(self, s: int) -> None:
-        pile = self.pile
+    def add_to_hand(self, s: int, kinds: Sequence[int]) -> None:
+        """Put ``kinds`` into seat ``s``'s hand: its counts by kind and by
+        rank, its rank mask and its size (who may know of them is the
+        caller's business)."""
         hand = self.hand[s]
         hand_rank = self.hand_rank[s]
-        known = self.known[s]  # everyone saw these cards go into the hand
         mask = self.hand_mask[s]
-        for kind in pile:
+        for kind in kinds:
             hand[kind] += 1
-            known[kind] += 1
             rank = RANK_OF[kind]
             hand_rank[rank] += 1
             mask |= 1 << rank
         self.hand_mask[s] = mask
-        self.hand_size[s] += len(pile)
+        self.hand_size[s] += len(kinds)
+
+    def _take_pile(self, s: int) -> None:
+        pile = self.pile
+        self.add_to_hand(s, pile)
+        known = self.known[s]  # everyone saw these cards go into the hand
+        for kind in pile:
+            known[kind] += 1
         self.pile = []
         self.top = 0
         self.run = 0
@@ -715,16 +718,7 @@ class GameState:
         drawn = min(HAND_TARGET - self.hand_size[s], DECK_SIZE - pos)
         if drawn <= 0:
             return 0
-        hand = self.hand[s]
-        hand_rank = self.hand_rank[s]
-        mask = self.hand_mask[s]
-        for kind in self.deck[pos : pos + drawn]:
-            hand[kind] += 1
-            rank = RANK_OF[kind]
-            hand_rank[rank] += 1
-            mask |= 1 << rank
-        self.hand_mask[s] = mask
-        self.hand_size[s] += drawn
+        self.add_to_hand(s, self.deck[pos : pos + drawn])
         self.draw_pos = pos + drawn
         return drawn
 

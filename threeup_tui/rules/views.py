@@ -85,26 +85,6 @@ class LogEntry:
     out: bool
     flip_failed: bool
 
-    def text(self, names: tuple[str, ...] | list[str]) -> str:
-        who = names[self.seat] if 0 <= self.seat < len(names) else f"seat {self.seat + 1}"
-        if self.kind == "play":
-            words = f"{who} played {' '.join(self.cards)}"
-        elif self.kind == "flip":
-            card = self.cards[0] if self.cards else "?"
-            if self.flip_failed:
-                words = f"{who} flipped {card}, could not play it and picked up {self.picked_up}"
-            else:
-                words = f"{who} flipped {card} and played it"
-        elif self.kind == "pickup":
-            words = f"{who} picked up the pile ({self.picked_up} cards)"
-        else:
-            words = f"{who} drew {self.drawn}"
-        if self.cleared:
-            words += ": the pile is cleared"
-        if self.out:
-            words += f"; {who} is out of cards"
-        return words
-
 
 @dataclass(frozen=True, slots=True)
 class View:
