@@ -18,6 +18,7 @@ from threeup_tui.app.main import guest_join_settings
 from threeup_tui.app.screens.guest import GuestScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.client import ConnectionChanged, LobbyChanged, Welcome
 from threeup_tui.launcher import JoinSettings
 
@@ -80,6 +81,28 @@ async def test_when_the_table_closes_the_guests_app_says_why_and_ends(
         await wait_for(pilot, lambda: app._exit, what="the app to exit")
     assert app.return_code == 0
     assert reason in exit_words(app)
+
+
+async def test_a_joined_player_whose_seat_is_taken_over_keeps_reading_why(
+    client: ScriptedClient,
+) -> None:
+    """Not a guest (``threeup join``): the app stays, and the reason stays on
+    the status line, not for a toast's few seconds, until the player leaves."""
+    reason = "your seat was taken over from another terminal"
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=SEAT))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(1, False, "Bo's table"))
+        client.emit(LobbyChanged(lobby_for(["Bo", "ann"], host_seat=0, started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        client.emit(ConnectionChanged("closed", reason))
+        line = app.screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: reason in line.text)
+        (note,) = [n for n in app._notifications if reason in n.message]
+        assert note.timeout > 3600, "the reason goes after a few seconds"
+        assert not app._exit
+        app.leave_table()
+        await pilot.pause()
+        assert not [n for n in app._notifications if reason in n.message]
 
 
 async def test_a_guest_that_cannot_join_ends_with_the_reason(client: ScriptedClient) -> None:

@@ -82,6 +82,7 @@ from .widgets.status_line import route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
+CLOSED_NOTE_SECONDS = 24 * 3600.0  # "the connection is closed: …" outlives any game
 
 
 @dataclass(frozen=True)
@@ -454,6 +455,9 @@ class ThreeUpApp(App[int]):
                 words.get(message.state, message.state),
                 severity=severity,  # type: ignore[arg-type]
                 markup=False,
+                # A closed connection stays closed: its reason ("your seat was
+                # taken over from another terminal") stays until the player leaves.
+                timeout=CLOSED_NOTE_SECONDS if message.state == "closed" else None,
             )
         self._sync_screens()
 
@@ -586,6 +590,7 @@ class ThreeUpApp(App[int]):
             return
         self.workers.cancel_group(self, "events")
         self.session = None
+        self.clear_notifications()  # that table's news (a closed connection's reason) ends here
         self._game_screen = None
         while len(self.screen_stack) > 2 and not isinstance(self.screen, StartScreen):
             self.pop_screen()
