@@ -4,7 +4,11 @@ the replay steps with its own keys whatever is focused."""
 from __future__ import annotations
 
 import pytest
+from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, wait_for
+from table_states import open_table, played_until, table_app
+from textual import events
+from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES
@@ -86,3 +90,30 @@ async def test_a_six_player_replay_steps_with_its_keys_at_80x24() -> None:
         await pilot.press("down", "down", "down")
         await wait_for(pilot, lambda: seats.scroll_y > 0, what="↓ to scroll the seats")
         assert screen.index == 1
+
+
+async def test_a_line_typed_at_once_after_c_goes_to_the_chat_not_to_the_cards(
+    client: ScriptedClient,
+) -> None:
+    """Keys that arrive together (a fast typist, a paste) after `c`: every
+    letter lands in the chat line; none plays (p), picks up (u) or leaves (q)."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("space")  # a card selected: `p` would play it
+        text = "quick pup, flip it"
+        driver = app._driver
+        assert driver is not None
+        for key in ["c", *text]:  # queued all at once, as a terminal sends them
+            name = {" ": "space", ",": "comma"}.get(key, key)
+            event = events.Key(name, key)
+            event.set_sender(app)
+            driver.send_message(event)
+        chat_input = screen.query_one("#chat-input", Input)
+        await wait_for(pilot, lambda: len(chat_input.value) == len(text) or client.requests)
+        assert chat_input.value == text, (app.focused, client.requests, app.screen)
+        assert app.screen is screen, "a letter opened another screen"
+        assert not [r for r in client.requests if r[0] != "chat"], client.requests
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: ("chat", text) in client.requests)

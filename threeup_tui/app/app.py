@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from textual import on
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.screen import Screen
+from textual.widgets import Input
 
 from ..client import (
     ActionRejected,
@@ -160,6 +161,17 @@ class ThreeUpApp(App[int]):
         self._over_shown_for = -1
         self.leave_on_sigterm = False
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys typed together with the `c` that opens the chat (a fast
+        # typist, a paste) were sent on before the chat line took the
+        # focus; they come back up here after it did, and the line, which
+        # consumes printable keys, kept them from every binding (q: leave,
+        # p: play).  They belong in the line.  A key the line got itself
+        # never gets here: an Input stops the printable keys it receives.
+        focused = self.focused
+        if isinstance(focused, Input) and event.is_printable and event.character:
+            focused.insert_text_at_cursor(event.character)
 
     # ------------------------------------------------------------ start
     def on_mount(self) -> None:

@@ -81,7 +81,10 @@ class ChatPane(Vertical):
         log.set_lines([*log.lines, line])
 
     def focus_input(self) -> None:
-        self.query_one("#chat-input", Input).focus()
+        # At once, not by Widget.focus (which waits for the keys already
+        # queued): typed fast or pasted after `c`, a line's letters would
+        # otherwise reach the table as keys ("quick" -> q: leave, p: play).
+        self.screen.set_focus(self.query_one("#chat-input", Input))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
