@@ -80,13 +80,6 @@ def _framed(rows: list[str], frame: str, style: str) -> list[Content]:
     return out
 
 
-@lru_cache(maxsize=4096)
-def _face(
-    code: str, border: str, mark: str, style: str, strip: bool, frame: str
-) -> tuple[Content, ...]:
-    return tuple(_face_lines(code, border, mark, style, strip, frame))
-
-
 def face_lines(
     code: str,
     border: str = "plain",
@@ -103,30 +96,26 @@ def face_lines(
     return list(_face(code, border, mark, style, strip, frame))
 
 
-def _face_lines(
-    code: str,
-    border: str = "plain",
-    mark: str = "",
-    style: str = "",
-    strip: bool = False,
-    frame: str = "",
-) -> list[Content]:
+@lru_cache(maxsize=4096)
+def _face(
+    code: str, border: str, mark: str, style: str, strip: bool, frame: str
+) -> tuple[Content, ...]:
     tl, h, tr, v, bl, br = _border(border)
     label = card_label(code)
     if strip:
         rows = [f"{tl}{label}{h * (STRIP_W - 1 - len(label))}"]
         rows += [f"{v}{' ' * (STRIP_W - 1)}"] * 3
         rows.append(f"{bl}{h * (STRIP_W - 1)}")
-        return [
+        return tuple(
             Content.styled(r, frame or style)
             if i in (0, 4)
             else Content.assemble((r[0], frame or style), (r[1:], style))
             for i, r in enumerate(rows)
-        ]
+        )
     top_fill = INNER - len(label) - (len(mark) + 1 if mark else 0)
     top = f"{tl}{label}{h * top_fill}{mark}{h if mark else ''}{tr}"
     bottom = f"{bl}{h * (INNER - len(label))}{label}{br}"
-    return _framed([top, *(f"{v}{r}{v}" for r in big_rank(code)), bottom], frame, style)
+    return tuple(_framed([top, *(f"{v}{r}{v}" for r in big_rank(code)), bottom], frame, style))
 
 
 def back_lines(
