@@ -583,8 +583,10 @@ class TableScreen(TableScreenBase):
         now = self._view()
         if now is None or now.moves_played != view.moves_played or not now.my_turn:
             return  # the game moved on while the hint was thought out
-        if not self.is_attached or not self.query(ActionBar):
-            return  # the screen was taken down (the app quit) while the hint was thought out
+        if not self.ready or not self.query(ActionBar):
+            # The screen stopped, or the app is quitting and has already taken
+            # its widgets down (they go before the screen stops running).
+            return
         self._hint = None
         if play:
             self._submit(move)
