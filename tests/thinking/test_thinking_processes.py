@@ -94,6 +94,17 @@ async def ctrl_c(process: subprocess.Popen[bytes], stderr: Path) -> str:
     return stderr.read_text()
 
 
+async def ctrl_c_ends_it_and_its_worker(
+    process: subprocess.Popen[bytes], stderr: Path, worker: int
+) -> None:
+    """Ctrl-C ends ``process`` as an interrupt (130, no traceback), and its
+    thinking ``worker`` goes with it."""
+    errors = await ctrl_c(process, stderr)
+    assert process.returncode == 130, errors
+    assert "Traceback" not in errors, errors
+    await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+
+
 def gated_host(
     gate: Gate, tmp_path: Path, players: int, bots: int, stderr: Path
 ) -> subprocess.Popen[bytes]:
@@ -136,10 +147,7 @@ async def test_a_headless_host_serves_its_players_while_its_bots_think(
         assert me.seats[0].ready is False
         worker = gate.pid("0-setup")
         assert worker != host.pid and alive(worker)
-        errors = await ctrl_c(host, stderr)
-        assert host.returncode == 130, errors
-        assert "Traceback" not in errors, errors
-        await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+        await ctrl_c_ends_it_and_its_worker(host, stderr, worker)
     finally:
         if ann is not None:
             await ann.close()
@@ -208,10 +216,7 @@ async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
         assert not gate.decided("1-setup")  # while its bot still thinks
         worker = gate.pid("1-setup")
         assert worker != bot.pid and alive(worker)
-        errors = await ctrl_c(bot, stderr)
-        assert bot.returncode == 130, errors
-        assert "Traceback" not in errors, errors
-        await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+        await ctrl_c_ends_it_and_its_worker(bot, stderr, worker)
     finally:
         if bot.poll() is None:
             bot.kill()
