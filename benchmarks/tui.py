@@ -59,12 +59,13 @@ from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app  # noqa: E402
 from threeup_tui.app.messages import ViewUpdated  # noqa: E402
 from threeup_tui.app.screens.start import StartScreen  # noqa: E402
 from threeup_tui.app.screens.table import TableScreen  # noqa: E402
-from threeup_tui.bots import BOT_LEVELS, GreedyBot  # noqa: E402
+from threeup_tui.app.session import Session  # noqa: E402
+from threeup_tui.bots import BOT_LEVELS, Bot, GreedyBot  # noqa: E402
 from threeup_tui.bots.busy import BusyBot  # noqa: E402
 from threeup_tui.bots.pool import MODES, ThinkPool, decide, set_shared_pool, thinks  # noqa: E402
 from threeup_tui.history import History  # noqa: E402
 from threeup_tui.launcher import Launcher  # noqa: E402
-from threeup_tui.rules import GameState, Options, seat_view  # noqa: E402
+from threeup_tui.rules import GameState, Options, View, seat_view  # noqa: E402
 from threeup_tui.settings import SettingsFile  # noqa: E402
 
 SIZE = (80, 24)
@@ -178,13 +179,8 @@ async def move_latencies(moves: int, players: int, seed: int) -> tuple[list[floa
             view = session.view if session else None
             if session is None or view is None:
                 await asyncio.sleep(0.01)
-            elif view.phase == "setup" and view.me and not view.me.ready:
-                session.client.choose_face_up(bot.choose_face_up(view))
-                await asyncio.sleep(0.05)
-            elif view.phase == "over":
-                games += 1
-                session.client.rematch()
-                await asyncio.sleep(0.2)
+            elif done := await set_up_or_rematch(session, view, bot):
+                games += done == "rematch"
             elif view.my_turn and isinstance(app.screen, TableScreen):
                 await asyncio.sleep(0.05)  # the turn is on screen; now "press" the key
                 view = session.view
@@ -197,6 +193,20 @@ async def move_latencies(moves: int, players: int, seed: int) -> tuple[list[floa
                 await asyncio.sleep(0.01)
         await pilot.pause()
     return move_times, view_times
+
+
+async def set_up_or_rematch(session: Session, view: View, bot: Bot) -> str:
+    """Our seat's part between turns, when one is due: lay its face-up
+    cards ("setup") or ask for the next game ("rematch"); "" for neither."""
+    if view.phase == "setup" and view.me and not view.me.ready:
+        session.client.choose_face_up(bot.choose_face_up(view))
+        await asyncio.sleep(0.05)
+        return "setup"
+    if view.phase == "over":
+        session.client.rematch()
+        await asyncio.sleep(0.2)
+        return "rematch"
+    return ""
 
 
 def thinking_level() -> str:
@@ -263,13 +273,8 @@ async def thinking_latencies(
             screen = app.screen
             if session is None or view is None:
                 await asyncio.sleep(0.01)
-            elif view.phase == "setup" and view.me and not view.me.ready:
-                session.client.choose_face_up(bot.choose_face_up(view))
-                await asyncio.sleep(0.05)
-            elif view.phase == "over":
-                games += 1
-                session.client.rematch()
-                await asyncio.sleep(0.2)
+            elif done := await set_up_or_rematch(session, view, bot):
+                games += done == "rematch"
             elif view.my_turn and isinstance(screen, TableScreen):
                 if id(screen) not in hooked:  # note when a cursor key has been handled
                     hooked.add(id(screen))
