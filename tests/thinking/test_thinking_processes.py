@@ -108,7 +108,9 @@ async def ctrl_c_ends_it_and_its_worker(
     errors = await ctrl_c(process, stderr)
     assert process.returncode == 130, errors
     assert "Traceback" not in errors, errors
-    await until(lambda: not alive(worker), "the thinking worker to go", timeout=5)
+    await until(
+        lambda: not alive(worker), "the thinking worker to go", 15, lambda: described(worker)
+    )
 
 
 def gated_host(
