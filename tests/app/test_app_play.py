@@ -10,6 +10,7 @@ from app_helpers import (
     fast_launcher,
     play_by_keys,
     play_by_mouse,
+    screen_text,
     view_of,
     wait_for,
     wait_for_setup,
@@ -21,6 +22,7 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.text import card_label
 from threeup_tui.bots import GreedyBot
 from threeup_tui.rules import Move
 
@@ -89,3 +91,26 @@ async def test_whole_game_by_keyboard() -> None:
         await pilot.press("r")
         await wait_for_setup(pilot)
         assert view_of(pilot).phase == "setup"
+
+
+async def test_the_hint_at_set_up_selects_three_cards_and_enter_lays_them() -> None:
+    """``h`` at the set-up asks the best bot (thinking off the UI loop) for
+    three cards to lay face up; they are selected, and Enter lays exactly them."""
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        await pilot.press("minus", "minus", "enter")
+        setup = await wait_for_setup(pilot)
+        assert "Hint" in screen_text(app).splitlines()[-1]  # the footer offers it
+        hand = view_of(pilot).hand
+        await pilot.press("h")
+        assert any("Thinking of a hint" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: len(setup.selected) == 3, timeout=20, what="the hint")
+        chosen = [hand[i] for i in setup.selected]
+        assert len(set(setup.selected)) == 3
+        hint = next(n.message for n in app._notifications if n.message.startswith("Hint:"))
+        assert hint == f"Hint: lay {' '.join(card_label(c) for c in chosen)} face up (⏎ to do it)"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SetupScreen), what="the table")
+        me = view_of(pilot).me
+        assert me is not None and sorted(me.face_up) == sorted(chosen)

@@ -71,7 +71,8 @@ of another number starts a new selection). Double-click a card, or press
 up. Buttons that cannot be used now are greyed out, with the reason beside
 them.
 
-**Set-up.** Click three cards (or press 1-6), then ⏎ to lay them face up.
+**Set-up.** Click three cards (or press 1-6), then ⏎ to lay them face up;
+`h` selects the three the best bot would choose.
 
 **Messages** (your turn, a hint, why a move was refused) show on the line
 just above the keys, never over the cards. With a turn timer, your last ten

@@ -10,7 +10,7 @@ import logging
 
 from ..rules import Move, View
 from . import BOT_LEVELS, make_bot
-from .pool import ThinkPool, decide, shared_pool
+from .pool import Decision, ThinkPool, decide, shared_pool
 
 log = logging.getLogger("threeup.hint")
 
@@ -27,11 +27,22 @@ async def hint_move(view: View, pool: ThinkPool | None = None) -> Move:
 
     The same view gives the same hint.  If the search fails, greedy's move.
     """
-    bot = make_bot(hint_level(), seed=view.moves_played, think_ms=HINT_THINK_MS)
-    try:
-        move = await (pool or shared_pool()).decide(bot, view)
-    except Exception as err:
-        log.error("no hint from the %s bot: %r", hint_level(), err)
-        move = decide(make_bot("greedy", 0), view)
+    move = await _advice(view, pool)
     assert isinstance(move, Move)
     return move
+
+
+async def hint_face_up(view: View, pool: ThinkPool | None = None) -> tuple[str, str, str]:
+    """The three cards to suggest laying face up, on a set-up ``view``."""
+    choice = await _advice(view, pool)
+    assert isinstance(choice, tuple)
+    return choice
+
+
+async def _advice(view: View, pool: ThinkPool | None) -> Decision:
+    bot = make_bot(hint_level(), seed=view.moves_played, think_ms=HINT_THINK_MS)
+    try:
+        return await (pool or shared_pool()).decide(bot, view)
+    except Exception as err:
+        log.error("no hint from the %s bot: %r", hint_level(), err)
+        return decide(make_bot("greedy", 0), view)

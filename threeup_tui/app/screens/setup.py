@@ -9,9 +9,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
 
+from ...bots.hint import hint_face_up
 from ...rules import View
 from ..messages import HelpRequested, LeaveRequested
-from ..text import cards_content, plain
+from ..text import card_label, cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
@@ -32,6 +33,7 @@ class SetupScreen(TableScreenBase):
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 7)),
         Binding("enter", "confirm", "Lay face up", key_display="⏎"),
         Binding("escape", "clear", "Clear", show=False),
+        Binding("h", "hint", "Hint"),
         Binding("c", "chat", "Chat"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
@@ -196,6 +198,34 @@ class SetupScreen(TableScreenBase):
         self.sent = True
         session.client.choose_face_up(chosen)
         self.sync()
+
+    def action_hint(self) -> None:
+        """Select the three cards the best bot would lay face up; Enter lays
+        them.  The bot thinks off the UI loop (bots/hint.py)."""
+        view = self._view()
+        if view is None or view.seat is None:
+            return
+        if self.sent or len(view.hand) != 2 * FACE_UP:
+            self.notify("Your cards are already face up", severity="warning", timeout=2)
+            return
+        self.notify("Thinking of a hint…", timeout=2)
+        self.run_worker(self._show_hint(view), group="hint", exclusive=True)
+
+    async def _show_hint(self, view: View) -> None:
+        codes = await hint_face_up(view)
+        now = self._view()
+        if now is None or now.hand != view.hand or self.sent:
+            return  # chosen meanwhile, or the game went on
+        if not self.ready or not self.query(CardRow):
+            return  # the screen stopped, or the app is quitting
+        chosen: list[int] = []
+        for code in codes:
+            chosen.append(next(i for i, c in enumerate(view.hand) if c == code and i not in chosen))
+        self.selected = sorted(chosen)  # in the hand's order, as the row shows them
+        self.cursor = self.selected[0]
+        self.sync()
+        words = " ".join(card_label(view.hand[i]) for i in self.selected)
+        self.notify(f"Hint: lay {words} face up (⏎ to do it)", timeout=3)
 
     def rejected(self) -> None:
         """The table refused the choice: let the player choose again."""
