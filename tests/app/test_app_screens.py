@@ -46,6 +46,22 @@ async def test_setup_by_keys_sends_the_three_cards(client: ScriptedClient) -> No
         assert kind == "choose_face_up" and sorted(cards) == sorted(hand[1:4])  # type: ignore
 
 
+async def test_once_the_cards_are_laid_the_set_up_offers_no_hint(client: ScriptedClient) -> None:
+    state = GameState.new(["you", "bot"], Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot"])))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        assert "Hint" in screen_text(app).splitlines()[-1]
+        await pilot.press("1", "2", "3", "enter")
+        await wait_for(pilot, lambda: "Hint" not in screen_text(app).splitlines()[-1])
+        await pilot.press("h")  # and the key asks for nothing
+        await pilot.pause()
+        assert not any("hint" in n.message.lower() for n in app._notifications)
+
+
 async def test_host_lobby_controls(client: ScriptedClient) -> None:
     app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -44,6 +44,7 @@ class SetupScreen(TableScreenBase):
         self.selected: list[int] = []  # in the order chosen
         self.cursor = 0
         self.sent = False
+        self._choosing = True  # what the footer offers: the hint, until the cards are laid
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="setup-body"):
@@ -110,6 +111,9 @@ class SetupScreen(TableScreenBase):
             )
         button = self.query_one("#confirm", Button)
         button.disabled = ready or len(chosen) != FACE_UP or self.sent
+        if self._choosing != (not self.sent):
+            self._choosing = not self.sent
+            self.refresh_bindings()  # no hint in the footer once the cards are laid
         names = session.names()
         others = [
             Content.assemble(
@@ -198,6 +202,9 @@ class SetupScreen(TableScreenBase):
         self.sent = True
         session.client.choose_face_up(chosen)
         self.sync()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action == "hint" and self.sent)
 
     def action_hint(self) -> None:
         """Select the three cards the best bot would lay face up; Enter lays
