@@ -221,7 +221,9 @@ class JoinScreen(Screen[None]):
     def _show_joining(self) -> None:
         if self.joining is None:
             return
-        waited = int(time.monotonic() - self._joining_since)
+        # Rounded: the ticker may fire a hair before the second is up, and
+        # int() would then show each count a second late.
+        waited = round(time.monotonic() - self._joining_since)
         self.query_one("#join-error", Static).update(
             Content.assemble(
                 (f"Joining {self.joining}… ", "bold"),
