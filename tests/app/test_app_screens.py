@@ -9,6 +9,7 @@ import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, wait_for
 from app_states import lobby_for
+from textual.pilot import Pilot
 from textual.widgets import Checkbox
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -27,14 +28,20 @@ from threeup_tui.recordfile import save_record
 from threeup_tui.rules import GameState, Options, seat_view
 
 
+async def open_setup(pilot: Pilot[int], client: ScriptedClient, state: GameState) -> None:
+    """Seat 0 of ``state`` (a "you" and "bot" table) on the set-up screen."""
+    client.emit(Welcome(0, True))
+    client.emit(LobbyChanged(lobby_for(["you", "bot"])))
+    client.emit(ViewChanged(seat_view(state, 0)))
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+
+
 async def test_setup_by_keys_sends_the_three_cards(client: ScriptedClient) -> None:
     state = GameState.new(["you", "bot"], Options(first=0), seed=2)
     app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
     async with app.run_test(size=(80, 24)) as pilot:
-        client.emit(Welcome(0, True))
-        client.emit(LobbyChanged(lobby_for(["you", "bot"])))
-        client.emit(ViewChanged(seat_view(state, 0)))
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        await open_setup(pilot, client, state)
         hand = seat_view(state, 0).hand
         await pilot.press("enter")  # nothing chosen yet: nothing sent
         assert client.requests == []
@@ -50,10 +57,7 @@ async def test_once_the_cards_are_laid_the_set_up_offers_no_hint(client: Scripte
     state = GameState.new(["you", "bot"], Options(first=0), seed=2)
     app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
     async with app.run_test(size=(80, 24)) as pilot:
-        client.emit(Welcome(0, True))
-        client.emit(LobbyChanged(lobby_for(["you", "bot"])))
-        client.emit(ViewChanged(seat_view(state, 0)))
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        await open_setup(pilot, client, state)
         assert "Hint" in screen_text(app).splitlines()[-1]
         await pilot.press("1", "2", "3", "enter")
         await wait_for(pilot, lambda: "Hint" not in screen_text(app).splitlines()[-1])
