@@ -42,6 +42,7 @@ from typing import Any
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot
 from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.bots.rollout import greedy_winner
 from threeup_tui.rules import GameState, Phase, seat_view
 from threeup_tui.simulate import Budget, decision_summary, simulate, wilson_interval
 
@@ -109,11 +110,15 @@ def search_speed(players: int, think_ms: int, positions: int) -> dict[str, float
             iterations.append(bot.last_iterations)
     iterations.sort()
     rollouts = []
+    on_ranks = []
     for i, state in enumerate(_positions(players, positions, 7 + players)):
         copy = state.clone()
         start = time.perf_counter()
         play_out(copy, random.Random(i))
         rollouts.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        greedy_winner(state)  # what the search runs: bots/rollout.py
+        on_ranks.append(time.perf_counter() - start)
     return {
         "players": players,
         "think_ms": think_ms,
@@ -122,6 +127,7 @@ def search_speed(players: int, think_ms: int, positions: int) -> dict[str, float
         "iterations_min": iterations[0] if iterations else 0,
         "rollouts_per_s": sum(iterations) / seconds if seconds else 0.0,
         "greedy_playouts_per_s": len(rollouts) / sum(rollouts) if rollouts else 0.0,
+        "rank_only_playouts_per_s": len(on_ranks) / sum(on_ranks) if on_ranks else 0.0,
     }
 
 
@@ -194,7 +200,8 @@ def main() -> None:
             f"search speed, {s['players']} players, {s['think_ms']} ms: "
             f"{s['rollouts_per_s']:,.0f} rollouts/s, {s['iterations_p50']} iterations "
             f"per decision (p50; min {s['iterations_min']}), "
-            f"{s['greedy_playouts_per_s']:,.0f} greedy playouts/s alone"
+            f"greedy playouts alone {s['greedy_playouts_per_s']:,.0f}/s by the engine, "
+            f"{s['rank_only_playouts_per_s']:,.0f}/s on ranks (bots/rollout.py)"
         )
     print(f"load average before {report['load_before']}, after {report['load_after']}")
 

@@ -21,6 +21,7 @@ from typing import Protocol
 from ..rules.actions import FLIP, PICKUP
 from ..rules.state import GameState, Phase
 from .policy import Policy, greedy_policy, play_out
+from .rollout import greedy_winner, plays_on_ranks
 
 
 class Dealer(Protocol):
@@ -102,6 +103,26 @@ def rewards(state: GameState, shaping: float = 0.0) -> list[float]:
     return out
 
 
+def on_ranks(state: GameState, config: SearchConfig) -> bool:
+    """Whether the config's rollouts of this game can go by bots/rollout.py
+    (greedy's rule everywhere, plain rewards, ``finish: first_out``)."""
+    return config.policy is greedy_policy and not config.shaping and plays_on_ranks(state)
+
+
+def rollout(state: GameState, rng: random.Random, config: SearchConfig) -> list[float]:
+    """Play ``state`` to its end by the config's policy; each seat's reward
+    (:func:`rewards`).  Greedy's plain game goes by bots/rollout.py, on
+    ranks alone and without changing ``state``; any other, by play_out."""
+    if on_ranks(state, config):
+        out = [0.0] * state.n
+        winner = greedy_winner(state)
+        if winner is not None:
+            out[winner] = 1.0
+        return out
+    play_out(state, rng, config.policy)
+    return rewards(state, config.shaping)
+
+
 def canonical(legal: list[int]) -> list[int]:
     """Face-down flips are all alike to everyone (unseen cards): keep one."""
     first = legal[0]
@@ -172,8 +193,7 @@ def search(
             state.apply(action)
             path.append((child, seat))
             node = child
-        play_out(state, rng, policy)
-        result = rewards(state, config.shaping)
+        result = rollout(state, rng, config)
         for child, seat in path:
             child.visits += 1
             child.reward += result[seat]

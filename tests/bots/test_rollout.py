@@ -1,0 +1,131 @@
+"""The rank-only greedy playout (bots/rollout.py) plays exactly the engine's game.
+
+The search trusts its winners blindly, so the check is broad: positions from
+every table size, reached by a mix of greedy and random moves (pick-ups,
+failed flips, Clear +2 chains and draw windows all come up), with the
+options that change the flow, from the set-up and from the middle of a turn.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from positions import choices
+
+from threeup_tui.bots import ExpertBot
+from threeup_tui.bots.ismcts import SearchConfig, rollout
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.bots.rollout import greedy_winner, plays_on_ranks
+from threeup_tui.rules import GameState, Options, Phase, seat_view
+
+
+def _position(n: int, seed: int, moves: int, randomness: float, voluntary: bool) -> GameState:
+    """A game at set-up (``moves`` < 0) or after ``moves`` moves, each greedy's
+    or, with probability ``randomness``, a random legal one."""
+    rng = random.Random(seed)
+    options = Options(voluntary_pickup=voluntary)
+    state = GameState.new([f"p{s}" for s in range(n)], options, seed=seed)
+    if moves < 0:
+        for s in range(0, n, 2):  # some seats have chosen, the others have not
+            state.choose_face_up(s, rng.sample(state.setup_hand(s), 3))
+        return state
+    for s in range(n):
+        hand = state.setup_hand(s)
+        laid = rng.sample(hand, 3) if rng.random() < randomness else greedy_face_up(hand)
+        state.choose_face_up(s, laid)
+    for _ in range(moves):
+        if state.phase != Phase.PLAY:
+            break
+        legal = state.legal_actions()
+        if rng.random() < randomness:
+            state.apply(rng.choice(legal))
+        else:
+            state.apply(greedy_choice(legal, state.hand_size[state.seat]))
+    return state
+
+
+def _engine_winner(state: GameState) -> int | None:
+    copy = state.clone()
+    play_out(copy, random.Random(0))
+    assert copy.phase == Phase.OVER
+    return copy.winner
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    n=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(-1, 400),
+    randomness=st.sampled_from([0.0, 0.3, 1.0]),
+    voluntary=st.booleans(),
+)
+def test_the_rank_only_playout_has_the_engines_winner(
+    n: int, seed: int, moves: int, randomness: float, voluntary: bool
+) -> None:
+    state = _position(n, seed, moves, randomness, voluntary)
+    before = state.snapshot()
+    assert greedy_winner(state) == _engine_winner(state)
+    assert state.snapshot() == before  # the position itself is untouched
+
+
+def test_the_rank_only_playout_agrees_from_thousands_of_positions() -> None:
+    """A fixed sweep beside the property test, so every run covers the same
+    ground: 3,000 positions, every move count from the first to the end."""
+    checked = 0
+    for seed in range(600):
+        n = 2 + seed % 5
+        for moves in (0, 7, 25, 60, 140):
+            state = _position(n, seed, moves, (0.0, 0.3, 1.0)[seed % 3], seed % 4 == 0)
+            assert greedy_winner(state) == _engine_winner(state), (n, seed, moves)
+            checked += 1
+    assert checked == 3000
+
+
+def test_a_stalemate_is_no_winner_and_a_finished_game_keeps_its_own() -> None:
+    state = _position(3, 5, 30, 0.0, False)
+    state.turns = 999  # the next turn's end reaches the cap (D16)
+    assert greedy_winner(state) is None
+    assert _engine_winner(state) is None
+    done = _position(2, 3, 1000, 0.0, False)
+    assert done.phase == Phase.OVER
+    assert greedy_winner(done) == done.winner
+
+
+def test_places_games_are_played_by_the_engine() -> None:
+    """With ``finish: places`` the others' order matters: the search's
+    rollout leaves it to play_out and rewards every place."""
+    state = GameState.new(["a", "b", "c"], Options(finish="places"), seed=4)
+    assert not plays_on_ranks(state)
+    result = rollout(state, random.Random(0), SearchConfig())
+    assert sorted(result) == [0.0, 0.5, 1.0]
+    assert plays_on_ranks(GameState.new(["a", "b"], seed=4))
+
+
+def _engine_greedy(state: GameState, legal: list[int], rng: random.Random) -> int:
+    """Greedy's rule as any other policy: the search then plays by the engine."""
+    return greedy_choice(legal, state.hand_size[state.seat])
+
+
+def test_the_search_weighs_every_action_alike_on_ranks_and_by_the_engine() -> None:
+    """The paired search takes the rank-only playout for greedy's rollouts:
+    on the same deals it must find the very same results as through the
+    engine (the set-up search and the ismcts tree too)."""
+    slow = SearchConfig(policy=_engine_greedy)
+    for state in [*choices(2, 6, seed=3), *choices(4, 6, seed=4)]:
+        view = seat_view(state, state.seat)
+        for config in (SearchConfig(), SearchConfig(mode="ismcts")):
+            fast_bot = ExpertBot(seed=9, iterations=200, config=config)
+            slow_bot = ExpertBot(
+                seed=9, iterations=200, config=replace(config, policy=_engine_greedy)
+            )
+            assert fast_bot.choose_action(view) == slow_bot.choose_action(view)
+    setup = GameState.new(["a", "b", "c"], seed=12)
+    view = seat_view(setup, 1)
+    fast_bot, slow_bot = (
+        ExpertBot(seed=2, iterations=400),
+        ExpertBot(seed=2, iterations=400, config=slow),
+    )
+    assert fast_bot.choose_face_up(view) == slow_bot.choose_face_up(view)
