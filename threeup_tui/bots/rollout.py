@@ -20,10 +20,9 @@ from typing import Final
 
 from ..rules.cards import CLEAR, CLEAR1, CLEAR2, DECK_SIZE, RANK_OF
 from ..rules.options import PLACES
-from ..rules.state import TURN_LIMIT, GameState, Phase
+from ..rules.state import HAND_TARGET, TURN_LIMIT, GameState, Phase
 from .policy import greedy_face_up
 
-HAND_TARGET: Final = 3
 # Greedy's Clear when no number can go (as policy.py): one with extra
 # discards while cards are left to dump after it, the plain one otherwise.
 _CLEARS_WITH_CARDS_LEFT: Final = (CLEAR1, CLEAR2, CLEAR)
