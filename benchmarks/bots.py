@@ -17,15 +17,23 @@ It takes long: at the default 250 ms an expert decides ~40 times a game.
 Run it under ``nice`` on a shared machine, and say how busy it was.
 
 Last measured (2026-12-01, 2-core VM, ``threeup simulate --jobs 2``, the
-default 250 ms, games in chunks of 50-100 with distinct seeds, summed):
+default 250 ms, games in chunks of 50 with distinct seeds, summed), with
+greedy's rollouts on ranks (bots/rollout.py):
 
     match-up                      games   expert wins   95% interval    target
-    2p expert vs greedy            1000   717 (71.7%)   [68.8%, 74.4%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          1050   349 (33.2%)   [30.5%, 36.1%]  >= 40%
-    2p expert vs random             810   790 (97.5%)   [96.2%, 98.4%]  >= 95% (1000 games)
-    expert decision time: p50 250.1 ms, p95 <= 251.6 ms (every chunk), max 346.9 ms
-    search speed: ~7,400 rollouts/s (1,520 iterations per decision p50 heads-up,
-    1,224 at 4 players); greedy playouts alone ~7,300/s
+    2p expert vs greedy            1000   739 (73.9%)   [71.1%, 76.5%]  >= 75%, low >= 72%
+    4p expert vs 3 greedy          1000   347 (34.7%)   [31.8%, 37.7%]  >= 40%
+    2p expert vs random            1000   976 (97.6%)   [96.5%, 98.4%]  >= 95%
+      (810 games last stop, before the rank-only rollouts, and 190 this stop)
+    expert decision time: p50 <= 250.1 ms, p95 <= 250.9 ms (every chunk), max 266.6 ms
+    search speed (two runs, idle): 16,700-18,600 rollouts/s heads-up, 3,576-4,032
+    iterations per decision p50 (2,457-3,616 at 4 players); greedy playouts
+    ~8,700/s by the engine, ~28,500-32,500/s on ranks
+
+Before the rank-only rollouts (the same day, the same way): 717/1000 (71.7%)
+heads-up, 349/1050 (33.2%) at 4 players; the search speed, measured again by
+search_speed() beside the new code on an idle machine: ~5,700 rollouts/s,
+1,116 iterations a decision heads-up (1,012 at 4 players).
 """
 
 from __future__ import annotations
