@@ -31,18 +31,14 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from ..rules.cards import CLEAR, CLEAR1, CLEAR2, DECK_SIZE, N_KINDS, RANK_OF, parse_code
+from ..rules.cards import CLEAR, CLEAR1, DECK_SIZE, N_KINDS, RANK_OF, parse_code
 from ..rules.search import HAND, Determinizer
 from ..rules.state import GameState
 from ..rules.views import View
+from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, setup_value
 
 ALL: Final = ((1 << 14) - 1) & ~1  # ranks 1-13
 NUMBERS: Final = ((1 << 11) - 1) & ~1  # ranks 1-10
-_SETUP_VALUE: Final = {CLEAR: 14, CLEAR1: 15, CLEAR2: 16}
-
-
-def _value(rank: int) -> int:
-    return _SETUP_VALUE.get(rank, rank)
 
 
 def _between(low: int, high: int) -> int:
@@ -175,7 +171,7 @@ def _model_play(r: _Replay, seat: int, rank: int, count: int) -> int | None:
         return None
     mask = ALL & ~_between(low, 11)  # no number that could go
     after = r.hand[seat] - 1
-    preferred = (CLEAR1, CLEAR2, CLEAR) if after > 0 else (CLEAR, CLEAR1, CLEAR2)
+    preferred = CLEARS_WITH_CARDS_LEFT if after > 0 else CLEARS_OTHERWISE
     for better in preferred[: preferred.index(rank)]:
         mask &= ~(1 << better)
     return mask
@@ -244,8 +240,8 @@ def _replay(view: View, face_up: list[list[int]] | None) -> _Replay | None:
         for s, cards in enumerate(face_up):
             # Greedy's set-up: the three strongest cards face up, so none of
             # the three kept in hand is stronger than the weakest of them.
-            weakest = min((_value(RANK_OF[k]) for k in cards), default=16)
-            mask = sum(1 << x for x in range(1, 14) if _value(x) <= weakest)
+            weakest = min((setup_value(RANK_OF[k]) for k in cards), default=16)
+            mask = sum(1 << x for x in range(1, 14) if setup_value(x) <= weakest)
             for slot in r.slots[s]:
                 slot.likely = mask
     try:

@@ -48,7 +48,6 @@ def paired_search(
     done = 0
     limit = iterations if iterations is not None else 1 << 62
     z = config.drop_z
-    fast: bool | None = None  # rollouts by bots/rollout.py (decided on the first deal)
     while len(alive) > 1 and done + len(alive) <= max(limit, len(alive)):
         if deadline is not None and done and clock() >= deadline:
             break
@@ -56,8 +55,7 @@ def paired_search(
         # One stream for every action's rollout: a policy that draws random
         # numbers draws the same ones after each action (common numbers too).
         stream = rng.getrandbits(62)
-        if fast is None:
-            fast = on_ranks(deal, config)
+        fast = on_ranks(deal, config)  # greedy's winner straight from bots/rollout.py
         for action in alive:
             state = deal.clone()
             apply(state, action)

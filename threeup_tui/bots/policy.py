@@ -21,13 +21,24 @@ PLAY_CLEAR1: Final = play_action(CLEAR1, 1)
 PLAY_CLEAR2: Final = play_action(CLEAR2, 1)
 FIRST_CLEAR_ACTION: Final = play_action(CLEAR, 0)  # every id below plays numbers
 
-# Which Clear greedy plays when no number can go: one with extra discards
-# while there are cards to dump after it, the plain Clear otherwise.
-_CLEARS_WITH_CARDS_LEFT: Final = (PLAY_CLEAR1, PLAY_CLEAR2, PLAY_CLEAR)
-_CLEARS_OTHERWISE: Final = (PLAY_CLEAR, PLAY_CLEAR1, PLAY_CLEAR2)
+# Which Clear greedy plays when no number can go, by rank: one with extra
+# discards while there are cards to dump after it, the plain Clear otherwise.
+# (bots/rollout.py and bots/inference.py read greedy's rule from these too.)
+CLEARS_WITH_CARDS_LEFT: Final = (CLEAR1, CLEAR2, CLEAR)
+CLEARS_OTHERWISE: Final = (CLEAR, CLEAR1, CLEAR2)
+_PLAY_CLEARS_WITH_CARDS_LEFT: Final = tuple(play_action(r, 1) for r in CLEARS_WITH_CARDS_LEFT)
+_PLAY_CLEARS_OTHERWISE: Final = tuple(play_action(r, 1) for r in CLEARS_OTHERWISE)
 
 _SETUP_RANK: Final = {CLEAR2: 16, CLEAR1: 15, CLEAR: 14}
-_SETUP_VALUE: Final = tuple(_SETUP_RANK.get(rank, rank) for rank in RANK_OF)
+
+
+def setup_value(rank: int) -> int:
+    """How strong greedy holds a rank at set-up: numbers by number, then
+    Clear, Clear +1, Clear +2."""
+    return _SETUP_RANK.get(rank, rank)
+
+
+_SETUP_VALUE: Final = tuple(setup_value(rank) for rank in RANK_OF)
 
 
 def greedy_choice(legal: Sequence[int], hand_size: int) -> int:
@@ -48,7 +59,7 @@ def greedy_choice(legal: Sequence[int], hand_size: int) -> int:
     if DRAW in legal:
         return DRAW
     if first < FLIP:
-        for action in _CLEARS_WITH_CARDS_LEFT if hand_size > 1 else _CLEARS_OTHERWISE:
+        for action in _PLAY_CLEARS_WITH_CARDS_LEFT if hand_size > 1 else _PLAY_CLEARS_OTHERWISE:
             if action in legal:
                 return action
     return first  # a flip (any slot: all are unseen) or the pick-up

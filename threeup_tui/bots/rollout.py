@@ -16,17 +16,10 @@ the order of the others matters, and play_out serves it.
 
 from __future__ import annotations
 
-from typing import Final
-
-from ..rules.cards import CLEAR, CLEAR1, CLEAR2, DECK_SIZE, RANK_OF
+from ..rules.cards import CLEAR, CLEAR1, DECK_SIZE, RANK_OF
 from ..rules.options import PLACES
 from ..rules.state import HAND_TARGET, TURN_LIMIT, GameState, Phase
-from .policy import greedy_face_up
-
-# Greedy's Clear when no number can go (as policy.py): one with extra
-# discards while cards are left to dump after it, the plain one otherwise.
-_CLEARS_WITH_CARDS_LEFT: Final = (CLEAR1, CLEAR2, CLEAR)
-_CLEARS_OTHERWISE: Final = (CLEAR, CLEAR1, CLEAR2)
+from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, greedy_face_up
 
 
 def plays_on_ranks(state: GameState) -> bool:
@@ -80,7 +73,7 @@ def greedy_winner(state: GameState) -> int | None:
             if rank <= 10:
                 count = src[rank]  # the lowest number, every copy
             else:
-                order = _CLEARS_WITH_CARDS_LEFT if held > 1 else _CLEARS_OTHERWISE
+                order = CLEARS_WITH_CARDS_LEFT if held > 1 else CLEARS_OTHERWISE
                 for rank in order:  # the first Clear held is the one played
                     if src[rank]:
                         break
