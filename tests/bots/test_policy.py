@@ -13,8 +13,9 @@ from threeup_tui.rules.actions import is_play, play_count, play_rank
 from threeup_tui.rules.cards import CLEAR, CLEAR1, CLEAR2, RANK_OF, parse_code
 
 
-def _greedy_by_the_words(legal: list[int], hand_size: int) -> int:
-    """Greedy's rule as its docstring says it, without the id order."""
+def _greedy_by_the_words(legal: list[int], hand_size: int, thrifty: bool = False) -> int:
+    """Greedy's rule as its docstring says it, without the id order (the
+    thrifty rule: the plain Clear first, always)."""
     if DRAW in legal:
         return DRAW
     numbers = [a for a in legal if is_play(a) and play_rank(a) < CLEAR]
@@ -22,7 +23,7 @@ def _greedy_by_the_words(legal: list[int], hand_size: int) -> int:
         lowest = min(play_rank(a) for a in numbers)
         return max((a for a in numbers if play_rank(a) == lowest), key=play_count)
     clears = {play_rank(a): a for a in legal if is_play(a)}
-    order = (CLEAR1, CLEAR2, CLEAR) if hand_size > 1 else (CLEAR, CLEAR1, CLEAR2)
+    order = (CLEAR1, CLEAR2, CLEAR) if hand_size > 1 and not thrifty else (CLEAR, CLEAR1, CLEAR2)
     for rank in order:
         if rank in clears:
             return clears[rank]
@@ -39,6 +40,8 @@ def test_greedy_choice_follows_greedys_rule_in_every_position_of_many_games() ->
             legal = state.legal_actions()
             hand = state.hand_size[state.seat]
             assert greedy_choice(legal, hand) == _greedy_by_the_words(legal, hand)
+            thrifty = greedy_choice(legal, hand, thrifty=True)
+            assert thrifty == _greedy_by_the_words(legal, hand, thrifty=True)
             checked += 1
             state.apply(rng.choice(legal))
     assert checked > 5000

@@ -17,7 +17,7 @@ from positions import choices
 
 from threeup_tui.bots import ExpertBot
 from threeup_tui.bots.ismcts import SearchConfig, rollout
-from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_policy
 from threeup_tui.bots.rollout import greedy_winner, plays_on_ranks
 from threeup_tui.rules import GameState, Options, Phase, seat_view
 
@@ -47,9 +47,13 @@ def _position(n: int, seed: int, moves: int, randomness: float, voluntary: bool)
     return state
 
 
-def _engine_winner(state: GameState) -> int | None:
+def _engine_winner(state: GameState, thrifty: int | None = None) -> int | None:
+    """The winner by the engine: greedy's rule, the thrifty one at ``thrifty``."""
     copy = state.clone()
-    play_out(copy, random.Random(0))
+    if thrifty is None:
+        play_out(copy, random.Random(0))
+    else:
+        play_out(copy, random.Random(0), thrifty_policy(thrifty))
     assert copy.phase == Phase.OVER
     return copy.winner
 
@@ -61,13 +65,15 @@ def _engine_winner(state: GameState) -> int | None:
     moves=st.integers(-1, 400),
     randomness=st.sampled_from([0.0, 0.3, 1.0]),
     voluntary=st.booleans(),
+    thrifty=st.one_of(st.none(), st.integers(0, 5)),
 )
 def test_the_rank_only_playout_has_the_engines_winner(
-    n: int, seed: int, moves: int, randomness: float, voluntary: bool
+    n: int, seed: int, moves: int, randomness: float, voluntary: bool, thrifty: int | None
 ) -> None:
     state = _position(n, seed, moves, randomness, voluntary)
     before = state.snapshot()
-    assert greedy_winner(state) == _engine_winner(state)
+    seat = None if thrifty is None else thrifty % n
+    assert greedy_winner(state, seat) == _engine_winner(state, seat)
     assert state.snapshot() == before  # the position itself is untouched
 
 
@@ -79,7 +85,8 @@ def test_the_rank_only_playout_agrees_from_thousands_of_positions() -> None:
         n = 2 + seed % 5
         for moves in (0, 7, 25, 60, 140):
             state = _position(n, seed, moves, (0.0, 0.3, 1.0)[seed % 3], seed % 4 == 0)
-            assert greedy_winner(state) == _engine_winner(state), (n, seed, moves)
+            thrifty = None if seed % 2 else (seed // 2) % n  # or one seat thrifty
+            assert greedy_winner(state, thrifty) == _engine_winner(state, thrifty), (n, seed, moves)
             checked += 1
     assert checked == 3000
 
@@ -104,28 +111,22 @@ def test_places_games_are_played_by_the_engine() -> None:
     assert plays_on_ranks(GameState.new(["a", "b"], seed=4))
 
 
-def _engine_greedy(state: GameState, legal: list[int], rng: random.Random) -> int:
-    """Greedy's rule as any other policy: the search then plays by the engine."""
-    return greedy_choice(legal, state.hand_size[state.seat])
-
-
 def test_the_search_weighs_every_action_alike_on_ranks_and_by_the_engine() -> None:
     """The paired search takes the rank-only playout for greedy's rollouts:
     on the same deals it must find the very same results as through the
-    engine (the set-up search and the ismcts tree too)."""
-    slow = SearchConfig(policy=_engine_greedy)
+    engine (the set-up search and the ismcts tree too).  The searching seat
+    plays the thrifty rule in both, the others greedy's."""
     for state in [*choices(2, 6, seed=3), *choices(4, 6, seed=4)]:
         view = seat_view(state, state.seat)
+        engine = thrifty_policy(state.seat)  # not greedy_policy: played by the engine
         for config in (SearchConfig(), SearchConfig(mode="ismcts")):
             fast_bot = ExpertBot(seed=9, iterations=200, config=config)
-            slow_bot = ExpertBot(
-                seed=9, iterations=200, config=replace(config, policy=_engine_greedy)
-            )
+            slow_bot = ExpertBot(seed=9, iterations=200, config=replace(config, policy=engine))
             assert fast_bot.choose_action(view) == slow_bot.choose_action(view)
     setup = GameState.new(["a", "b", "c"], seed=12)
     view = seat_view(setup, 1)
     fast_bot, slow_bot = (
         ExpertBot(seed=2, iterations=400),
-        ExpertBot(seed=2, iterations=400, config=slow),
+        ExpertBot(seed=2, iterations=400, config=SearchConfig(policy=thrifty_policy(1))),
     )
     assert fast_bot.choose_face_up(view) == slow_bot.choose_face_up(view)

@@ -140,10 +140,11 @@ class ExpertBot(Bot):
             for seat, (agreed, checked) in dealer.beliefs.evidence.items():
                 chance[seat] = erratic(agreed, checked)
             if any(chance):
-                config = replace(config, policy=erratic_policy(chance))
+                thrifty = view.seat if config.thrifty else None
+                config = replace(config, policy=erratic_policy(chance, thrifty))
         if config.mode == "paired":
             actions = canonical(list(legal))
-            default = greedy_choice(actions, len(view.hand))
+            default = greedy_choice(actions, len(view.hand), config.thrifty)
             pick_z = config.pick_z if len(view.names) == 2 else config.pick_z_many
             result = paired_search(
                 dealer, actions, rng, iterations, deadline, config, default=default, pick_z=pick_z

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from ..rules.actions import FLIP, PICKUP
 from ..rules.state import GameState, Phase
-from .policy import Policy, greedy_policy, play_out
+from .policy import Policy, greedy_policy, play_out, thrifty_policy
 from .rollout import greedy_winner, plays_on_ranks
 
 
@@ -70,6 +70,10 @@ class SearchConfig:
     # Model in the rollouts, as partly random, the seats whose plays do not
     # agree with greedy's rule (bots/inference.py: erratic).
     model_others: bool = True
+    # The searching seat's own later moves in the rollouts, and the paired
+    # search's default: the thrifty rule (bots/policy.py), which beats
+    # greedy's, rather than greedy's.
+    thrifty: bool = True
 
 
 @dataclass(slots=True)
@@ -109,17 +113,24 @@ def on_ranks(state: GameState, config: SearchConfig) -> bool:
     return config.policy is greedy_policy and not config.shaping and plays_on_ranks(state)
 
 
-def rollout(state: GameState, rng: random.Random, config: SearchConfig) -> list[float]:
-    """Play ``state`` to its end by the config's policy; each seat's reward
+def rollout(
+    state: GameState, rng: random.Random, config: SearchConfig, me: int | None = None
+) -> list[float]:
+    """Play ``state`` to its end by the config's policy (the searching seat
+    ``me`` by the thrifty rule, if the config says so); each seat's reward
     (:func:`rewards`).  Greedy's plain game goes by bots/rollout.py, on
     ranks alone and without changing ``state``; any other, by play_out."""
+    thrifty = me if config.thrifty else None
     if on_ranks(state, config):
         out = [0.0] * state.n
-        winner = greedy_winner(state)
+        winner = greedy_winner(state, thrifty)
         if winner is not None:
             out[winner] = 1.0
         return out
-    play_out(state, rng, config.policy)
+    policy = config.policy
+    if policy is greedy_policy and thrifty is not None:
+        policy = thrifty_policy(thrifty)
+    play_out(state, rng, policy)
     return rewards(state, config.shaping)
 
 
@@ -193,7 +204,7 @@ def search(
             state.apply(action)
             path.append((child, seat))
             node = child
-        result = rollout(state, rng, config)
+        result = rollout(state, rng, config, me)
         for child, seat in path:
             child.visits += 1
             child.reward += result[seat]

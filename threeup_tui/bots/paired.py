@@ -43,6 +43,7 @@ def paired_search(
     errors or more:
     the policy is sound, and a lead within the noise is more often luck."""
     seat = dealer.seat
+    thrifty = seat if config.thrifty else None
     alive = list(actions)
     results: dict[int, list[float]] = {a: [] for a in alive}
     done = 0
@@ -60,9 +61,10 @@ def paired_search(
             state = deal.clone()
             apply(state, action)
             if fast:
-                results[action].append(1.0 if greedy_winner(state) == seat else 0.0)
+                results[action].append(1.0 if greedy_winner(state, thrifty) == seat else 0.0)
             else:
-                results[action].append(rollout(state, random.Random(stream), config)[seat])
+                reward = rollout(state, random.Random(stream), config, seat)
+                results[action].append(reward[seat])
         done += len(alive)
         rounds = len(results[alive[0]])
         # Checked every 4 deals at first, then more seldom (each check reads

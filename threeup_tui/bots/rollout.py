@@ -27,10 +27,11 @@ def plays_on_ranks(state: GameState) -> bool:
     return state.options.finish != PLACES
 
 
-def greedy_winner(state: GameState) -> int | None:
+def greedy_winner(state: GameState, thrifty: int | None = None) -> int | None:
     """The winner of ``state`` played to its end by greedy's rule at every
-    seat (seats still to choose face-up cards choose greedy's), or None for
-    a stalemate (D16).  ``state`` itself is left as it was."""
+    seat but ``thrifty``, which plays the thrifty rule (bots/policy.py: the
+    plain Clear first), or None for a stalemate (D16).  Seats still to
+    choose face-up cards choose greedy's.  ``state`` itself is left as it was."""
     if state.phase is Phase.OVER:
         return state.winner
     if state.phase is Phase.SETUP:
@@ -73,7 +74,8 @@ def greedy_winner(state: GameState) -> int | None:
             if rank <= 10:
                 count = src[rank]  # the lowest number, every copy
             else:
-                order = CLEARS_WITH_CARDS_LEFT if held > 1 else CLEARS_OTHERWISE
+                keen = held > 1 and s != thrifty
+                order = CLEARS_WITH_CARDS_LEFT if keen else CLEARS_OTHERWISE
                 for rank in order:  # the first Clear held is the one played
                     if src[rank]:
                         break
