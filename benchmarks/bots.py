@@ -139,6 +139,31 @@ def search_speed(players: int, think_ms: int, positions: int) -> dict[str, float
     }
 
 
+def rollout_policies(players: int, games: int, seed: int) -> dict[str, Any]:
+    """The thrifty rule (bots/policy.py) at one seat against greedy's at the
+    others, every game from the deal to the end on ranks (bots/rollout.py),
+    the thrifty seat going round the table: the rule the expert's rollouts
+    play for its own later moves."""
+    wins = stalemates = 0
+    start = time.perf_counter()
+    for game in range(games):
+        state = GameState.new([f"p{s}" for s in range(players)], seed=seed + game)
+        seat = game % players
+        winner = greedy_winner(state, thrifty=seat)
+        wins += winner == seat
+        stalemates += winner is None
+    lo, hi = wilson_interval(wins, games)
+    return {
+        "players": players,
+        "games": games,
+        "thrifty_wins": wins,
+        "win_rate": wins / games,
+        "ci95": [lo, hi],
+        "stalemates": stalemates,
+        "seconds": time.perf_counter() - start,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per match-up")
@@ -149,6 +174,7 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(BOT_LEVELS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--speed-positions", type=int, default=40)
+    parser.add_argument("--policy-games", type=int, default=20000, help="thrifty vs greedy")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     levels = [x.strip() for x in args.levels.split(",")]
@@ -196,6 +222,7 @@ def main() -> None:
         report["tables"].append(table)
         if not args.json:
             print(_table_footer(table), flush=True)
+    report["policies"] = [rollout_policies(p, args.policy_games, args.seed) for p in (2, 4)]
     if "expert" in levels:
         think = args.think_ms or 250
         report["speed"] = [search_speed(p, think, args.speed_positions) for p in (2, 4)]
@@ -203,6 +230,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(report))
         return
+    for r in report["policies"]:
+        lo, hi = r["ci95"]
+        print(
+            f"rollout rule, {r['players']} players: thrifty at one seat, greedy at the others: "
+            f"{r['thrifty_wins']}/{r['games']} {r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}], "
+            f"fair {1 / r['players']:.0%}, {r['stalemates']} stalemates ({r['seconds']:.0f} s)"
+        )
     for s in report.get("speed", []):
         print(
             f"search speed, {s['players']} players, {s['think_ms']} ms: "

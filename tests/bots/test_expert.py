@@ -15,8 +15,9 @@ import pytest
 from positions import choices, set_up
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot, make_bot
-from threeup_tui.bots.ismcts import search
-from threeup_tui.rules import FLIP, GameState, Phase, seat_view
+from threeup_tui.bots.ismcts import SearchConfig, search
+from threeup_tui.bots.policy import FIRST_CLEAR_ACTION, PLAY_CLEAR, PLAY_CLEAR1, greedy_choice
+from threeup_tui.rules import DRAW, FLIP, GameState, Phase, seat_view
 from threeup_tui.rules.actions import PICKUP
 from threeup_tui.rules.search import Determinizer
 
@@ -167,3 +168,31 @@ def _hidden(state: GameState, seat: int) -> tuple[object, ...]:
     others = tuple(tuple(state.hand[s]) for s in range(state.n) if s != seat)
     downs = tuple(tuple(d) for d in state.down)
     return others, downs, state.deck[state.draw_pos :]
+
+
+def _clears_only(n: int) -> GameState:
+    """A position where the seat to act holds Clear and Clear +1 (and more)
+    but no number it can play: greedy's rule and the thrifty one part."""
+    rng = random.Random(n)
+    for seed in range(2000):
+        state = set_up(n, seed)
+        while state.phase == Phase.PLAY:
+            legal = state.legal_actions()
+            no_number = legal[0] >= FIRST_CLEAR_ACTION and DRAW not in legal
+            both = PLAY_CLEAR in legal and PLAY_CLEAR1 in legal
+            if no_number and both and state.hand_size[state.seat] > 1:
+                return state
+            state.apply(legal[0] if rng.random() < 0.3 else rng.choice(legal))
+    raise AssertionError("no such position")
+
+
+def test_the_experts_default_is_the_thrifty_rule() -> None:
+    """At four seats a lead within the noise keeps the rollout rule's own
+    choice: with one deal to search, the expert plays the plain Clear where
+    greedy would play Clear +1."""
+    state = _clears_only(4)
+    view = seat_view(state, state.seat)
+    assert greedy_choice(view.legal, len(view.hand)) == PLAY_CLEAR1
+    assert ExpertBot(seed=1, iterations=1).choose_action(view) == PLAY_CLEAR
+    greedy_minded = ExpertBot(seed=1, iterations=1, config=SearchConfig(thrifty=False))
+    assert greedy_minded.choose_action(view) == PLAY_CLEAR1
