@@ -1,4 +1,5 @@
-"""Greedy's playout on ranks alone: who wins if every seat plays greedy's rule.
+"""Greedy's playout on ranks alone: who wins if every seat plays greedy's rule
+(one seat, the searching one, may play the thrifty rule: bots/policy.py).
 
 A search spends nearly all its time playing deals out.  The engine's
 ``apply`` keeps everything a record and a view need (card kinds, known
