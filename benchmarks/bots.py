@@ -17,23 +17,24 @@ It takes long: at the default 250 ms an expert decides ~40 times a game.
 Run it under ``nice`` on a shared machine, and say how busy it was.
 
 Last measured (2026-12-01, 2-core VM, ``threeup simulate --jobs 2``, the
-default 250 ms, games in chunks of 50 with distinct seeds, summed), with
-greedy's rollouts on ranks (bots/rollout.py):
+default 250 ms, games in chunks of 50 with distinct seeds, summed), with the
+expert's own rollouts played by the thrifty rule (bots/policy.py):
 
     match-up                      games   expert wins   95% interval    target
-    2p expert vs greedy            1000   739 (73.9%)   [71.1%, 76.5%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          1000   347 (34.7%)   [31.8%, 37.7%]  >= 40%
+    2p expert vs greedy            1000   744 (74.4%)   [71.6%, 77.0%]  >= 75%, low >= 72%
+    4p expert vs 3 greedy          1000   364 (36.4%)   [33.5%, 39.4%]  >= 40%
     2p expert vs random            1000   976 (97.6%)   [96.5%, 98.4%]  >= 95%
-      (810 games last stop, before the rank-only rollouts, and 190 this stop)
-    expert decision time: p50 <= 250.1 ms, p95 <= 250.9 ms (every chunk), max 266.6 ms
-    search speed (two runs, idle): 16,700-18,600 rollouts/s heads-up, 3,576-4,032
-    iterations per decision p50 (2,457-3,616 at 4 players); greedy playouts
-    ~8,700/s by the engine, ~28,500-32,500/s on ranks
+      (before the thrifty rule: 810 games before the rank-only rollouts, 190 after)
+    expert decision time: p50 <= 250.2 ms, p95 <= 250.8 ms (every chunk), max 271.9 ms
+    the thrifty rule alone, one seat against greedy's at the others, on ranks:
+      54.3% [53.6, 55.0] heads-up, 26.6% [26.0, 27.2] as one of four (20,000 deals each)
 
-Before the rank-only rollouts (the same day, the same way): 717/1000 (71.7%)
-heads-up, 349/1050 (33.2%) at 4 players; the search speed, measured again by
-search_speed() beside the new code on an idle machine: ~5,700 rollouts/s,
-1,116 iterations a decision heads-up (1,012 at 4 players).
+The same seeds before the thrifty rule: 739/1000 (73.9%) heads-up and
+347/1000 (34.7%) at 4 players.  Before the rank-only rollouts: 717/1000
+(71.7%) heads-up, 349/1050 (33.2%) at 4 players.  Search speed (two runs,
+idle, before the thrifty rule, which does not change it): 16,700-18,600
+rollouts/s heads-up, 3,576-4,032 iterations per decision p50 (2,457-3,616 at
+4 players); greedy playouts ~8,700/s by the engine, ~28,500-32,500/s on ranks.
 """
 
 from __future__ import annotations
