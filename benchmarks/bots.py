@@ -32,7 +32,7 @@ expert's own rollouts played by the thrifty rule (bots/policy.py):
 The same seeds before the thrifty rule: 739/1000 (73.9%) heads-up and
 347/1000 (34.7%) at 4 players.  Before the rank-only rollouts: 717/1000
 (71.7%) heads-up, 349/1050 (33.2%) at 4 players.  Search speed (two runs,
-idle, before the thrifty rule, which does not change it): 16,700-18,600
+idle, before the thrifty rule; not measured again with it): 16,700-18,600
 rollouts/s heads-up, 3,576-4,032 iterations per decision p50 (2,457-3,616 at
 4 players); greedy playouts ~8,700/s by the engine, ~28,500-32,500/s on ranks.
 """

@@ -142,7 +142,7 @@ class ExpertBot(Bot):
             for seat, (agreed, checked) in dealer.beliefs.evidence.items():
                 chance[seat] = erratic(agreed, checked)
             if any(chance):
-                thrifty = view.seat if config.thrifty else None
+                thrifty = config.thrifty_seat(view.seat)
                 config = replace(config, policy=erratic_policy(chance, thrifty))
         if config.mode == "paired":
             actions = canonical(list(legal))

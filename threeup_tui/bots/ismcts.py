@@ -72,8 +72,13 @@ class SearchConfig:
     model_others: bool = True
     # The searching seat's own later moves in the rollouts, and the paired
     # search's default: the thrifty rule (bots/policy.py), which beats
-    # greedy's, rather than greedy's.
+    # greedy's, rather than greedy's.  (It changes greedy's policy and the
+    # erratic model; any other policy plays as given.)
     thrifty: bool = True
+
+    def thrifty_seat(self, seat: int | None) -> int | None:
+        """The seat that plays the thrifty rule in the rollouts, if any."""
+        return seat if self.thrifty else None
 
 
 @dataclass(slots=True)
@@ -120,7 +125,7 @@ def rollout(
     ``me`` by the thrifty rule, if the config says so); each seat's reward
     (:func:`rewards`).  Greedy's plain game goes by bots/rollout.py, on
     ranks alone and without changing ``state``; any other, by play_out."""
-    thrifty = me if config.thrifty else None
+    thrifty = config.thrifty_seat(me)
     if on_ranks(state, config):
         out = [0.0] * state.n
         winner = greedy_winner(state, thrifty)

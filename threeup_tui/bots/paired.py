@@ -43,7 +43,7 @@ def paired_search(
     errors or more:
     the policy is sound, and a lead within the noise is more often luck."""
     seat = dealer.seat
-    thrifty = seat if config.thrifty else None
+    thrifty = config.thrifty_seat(seat)
     alive = list(actions)
     results: dict[int, list[float]] = {a: [] for a in alive}
     done = 0
