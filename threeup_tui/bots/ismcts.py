@@ -75,6 +75,12 @@ class SearchConfig:
     # greedy's, rather than greedy's.  (It changes greedy's policy and the
     # erratic model; any other policy plays as given.)
     thrifty: bool = True
+    # paired, greedy's rollouts on ranks: once the draw pile is out, the
+    # seat's own next decision in each rollout is searched one ply on the
+    # deal (bots/rollout.py: lookahead_winner) rather than played by the
+    # thrifty rule.  The endgame is where one card decides a game, and its
+    # rollouts are short enough to afford it.
+    lookahead: bool = True
 
     def thrifty_seat(self, seat: int | None) -> int | None:
         """The seat that plays the thrifty rule in the rollouts, if any."""

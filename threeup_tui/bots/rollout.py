@@ -17,10 +17,11 @@ the order of the others matters, and play_out serves it.
 
 from __future__ import annotations
 
+from ..rules.actions import FLIP, PICKUP
 from ..rules.cards import CLEAR, CLEAR1, DECK_SIZE, RANK_OF
 from ..rules.options import PLACES
 from ..rules.state import HAND_TARGET, TURN_LIMIT, GameState, Phase
-from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, greedy_face_up
+from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, greedy_choice, greedy_face_up
 
 
 def plays_on_ranks(state: GameState) -> bool:
@@ -144,6 +145,44 @@ def greedy_winner(state: GameState, thrifty: int | None = None) -> int | None:
         s = s + 1 if s + 1 < n else 0
         pending = 1
         draw_open = False
+
+
+def lookahead_winner(state: GameState, seat: int, thrifty: bool = True) -> int | None:
+    """The winner of ``state`` when ``seat`` looks one decision ahead.
+
+    Play goes as in :func:`greedy_winner` (``seat`` by the thrifty rule, or
+    by greedy's if not ``thrifty``) up to ``seat``'s
+    next decision with a real choice (not a lone action, not which face-down
+    card to turn); there each of its actions is played out so, and ``seat``
+    wins if any of them wins on this deal.  Otherwise the winner is that of
+    its first action.  Knowing the deal, the choice is optimistic (it picks
+    what wins *this* deal), but it is made for a decision the seat will
+    search for itself when it comes, where the thrifty rule plays it blind.
+    ``state`` is left as it was."""
+    if state.phase is not Phase.PLAY:
+        return greedy_winner(state, seat)
+    state = state.clone()
+    while True:
+        legal = state.legal_actions()
+        s = state.seat
+        if len(legal) == 1:
+            state.apply(legal[0])
+        elif s == seat and not FLIP <= legal[0] < PICKUP:
+            break
+        else:
+            state.apply(greedy_choice(legal, state.hand_size[s], thrifty and s == seat))
+        if state.phase is not Phase.PLAY:
+            return state.winner
+    first: int | None = None
+    for i, action in enumerate(legal):
+        trial = state.clone()
+        trial.apply(action)
+        winner = greedy_winner(trial, seat if thrifty else None)
+        if winner == seat:
+            return seat
+        if i == 0:
+            first = winner
+    return first
 
 
 def _refill(mine: list[int], hand_size: list[int], s: int, deck: list[int], pos: int) -> int:
