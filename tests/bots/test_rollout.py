@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 from positions import choices
 
 from threeup_tui.bots import ExpertBot
-from threeup_tui.bots.ismcts import SearchConfig, rollout
+from threeup_tui.bots.inference import InformedDealer
+from threeup_tui.bots.ismcts import SearchConfig, canonical, rollout
+from threeup_tui.bots.paired import paired_search
 from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_policy
-from threeup_tui.bots.rollout import greedy_winner, plays_on_ranks
-from threeup_tui.rules import GameState, Options, Phase, seat_view
+from threeup_tui.bots.rollout import greedy_winner, lookahead_winner, plays_on_ranks
+from threeup_tui.rules import FLIP, PICKUP, GameState, Options, Phase, seat_view
 
 
 def _position(n: int, seed: int, moves: int, randomness: float, voluntary: bool) -> GameState:
@@ -130,3 +132,90 @@ def test_the_search_weighs_every_action_alike_on_ranks_and_by_the_engine() -> No
         ExpertBot(seed=2, iterations=400, config=SearchConfig(policy=thrifty_policy(1))),
     )
     assert fast_bot.choose_face_up(view) == slow_bot.choose_face_up(view)
+
+
+def _engine_lookahead(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` wins by looking one decision ahead, through the
+    engine: the rules up to its next real choice, then every action of it
+    played out by the engine (the thrifty rule at ``seat``)."""
+    copy = state.clone()
+    policy = thrifty_policy(seat)
+    rng = random.Random(0)
+    while copy.phase == Phase.PLAY:
+        legal = copy.legal_actions()
+        flips_only = all(FLIP <= a < PICKUP for a in legal)
+        if copy.seat == seat and len(legal) > 1 and not flips_only:
+            break
+        copy.apply(policy(copy, legal, rng) if len(legal) > 1 else legal[0])
+    else:
+        return copy.winner == seat
+    return any(_engine_winner(_applied(copy, a), seat) == seat for a in legal)
+
+
+def _applied(state: GameState, action: int) -> GameState:
+    copy = state.clone()
+    copy.apply(action)
+    return copy
+
+
+def test_the_lookahead_finds_the_engines_wins_and_never_fewer_than_the_rule() -> None:
+    """bots/rollout.py: lookahead_winner, from endgames of every table size
+    (the draw pile out, as the paired search uses it): the seat wins exactly
+    when one of its next choices wins through the engine; it wins wherever
+    the thrifty rule alone wins (the rule's own choice is among those
+    tried), and in some positions where the rule loses."""
+    checked = gained = 0
+    for seed in range(500):
+        n = 2 + seed % 3
+        state = _position(n, seed, 80 + seed % 60, (0.0, 0.3)[seed % 2], False)
+        if state.phase != Phase.PLAY or state.draw_size():
+            continue
+        before = state.snapshot()
+        for seat in range(n):
+            deep = lookahead_winner(state, seat) == seat
+            assert deep == _engine_lookahead(state, seat), (n, seed, seat)
+            plain = greedy_winner(state, seat) == seat
+            assert deep or not plain, (n, seed, seat)
+            gained += deep and not plain
+            checked += 1
+        assert state.snapshot() == before
+    assert checked >= 180
+    assert gained >= 8
+
+
+def test_the_paired_search_reads_the_lookahead_once_the_draw_pile_is_out() -> None:
+    """On the same deals, the paired search's value of each action is the
+    share of deals its rollouts win: by lookahead_winner in the endgame
+    (SearchConfig.lookahead, the default), by greedy_winner before it and
+    with the lookahead off."""
+    seen_endgame = seen_before = 0
+    for state in [*choices(2, 10, seed=21), *choices(3, 10, seed=22)]:
+        seat = state.seat
+        view = seat_view(state, seat)
+        actions = canonical(list(view.legal))
+        if len(actions) < 2:
+            continue
+        endgame = not state.draw_size()
+        seen_endgame += endgame
+        seen_before += not endgame
+        for lookahead in (True, False):
+            config = SearchConfig(lookahead=lookahead)
+            rounds = 8  # below min_rounds: no action is dropped
+            dealer = InformedDealer(view)
+            result = paired_search(
+                dealer, actions, random.Random(5), rounds * len(actions), None, config
+            )
+            rng = random.Random(5)
+            wins = dict.fromkeys(actions, 0)
+            for _ in range(rounds):
+                deal = dealer.sample(rng)
+                rng.getrandbits(62)
+                for action in actions:
+                    after = _applied(deal, action)
+                    if lookahead and endgame:
+                        winner = lookahead_winner(after, seat)
+                    else:
+                        winner = greedy_winner(after, seat)
+                    wins[action] += winner == seat
+            assert result.values == {a: wins[a] / rounds for a in actions}
+    assert seen_endgame >= 3 and seen_before >= 3

@@ -9,9 +9,12 @@ same deals, drops the clearly worse as it goes and plays the best; with
 three or more seats it keeps its default unless the search's lead is
 clear.  In the rollouts the others play greedy's rule and the seat itself
 the thrifty rule (bots/policy.py: greedy's, but the plain Clear first, which
-beats greedy's), and the thrifty choice is the default too.  The rollouts are
-played on ranks alone (bots/rollout.py), about four times as fast as through
-the engine: some 4,000 rollouts a decision at the default 250 ms.
+beats greedy's), and the thrifty choice is the default too.  Once the draw
+pile is out, each rollout tries the seat's own next decision every way on
+its deal (bots/rollout.py: lookahead_winner): the endgame is where one card
+decides a game.  The rollouts are played on ranks alone (bots/rollout.py),
+about four times as fast as through the engine: some 4,000 rollouts a
+decision at the default 250 ms.
 ``mode="ismcts"`` is SO-ISMCTS over the seat's own decisions
 (bots/ismcts.py); measured heads-up it was no stronger (74-75% against
 greedy at 500-1500 iterations, against 77% for the paired search at 1000).
