@@ -16,23 +16,27 @@ real games.
 It takes long: at the default 250 ms an expert decides ~40 times a game.
 Run it under ``nice`` on a shared machine, and say how busy it was.
 
-Last measured (2026-12-01, 2-core VM, ``threeup simulate --jobs 2``, the
+Last measured (2026-12-02, 2-core VM, ``threeup simulate --jobs 2``, the
 default 250 ms, games in chunks of 50 with distinct seeds, summed), with the
-expert's own rollouts played by the thrifty rule (bots/policy.py):
+expert's own rollouts played by the thrifty rule (bots/policy.py) and, once
+the draw pile is out, its next decision in each rollout tried every way
+(bots/rollout.py: lookahead_winner):
 
     match-up                      games   expert wins   95% interval    target
-    2p expert vs greedy            1000   744 (74.4%)   [71.6%, 77.0%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          1000   364 (36.4%)   [33.5%, 39.4%]  >= 40%
+    2p expert vs greedy            1000   767 (76.7%)   [74.0%, 79.2%]  >= 75%, low >= 72%
+    4p expert vs 3 greedy          1000   366 (36.6%)   [33.7%, 39.6%]  >= 40%
     2p expert vs random            1000   976 (97.6%)   [96.5%, 98.4%]  >= 95%
-      (before the thrifty rule: 810 games before the rank-only rollouts, 190 after)
-    expert decision time: p50 <= 250.2 ms, p95 <= 250.8 ms (every chunk), max 271.9 ms
+      (before the thrifty rule and the lookahead; with the thrifty rule, a
+      check of 200 games: 193, 96.5% [93.0%, 98.3%])
+    expert decision time: p50 26-250 ms, p95 <= 250.8 ms (every chunk), max 300.4 ms
     the thrifty rule alone, one seat against greedy's at the others, on ranks:
       54.3% [53.6, 55.0] heads-up, 26.6% [26.0, 27.2] as one of four (20,000 deals each)
 
-The same seeds before the thrifty rule: 739/1000 (73.9%) heads-up and
-347/1000 (34.7%) at 4 players.  Before the rank-only rollouts: 717/1000
+The same seeds before the lookahead: 744/1000 (74.4%) heads-up and 364/1000
+(36.4%) at 4 players; before the thrifty rule: 739/1000 (73.9%) and
+347/1000 (34.7%).  Before the rank-only rollouts: 717/1000
 (71.7%) heads-up, 349/1050 (33.2%) at 4 players.  Search speed (two runs,
-idle, before the thrifty rule; not measured again with it): 16,700-18,600
+idle, before the thrifty rule; not measured again since): 16,700-18,600
 rollouts/s heads-up, 3,576-4,032 iterations per decision p50 (2,457-3,616 at
 4 players); greedy playouts ~8,700/s by the engine, ~28,500-32,500/s on ranks.
 """
