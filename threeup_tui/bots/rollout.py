@@ -151,16 +151,17 @@ def lookahead_winner(state: GameState, seat: int, thrifty: bool = True) -> int |
     """The winner of ``state`` when ``seat`` looks one decision ahead.
 
     Play goes as in :func:`greedy_winner` (``seat`` by the thrifty rule, or
-    by greedy's if not ``thrifty``) up to ``seat``'s
-    next decision with a real choice (not a lone action, not which face-down
-    card to turn); there each of its actions is played out so, and ``seat``
-    wins if any of them wins on this deal.  Otherwise the winner is that of
-    its first action.  Knowing the deal, the choice is optimistic (it picks
-    what wins *this* deal), but it is made for a decision the seat will
-    search for itself when it comes, where the thrifty rule plays it blind.
-    ``state`` is left as it was."""
+    by greedy's if not ``thrifty``) up to ``seat``'s next decision with a
+    real choice (not a lone action, not which face-down card to turn); there
+    each of its actions is played out so, and ``seat`` wins if any of them
+    wins on this deal.  Otherwise the winner is that of its first action.
+    Knowing the deal, the choice is optimistic (it picks what wins *this*
+    deal), but it is made for a decision the seat will search for itself
+    when it comes, where the thrifty rule plays it blind.  ``state`` is left
+    as it was."""
+    careful = seat if thrifty else None  # the seat that plays the thrifty rule
     if state.phase is not Phase.PLAY:
-        return greedy_winner(state, seat)
+        return greedy_winner(state, careful)
     state = state.clone()
     while True:
         legal = state.legal_actions()
@@ -170,14 +171,14 @@ def lookahead_winner(state: GameState, seat: int, thrifty: bool = True) -> int |
         elif s == seat and not FLIP <= legal[0] < PICKUP:
             break
         else:
-            state.apply(greedy_choice(legal, state.hand_size[s], thrifty and s == seat))
+            state.apply(greedy_choice(legal, state.hand_size[s], s == careful))
         if state.phase is not Phase.PLAY:
             return state.winner
     first: int | None = None
     for i, action in enumerate(legal):
         trial = state.clone()
         trial.apply(action)
-        winner = greedy_winner(trial, seat if thrifty else None)
+        winner = greedy_winner(trial, careful)
         if winner == seat:
             return seat
         if i == 0:
