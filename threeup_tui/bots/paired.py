@@ -10,7 +10,7 @@ difference from the leader is clearly negative is dropped, so the rollouts
 go to the actions that are still close; the search ends when the budget is
 spent or one action is left.  Each deal is turned into ranks once and every
 action is played on a copy of that (bots/rollout.py: play_ranks), not on a
-clone of the engine's state: 1.5 times the deals a decision at four seats,
+clone of the engine's state: about 1.4 times the deals a decision at four seats,
 1.2 times heads-up, with the same decisions at the same number of rollouts.
 
 Once the draw pile is out, each rollout looks one decision further for the
