@@ -219,10 +219,7 @@ def play_ranks(
                     else:
                         up_size[s] -= count
             elif pos >= DECK_SIZE:
-                rank = _turn(down[s], down_size, s, -1)
-                if rank < CLEAR and top and rank < top:
-                    pile.append(rank)  # the turned card goes up with the pile
-                    rank = 0
+                rank = _turn(down[s], down_size, s, -1, top, pile)
         else:
             chosen = action
             action = None
@@ -232,10 +229,7 @@ def play_ranks(
                 continue
             if chosen >= FLIP:
                 if chosen < PICKUP:
-                    rank = _turn(down[s], down_size, s, chosen - FLIP)
-                    if rank < CLEAR and top and rank < top:
-                        pile.append(rank)
-                        rank = 0
+                    rank = _turn(down[s], down_size, s, chosen - FLIP, top, pile)
             else:
                 rank = chosen >> 3
                 count = chosen & 7
@@ -331,8 +325,12 @@ def lookahead_ranks(
     return first
 
 
-def _turn(slots: list[int], down_size: list[int], s: int, slot: int) -> int:
-    """Turn a face-down card (the first one left if ``slot`` is -1): its rank."""
+def _turn(
+    slots: list[int], down_size: list[int], s: int, slot: int, top: int, pile: list[int]
+) -> int:
+    """Turn a face-down card (the first one left if ``slot`` is -1): its
+    rank, or 0 when it cannot go on ``top`` and goes up with the pile (the
+    seat then picks the pile up)."""
     if slot < 0:
         slot = 0
         while slots[slot] < 0:
@@ -340,6 +338,9 @@ def _turn(slots: list[int], down_size: list[int], s: int, slot: int) -> int:
     rank = slots[slot]
     slots[slot] = -1
     down_size[s] -= 1
+    if rank < CLEAR and top and rank < top:
+        pile.append(rank)
+        return 0
     return rank
 
 
