@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,7 @@ from threeup_tui.bots.paired import paired_search
 from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_policy
 from threeup_tui.bots.rollout import (
     greedy_winner,
+    laid_ranks,
     lookahead_winner,
     play_ranks,
     plays_on_ranks,
@@ -121,6 +123,29 @@ def test_every_action_played_on_ranks_has_the_engines_winner() -> None:
                 assert play_ranks(base.copy(), thrifty, action) == engine, (n, seed, moves, action)
                 checked += 1
     assert checked >= 2000
+
+
+def test_every_face_up_choice_laid_on_ranks_has_the_engines_winner() -> None:
+    """The set-up search lays each face-up choice it tries on the deal's
+    ranks (laid_ranks, in place of the greedy choice ranks_of lays): for
+    every choice of three of a seat's six cards, at every table size, the
+    playout on ranks must reach the winner the engine reaches by laying it."""
+    checked = 0
+    for seed in range(60):
+        n = 2 + seed % 5
+        state = GameState.new([f"p{s}" for s in range(n)], seed=seed)
+        seat = seed % n
+        kinds = state.setup_hand(seat)
+        thrifty = None if seed % 2 else seat
+        base = ranks_of(state)
+        for trio in {tuple(sorted(t)) for t in combinations(kinds, 3)}:
+            laid = state.clone()
+            laid.choose_face_up(seat, trio)
+            on_ranks = base.copy()
+            on_ranks.hand[seat], on_ranks.up[seat] = laid_ranks(kinds, trio)
+            assert play_ranks(on_ranks, thrifty) == _engine_winner(laid, thrifty), (seed, trio)
+            checked += 1
+    assert checked >= 600
 
 
 def test_a_stalemate_is_no_winner_and_a_finished_game_keeps_its_own() -> None:

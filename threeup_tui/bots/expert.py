@@ -52,6 +52,7 @@ from .inference import InformedDealer, erratic
 from .ismcts import Dealer, SearchConfig, canonical, search
 from .paired import paired_search
 from .policy import erratic_policy, greedy_choice, greedy_face_up
+from .rollout import Ranks, laid_ranks
 
 DEFAULT_THINK_MS: Final = 250
 
@@ -104,6 +105,15 @@ class ExpertBot(Bot):
         def lay(state: GameState, i: int) -> None:
             state.choose_face_up(seat, candidates[i])
 
+        # The same on a deal's ranks (bots/rollout.py: a deal in set-up is
+        # turned into ranks with greedy's face-up cards; these replace them).
+        layouts = [laid_ranks(kinds, trio) for trio in candidates]
+
+        def lay_ranks(r: Ranks, i: int) -> None:
+            hand, up = layouts[i]
+            r.hand[seat] = hand[:]
+            r.up[seat] = up[:]
+
         greedy = sorted(RANK_OF[k] for k in greedy_face_up(kinds))
         default = next(
             i for i, trio in enumerate(candidates) if sorted(RANK_OF[k] for k in trio) == greedy
@@ -116,6 +126,7 @@ class ExpertBot(Bot):
             deadline,
             self.config,
             lay,
+            lay_ranks,
             default=default,
             pick_z=self.config.pick_z if len(view.names) == 2 else self.config.pick_z_many,
         )

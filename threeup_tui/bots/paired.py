@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 from ..rules.state import GameState, Phase
 from .ismcts import Dealer, SearchConfig, SearchResult, on_ranks, rollout
-from .rollout import greedy_winner, lookahead_ranks, play_ranks, ranks_of
+from .rollout import Ranks, greedy_winner, lookahead_ranks, play_ranks, ranks_of
 
 
 def paired_search(
@@ -41,12 +41,15 @@ def paired_search(
     deadline: float | None,
     config: SearchConfig = SearchConfig(),  # noqa: B008 (frozen)
     apply: Callable[[GameState, int], None] = GameState.apply,
+    apply_ranks: Callable[[Ranks, int], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
     default: int | None = None,
     pick_z: float = 0.0,
 ) -> SearchResult:
     """The best of ``actions`` (applied by ``apply``) for the dealer's seat,
-    within ``iterations`` rollouts or until ``deadline``.
+    within ``iterations`` rollouts or until ``deadline``.  Action ids are
+    played on the deal's ranks; other actions (the set-up's face-up choices)
+    too if ``apply_ranks`` does to ranks what ``apply`` does to a state.
 
     With a ``default`` (the rollout policy's own choice), the best is played
     only if its paired advantage over the default is ``pick_z`` standard
@@ -59,8 +62,10 @@ def paired_search(
     done = 0
     limit = iterations if iterations is not None else 1 << 62
     # Action ids are played on the deal's ranks (bots/rollout.py); any other
-    # apply (the set-up's face-up choices) through the engine.
+    # apply (the set-up's face-up choices) through apply_ranks, or else
+    # through the engine.
     by_id = apply is GameState.apply
+    on_deal = by_id or apply_ranks is not None
     while len(alive) > 1 and done + len(alive) <= max(limit, len(alive)):
         if deadline is not None and done and clock() >= deadline:
             break
@@ -69,12 +74,16 @@ def paired_search(
         # numbers draws the same ones after each action (common numbers too).
         stream = rng.getrandbits(62)
         fast = on_ranks(deal, config)  # greedy's winner straight from bots/rollout.py
-        if fast and by_id:
+        if fast and on_deal:
             # The deal on ranks once; each action is played on a copy of it.
             base = ranks_of(deal)
             deep = config.lookahead and deal.phase is Phase.PLAY and not deal.draw_size()
             for action in alive:
-                if deep:
+                if apply_ranks is not None and not by_id:
+                    laid = base.copy()
+                    apply_ranks(laid, action)
+                    winner = play_ranks(laid, thrifty)
+                elif deep:
                     winner = lookahead_ranks(base.copy(), seat, config.thrifty, action)
                 else:
                     winner = play_ranks(base.copy(), thrifty, action)

@@ -24,6 +24,7 @@ the order of the others matters, and play_out serves it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..rules.actions import DRAW, FLIP, PICKUP
@@ -116,6 +117,20 @@ def ranks_of(state: GameState) -> Ranks:
     r.seat = state.seat
     r.voluntary = state.voluntary
     return r
+
+
+def laid_ranks(kinds: Sequence[int], trio: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Rank counts of a seat's hand and face-up cards once it lays ``trio``
+    of its six set-up cards ``kinds`` face up: what the set-up search puts
+    in a deal's :class:`Ranks` for each choice it tries."""
+    hand = [0] * 14
+    up = [0] * 14
+    for kind in kinds:
+        hand[RANK_OF[kind]] += 1
+    for kind in trio:
+        hand[RANK_OF[kind]] -= 1
+        up[RANK_OF[kind]] += 1
+    return hand, up
 
 
 def greedy_winner(state: GameState, thrifty: int | None = None) -> int | None:
