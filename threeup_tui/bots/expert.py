@@ -8,8 +8,9 @@ their public plays suggest) and searches them.  The default search
 same deals, drops the clearly worse as it goes and plays the best; with
 three or more seats it keeps its default unless the search's lead is
 clear.  In the rollouts the others play greedy's rule and the seat itself
-the thrifty rule (bots/policy.py: greedy's, but the plain Clear first, which
-beats greedy's), and the thrifty choice is the default too.  Once the draw
+the thrifty rule (bots/policy.py: greedy's, but the plain Clear first and,
+while the draw pile lasts, a 9 or 10 one copy at a time; it beats greedy's),
+and the thrifty choice is the default too.  Once the draw
 pile is out, each rollout tries the seat's own next decision every way on
 its deal (bots/rollout.py: lookahead_winner): the endgame is where one card
 decides a game.  The rollouts are played on ranks alone (bots/rollout.py),
@@ -160,7 +161,7 @@ class ExpertBot(Bot):
                 config = replace(config, policy=erratic_policy(chance, thrifty))
         if config.mode == "paired":
             actions = canonical(list(legal))
-            default = greedy_choice(actions, len(view.hand), config.thrifty)
+            default = greedy_choice(actions, len(view.hand), config.thrifty, view.draw_size > 0)
             pick_z = config.pick_z if len(view.names) == 2 else config.pick_z_many
             result = paired_search(
                 dealer, actions, rng, iterations, deadline, config, default=default, pick_z=pick_z

@@ -31,7 +31,7 @@ from ..rules.actions import DRAW, FLIP, PICKUP
 from ..rules.cards import CLEAR, CLEAR1, DECK_SIZE, RANK_OF
 from ..rules.options import PLACES
 from ..rules.state import HAND_TARGET, TURN_LIMIT, GameState, Phase
-from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, greedy_face_up
+from .policy import CLEARS_OTHERWISE, CLEARS_WITH_CARDS_LEFT, SPLIT_FROM, greedy_face_up
 
 
 def plays_on_ranks(state: GameState) -> bool:
@@ -219,6 +219,8 @@ def play_ranks(
                     rank += 1
                 if rank <= 10:
                     count = src[rank]  # the lowest number, every copy
+                    if count > 1 and s == thrifty and rank >= SPLIT_FROM and pos < DECK_SIZE:
+                        count = 1  # the thrifty rule keeps the others back
                 else:
                     keen = held > 1 and s != thrifty
                     order = CLEARS_WITH_CARDS_LEFT if keen else CLEARS_OTHERWISE
