@@ -39,8 +39,8 @@ searched action on the deal's ranks (bots/paired.py: the same decisions at
 the same number of rollouts, 1.44x the rollouts in a 4-player decision,
 1.2x heads-up).  Its decision times: p50 45-93 ms, p95 <= 250.4 ms, max
 257.5 ms.  The 2p rows were measured before all three; on this code a
-check of 450 games heads-up against greedy (seeds 13000-13008): 356
-(79.1%) [75.1%, 82.6%], p95 <= 250.5 ms, max 280.6 ms.
+check of 600 games heads-up against greedy (seeds 13000-13011): 470
+(78.3%) [74.9%, 81.4%], p95 <= 250.5 ms, max 280.6 ms.
 The same seeds before the thrifty rule's held-back copies: 376/1000
 (37.6%) at 4 players; before the actions on ranks 366/1000 (36.6%); before the
 lookahead 744/1000 (74.4%) heads-up and 364/1000 (36.4%) at 4 players;
