@@ -65,7 +65,7 @@ def paired_search(
     # apply (the set-up's face-up choices) through apply_ranks, or else
     # through the engine.
     by_id = apply is GameState.apply
-    on_deal = by_id or apply_ranks is not None
+    lay = None if by_id else apply_ranks
     while len(alive) > 1 and done + len(alive) <= max(limit, len(alive)):
         if deadline is not None and done and clock() >= deadline:
             break
@@ -74,14 +74,14 @@ def paired_search(
         # numbers draws the same ones after each action (common numbers too).
         stream = rng.getrandbits(62)
         fast = on_ranks(deal, config)  # greedy's winner straight from bots/rollout.py
-        if fast and on_deal:
+        if fast and (by_id or lay is not None):
             # The deal on ranks once; each action is played on a copy of it.
             base = ranks_of(deal)
             deep = config.lookahead and deal.phase is Phase.PLAY and not deal.draw_size()
             for action in alive:
-                if apply_ranks is not None and not by_id:
+                if lay is not None:
                     laid = base.copy()
-                    apply_ranks(laid, action)
+                    lay(laid, action)
                     winner = play_ranks(laid, thrifty)
                 elif deep:
                     winner = lookahead_ranks(base.copy(), seat, config.thrifty, action)

@@ -102,8 +102,9 @@ def thrifty_policy(seat: int) -> Policy:
     """Greedy's rule at every seat, the thrifty one at ``seat``."""
 
     def policy(state: GameState, legal: list[int], rng: random.Random) -> int:
-        drawing = state.draw_size() > 0
-        return greedy_choice(legal, state.hand_size[state.seat], state.seat == seat, drawing)
+        mine = state.seat == seat
+        drawing = mine and state.draw_size() > 0  # it matters to the thrifty rule only
+        return greedy_choice(legal, state.hand_size[state.seat], mine, drawing)
 
     return policy
 
@@ -117,8 +118,9 @@ def erratic_policy(chance: Sequence[float], thrifty: int | None = None) -> Polic
         p = chance[state.seat]
         if p and rng.random() < p:
             return legal[int(rng.random() * len(legal))]
-        drawing = state.draw_size() > 0
-        return greedy_choice(legal, state.hand_size[state.seat], state.seat == thrifty, drawing)
+        mine = state.seat == thrifty
+        drawing = mine and state.draw_size() > 0  # it matters to the thrifty rule only
+        return greedy_choice(legal, state.hand_size[state.seat], mine, drawing)
 
     return policy
 
