@@ -66,6 +66,7 @@ def paired_search(
     # through the engine.
     by_id = apply is GameState.apply
     lay = None if by_id else apply_ranks
+    on_deal = by_id or lay is not None  # every action on the deal's ranks
     while len(alive) > 1 and done + len(alive) <= max(limit, len(alive)):
         if deadline is not None and done and clock() >= deadline:
             break
@@ -74,7 +75,7 @@ def paired_search(
         # numbers draws the same ones after each action (common numbers too).
         stream = rng.getrandbits(62)
         fast = on_ranks(deal, config)  # greedy's winner straight from bots/rollout.py
-        if fast and (by_id or lay is not None):
+        if fast and on_deal:
             # The deal on ranks once; each action is played on a copy of it.
             base = ranks_of(deal)
             deep = config.lookahead and deal.phase is Phase.PLAY and not deal.draw_size()
