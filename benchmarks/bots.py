@@ -39,8 +39,8 @@ other copies of a 9 or 10 while the draw pile lasts (bots/policy.py:
 SPLIT_FROM), whose set-up search lays each choice on the deal's ranks, and
 which plays each searched action on the deal's ranks (bots/paired.py: the
 same decisions at the same number of rollouts, 1.44x the rollouts in a
-4-player decision, 1.2x heads-up).  Its decision times: p50 45-95 ms, p95 <= 250.4 ms, max
-278.4 ms.  So is the first 2p row (seeds 13000-13019; 6 stalemates;
+4-player decision, 1.2x heads-up).  Its decision times: p50 45-95 ms,
+p95 <= 250.4 ms, max 278.4 ms.  So is the first 2p row (seeds 13000-13019; 6 stalemates;
 decision times p50 11-250 ms, p95 <= 250.5 ms, max 280.6 ms); before all
 three the same seeds gave 767 (76.7%) [74.0%, 79.2%].  The 2p row against
 random was measured before all three.
