@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net import Accept, Client, Message, NetConfig, Refuse, Server, State
+from net import Accept, Client, Message, NetConfig, Refuse, SendQueueFull, Server, State
 from net.codec import Rejected, decode, decode_message
 from net.packets import AcceptPacket, DataFrame, SessionPacket, StateFrame
 from threeup_tui.bots import make_bot
@@ -436,11 +436,13 @@ class RawSeat:
         self._acted = -1
 
     @classmethod
-    async def join(cls, host: NetHost, name: str, token: str | None = None) -> RawSeat:
+    async def join(
+        cls, host: NetHost, name: str, token: str | None = None, config: NetConfig = RAW_SEAT_NET
+    ) -> RawSeat:
         captured: list[bytes] = []
         hello = make_hello(name, None, token or secrets.token_hex(16), False)
         client = await Client.connect(
-            *host.address, hello, RAW_SEAT_NET, on_datagram_sent=lambda _a, d: captured.append(d)
+            *host.address, hello, config, on_datagram_sent=lambda _a, d: captured.append(d)
         )
         return cls(client, captured)
 
@@ -451,27 +453,44 @@ class RawSeat:
         async def run() -> View:
             while True:
                 view = self.view
+                sent = True
                 if view is not None:
                     if view.phase == "over" or (view.my_turn and until(view)):
                         return view
-                    self._act(view)
-                event = await self.client.next_event()
-                if isinstance(event, Message):
-                    self.messages.append(event.payload)
-                elif isinstance(event, State) and event.payload.get("view") is not None:
-                    self.view = view_from_wire(event.payload["view"])
+                    sent = self._act(view)
+                if not sent:
+                    # This seat's own chat flood filled its send queue:
+                    # send the request again once acks have made room, as
+                    # any client must (no event need come to wake us).
+                    with contextlib.suppress(TimeoutError):
+                        event = await asyncio.wait_for(self.client.next_event(), 0.02)
+                        self._take(event)
+                    continue
+                self._take(await self.client.next_event())
 
         return await asyncio.wait_for(run(), timeout)
 
-    def _act(self, view: View) -> None:
-        if view.phase == "setup" and not view.seats[self.seat].ready and self._acted != -2:
-            cards = list(self.bot.choose_face_up(view))
-            self.client.send({"t": "setup", "cards": cards})
-            self._acted = -2
-        elif view.my_turn and self._acted != view.moves_played:
-            self._acted = view.moves_played
-            move = self.bot.choose_move(view)
-            self.client.send({"t": "move", "at": view.moves_played, "move": move.to_json()})
+    def _take(self, event: Any) -> None:
+        if isinstance(event, Message):
+            self.messages.append(event.payload)
+        elif isinstance(event, State) and event.payload.get("view") is not None:
+            self.view = view_from_wire(event.payload["view"])
+
+    def _act(self, view: View) -> bool:
+        """Send what ``view`` asks of this seat; False when the send queue
+        was full and nothing was sent (it is sent again on the next call)."""
+        try:
+            if view.phase == "setup" and not view.seats[self.seat].ready and self._acted != -2:
+                cards = list(self.bot.choose_face_up(view))
+                self.client.send({"t": "setup", "cards": cards})
+                self._acted = -2
+            elif view.my_turn and self._acted != view.moves_played:
+                move = self.bot.choose_move(view)
+                self.client.send({"t": "move", "at": view.moves_played, "move": move.to_json()})
+                self._acted = view.moves_played
+        except SendQueueFull:
+            return False
+        return True
 
     async def wait_message(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
         async def run() -> dict[str, Any]:
@@ -480,12 +499,10 @@ class RawSeat:
                     return self.messages.pop(i)  # type: ignore[no-any-return]
             while True:
                 event = await self.client.next_event()
-                if isinstance(event, Message):
-                    if isinstance(event.payload, dict) and event.payload.get("t") == kind:
-                        return event.payload  # type: ignore[no-any-return]
-                    self.messages.append(event.payload)
-                elif isinstance(event, State) and event.payload.get("view") is not None:
-                    self.view = view_from_wire(event.payload["view"])
+                payload = event.payload if isinstance(event, Message) else None
+                if isinstance(payload, dict) and payload.get("t") == kind:
+                    return payload
+                self._take(event)
 
         return await asyncio.wait_for(run(), timeout)
 

@@ -5,12 +5,14 @@ and a clean close on SIGTERM."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import signal
 import time
 from pathlib import Path
 
 from netplay_support import (
+    RAW_SEAT_NET,
     ClientLog,
     RawSeat,
     load_record_file,
@@ -24,7 +26,7 @@ from netplay_support import (
     verify_cli,
 )
 
-from net import Client, NetConfig
+from net import Client
 from threeup_tui.client.events import (
     ChatReceived,
     ConnectionChanged,
@@ -160,9 +162,13 @@ async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> N
     table.add_bot(None, "greedy")
     host = await start_host(table)
     runner = await run_table(table)
-    flooder = await RawSeat.join(host, "flooder")
+    # Both flooders have small send queues: the flood fills them at once, so
+    # the flooding seat's moves have to wait for acks to make room (as on a
+    # slow network), and little is still queued when the flood stops.
+    small_queue = dataclasses.replace(RAW_SEAT_NET, max_send_queue_bytes=16_384)
+    flooder = await RawSeat.join(host, "flooder", config=small_queue)
     watcher_hello = make_hello("wendy", None, secrets.token_hex(16), True)
-    watcher = await Client.connect(*host.address, watcher_hello, NetConfig(idle_timeout=30))
+    watcher = await Client.connect(*host.address, watcher_hello, small_queue)
     other = make_client(host.address, "other", tmp_path / "o.json")
     heard: list[ChatReceived] = []
     heard_at: list[float] = []
