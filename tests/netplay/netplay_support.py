@@ -453,19 +453,16 @@ class RawSeat:
         async def run() -> View:
             while True:
                 view = self.view
-                sent = True
                 if view is not None:
                     if view.phase == "over" or (view.my_turn and until(view)):
                         return view
-                    sent = self._act(view)
-                if not sent:
-                    # This seat's own chat flood filled its send queue:
-                    # send the request again once acks have made room, as
-                    # any client must (no event need come to wake us).
-                    with contextlib.suppress(TimeoutError):
-                        event = await asyncio.wait_for(self.client.next_event(), 0.02)
-                        self._take(event)
-                    continue
+                    if not self._act(view):
+                        # This seat's own chat flood filled its send queue:
+                        # send the request again once acks have made room,
+                        # as any client must (no event need come to wake us).
+                        with contextlib.suppress(TimeoutError):
+                            self._take(await asyncio.wait_for(self.client.next_event(), 0.02))
+                        continue
                 self._take(await self.client.next_event())
 
         return await asyncio.wait_for(run(), timeout)
