@@ -30,7 +30,8 @@ the draw pile is out, its next decision in each rollout tried every way
     2p expert vs random            1000   973 (97.3%)   [96.1%, 98.1%]  >= 95%
       (fresh deals, seeds 16000-16019, 0 stalemates; before the thrifty
       rule and the lookahead, on other seeds: 976, 97.6% [96.5%, 98.4%])
-    expert decision time: p50 26-250 ms, p95 <= 250.8 ms (every chunk), max 300.4 ms
+    expert decision time, the three rows: p50 11-250 ms, p95 <= 250.7 ms (every chunk),
+      max 280.6 ms
     the thrifty rule alone, one seat against greedy's at the others, on ranks:
       54.2% [53.5, 54.9] heads-up, 27.0% [26.3, 27.6] as one of four (20,000 deals each)
 
@@ -40,8 +41,8 @@ SPLIT_FROM), whose set-up search lays each choice on the deal's ranks, and
 which plays each searched action on the deal's ranks (bots/paired.py: the
 same decisions at the same number of rollouts, 1.44x the rollouts in a
 4-player decision, 1.2x heads-up).  Its decision times: p50 45-95 ms,
-p95 <= 250.4 ms, max 278.4 ms.  So is the first 2p row (seeds 13000-13019; 6 stalemates;
-decision times p50 11-250 ms, p95 <= 250.5 ms, max 280.6 ms); before all
+p95 <= 250.4 ms, max 278.4 ms.  So is the first 2p row (seeds 13000-13019;
+6 stalemates; decision times p50 11-250 ms, p95 <= 250.5 ms, max 280.6 ms); before all
 three the same seeds gave 767 (76.7%) [74.0%, 79.2%].  And so is the 2p row
 against random (decision times p50 250.1-250.2 ms in every chunk: against
 random the search seldom ends early; p95 <= 250.7 ms, max 268.5 ms).
