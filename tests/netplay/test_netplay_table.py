@@ -17,16 +17,21 @@ from netplay_support import (
     RawSeat,
     load_record_file,
     make_client,
+    make_table,
+    normalized,
     play_bot,
     run_table,
     start_bot_process,
     start_host,
     start_host_process,
     stop_runner,
+    table_record,
     verify_cli,
+    verify_record,
 )
 
-from net import Client
+from net import Client, SendQueueFull
+from threeup_tui.bots import make_bot
 from threeup_tui.client.events import (
     ChatReceived,
     ConnectionChanged,
@@ -36,9 +41,10 @@ from threeup_tui.client.events import (
     TurnClock,
     ViewChanged,
 )
-from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.client import CLIENT_NET, NetClient
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import make_hello
+from threeup_tui.rules import Move, View
 from threeup_tui.table import AWAY_AFTER, Table, TableConfig
 
 
@@ -248,6 +254,70 @@ async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> N
     # Every line the host handled was refused but the few let through (some
     # may still have been on their way when the test stopped).
     assert 0.95 * total <= host.stats.chat_refused <= total - passed
+
+
+async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Path) -> None:
+    """Every move (and the set-up) of a seat finds its send queue full, as
+    after a long stall of the network: none is lost, the player is told it
+    waits, and it goes once acks make room; the game ends and the record
+    holds every move the seat made.  A chat line that finds the queue full
+    is not kept, and the player is told so."""
+    table = make_table(tmp_path, players=2, seed=61, bots=1)
+    host = await start_host(table)
+    runner = await run_table(table)
+    small_queue = dataclasses.replace(CLIENT_NET, max_send_queue_bytes=8192)
+    client = make_client(host.address, "ann", tmp_path / "t.json", config=small_queue)
+    notices: list[str] = []
+    emit = client._emit
+
+    def hear(event: Event) -> None:
+        if isinstance(event, Notice):
+            notices.append(event.text)
+        emit(event)
+
+    client._emit = hear  # type: ignore[method-assign]
+
+    def fill_the_send_queue() -> None:
+        # Requests the host drops as malformed (and counts): they only take
+        # room, to the last few bytes (the smallest filler is 16 bytes, the smallest move 36).
+        session = client._client
+        assert session is not None
+        for pad in (1000, 100, 1):
+            try:
+                while True:
+                    session.send({"t": "filler", "pad": "x" * pad})
+            except SendQueueFull:
+                pass
+
+    greedy = make_bot("greedy", 5)
+
+    class Stalled:  # greedy, but it finds the send queue full each time it acts
+        def choose_face_up(self, view: View) -> tuple[str, str, str]:
+            fill_the_send_queue()
+            client.chat("hello")  # a line is the player's to send again
+            return greedy.choose_face_up(view)
+
+        def choose_move(self, view: View) -> Move:
+            fill_the_send_queue()
+            return greedy.choose_move(view)
+
+    try:
+        log = await asyncio.wait_for(play_bot(client, ClientLog("ann"), bot=Stalled()), 60)
+        record = table_record(table)
+    finally:
+        await client.close()
+        await stop_runner(runner)
+        await host.close()
+    assert log.views[-1].phase == "over"
+    verify_record(record)
+    mine = [normalized(m) for m in record.moves if m.seat == log.seat]
+    assert mine == [normalized(move) for _, move in log.submitted]
+    assert len(mine) >= 5
+    waits = [n for n in notices if n.startswith("your move waits (the connection is busy)")]
+    assert len(waits) == len(mine) + 1  # each move, and the set-up
+    assert "not sent (the connection is busy): try again in a moment" in notices
+    assert host.stats.malformed_requests > 8 * len(waits)
+    assert host.stats.stale_moves == 0  # each went once
 
 
 def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from net.client import Client
 from net.config import NetConfig
-from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
+from net.errors import ConnectTimeout, NetError, Refused, SendQueueFull, SessionClosed
 from net.events import DisconnectCause, Disconnected, Message, State
 
 from ..addresses import AddressError as AddressError
@@ -55,6 +55,11 @@ log = logging.getLogger("threeup.client")
 # move is re-sent within 0.4 s however many times it was lost before.
 CLIENT_NET = NetConfig(idle_timeout=5.0, connect_timeout=8.0, max_rto=0.4, ack_delay=0.01)
 RECONNECT_MAX_DELAY = 2.0
+# A move or set-up that could not go (the send queue was full, or the session
+# was being replaced) is tried again this often until it goes: no event comes
+# when acks make room.
+RESEND_EVERY = 0.05
+BUSY = "the connection is busy"  # the send queue is full
 
 
 class NetClient(TableClient):
@@ -91,6 +96,8 @@ class NetClient(TableClient):
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
+        self._waiting: dict[str, Any] | None = None  # a move or set-up not sent yet
+        self._resend_task: asyncio.Task[None] | None = None
         self._closing = False
         self._clock_raw: Any = None
         self.reconnects = 0
@@ -152,6 +159,7 @@ class NetClient(TableClient):
 
     async def close(self) -> None:
         self._closing = True
+        await cancel_and_wait(self._resend_task)
         await cancel_and_wait(self._task)
         if self._client is not None:
             await self._client.close("bye")
@@ -253,15 +261,47 @@ class NetClient(TableClient):
 
     # ------------------------------------------------------------ sending
     def _send(self, message: dict[str, Any]) -> None:
+        why = self._try_send(message)
+        if why is None:
+            return
+        if message.get("t") in ("move", "setup"):
+            # The player's turn must not be lost: it waits, and goes as soon
+            # as it can (a newer one takes its place).
+            if self._waiting is None:
+                self._emit(Notice(f"your move waits ({why}): it goes as soon as it can"))
+            self._waiting = message
+            if self._resend_task is None or self._resend_task.done():
+                self._resend_task = asyncio.get_running_loop().create_task(self._resend())
+        else:
+            # Chat and table requests are the player's to repeat: say so (a
+            # notice, not a refusal: nothing was refused, and the set-up
+            # screen takes a refusal as its own).
+            self._emit(Notice(f"not sent ({why}): try again in a moment"))
+
+    def _try_send(self, message: dict[str, Any]) -> str | None:
+        """Send ``message``; why it could not go yet, or None (sent, or
+        refused for good: too large, which trying again cannot mend)."""
         client = self._client
         try:
             if client is None:
                 raise SessionClosed("not connected")
             client.send(message)
+        except SendQueueFull:
+            return BUSY
+        except SessionClosed:
+            return "not connected"
         except NetError as err:
-            # The reconnect re-sends the last move; other requests are
-            # repeated by the player once the table is back.
-            log.info("not sent (%s): %s", err, message.get("t"))
+            log.warning("not sent (%s): %s", err, message.get("t"))
+        if message is self._waiting:
+            self._waiting = None
+        return None
+
+    async def _resend(self) -> None:
+        while not self._closing and self._waiting is not None:
+            await asyncio.sleep(RESEND_EVERY)
+            waiting = self._waiting
+            if waiting is not None:
+                self._try_send(waiting)
 
     def choose_face_up(self, cards: Sequence[str]) -> None:
         self._send(request("setup", cards=list(cards)))
