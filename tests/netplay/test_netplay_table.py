@@ -261,7 +261,8 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
     after a long stall of the network: none is lost, the player is told it
     waits, and it goes once acks make room; the game ends and the record
     holds every move the seat made.  A chat line that finds the queue full
-    is not kept, and the player is told so."""
+    is not kept, and the player is told so; a request still waiting when the
+    host closes the table is given up."""
     table = make_table(tmp_path, players=2, seed=61, bots=1)
     host = await start_host(table)
     runner = await run_table(table)
@@ -304,6 +305,16 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
     try:
         log = await asyncio.wait_for(play_bot(client, ClientLog("ann"), bot=Stalled()), 60)
         record = table_record(table)
+        in_game = list(notices)
+        # A request still waiting when the host closes the table is given up
+        # with the connection (no timer goes on for a table that is gone).
+        fill_the_send_queue()
+        client.choose_face_up(["R1", "R2", "R3"])
+        resending = client._resend_task
+        assert resending is not None and not resending.done()
+        await stop_runner(runner)
+        await host.close()
+        await asyncio.wait_for(resending, 5)
     finally:
         await client.close()
         await stop_runner(runner)
@@ -313,9 +324,9 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
     mine = [normalized(m) for m in record.moves if m.seat == log.seat]
     assert mine == [normalized(move) for _, move in log.submitted]
     assert len(mine) >= 5
-    waits = [n for n in notices if n.startswith("your move waits (the connection is busy)")]
+    waits = [n for n in in_game if n.startswith("your move waits (the connection is busy)")]
     assert len(waits) == len(mine) + 1  # each move, and the set-up
-    assert "not sent (the connection is busy): try again in a moment" in notices
+    assert "not sent (the connection is busy): try again in a moment" in in_game
     assert host.stats.malformed_requests > 8 * len(waits)
     assert host.stats.stale_moves == 0  # each went once
 

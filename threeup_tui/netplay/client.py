@@ -297,11 +297,16 @@ class NetClient(TableClient):
         return None
 
     async def _resend(self) -> None:
-        while not self._closing and self._waiting is not None:
+        # Until it goes, or the connection is closed for good (the receiving
+        # task ends then: the host closed the table, or refused the seat).
+        while not self._closing and self._waiting is not None and self._connection_open():
             await asyncio.sleep(RESEND_EVERY)
             waiting = self._waiting
             if waiting is not None:
                 self._try_send(waiting)
+
+    def _connection_open(self) -> bool:
+        return self._task is not None and not self._task.done()
 
     def choose_face_up(self, cards: Sequence[str]) -> None:
         self._send(request("setup", cards=list(cards)))
