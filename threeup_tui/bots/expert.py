@@ -24,9 +24,9 @@ greedy at 500-1500 iterations, against 77% for the paired search at 1000).
   of the six cards (colours aside) is tried on the same deals, played out
   (bots/paired.py), the clearly worse dropped as the search goes.  Its
   default is the seat's own set-up rule, a pair face up (bots/policy.py:
-  thrifty_face_up), which a search of 20,000 rollouts a choice nearly always
-  picks where there is a pair; with three or more seats another choice
-  must lead it clearly, as in play.
+  thrifty_face_up), which a set-up search of 20,000 rollouts (all choices
+  together) nearly always picks where there is a pair; with three or more
+  seats another choice must lead it clearly, as in play.
 - Trivial decisions are answered at once: a single legal action, or only
   face-down flips (the slots are all unseen, so alike).
 - Purity: a decision is a function of the bot's seed, its budget and the
