@@ -7,7 +7,13 @@ import random
 from positions import set_up
 
 from threeup_tui.bots import GreedyBot
-from threeup_tui.bots.policy import greedy_choice, greedy_face_up, play_out, thrifty_face_up
+from threeup_tui.bots.policy import (
+    greedy_choice,
+    greedy_face_up,
+    play_out,
+    setup_value,
+    thrifty_face_up,
+)
 from threeup_tui.rules import DRAW, FLIP, PICKUP, GameState, Phase, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
 from threeup_tui.rules.cards import CLEAR, CLEAR1, CLEAR2, CODES, RANK_OF, parse_code
@@ -82,8 +88,7 @@ def _thrifty_set_up_by_the_words(ranks: list[int]) -> list[int]:
     third copy, else the highest number left; with no pair, greedy's."""
     pairs = [r for r in set(ranks) if r < CLEAR and ranks.count(r) >= 2]
     if not pairs:
-        strength = {CLEAR: 14, CLEAR1: 15, CLEAR2: 16}  # greedy's: the strongest three
-        return sorted(sorted(ranks, key=lambda r: strength.get(r, r))[-3:])
+        return sorted(sorted(ranks, key=setup_value)[-3:])  # greedy's: the strongest three
     pair = max(pairs)
     rest = list(ranks)
     rest.remove(pair)
