@@ -5,12 +5,14 @@ and a clean close on SIGTERM."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import secrets
 import signal
 import time
 from pathlib import Path
 
+import pytest
 from netplay_support import (
     RAW_SEAT_NET,
     ClientLog,
@@ -33,6 +35,7 @@ from netplay_support import (
 from net import Client, SendQueueFull
 from threeup_tui.bots import make_bot
 from threeup_tui.client.events import (
+    ActionRejected,
     ChatReceived,
     ConnectionChanged,
     Event,
@@ -41,10 +44,12 @@ from threeup_tui.client.events import (
     TurnClock,
     ViewChanged,
 )
+from threeup_tui.netplay import client as netplay_client
 from threeup_tui.netplay.client import CLIENT_NET, NetClient
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import make_hello
 from threeup_tui.rules import Move, View
+from threeup_tui.rules.cards import parse_code
 from threeup_tui.table import AWAY_AFTER, Table, TableConfig
 
 
@@ -329,6 +334,59 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
     assert "not sent (the connection is busy): try again in a moment" in in_game
     assert host.stats.malformed_requests > 8 * len(waits)
     assert host.stats.stale_moves == 0  # each went once
+
+
+async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player lays cards while the send queue is full (they wait), then,
+    once acks have made room and before the client tries again, other cards:
+    those go, and the first choice is dropped, not sent after them (where
+    the host would refuse it, or take it instead)."""
+    monkeypatch.setattr(netplay_client, "RESEND_EVERY", 1.0)  # room to act first
+    table = make_table(tmp_path, players=2, seed=62, bots=1)
+    host = await start_host(table)
+    runner = await run_table(table)
+    small_queue = dataclasses.replace(CLIENT_NET, max_send_queue_bytes=8192)
+    client = make_client(host.address, "ann", tmp_path / "t.json", config=small_queue)
+    events: list[Event] = []
+    done = asyncio.Event()
+    try:
+        await client.start()
+        listening = asyncio.create_task(collect(client, events, done))
+        await wait_for(lambda: client.view is not None and client.view.phase == "setup", 10)
+        assert client.view is not None
+        hand = list(client.view.hand)
+        session = client._client
+        assert session is not None
+        for pad in (1000, 100, 1):  # to the last bytes: no set-up fits
+            with contextlib.suppress(SendQueueFull):
+                while True:
+                    session.send({"t": "filler", "pad": "x" * pad})
+        client.choose_face_up(hand[:3])
+        assert client._waiting is not None
+        await wait_for(lambda: session._live_session().flushed, 5)
+        client.choose_face_up(hand[3:])  # goes at once
+        assert client._waiting is None
+        await wait_for(lambda: client.view is not None and client.view.phase == "play", 10)
+        await asyncio.sleep(2.5)  # past two of the client's tries
+        done.set()
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
+    finally:
+        await client.close()
+        await stop_runner(runner)
+        await host.close()
+    state = table.state
+    assert state is not None
+    seat = client.seat
+    assert seat is not None
+    laid = state.setup[seat]
+    assert laid is not None and sorted(laid) == sorted(parse_code(code) for code in hand[3:])
+    assert [e for e in events if isinstance(e, ActionRejected)] == []
+    waits = [e for e in events if isinstance(e, Notice) and e.text.startswith("your move waits")]
+    assert len(waits) <= 1
 
 
 def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> None:

@@ -261,13 +261,20 @@ class NetClient(TableClient):
 
     # ------------------------------------------------------------ sending
     def _send(self, message: dict[str, Any]) -> None:
+        turn = message.get("t") in ("move", "setup")
+        told = self._waiting is not None
+        if turn:
+            # A newer move or set-up takes the place of one still waiting,
+            # whether or not it goes at once: the older, sent after it, would
+            # be stale (a set-up would even be refused, or replace the newer).
+            self._waiting = None
         why = self._try_send(message)
         if why is None:
             return
-        if message.get("t") in ("move", "setup"):
+        if turn:
             # The player's turn must not be lost: it waits, and goes as soon
-            # as it can (a newer one takes its place).
-            if self._waiting is None:
+            # as it can.
+            if not told:
                 self._emit(Notice(f"your move waits ({why}): it goes as soon as it can"))
             self._waiting = message
             if self._resend_task is None or self._resend_task.done():
