@@ -46,11 +46,12 @@ from threeup_tui.client.events import (
 )
 from threeup_tui.netplay import client as netplay_client
 from threeup_tui.netplay.client import CLIENT_NET, NetClient
+from threeup_tui.netplay.host import NetHost
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import make_hello
 from threeup_tui.rules import Move, View
 from threeup_tui.rules.cards import parse_code
-from threeup_tui.table import AWAY_AFTER, Table, TableConfig
+from threeup_tui.table import AWAY_AFTER, Table, TableConfig, TableRunner
 
 
 def timed_table(tmp_path: Path, turn_time: float, players: int = 2, seed: int = 81) -> Table:
@@ -261,6 +262,31 @@ async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> N
     assert 0.95 * total <= host.stats.chat_refused <= total - passed
 
 
+def fill_send_queue(client: NetClient) -> None:
+    """Fill the client's send queue to the last few bytes with requests the
+    host drops as malformed (and counts): they only take room (the smallest
+    filler is 16 bytes, the smallest move 36)."""
+    session = client._client
+    assert session is not None
+    for pad in (1000, 100, 1):
+        with contextlib.suppress(SendQueueFull):
+            while True:
+                session.send({"t": "filler", "pad": "x" * pad})
+
+
+async def table_with_a_small_queue(
+    tmp_path: Path, seed: int
+) -> tuple[Table, NetHost, TableRunner, NetClient]:
+    """A 2-seat table with a greedy bot, and a client for the other seat
+    whose send queue holds 8 KiB (not started)."""
+    table = make_table(tmp_path, players=2, seed=seed, bots=1)
+    host = await start_host(table)
+    runner = await run_table(table)
+    small_queue = dataclasses.replace(CLIENT_NET, max_send_queue_bytes=8192)
+    client = make_client(host.address, "ann", tmp_path / "t.json", config=small_queue)
+    return table, host, runner, client
+
+
 async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Path) -> None:
     """Every move (and the set-up) of a seat finds its send queue full, as
     after a long stall of the network: none is lost, the player is told it
@@ -268,11 +294,7 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
     holds every move the seat made.  A chat line that finds the queue full
     is not kept, and the player is told so; a request still waiting when the
     host closes the table is given up."""
-    table = make_table(tmp_path, players=2, seed=61, bots=1)
-    host = await start_host(table)
-    runner = await run_table(table)
-    small_queue = dataclasses.replace(CLIENT_NET, max_send_queue_bytes=8192)
-    client = make_client(host.address, "ann", tmp_path / "t.json", config=small_queue)
+    table, host, runner, client = await table_with_a_small_queue(tmp_path, seed=61)
     notices: list[str] = []
     emit = client._emit
 
@@ -283,28 +305,16 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
 
     client._emit = hear  # type: ignore[method-assign]
 
-    def fill_the_send_queue() -> None:
-        # Requests the host drops as malformed (and counts): they only take
-        # room, to the last few bytes (the smallest filler is 16 bytes, the smallest move 36).
-        session = client._client
-        assert session is not None
-        for pad in (1000, 100, 1):
-            try:
-                while True:
-                    session.send({"t": "filler", "pad": "x" * pad})
-            except SendQueueFull:
-                pass
-
     greedy = make_bot("greedy", 5)
 
     class Stalled:  # greedy, but it finds the send queue full each time it acts
         def choose_face_up(self, view: View) -> tuple[str, str, str]:
-            fill_the_send_queue()
+            fill_send_queue(client)
             client.chat("hello")  # a line is the player's to send again
             return greedy.choose_face_up(view)
 
         def choose_move(self, view: View) -> Move:
-            fill_the_send_queue()
+            fill_send_queue(client)
             return greedy.choose_move(view)
 
     try:
@@ -313,7 +323,7 @@ async def test_a_move_that_finds_the_send_queue_full_waits_and_goes(tmp_path: Pa
         in_game = list(notices)
         # A request still waiting when the host closes the table is given up
         # with the connection (no timer goes on for a table that is gone).
-        fill_the_send_queue()
+        fill_send_queue(client)
         client.choose_face_up(["R1", "R2", "R3"])
         resending = client._resend_task
         assert resending is not None and not resending.done()
@@ -344,11 +354,7 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
     those go, and the first choice is dropped, not sent after them (where
     the host would refuse it, or take it instead)."""
     monkeypatch.setattr(netplay_client, "RESEND_EVERY", 1.0)  # room to act first
-    table = make_table(tmp_path, players=2, seed=62, bots=1)
-    host = await start_host(table)
-    runner = await run_table(table)
-    small_queue = dataclasses.replace(CLIENT_NET, max_send_queue_bytes=8192)
-    client = make_client(host.address, "ann", tmp_path / "t.json", config=small_queue)
+    table, host, runner, client = await table_with_a_small_queue(tmp_path, seed=62)
     events: list[Event] = []
     done = asyncio.Event()
     try:
@@ -357,12 +363,9 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
         await wait_for(lambda: client.view is not None and client.view.phase == "setup", 10)
         assert client.view is not None
         hand = list(client.view.hand)
+        fill_send_queue(client)  # no set-up fits
         session = client._client
         assert session is not None
-        for pad in (1000, 100, 1):  # to the last bytes: no set-up fits
-            with contextlib.suppress(SendQueueFull):
-                while True:
-                    session.send({"t": "filler", "pad": "x" * pad})
         client.choose_face_up(hand[:3])
         assert client._waiting is not None
         await wait_for(lambda: session._live_session().flushed, 5)

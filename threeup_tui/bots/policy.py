@@ -134,13 +134,18 @@ def greedy_policy(state: GameState, legal: list[int], rng: random.Random) -> int
     return greedy_choice(legal, state.hand_size[state.seat])
 
 
+def _rule_choice(state: GameState, legal: list[int], thrifty: int | None) -> int:
+    """Greedy's rule for the seat to act, the thrifty one if it is ``thrifty``."""
+    mine = state.seat == thrifty
+    drawing = mine and state.draw_size() > 0  # it matters to the thrifty rule only
+    return greedy_choice(legal, state.hand_size[state.seat], mine, drawing)
+
+
 def thrifty_policy(seat: int) -> Policy:
     """Greedy's rule at every seat, the thrifty one at ``seat``."""
 
     def policy(state: GameState, legal: list[int], rng: random.Random) -> int:
-        mine = state.seat == seat
-        drawing = mine and state.draw_size() > 0  # it matters to the thrifty rule only
-        return greedy_choice(legal, state.hand_size[state.seat], mine, drawing)
+        return _rule_choice(state, legal, seat)
 
     return policy
 
@@ -154,9 +159,7 @@ def erratic_policy(chance: Sequence[float], thrifty: int | None = None) -> Polic
         p = chance[state.seat]
         if p and rng.random() < p:
             return legal[int(rng.random() * len(legal))]
-        mine = state.seat == thrifty
-        drawing = mine and state.draw_size() > 0  # it matters to the thrifty rule only
-        return greedy_choice(legal, state.hand_size[state.seat], mine, drawing)
+        return _rule_choice(state, legal, thrifty)
 
     return policy
 
