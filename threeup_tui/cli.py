@@ -336,8 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_bot_level,
         default=None,
         metavar="LEVEL",
-        help=f"how those bots play, and the bot that stands in for an absent player: "
-        f"{levels} (default greedy)",
+        help=f"how those bots play, the level the lobby's Add bot starts at, and the bot "
+        f"that stands in for an absent player: {levels} (default greedy)",
     )
     host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     host.add_argument(

@@ -542,6 +542,31 @@ async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
         await wait_for(pilot, lambda: on(app, StartScreen))
 
 
+async def test_the_lobby_adds_bots_at_the_tables_level() -> None:
+    """``threeup host --bot-level expert`` (or the host screen's choice): the
+    lobby's Add bot starts at expert, and ``a`` seats an expert bot."""
+    from threeup_tui.launcher import HostedClient, Launcher
+
+    class Loopback(Launcher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            return await super().host(
+                HostSettings(name="Ann", bind="127.0.0.1", port=0, players=3, bot_level="expert")
+            )
+
+    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        session = app.session
+        assert session is not None and isinstance(session.client, HostedClient)
+        table = session.client.table
+        assert app.screen.query_one("#bot-level", Select).value == "expert"
+        await pilot.press("a")
+        await wait_for(pilot, lambda: any(seat.kind == "bot" for seat in table.seats))
+        assert [seat.bot_level for seat in table.seats if seat.kind == "bot"] == ["expert"]
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
 async def test_a_guest_sees_the_turn_time() -> None:
     client = ScriptedClient()
     app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))

@@ -51,6 +51,9 @@ class Welcome:
     seat: int | None
     is_host: bool
     table_name: str = ""
+    # The level of the table's bots (its take-over bot's too), for the
+    # host's lobby to add by default; "" where the client cannot know it.
+    bot_level: str = ""
 
 
 @dataclass(frozen=True, slots=True)

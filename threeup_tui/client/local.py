@@ -40,7 +40,8 @@ class LocalClient(TableClient):
             token = self.table.seats[host_seat].token  # a resumed table: the host's own seat
         seat, _token = self.table.seat_human(self.name, token, host=self.as_host)
         self.seat = seat
-        self._emit(Welcome(seat, self.as_host, self.table.config.table_name))
+        config = self.table.config
+        self._emit(Welcome(seat, self.as_host, config.table_name, config.bot_level))
         self._emit(ConnectionChanged("connected", "this computer"))
         self.table.subscribe(self, seat, self._emit)
         for _ in range(self._bots_after):  # after the player: they get seat 1

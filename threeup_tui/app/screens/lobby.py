@@ -94,6 +94,15 @@ class LobbyScreen(TableScreenBase):
         super().__init__(id="lobby-screen")
         self._shown: tuple[object, ...] | None = None
 
+    def _table_bot_level(self) -> str:
+        """The level Add bot starts at: the table's own (``--bot-level``, or
+        the host screen's choice), else greedy."""
+        session = self.session
+        welcome = session.welcome if session is not None else None
+        if welcome is not None and welcome.bot_level in BOT_LEVELS:
+            return welcome.bot_level
+        return "greedy" if "greedy" in BOT_LEVELS else next(iter(BOT_LEVELS))
+
     def compose(self) -> ComposeResult:
         session = self.session
         host = session is not None and session.is_host
@@ -107,7 +116,7 @@ class LobbyScreen(TableScreenBase):
                         yield Button("Add bot (a)", id="add-bot", variant="primary", compact=True)
                         yield Select(
                             [(level, level) for level in BOT_LEVELS],
-                            value="greedy" if "greedy" in BOT_LEVELS else next(iter(BOT_LEVELS)),
+                            value=self._table_bot_level(),
                             allow_blank=False,
                             id="bot-level",
                             compact=True,
@@ -248,7 +257,7 @@ class LobbyScreen(TableScreenBase):
         session = self.session
         if session is None:
             return
-        level = "greedy"
+        level = self._table_bot_level()
         if self.query("#bot-level"):
             level = str(self.query_one("#bot-level", Select).value)
         session.client.add_bot(level)
