@@ -11,6 +11,7 @@ import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
@@ -31,9 +32,9 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
-from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
+from threeup_tui.client import LobbyChanged, TableClient, ViewChanged, Welcome
 from threeup_tui.history import FinishedGame, History, HistoryError
-from threeup_tui.launcher import HostSettings, JoinSettings
+from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
 
@@ -507,22 +508,24 @@ async def test_the_host_form_sets_the_turn_time_off_by_default() -> None:
     assert isinstance(settings, HostSettings) and settings.turn_time == 30
 
 
-async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
-    from threeup_tui.launcher import HostedClient, Launcher
+def loopback_host(**settings: Any) -> Launcher:
+    """A real launcher whose "Host a table" opens a table on 127.0.0.1 (any
+    free port, announcing nothing) with these settings, host named Ann."""
 
     class Loopback(Launcher):
-        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+        async def host(self, _: HostSettings) -> TableClient:
             return await super().host(
-                HostSettings(
-                    name="Ann",
-                    bind="127.0.0.1",
-                    port=0,
-                    turn_time=20.0,
-                    options=Options(finish="places", voluntary_pickup=True),
-                )
+                HostSettings(name="Ann", bind="127.0.0.1", port=0, **settings)
             )
 
-    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    return Loopback(announce_address="off")
+
+
+async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
+    launcher = loopback_host(
+        turn_time=20.0, options=Options(finish="places", voluntary_pickup=True)
+    )
+    app = create_app(launcher, StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
         session = app.session
@@ -545,15 +548,7 @@ async def test_the_lobby_sets_the_real_tables_turn_time() -> None:
 async def test_the_lobby_adds_bots_at_the_tables_level() -> None:
     """``threeup host --bot-level expert`` (or the host screen's choice): the
     lobby's Add bot starts at expert, and ``a`` seats an expert bot."""
-    from threeup_tui.launcher import HostedClient, Launcher
-
-    class Loopback(Launcher):
-        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
-            return await super().host(
-                HostSettings(name="Ann", bind="127.0.0.1", port=0, players=3, bot_level="expert")
-            )
-
-    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    app = create_app(loopback_host(players=3, bot_level="expert"), StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
         session = app.session
@@ -581,15 +576,7 @@ async def test_a_guest_sees_the_turn_time() -> None:
 
 async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
     pytest.importorskip("asyncssh")
-    from threeup_tui.launcher import HostedClient, Launcher
-
-    class Loopback(Launcher):
-        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
-            return await super().host(
-                HostSettings(name="Ann", bind="127.0.0.1", port=0, ssh_port=0, code="K")
-            )
-
-    app = create_app(Loopback(announce_address="off"), StartSpec(mode="host"))
+    app = create_app(loopback_host(ssh_port=0, code="K"), StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
         client = app.session.client if app.session else None
