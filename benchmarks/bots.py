@@ -24,9 +24,11 @@ the draw pile is out, its next decision in each rollout tried every way
 
     match-up                      games   expert wins   95% interval    target
     2p expert vs greedy            1000   777 (77.7%)   [75.0%, 80.2%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          1000   331 (33.1%)   [30.3%, 36.1%]  >= 40%
-      (fresh deals, seeds 17000-17019, with the set-up rule below as the
-      set-up search's default; the version before it on the same deals:
+    4p expert vs 3 greedy          2000   682 (34.1%)   [32.1%, 36.2%]  >= 40%
+      (fresh deals: seeds 17000-17019, 331 (33.1%) [30.3%, 36.1%], and
+      18000-18019, 351 (35.1%) [32.2%, 38.1%], measured 2026-12-02 on the
+      same bot code; with the set-up rule below as the set-up search's
+      default; the version before it on the seeds 17000-17019:
       341, 34.1% [31.2%, 37.1%]; that version on seeds 15000-15019: 353,
       35.3% [32.4%, 38.3%]; on seeds 12000-12019, which every earlier
       version was measured on: 399, 39.9% [36.9%, 43.0%])
@@ -34,14 +36,14 @@ the draw pile is out, its next decision in each rollout tried every way
       (fresh deals, seeds 16000-16019, 0 stalemates; before the thrifty
       rule and the lookahead, on other seeds: 976, 97.6% [96.5%, 98.4%])
     expert decision time, the three rows: p50 11-250 ms, p95 <= 250.7 ms (every chunk),
-      max 280.6 ms
+      max 282.6 ms
     the thrifty rule alone, one seat against greedy's at the others, on ranks:
       54.2% [53.5, 54.9] heads-up, 27.0% [26.3, 27.6] as one of four (20,000 deals each);
       with the expert's set-up rule at that seat (bots/policy.py: thrifty_face_up,
       a pair face up), the same deals: 55.6% [55.0, 56.3] and 29.1% [28.5, 29.7]
 
-The first 4p row's decision times: p50 54-112 ms, p95 <= 250.4 ms, max
-262.8 ms.  Heads-up the set-up search plays its best choice whatever its
+The first 4p row's decision times: p50 54-119 ms, p95 <= 250.5 ms, max
+282.6 ms.  Heads-up the set-up search plays its best choice whatever its
 default, so the set-up rule changes no heads-up decision (300 of 300
 set-ups the same at 1,000 rollouts): the 2p rows hold for this code.
 
