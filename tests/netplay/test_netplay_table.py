@@ -352,7 +352,7 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
     """The player lays cards while the send queue is full (they wait), then,
     once acks have made room and before the client tries again, other cards:
     those go, and the first choice is dropped, not sent after them (where
-    the host would refuse it, or take it instead)."""
+    the host would refuse it: the seat has chosen)."""
     monkeypatch.setattr(netplay_client, "RESEND_EVERY", 1.0)  # room to act first
     table, host, runner, client = await table_with_a_small_queue(tmp_path, seed=62)
     events: list[Event] = []

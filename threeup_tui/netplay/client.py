@@ -266,7 +266,8 @@ class NetClient(TableClient):
         if turn:
             # A newer move or set-up takes the place of one still waiting,
             # whether or not it goes at once: the older, sent after it, would
-            # be stale (a set-up would even be refused, or replace the newer).
+            # be stale (and a second set-up is refused: a refusal the player
+            # would see for nothing they did).
             self._waiting = None
         why = self._try_send(message)
         if why is None:
