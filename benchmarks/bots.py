@@ -66,10 +66,11 @@ The same seeds before the thrifty rule's held-back copies: 376/1000
 lookahead 744/1000 (74.4%) heads-up and 364/1000 (36.4%) at 4 players;
 before the thrifty rule: 739/1000 (73.9%) and 347/1000 (34.7%).  Before
 the rank-only rollouts: 717/1000 (71.7%) heads-up, 349/1050 (33.2%) at 4
-players.  Search speed (two runs, idle, before the thrifty rule; not
-measured again since): 16,700-18,600 rollouts/s heads-up, 3,576-4,032
-iterations per decision p50 (2,457-3,616 at 4 players); greedy playouts
-~8,700/s by the engine, ~28,500-32,500/s on ranks.
+players.  Search speed (this code, 2026-12-02, idle, 40 positions each,
+the default 250 ms): 28,900 rollouts/s heads-up and 29,400 at 4 players,
+6,196 and 5,572 iterations per decision p50; greedy playouts 10,800-12,700/s
+by the engine, 33,600-37,200/s on ranks.  (Before the thrifty rule and the
+actions on ranks: 16,700-18,600 rollouts/s heads-up.)
 """
 
 from __future__ import annotations
