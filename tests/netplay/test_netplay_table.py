@@ -356,10 +356,9 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
     monkeypatch.setattr(netplay_client, "RESEND_EVERY", 1.0)  # room to act first
     table, host, runner, client = await table_with_a_small_queue(tmp_path, seed=62)
     events: list[Event] = []
-    done = asyncio.Event()
     try:
         await client.start()
-        listening = asyncio.create_task(collect(client, events, done))
+        listening = asyncio.create_task(collect(client, events, asyncio.Event()))
         await wait_for(lambda: client.view is not None and client.view.phase == "setup", 10)
         assert client.view is not None
         hand = list(client.view.hand)
@@ -373,8 +372,7 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
         assert client._waiting is None
         await wait_for(lambda: client.view is not None and client.view.phase == "play", 10)
         await asyncio.sleep(2.5)  # past two of the client's tries
-        done.set()
-        listening.cancel()
+        listening.cancel()  # collect waits on the next event: ``done`` alone would not stop it
         with contextlib.suppress(asyncio.CancelledError):
             await listening
     finally:
