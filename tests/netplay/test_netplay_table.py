@@ -372,7 +372,7 @@ async def test_a_newer_set_up_that_goes_at_once_replaces_one_still_waiting(
         assert client._waiting is None
         await wait_for(lambda: client.view is not None and client.view.phase == "play", 10)
         await asyncio.sleep(2.5)  # past two of the client's tries
-        listening.cancel()  # collect waits on the next event: ``done`` alone would not stop it
+        listening.cancel()  # collect waits on the next event: only cancelling stops it
         with contextlib.suppress(asyncio.CancelledError):
             await listening
     finally:
