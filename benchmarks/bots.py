@@ -24,11 +24,13 @@ the draw pile is out, its next decision in each rollout tried every way
 
     match-up                      games   expert wins   95% interval    target
     2p expert vs greedy            1000   777 (77.7%)   [75.0%, 80.2%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          2000   682 (34.1%)   [32.1%, 36.2%]  >= 40%
+    4p expert vs 3 greedy          3000  1048 (34.9%)   [33.2%, 36.7%]  >= 40%
       (fresh deals: seeds 17000-17019, 331 (33.1%) [30.3%, 36.1%], and
-      18000-18019, 351 (35.1%) [32.2%, 38.1%], measured 2026-12-02 on the
-      same bot code; with the set-up rule below as the set-up search's
-      default; the version before it on the seeds 17000-17019:
+      18000-18019, 351 (35.1%) [32.2%, 38.1%], measured 2026-12-02, and
+      19000-19019, 366 (36.6%) [33.7%, 39.6%], measured 2026-12-04 (p95
+      <= 250.8 ms, max 254.9 ms), all on the same bot code; with the
+      set-up rule below as the set-up search's default; the version
+      before it on the seeds 17000-17019:
       341, 34.1% [31.2%, 37.1%]; that version on seeds 15000-15019: 353,
       35.3% [32.4%, 38.3%]; on seeds 12000-12019, which every earlier
       version was measured on: 399, 39.9% [36.9%, 43.0%])
