@@ -16,11 +16,12 @@ real games.
 It takes long: at the default 250 ms an expert decides ~40 times a game.
 Run it under ``nice`` on a shared machine, and say how busy it was.
 
-Last measured (2026-12-02, 2-core VM, ``threeup simulate --jobs 2``, the
-default 250 ms, games in chunks of 50 with distinct seeds, summed), with the
-expert's own rollouts played by the thrifty rule (bots/policy.py) and, once
-the draw pile is out, its next decision in each rollout tried every way
-(bots/rollout.py: lookahead_winner):
+Last measured (2026-12-02, and 2026-12-04 where a row says so; 2-core VM,
+``threeup simulate --jobs 2``, the default 250 ms, games in chunks of 50
+with distinct seeds, summed), with the expert's own rollouts played by the
+thrifty rule (bots/policy.py) and, once the draw pile is out, its next
+decision in each rollout tried every way (bots/rollout.py:
+lookahead_winner):
 
     match-up                      games   expert wins   95% interval    target
     2p expert vs greedy            1000   777 (77.7%)   [75.0%, 80.2%]  >= 75%, low >= 72%
