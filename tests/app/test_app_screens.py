@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, screen_text, wait_for
+from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
 from app_states import lobby_for
 from textual.pilot import Pilot
 from textual.widgets import Checkbox
@@ -16,11 +18,14 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.main import app_from_args, run_app, spec_from_args
 from threeup_tui.app.rules_text import BUILTIN_RULES, RULES_PATH, load_rules
 from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.bots import GreedyBot
 from threeup_tui.cli import build_parser
 from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
 from threeup_tui.launcher import JoinSettings
@@ -189,3 +194,41 @@ async def test_start_screen_settings_and_rules() -> None:
         await wait_for(pilot, lambda: "be kind" in screen_text(app))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+
+
+async def test_the_help_stays_on_top_while_the_game_moves_on_under_it() -> None:
+    """The rules are open over the set-up when the set-up is laid (as the
+    seat's other terminal could lay it): the app routes nothing over the
+    help, and once the help is closed the table comes up."""
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        await pilot.press("minus", "minus", "enter")
+        await wait_for_setup(pilot)
+        app.show_help("rules")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        session = app.session
+        assert session is not None and session.view is not None
+        session.client.choose_face_up(GreedyBot(2).choose_face_up(session.view))
+        await wait_for(pilot, lambda: session.view is not None and session.view.phase == "play")
+        for _ in range(5):
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted,
+            what="the table once the help is closed",
+        )
+
+
+def test_the_app_starts_without_loading_the_help_pages_widgets() -> None:
+    """Markdown and the tabs are the help's alone and slow to import (~90 ms
+    of a cold start): the app module leaves them until the help opens."""
+    probe = (
+        "import sys, threeup_tui.app.app\n"
+        "print(' '.join(m for m in sys.modules if m.startswith("
+        "('markdown_it', 'textual.widgets._markdown', 'textual.widgets._tabbed_content'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []

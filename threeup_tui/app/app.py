@@ -68,7 +68,6 @@ from .screens.base import TableScreenBase
 from .screens.confirm import ConfirmScreen
 from .screens.game_over import GameOverScreen
 from .screens.guest import GuestScreen
-from .screens.help import HelpScreen
 from .screens.host import HostScreen
 from .screens.join import JoinScreen
 from .screens.lobby import LobbyScreen
@@ -548,8 +547,8 @@ class ThreeUpApp(App[int]):
         if session is None or target is None:
             return
         top = self.screen
-        if isinstance(top, (HelpScreen, ConfirmScreen)):
-            return  # the covered screen routes again when it resumes
+        if getattr(top, "covers_game", False):
+            return  # the rules or a question: the covered screen routes again when it resumes
         if isinstance(top, GameOverScreen) and target is not TableScreen:
             self.pop_screen()  # a rematch: on to the set-up
             top = self.screen
@@ -584,6 +583,9 @@ class ThreeUpApp(App[int]):
             self.push_screen(GameOverScreen(game))
 
     def show_help(self, tab: str = "rules") -> None:
+        # Imported on first use: Markdown and the tabs add ~90 ms to every start.
+        from .screens.help import HelpScreen
+
         rules = self.rules_text if self.rules_text is not None else load_rules()
         self.push_screen(HelpScreen(rules, tab))
 

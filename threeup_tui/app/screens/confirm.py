@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -12,6 +14,9 @@ from ..widgets.status_line import StatusLine
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    # Over a game: the app routes no table change while this is on top (app.route).
+    covers_game: ClassVar[bool] = True
+
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),

@@ -7,6 +7,8 @@ whatever is focused.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,6 +31,9 @@ SCROLL_KEYS = [
 
 
 class HelpScreen(Screen[None]):
+    # Over a game: the app routes no table change while this is on top (app.route).
+    covers_game: ClassVar[bool] = True
+
     BINDINGS = [
         Binding("escape,q", "close", "Back"),
         Binding("k", "tab('keys')", "Keys"),
