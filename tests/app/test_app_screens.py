@@ -18,6 +18,7 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.main import app_from_args, run_app, spec_from_args
 from threeup_tui.app.rules_text import BUILTIN_RULES, RULES_PATH, load_rules
 from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
@@ -196,29 +197,39 @@ async def test_start_screen_settings_and_rules() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
 
 
-async def test_the_help_stays_on_top_while_the_game_moves_on_under_it() -> None:
-    """The rules are open over the set-up when the set-up is laid (as the
-    seat's other terminal could lay it): the app routes nothing over the
-    help, and once the help is closed the table comes up."""
+@pytest.mark.parametrize(
+    ("cover", "close"), [("help", "escape"), ("leave", "n")], ids=["help", "question"]
+)
+async def test_a_covering_screen_stays_on_top_while_the_game_moves_on_under_it(
+    cover: str, close: str
+) -> None:
+    """The rules, or the question "Leave this table?", are open over the
+    set-up when the set-up is laid (as the seat's other terminal could lay
+    it): the app routes nothing over them, and once they are closed the
+    table comes up."""
     app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
         await pilot.press("minus", "minus", "enter")
         await wait_for_setup(pilot)
-        app.show_help("rules")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        covering = HelpScreen if cover == "help" else ConfirmScreen
+        if cover == "help":
+            app.show_help("rules")
+        else:
+            app.confirm_leave()
+        await wait_for(pilot, lambda: isinstance(app.screen, covering) and app.screen.is_mounted)
         session = app.session
         assert session is not None and session.view is not None
         session.client.choose_face_up(GreedyBot(2).choose_face_up(session.view))
         await wait_for(pilot, lambda: session.view is not None and session.view.phase == "play")
         for _ in range(5):
             await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
+            assert isinstance(app.screen, covering)
+        await pilot.press(close)
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted,
-            what="the table once the help is closed",
+            what="the table once the covering screen is closed",
         )
 
 

@@ -238,7 +238,10 @@ async def test_a_chat_flood_reaches_the_others_at_the_limit(tmp_path: Path) -> N
         await host.close()
     assert log.views[-1].phase == "over"
     assert sent["seat"] > 200 and sent["watcher"] > 200, sent
-    assert flood_time < 3.5
+    # A full send queue makes send() raise at once, never wait: the flood ends
+    # on time.  The slack is for this one event loop (host, table, a bot and
+    # both flooders) on a busy 2-core machine: CI once saw 3.50 s.
+    assert flood_time < 4.5
     for lines in (
         [t for e, t in zip(heard, heard_at, strict=True) if e.seat == flooder.seat],
         [t for e, t in zip(heard, heard_at, strict=True) if e.spectator],
