@@ -25,11 +25,12 @@ lookahead_winner):
 
     match-up                      games   expert wins   95% interval    target
     2p expert vs greedy            1000   777 (77.7%)   [75.0%, 80.2%]  >= 75%, low >= 72%
-    4p expert vs 3 greedy          3000  1048 (34.9%)   [33.2%, 36.7%]  >= 40%
+    4p expert vs 3 greedy          4000  1421 (35.5%)   [34.1%, 37.0%]  >= 40%
       (fresh deals: seeds 17000-17019, 331 (33.1%) [30.3%, 36.1%], and
-      18000-18019, 351 (35.1%) [32.2%, 38.1%], measured 2026-12-02, and
-      19000-19019, 366 (36.6%) [33.7%, 39.6%], measured 2026-12-04 (p95
-      <= 250.8 ms, max 254.9 ms), all on the same bot code; with the
+      18000-18019, 351 (35.1%) [32.2%, 38.1%], measured 2026-12-02;
+      19000-19019, 366 (36.6%) [33.7%, 39.6%], and 20000-20019, 373
+      (37.3%) [34.4%, 40.3%], measured 2026-12-04 (p95 <= 250.8 ms, max
+      254.9 ms; 0 stalemates), all on the same bot code; with the
       set-up rule below as the set-up search's default; the version
       before it on the seeds 17000-17019:
       341, 34.1% [31.2%, 37.1%]; that version on seeds 15000-15019: 353,
