@@ -12,6 +12,7 @@ from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
 from app_states import lobby_for
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Checkbox
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -198,10 +199,12 @@ async def test_start_screen_settings_and_rules() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cover", "close"), [("help", "escape"), ("leave", "n")], ids=["help", "question"]
+    ("opener", "covering", "close"),
+    [("show_help", HelpScreen, "escape"), ("confirm_leave", ConfirmScreen, "n")],
+    ids=["help", "question"],
 )
 async def test_a_covering_screen_stays_on_top_while_the_game_moves_on_under_it(
-    cover: str, close: str
+    opener: str, covering: type[Screen[object]], close: str
 ) -> None:
     """The rules, or the question "Leave this table?", are open over the
     set-up when the set-up is laid (as the seat's other terminal could lay
@@ -212,11 +215,7 @@ async def test_a_covering_screen_stays_on_top_while_the_game_moves_on_under_it(
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
         await pilot.press("minus", "minus", "enter")
         await wait_for_setup(pilot)
-        covering = HelpScreen if cover == "help" else ConfirmScreen
-        if cover == "help":
-            app.show_help("rules")
-        else:
-            app.confirm_leave()
+        getattr(app, opener)()
         await wait_for(pilot, lambda: isinstance(app.screen, covering) and app.screen.is_mounted)
         session = app.session
         assert session is not None and session.view is not None
