@@ -26,11 +26,12 @@ from netplay_support import (
 from net import Accept, Client, NetConfig, Refused
 from net.errors import NetError
 from net.events import Connected, DisconnectCause, Disconnected, Message
-from threeup_tui.client.events import ConnectionChanged
+from threeup_tui.client.events import ConnectionChanged, Notice
 from threeup_tui.netplay.discovery import decode_announcement
 from threeup_tui.netplay.host import TOO_MANY_WRONG_CODES, WRONG_CODES_ALLOWED, NetHost
 from threeup_tui.netplay.run import describe_table
 from threeup_tui.netplay.wire import CLOSE_REMOVED, make_hello
+from threeup_tui.rules import Move
 from threeup_tui.table import Table, TableConfig
 
 TAKEN_OVER = "your seat was taken over from another terminal"
@@ -128,6 +129,21 @@ async def test_a_taken_over_client_says_why_and_does_not_come_back(tmp_path: Pat
         assert await asyncio.wait_for(closed(), 5) == TAKEN_OVER
         await asyncio.sleep(1.5)  # time enough for a reconnect, were there one
         assert older.reconnects == 0
+
+        # Nor does the older promise what it cannot do: a move or a chat line
+        # typed there is not sent, and the player is told why (not that it
+        # "goes as soon as it can", or to "try again in a moment").
+        async def notices(count: int) -> list[str]:
+            texts: list[str] = []
+            while len(texts) < count:
+                event = await older.next_event()
+                if isinstance(event, Notice):
+                    texts.append(event.text)
+            return texts
+
+        older.submit(Move.pickup(seat))
+        older.chat("still here?")
+        assert await asyncio.wait_for(notices(2), 5) == [f"not sent: {TAKEN_OVER}"] * 2
         assert len(_seat_sessions(host, seat)) == 1
         await asyncio.wait_for(play_bot(newer, log, started=True), 30)
         assert log.submitted and newer.reconnects == 0

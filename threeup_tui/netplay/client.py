@@ -102,6 +102,7 @@ class NetClient(TableClient):
         self._clock_raw: Any = None
         self.reconnects = 0
         self.closed_by_host: str | None = None  # the host closed the table, saying why
+        self._ended: str | None = None  # why this session is closed for good
 
     @property
     def address(self) -> str:
@@ -180,6 +181,7 @@ class NetClient(TableClient):
                 self.closed_by_host = (
                     self.closed_by_host or event.reason or "the host closed the table"
                 )
+                self._ended = self.closed_by_host
                 self._emit(ConnectionChanged("closed", self.closed_by_host))
                 return
             if event is None or isinstance(event, Disconnected):
@@ -204,7 +206,8 @@ class NetClient(TableClient):
             try:
                 await self._connect()
             except ConnectionRefusedError as err:
-                self._emit(ConnectionChanged("closed", str(err)))
+                self._ended = str(err)
+                self._emit(ConnectionChanged("closed", self._ended))
                 return False
             except (ConnectionError, NetError, OSError):
                 await asyncio.sleep(delay)
@@ -261,6 +264,12 @@ class NetClient(TableClient):
 
     # ------------------------------------------------------------ sending
     def _send(self, message: dict[str, Any]) -> None:
+        if self._ended is not None:
+            # Closed for good (the seat taken over from another terminal, the
+            # table closed, the seat refused): no reconnect will come, so
+            # nothing may be promised to go "as soon as it can".
+            self._emit(Notice(f"not sent: {self._ended}"))
+            return
         turn = message.get("t") in ("move", "setup")
         told = self._waiting is not None
         if turn:
