@@ -224,7 +224,13 @@ async def test_a_different_table_at_the_same_address_is_not_rejoined(tmp_path: P
                 if isinstance(event, ConnectionChanged) and event.state == "closed":
                     return event.detail
 
-        assert (await asyncio.wait_for(closed(), 15)).startswith("another table now runs at")
+        reason = await asyncio.wait_for(closed(), 15)
+        assert reason.startswith("another table now runs at")
+        # Closed for good: a line typed now is not promised for later.
+        client.chat("anyone?")
+        while not isinstance(event := await asyncio.wait_for(client.next_event(), 5), Notice):
+            pass
+        assert event.text == f"not sent: {reason}"
     finally:
         await client.close()
         if again is not None:
