@@ -27,6 +27,7 @@ from net import Accept, Client, NetConfig, Refused
 from net.errors import NetError
 from net.events import Connected, DisconnectCause, Disconnected, Message
 from threeup_tui.client.events import ConnectionChanged, Notice
+from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.discovery import decode_announcement
 from threeup_tui.netplay.host import TOO_MANY_WRONG_CODES, WRONG_CODES_ALLOWED, NetHost
 from threeup_tui.netplay.run import describe_table
@@ -45,6 +46,13 @@ async def _closed_reason(client: Client, timeout: float = 5.0) -> Disconnected:
                 return event
 
     return await asyncio.wait_for(run(), timeout)
+
+
+async def _next_notice(client: NetClient, timeout: float = 5.0) -> str:
+    """The text of the next notice the client hands its app."""
+    while not isinstance(event := await asyncio.wait_for(client.next_event(), timeout), Notice):
+        pass
+    return event.text
 
 
 def _seat_sessions(host: NetHost, seat: int) -> list[int]:
@@ -133,17 +141,10 @@ async def test_a_taken_over_client_says_why_and_does_not_come_back(tmp_path: Pat
         # Nor does the older promise what it cannot do: a move or a chat line
         # typed there is not sent, and the player is told why (not that it
         # "goes as soon as it can", or to "try again in a moment").
-        async def notices(count: int) -> list[str]:
-            texts: list[str] = []
-            while len(texts) < count:
-                event = await older.next_event()
-                if isinstance(event, Notice):
-                    texts.append(event.text)
-            return texts
-
         older.submit(Move.pickup(seat))
+        assert await _next_notice(older) == f"not sent: {TAKEN_OVER}"
         older.chat("still here?")
-        assert await asyncio.wait_for(notices(2), 5) == [f"not sent: {TAKEN_OVER}"] * 2
+        assert await _next_notice(older) == f"not sent: {TAKEN_OVER}"
         assert len(_seat_sessions(host, seat)) == 1
         await asyncio.wait_for(play_bot(newer, log, started=True), 30)
         assert log.submitted and newer.reconnects == 0
@@ -228,9 +229,7 @@ async def test_a_different_table_at_the_same_address_is_not_rejoined(tmp_path: P
         assert reason.startswith("another table now runs at")
         # Closed for good: a line typed now is not promised for later.
         client.chat("anyone?")
-        while not isinstance(event := await asyncio.wait_for(client.next_event(), 5), Notice):
-            pass
-        assert event.text == f"not sent: {reason}"
+        assert await _next_notice(client) == f"not sent: {reason}"
     finally:
         await client.close()
         if again is not None:
