@@ -136,6 +136,16 @@ def parse_levels(text: str, players: int) -> tuple[str, ...]:
     return levels
 
 
+def game_seed(seed: int, game: int) -> int:
+    """The deal of game number ``game`` (from 0) of ``simulate(seed=seed)``."""
+    return seed * 1_000_003 + game
+
+
+def bot_seed(deal: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in the game dealt from seed ``deal``."""
+    return deal * 31 + seat
+
+
 def play_bot_game(
     levels: tuple[str, ...],
     seed: int,
@@ -143,16 +153,21 @@ def play_bot_game(
     options: Options | None = None,
     budget: Budget = Budget(),
     times: list[list[float]] | None = None,
+    bots: list[Bot] | None = None,
 ) -> GameState:
     """One whole game between bots, each seeing only its own view.
 
-    With ``times`` (one list per seat), every decision's time is appended."""
+    With ``times`` (one list per seat), every decision's time is appended.
+    With ``bots`` (one per seat; a bot with search settings of its own, say:
+    benchmarks/expert_ab.py), they play instead of new bots of ``levels``,
+    which then only name the seats."""
     names = names or [f"{level}-{s + 1}" for s, level in enumerate(levels)]  # greedy-1: seat 1
     state = GameState.new(names, options, seed=seed)
-    bots: list[Bot] = [
-        make_bot(level, seed * 31 + s, budget.think_ms, budget.iterations)
-        for s, level in enumerate(levels)
-    ]
+    if bots is None:
+        bots = [
+            make_bot(level, bot_seed(seed, s), budget.think_ms, budget.iterations)
+            for s, level in enumerate(levels)
+        ]
     clock = time.perf_counter
     for s, bot in enumerate(bots):
         view = seat_view(state, s, log_length=bot.log_length)
@@ -234,7 +249,7 @@ def simulate(
     result = SimulationResult(
         players, levels, wins=[0] * players, jobs=jobs, decision_times=[[] for _ in levels]
     )
-    plan = [_Game(g, seed * 1_000_003 + g, levels, budget, records) for g in range(games)]
+    plan = [_Game(g, game_seed(seed, g), levels, budget, records) for g in range(games)]
     start = time.perf_counter()
     for outcome in _outcomes(plan, jobs):
         result.games += 1

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from clihelp import assert_no_traceback, assert_usage_error, run
 
+from threeup_tui.bots import Bot, ExpertBot, GreedyBot, RandomBot
+from threeup_tui.bots.ismcts import SearchConfig
 from threeup_tui.recordfile import load_record, read_json
-from threeup_tui.rules import replay, verify
+from threeup_tui.rules import Move, View, record_of, replay, verify
+from threeup_tui.simulate import Budget, bot_seed, game_seed, play_bot_game
 
 
 def test_simulate_json_fields_and_records(tmp_path: Path) -> None:
@@ -149,3 +152,24 @@ def test_simulate_text_shows_decision_times_and_think_ms_reaches_the_expert() ->
 def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str]) -> None:
     proc = run("simulate", "--games", "1", "--players", "2", "--bots", "expert", *extra)
     assert_usage_error(proc, *words)
+
+
+def test_bots_handed_in_play_and_seeded_as_simulate_seeds_them_play_its_game() -> None:
+    """benchmarks/expert_ab.py hands play_bot_game bots of its own (an
+    expert with other search settings), seeded as simulate seeds its bots:
+    those bots play, and with the same settings the game is simulate's."""
+    levels = ("expert", "random", "greedy")  # a random bot's play is its seed's
+    deal = game_seed(7, 3)
+    budget = Budget(iterations=60)
+    asked: list[int] = []
+
+    class CountingGreedy(GreedyBot):
+        def choose_move(self, view: View) -> Move:
+            asked.append(view.moves_played)
+            return super().choose_move(view)
+
+    bots: list[Bot] = [ExpertBot(bot_seed(deal, 0), None, 60, SearchConfig())]
+    bots += [RandomBot(bot_seed(deal, 1)), CountingGreedy(bot_seed(deal, 2))]
+    handed = play_bot_game(levels, deal, budget=budget, bots=bots)
+    assert asked  # the bots handed in are the ones that played
+    assert record_of(handed) == record_of(play_bot_game(levels, deal, budget=budget))
