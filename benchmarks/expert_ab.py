@@ -14,15 +14,23 @@ from the seed ``threeup simulate --seed S`` gives it, and every bot gets the
 seed it would get there, so A's games are simulate's games.  Then the same
 game is played again with B at seat 0.
 
-A fixed ``--iterations`` budget (default 2,000 rollouts a decision, about
-what 250 ms buys) makes the figures independent of the machine's speed and
-load: run it again and it prints the same numbers.
+A fixed ``--iterations`` budget makes the figures independent of the
+machine's speed and load: run it again and it prints the same numbers.  The
+default, 2,000 rollouts a decision, is the earlier lab's budget; 250 ms buys
+about three times as many on these machines, and strength is nearly flat
+past 3,000 (benchmarks/bots.py).
 
+While it plays, a line on stderr every 50 games gives the wins so far.
 What it prints: A's and B's wins with 95% Wilson intervals; the games only B
 won (+) and only A won (-); z = (+ - -) / sqrt(+ + -), the paired test (most
 games go the same way under both, and those say nothing of the change);
-each side's decision times.  A |z| under 2 is noise.  At four players a
-difference of 1 point needs about 2,000 games to show.
+each side's decision times.  A |z| under 2 is noise.  Few games tell: with
+``--set pick_z_many=2`` at four players, 61 of 1,000 went differently, so a
+1-point difference would need about 2,500 games to reach z = 2.
+
+Measured (2026-12-04, 2-core VM, --jobs 2, 1,000 games at 2,000 rollouts,
+seed 22000, 28 min): pick_z_many=2 against the shipped 3, A 331 (33.1%),
+B 344 (34.4%), won by B only 37, by A only 24, z = +1.66.
 """
 
 from __future__ import annotations
@@ -120,15 +128,26 @@ def _ignore_interrupt() -> None:
 
 
 def measure(
-    overrides: dict[str, Any], games: int, players: int, seed: int, budget: Budget, jobs: int
+    overrides: dict[str, Any],
+    games: int,
+    players: int,
+    seed: int,
+    budget: Budget,
+    jobs: int,
+    progress: bool = False,
 ) -> dict[str, Any]:
+    """Play the games both ways; with ``progress``, a line on stderr every 50 games."""
     pairs = [_Pair(game_seed(seed, g), players, budget, overrides) for g in range(games)]
     start = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs, _ignore_interrupt) as pool:
-            results = pool.map(_play_both, pairs, chunksize=1)
-    else:
-        results = [_play_both(p) for p in pairs]
+    results = []
+    with multiprocessing.get_context("spawn").Pool(jobs, _ignore_interrupt) as pool:
+        for done, result in enumerate(pool.imap(_play_both, pairs, chunksize=1), start=1):
+            results.append(result)
+            if progress and (done % 50 == 0 or done == games):
+                a = sum(winners[0] == 0 for winners, _ in results)
+                b = sum(winners[1] == 0 for winners, _ in results)
+                elapsed = time.perf_counter() - start
+                print(f"{done} games: A {a}, B {b} ({elapsed:.0f} s)", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     wins = [0, 0]
     only = [0, 0]  # games only A won, only B won
@@ -218,7 +237,9 @@ def main() -> int:
         chosen = Budget(think_ms=args.think_ms)
     else:
         chosen = Budget(iterations=args.iterations or 2000)
-    result = measure(overrides, args.games, args.players, args.seed, chosen, args.jobs)
+    result = measure(
+        overrides, args.games, args.players, args.seed, chosen, args.jobs, progress=True
+    )
     print(json.dumps(result, indent=2) if args.json else _text(result))
     return 0
 
