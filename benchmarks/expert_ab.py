@@ -28,9 +28,12 @@ each side's decision times.  A |z| under 2 is noise.  Few games tell: with
 ``--set pick_z_many=2`` at four players, 61 of 1,000 went differently, so a
 1-point difference would need about 2,500 games to reach z = 2.
 
-Measured (2026-12-04, 2-core VM, --jobs 2, 1,000 games at 2,000 rollouts,
-seed 22000, 28 min): pick_z_many=2 against the shipped 3, A 331 (33.1%),
-B 344 (34.4%), won by B only 37, by A only 24, z = +1.66.
+Measured (2026-12-04, 2-core VM, --jobs 2, 2,000 rollouts, about 30 min per
+1,000 games): pick_z_many=2 against the shipped 3, at four players.
+Seed 22000: A 331 (33.1%), B 344 (34.4%), won by B only 37, by A only 24,
+z = +1.66.  Seed 22001: A 337, B 345, +33 / -25, z = +1.05.  Both: A 668 of
+2,000 (33.4%), B 689 (34.5%), +70 / -49, z = +1.93: about one point, not
+yet clear of the noise, and not adopted.
 """
 
 from __future__ import annotations
