@@ -42,26 +42,23 @@ import argparse
 import dataclasses
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from threeup_tui.bots import Bot, ExpertBot, make_bot
-from threeup_tui.bots.ismcts import SearchConfig
+from threeup_tui.bots.ismcts import SEARCH_MODES, SearchConfig
 from threeup_tui.simulate import (
     Budget,
     bot_seed,
     decision_summary,
     game_seed,
+    in_processes,
     play_bot_game,
     wilson_interval,
 )
-
-MODES = ("paired", "ismcts")  # SearchConfig.mode
 
 
 def _parse_bool(text: str) -> bool:
@@ -93,8 +90,8 @@ def parse_settings(pairs: list[str]) -> dict[str, Any]:
             overrides[key] = _PARSERS[kind](text)
         except ValueError as err:
             raise ValueError(f"--set {pair!r}: {err}") from None
-        if key == "mode" and text not in MODES:
-            raise ValueError(f"--set {pair!r}: the modes are {', '.join(MODES)}")
+        if key == "mode" and text not in SEARCH_MODES:
+            raise ValueError(f"--set {pair!r}: the modes are {', '.join(SEARCH_MODES)}")
     if not overrides:
         raise ValueError("give at least one --set KEY=VALUE: the variant to measure")
     return overrides
@@ -113,8 +110,8 @@ def _play_both(pair: _Pair) -> tuple[list[int | None], list[list[float]]]:
     winners: list[int | None] = []
     times: list[list[float]] = []
     levels = ("expert",) + ("greedy",) * (pair.players - 1)
+    budget = pair.budget
     for config in (SearchConfig(), dataclasses.replace(SearchConfig(), **pair.overrides)):
-        budget = pair.budget
         bots: list[Bot] = [
             ExpertBot(bot_seed(pair.seed, 0), budget.think_ms, budget.iterations, config)
         ]
@@ -124,10 +121,6 @@ def _play_both(pair: _Pair) -> tuple[list[int | None], list[list[float]]]:
         winners.append(state.winner)
         times.append(seat_times[0])
     return winners, times
-
-
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
 def measure(
@@ -142,26 +135,22 @@ def measure(
     """Play the games both ways; with ``progress``, a line on stderr every 50 games."""
     pairs = [_Pair(game_seed(seed, g), players, budget, overrides) for g in range(games)]
     start = time.perf_counter()
-    results = []
-    with multiprocessing.get_context("spawn").Pool(jobs, _ignore_interrupt) as pool:
-        for done, result in enumerate(pool.imap(_play_both, pairs, chunksize=1), start=1):
-            results.append(result)
-            if progress and (done % 50 == 0 or done == games):
-                a = sum(winners[0] == 0 for winners, _ in results)
-                b = sum(winners[1] == 0 for winners, _ in results)
-                elapsed = time.perf_counter() - start
-                print(f"{done} games: A {a}, B {b} ({elapsed:.0f} s)", file=sys.stderr, flush=True)
-    seconds = time.perf_counter() - start
     wins = [0, 0]
     only = [0, 0]  # games only A won, only B won
     times: list[list[float]] = [[], []]
-    for winners, pair_times in results:
+    results = in_processes(_play_both, pairs, jobs)
+    for done, (winners, pair_times) in enumerate(results, start=1):
         won = [w == 0 for w in winners]
         for side in (0, 1):
             wins[side] += won[side]
             times[side].extend(pair_times[side])
         if won[0] != won[1]:
             only[won[1]] += 1
+        if progress and (done % 50 == 0 or done == games):
+            elapsed = time.perf_counter() - start
+            line = f"{done} games: A {wins[0]}, B {wins[1]} ({elapsed:.0f} s)"
+            print(line, file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - start
     plus, minus = only[1], only[0]
     z = (plus - minus) / math.sqrt(plus + minus) if plus + minus else 0.0
     return {
@@ -231,8 +220,7 @@ def main() -> int:
     args = parser.parse_args()
     try:
         overrides = parse_settings(args.set)
-        dataclasses.replace(SearchConfig(), **overrides)
-    except (ValueError, TypeError) as err:
+    except ValueError as err:
         parser.error(str(err))
     if not 2 <= args.players <= 6 or args.games < 1 or args.jobs < 1:
         parser.error("--players is 2 to 6; --games and --jobs at least 1")

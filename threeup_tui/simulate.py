@@ -6,14 +6,17 @@ import math
 import multiprocessing
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .bots import Bot, make_bot
 from .recordfile import save_record
 from .rules import GameState, Options, Phase, record_of, seat_view
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,16 +222,18 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _outcomes(games: list[_Game], jobs: int) -> Iterator[_Outcome]:
-    if jobs <= 1 or len(games) <= 1:
-        yield from map(_play, games)
+def in_processes(work: Callable[[T], R], items: list[T], jobs: int) -> Iterator[R]:
+    """``work`` done on every item, in ``jobs`` processes, the results in the
+    items' order (the games of simulate, and of benchmarks/expert_ab.py)."""
+    if jobs <= 1 or len(items) <= 1:
+        yield from map(work, items)
         return
     # Fresh interpreters (spawn): nothing of this process's state is copied.
-    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(games)), _worker_init)
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(items)), _worker_init)
     try:
-        yield from pool.imap(_play, games, chunksize=1)  # in game order
+        yield from pool.imap(work, items, chunksize=1)  # in order
     except BaseException:
-        pool.terminate()  # Ctrl-C: stop the games being played now too
+        pool.terminate()  # Ctrl-C: stop the work being done now too
         raise
     pool.close()
     pool.join()
@@ -251,7 +256,7 @@ def simulate(
     )
     plan = [_Game(g, game_seed(seed, g), levels, budget, records) for g in range(games)]
     start = time.perf_counter()
-    for outcome in _outcomes(plan, jobs):
+    for outcome in in_processes(_play, plan, jobs):
         result.games += 1
         result.moves += outcome.moves
         if outcome.stalemate:

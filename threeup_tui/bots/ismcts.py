@@ -16,7 +16,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from ..rules.actions import FLIP, PICKUP
 from ..rules.state import GameState, Phase
@@ -44,6 +44,9 @@ class Node:
         self.avail = 1  # iterations in which the action was legal here
 
 
+SEARCH_MODES: Final = ("paired", "ismcts")  # SearchConfig.mode
+
+
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     exploration: float = 0.7  # UCB1's constant
@@ -56,7 +59,7 @@ class SearchConfig:
     # rather than uniformly.
     inference: bool = True
     # "ismcts" (this module) or "paired" (bots/paired.py: every action on
-    # the same deals, the clearly worse dropped as it goes).
+    # the same deals, the clearly worse dropped as it goes): SEARCH_MODES.
     mode: str = "paired"
     drop_z: float = 3.0  # paired: how clearly worse an action must be to go
     min_rounds: int = 16  # paired: deals before any action is dropped
