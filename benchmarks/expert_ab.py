@@ -33,7 +33,12 @@ Measured (2026-12-04, 2-core VM, --jobs 2, 2,000 rollouts, about 30 min per
 Seed 22000: A 331 (33.1%), B 344 (34.4%), won by B only 37, by A only 24,
 z = +1.66.  Seed 22001: A 337, B 345, +33 / -25, z = +1.05.  Both: A 668 of
 2,000 (33.4%), B 689 (34.5%), +70 / -49, z = +1.93: about one point, not
-yet clear of the noise, and not adopted.
+yet clear of the noise, and not adopted.  Then a fresh run to confirm it,
+its rule fixed beforehand (adopt if it alone reaches z = 1.64, one-sided,
+the direction set by the first): seed 22002, A 351, B 354, +32 / -29;
+seed 22003, A 327, B 334, +38 / -31; together +70 / -60, z = +0.88, so not
+adopted.  All 4,000 games: A 1,346 (33.7%), B 1,377 (34.4%), +140 / -109,
+z = +1.96: if there is a gain, it is under a point.
 """
 
 from __future__ import annotations
