@@ -545,7 +545,7 @@ class Table:
             return
         if by not in self.rematch_votes:
             self.rematch_votes.add(by)
-            self._system(f"{self.seats[by].name} wants another game")
+            self._system(f"{self.seats[by].name} would like another game")
         self._maybe_rematch()
         self._notify(views=False)  # the lobby shows who has asked
 
@@ -644,7 +644,9 @@ class Table:
     def result_words(self, state: GameState) -> str:
         if state.winner is None:
             return "the game ends in a stalemate after 1000 turns"
-        words = f"{state.names[state.winner]} wins"
+        # Past tense: the line reads right whoever it names, "you" too (the
+        # name a local game gives its player when none is set).
+        words = f"{state.names[state.winner]} won"
         if len(state.places) > 1:
             words += " (places: " + ", ".join(state.names[p] for p in state.places) + ")"
         return words

@@ -123,7 +123,8 @@ async def test_replay_steps_forwards_and_back() -> None:
         await pilot.press("left")
         assert screen.index == 2
         await pilot.press("end")
-        assert screen.index == total and "game over" in screen_text(app)
+        winner = record.players[record.result["winner"]] if record.result else "?"
+        assert screen.index == total and f"game over: {winner} won" in screen_text(app)
         await pilot.press("home")
         assert screen.index == 0
         await pilot.press("q")  # a replay from the command line ends the app

@@ -196,3 +196,20 @@ def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
     later.now += 5.0
     resumed.check_timers()
     assert resumed.game_number == 2 and resumed.state.phase == Phase.SETUP
+
+
+def test_the_tables_lines_read_right_when_they_name_you(tmp_path: Path) -> None:
+    """A local game names its player "you" when no name is set: the result
+    and the rematch lines must read right for that name as for any other
+    (they once said "you wins")."""
+    clock = FakeClock()
+    table = Table(TableConfig(players=2, seed=5, journal=tmp_path / "party.json"), clock)
+    table.seat_human("you", "a" * 32)
+    table.seat_human("ann", "b" * 32)
+    table.start(None)
+    play_out(table)
+    state = table.state
+    assert state is not None and state.winner == 0  # this seed's deal: "you" wins
+    assert table.chat_log[-1].text == "you won"
+    table.rematch(0)
+    assert table.chat_log[-1].text == "you would like another game"

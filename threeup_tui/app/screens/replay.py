@@ -104,7 +104,7 @@ class ReplayScreen(Screen[None]):
             (f" · turn {display_turn(watcher)}", "$text-muted"),
         )
         if watcher.phase == "over":
-            result = f"{names[watcher.winner]} wins" if watcher.winner is not None else "stalemate"
+            result = f"{names[watcher.winner]} won" if watcher.winner is not None else "stalemate"
             head += Content.styled(f"  · game over: {result}", "bold")
         self.query_one("#replay-head", Static).update(head)
         move = (
