@@ -31,9 +31,15 @@ from threeup_tui.table import Table, TableConfig, TableRunner
 HERE = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
 
-# `threeup ARGS...`, with the gated bots known to it.
+# `threeup ARGS...`, with the gated bots known to it.  Ctrl-C is set back to
+# its default first, as in a terminal's job: a test run started in the
+# background of a shell without job control (`.ci/run &`) ignores SIGINT, its
+# children inherit that, and Python keeps it (so `threeup join --bot` would
+# never hear the Ctrl-C this test sends).
 THREEUP_WITH_GATED_BOTS = f"""
+import signal
 import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from pathlib import Path
 sys.path.insert(0, {str(HERE)!r})
 from thinking_bots import GatedBot
