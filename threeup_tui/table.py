@@ -36,6 +36,7 @@ from .client.events import (
 )
 from .names import clean_name as _clean_name
 from .names import distinct_name
+from .outcome import won_words
 from .recordfile import JournalWriter, read_json, save_record
 from .rules import (
     GameState,
@@ -644,12 +645,7 @@ class Table:
     def result_words(self, state: GameState) -> str:
         if state.winner is None:
             return "the game ends in a stalemate after 1000 turns"
-        # Past tense: the line reads right whoever it names, "you" too (the
-        # name a local game gives its player when none is set).
-        words = f"{state.names[state.winner]} won"
-        if len(state.places) > 1:
-            words += " (places: " + ", ".join(state.names[p] for p in state.places) + ")"
-        return words
+        return won_words(state.names, state.winner, state.places)
 
     # ----------------------------------------------------------------- bots
     def bot_turn(self) -> tuple[int, Bot] | None:

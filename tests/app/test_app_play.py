@@ -23,6 +23,7 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.text import card_label
+from threeup_tui.app.widgets.status_line import HINT, StatusLine
 from threeup_tui.bots import GreedyBot
 from threeup_tui.rules import Move
 
@@ -104,13 +105,17 @@ async def test_the_hint_at_set_up_selects_three_cards_and_enter_lays_them() -> N
         assert "Hint" in screen_text(app).splitlines()[-1]  # the footer offers it
         hand = view_of(pilot).hand
         await pilot.press("h")
-        assert any("Thinking of a hint" in n.message for n in app._notifications)
+        assert any(n.title == HINT and n.message == "thinking…" for n in app._notifications)
         await wait_for(pilot, lambda: len(setup.selected) == 3, timeout=20, what="the hint")
         chosen = [hand[i] for i in setup.selected]
         assert len(set(setup.selected)) == 3
-        hint = next(n.message for n in app._notifications if n.message.startswith("Hint:"))
-        assert hint == f"Hint: lay {' '.join(card_label(c) for c in chosen)} face up (⏎ to do it)"
+        line = setup.query_one(StatusLine)
+        await wait_for(pilot, lambda: "lay" in line.text, what="the hint on the status line")
+        words = " ".join(card_label(c) for c in chosen)
+        assert line.text == f"• Hint: lay {words} face up (⏎ to do it)"
         await pilot.press("enter")
+        # Laid: the hint is taken back at once, not left to run out.
+        assert not any(n.title == HINT for n in app._notifications)
         await wait_for(pilot, lambda: not isinstance(app.screen, SetupScreen), what="the table")
         me = view_of(pilot).me
         assert me is not None and sorted(me.face_up) == sorted(chosen)

@@ -132,6 +132,20 @@ async def test_replay_steps_forwards_and_back() -> None:
     assert app.return_code == 0
 
 
+async def test_the_replay_of_a_game_for_places_gives_the_places() -> None:
+    record = demo_record(players=4, options=Options(finish="places"))
+    assert record.result is not None and len(record.result["places"]) > 1
+    names = [record.players[p] for p in record.result["places"]]
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        head = " ".join(screen_text(app).split())  # the header may wrap at 80 columns
+        assert f"game over: {names[0]} won (places: {', '.join(names)})" in head
+        # Each seat's line gives its place, as the table's panes do.
+        assert f"{names[0]} OUT (1st)" in head and f"{names[-1]} OUT (4th)" in head
+
+
 def _args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(list(argv))
 

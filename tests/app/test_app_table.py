@@ -16,7 +16,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.pile import PileView
-from threeup_tui.app.widgets.status_line import StatusLine
+from threeup_tui.app.widgets.status_line import HINT, StatusLine
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -226,27 +226,50 @@ async def test_hint_selects_the_suggested_play_and_enter_makes_it(
         assert sorted(move.cards) == chosen
 
 
-async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedClient) -> None:
-    # Find a dealt position where the seat to act can only pick up.
+def forced_pick_up() -> GameState:
+    """A dealt two-seat position where seat 0, to act, can only pick up."""
     for seed in range(200):
         state = dealt(["you", "bot"], first=0, seed=seed)
         state.apply_move(GreedyBot(seed=0).choose_move(seat_view(state, 0)))
         while not state.over and state.seat != 0:
             state.apply_move(GreedyBot(seed=1).choose_move(seat_view(state, 1)))
         if not state.over and seat_view(state, 0).legal == (PICKUP,):
-            break
-    else:
-        pytest.fail("no forced pick-up found")
+            return state
+    pytest.fail("no forced pick-up found")
+
+
+async def test_hint_for_a_forced_pick_up_makes_it_with_enter(client: ScriptedClient) -> None:
+    state = forced_pick_up()
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_table(pilot, client, state)
         await pilot.press("h")
         # The key is answered at once, before the hint comes from its worker.
-        assert any("Thinking of a hint" in n.message for n in app._notifications)
+        assert any(n.title == HINT and n.message == "thinking…" for n in app._notifications)
         line = screen.query_one(StatusLine)
-        await wait_for(pilot, lambda: "Hint:" in line.text, timeout=20, what="the hint")
+        await wait_for(pilot, lambda: "pick up" in line.text, timeout=20, what="the hint")
+        assert line.text == "• Hint: pick up the pile (⏎ to do it)"
         await pilot.press("enter")
         assert client.requests[-1] == ("submit", Move.pickup(0))
+
+
+async def test_a_hint_is_taken_back_once_the_game_moves_on(client: ScriptedClient) -> None:
+    """A hint is for one position: once the move is made it leaves the status
+    line at once (on the game-over box, Enter would mean the next game)."""
+    state = forced_pick_up()
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("h")
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "pick up" in line.text, timeout=20, what="the hint")
+        await pilot.press("enter")
+        state.apply_move(Move.pickup(0))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        moves = state.moves_played
+        await wait_for(pilot, lambda: screen._moves_seen == moves, what="the next view")
+        assert "Hint" not in line.text
+        assert not any(note.title == HINT for note in app._notifications)
 
 
 async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(

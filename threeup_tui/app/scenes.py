@@ -27,7 +27,7 @@ from ..client import TableClient
 from ..client.local import LocalClient
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostedClient, HostSettings, JoinSettings, Launcher
-from ..rules import GameState, Phase, Record, record_of, seat_view
+from ..rules import GameState, Options, Phase, Record, record_of, seat_view
 from ..settings import SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
 from .messages import StatsRequested
@@ -295,10 +295,10 @@ async def drive_replay(pilot: Pilot[int]) -> None:
     await finish(pilot)
 
 
-def demo_record(players: int = 3, seed: int = 4) -> Record:
+def demo_record(players: int = 3, seed: int = 4, options: Options | None = None) -> Record:
     """A finished greedy game, made in memory: the replay scene's record."""
     names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"][:players]
-    state = GameState.new(names, seed=seed)
+    state = GameState.new(names, options, seed=seed)
     bots = [GreedyBot(seed * 10 + s) for s in range(players)]
     for s in range(players):
         state.choose_face_up_codes(s, bots[s].choose_face_up(seat_view(state, s, log_length=0)))

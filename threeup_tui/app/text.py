@@ -196,3 +196,8 @@ def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str =
             level[index] += 1
             shown = text()
     return clamp_rows(shown, width, rows)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th...: a place as people write it."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -15,10 +15,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Static
 
+from ...outcome import won_words
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
-from ..text import card_content, cards_content, clean, plain
+from ..text import card_content, cards_content, clean, ordinal, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
@@ -104,7 +105,11 @@ class ReplayScreen(Screen[None]):
             (f" · turn {display_turn(watcher)}", "$text-muted"),
         )
         if watcher.phase == "over":
-            result = f"{names[watcher.winner]} won" if watcher.winner is not None else "stalemate"
+            result = (
+                won_words(names, watcher.winner, watcher.places)
+                if watcher.winner is not None
+                else "stalemate"
+            )
             head += Content.styled(f"  · game over: {result}", "bold")
         self.query_one("#replay-head", Static).update(head)
         move = (
@@ -125,14 +130,17 @@ class ReplayScreen(Screen[None]):
             )
         else:
             problem.update("")
+        places = {seat: i + 1 for i, seat in enumerate(watcher.places)}
         for seat in range(len(self.record.players)):
             view = seat_view(state, seat, log_length=0)
             info = view.seats[seat]
             to_act = watcher.to_act == seat
+            # As the table's panes say it: "OUT (2nd)" in a game for places.
+            out = f" OUT ({ordinal(places[seat])})" if seat in places else " OUT"
             row = Content.assemble(
                 ("▶ " if to_act else "  ", "bold $text-accent"),
                 plain(names[seat], "bold"),
-                (" OUT" if info.out else "", "bold $text-success"),
+                (out if info.out else "", "bold $text-success"),
                 "  hand ",
                 cards_content(view.hand),
                 "\n    up ",

@@ -17,7 +17,7 @@ from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
-from ..widgets.status_line import StatusLine
+from ..widgets.status_line import HINT, StatusLine, withdraw
 from .base import TableScreenBase
 
 FACE_UP = 3
@@ -201,6 +201,7 @@ class SetupScreen(TableScreenBase):
             return
         self.sent = True
         session.client.choose_face_up(chosen)
+        withdraw(self.app, HINT)  # laid: the hint has served
         self.sync()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -215,7 +216,7 @@ class SetupScreen(TableScreenBase):
         if self.sent or len(view.hand) != 2 * FACE_UP:
             self.notify("Your cards are already face up", severity="warning", timeout=2)
             return
-        self.notify("Thinking of a hint…", timeout=2)
+        self.notify("thinking…", title=HINT, timeout=2)
         self.run_worker(self._show_hint(view), group="hint", exclusive=True)
 
     async def _show_hint(self, view: View) -> None:
@@ -232,7 +233,7 @@ class SetupScreen(TableScreenBase):
         self.cursor = self.selected[0]
         self.sync()
         words = " ".join(card_label(view.hand[i]) for i in self.selected)
-        self.notify(f"Hint: lay {words} face up (⏎ to do it)", timeout=3)
+        self.notify(f"lay {words} face up (⏎ to do it)", title=HINT, timeout=3)
 
     def rejected(self) -> None:
         """The table refused the choice: let the player choose again."""

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
 from ..messages import ReplayRequested
-from ..text import clean
+from ..text import clean, ordinal
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 
@@ -26,10 +26,6 @@ VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 class StatsLoaded(Message):
     stats: Stats | None
     error: str | None = None
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def result_words(game: FinishedGame) -> str:

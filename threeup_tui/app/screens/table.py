@@ -28,7 +28,7 @@ from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
-from ..widgets.status_line import StatusLine
+from ..widgets.status_line import HINT, StatusLine, withdraw
 from .base import TableScreenBase
 from .game_over import GameOverScreen
 
@@ -109,6 +109,7 @@ class TableScreen(TableScreenBase):
         self._play_hint = False
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
+        self._moves_seen: int | None = None  # moves_played of the last view shown
         self._panes: dict[int, OpponentPane] = {}
         self._keys_for: tuple[bool, bool] | None = None
 
@@ -248,6 +249,9 @@ class TableScreen(TableScreenBase):
         if not watcher:
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
+        if view.moves_played != self._moves_seen:
+            self._moves_seen = view.moves_played
+            withdraw(self.app, HINT)  # the game moved on: a hint given before is void
         self._announce_turn(view)
         self.watch_clock()
         for screen in self.app.screen_stack:
@@ -574,7 +578,7 @@ class TableScreen(TableScreenBase):
         self._hint_for, self._play_hint = view.moves_played, False
         # The first hint of a session may wait for a worker to start (up to
         # a second): say so at once, so the key is seen to have worked.
-        self.notify("Thinking of a hint…", timeout=2)
+        self.notify("thinking…", title=HINT, timeout=2)
         self.run_worker(self._show_hint(view), group="hint", exclusive=True)
 
     async def _show_hint(self, view: View) -> None:
@@ -607,7 +611,7 @@ class TableScreen(TableScreenBase):
             self._hint = (view.moves_played, move)
             words = "pick up the pile" if move.kind == "pickup" else "draw"
         self._repaint()
-        self.notify(f"Hint: {words} (⏎ to do it)", timeout=3)
+        self.notify(f"{words} (⏎ to do it)", title=HINT, timeout=3)
 
     def action_flip_prompt(self) -> None:
         if self._seat() is None:

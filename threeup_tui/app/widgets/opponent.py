@@ -17,9 +17,7 @@ from textual.widget import Widget
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import cards_forms, fit_parts
-
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+from ..text import cards_forms, fit_parts, ordinal
 
 
 @dataclass(frozen=True)
@@ -31,10 +29,6 @@ class OpponentInfo:
     phase: str
     place: int | None  # 1-based finishing place (finish: places)
     clock: str = ""  # a quiet "⏱ 25s" while this seat's turn clock runs
-
-
-def _place(n: int) -> str:
-    return ORDINALS.get(n, f"{n}th")
 
 
 def head_forms(data: OpponentInfo) -> list[Content]:
@@ -55,7 +49,7 @@ def status_forms(data: OpponentInfo) -> list[Content] | None:
     """What replaces the cards once the seat is out, or during set-up."""
     info = data.info
     if info.out:
-        words = f"OUT ({_place(data.place)})" if data.place else "OUT"
+        words = f"OUT ({ordinal(data.place)})" if data.place else "OUT"
         return [Content.styled(words, "bold $text-success")]
     if data.phase == "setup":
         return [Content("ready ✓" if info.ready else "choosing…")]

@@ -149,4 +149,28 @@ def route_notifications(app: App[Any]) -> bool:
     return True
 
 
-__all__ = ["StatusLine", "notification_content", "route_notifications", "status_line_for"]
+# The title of a hint's notifications: a hint is for one position, and
+# :func:`withdraw` takes it back once the game has moved on.
+HINT = "Hint"
+
+
+def withdraw(app: App[Any], title: str) -> None:
+    """Take back at once the live notifications titled ``title``, rather
+    than let them run out.  A hint left on the line after its move is made
+    misleads: on the game-over box, Enter means the next game."""
+    notes = app._notifications  # Textual's store, as route_notifications reads it
+    gone = [note for note in notes if note.title == title]
+    for note in gone:
+        del notes[note]
+    if gone:
+        app._refresh_notifications()
+
+
+__all__ = [
+    "HINT",
+    "StatusLine",
+    "notification_content",
+    "route_notifications",
+    "status_line_for",
+    "withdraw",
+]
