@@ -137,7 +137,7 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         state.apply(state.legal_actions()[0])  # the bot moves: now it is our turn
         client.emit(ViewChanged(seat_view(state, 0)))
         await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))
-        assert any("Your turn" in n.message for n in app._notifications)
+        assert app.screen.query_one(StatusLine).text == "• Your turn"
         client.emit(ConnectionChanged("reconnecting", "the host is silent"))
         await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
         assert any(n.severity == "warning" for n in app._notifications)
@@ -270,6 +270,28 @@ async def test_a_hint_is_taken_back_once_the_game_moves_on(client: ScriptedClien
         await wait_for(pilot, lambda: screen._moves_seen == moves, what="the next view")
         assert "Hint" not in line.text
         assert not any(note.title == HINT for note in app._notifications)
+
+
+async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedClient) -> None:
+    """ "Not your turn" goes the moment the turn comes, and "Your turn" the
+    moment it passes: neither outlives its turn to contradict the top line."""
+    state = dealt(["you", "Bob"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        line = screen.query_one(StatusLine)
+        await pilot.press("u")  # out of turn
+        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        state.apply(state.legal_actions()[0])  # Bob moves: our turn
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))
+        assert not any(n.title == "Not your turn" for n in app._notifications)
+        assert line.text == "• Your turn"
+        state.apply(state.legal_actions()[0])  # our move: Bob's turn
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "Waiting for Bob" in screen_text(app))
+        assert not any(n.title == "Your turn" for n in app._notifications)
+        assert line.text == ""
 
 
 async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(

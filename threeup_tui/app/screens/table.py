@@ -28,7 +28,7 @@ from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
-from ..widgets.status_line import HINT, StatusLine, withdraw
+from ..widgets.status_line import HINT, NOT_YOUR_TURN, YOUR_TURN, StatusLine, withdraw
 from .base import TableScreenBase
 from .game_over import GameOverScreen
 
@@ -398,9 +398,12 @@ class TableScreen(TableScreenBase):
 
     def _announce_turn(self, view: View) -> None:
         mine = view.my_turn
+        if mine != self._my_turn_before:
+            # The turn changed hands: a note about the last one would contradict the top line.
+            withdraw(self.app, NOT_YOUR_TURN if mine else YOUR_TURN)
         if mine and not self._my_turn_before:
             self.app.bell()
-            self.notify("Your turn", timeout=2)
+            self.notify("", title=YOUR_TURN, timeout=2)
         self._my_turn_before = mine
 
     SEAT_ACTIONS = frozenset(
@@ -436,7 +439,7 @@ class TableScreen(TableScreenBase):
         if view.phase == "play" and not view.my_turn:
             # Said here, in names: the engine's refusal would number the seats.
             who = session.names()[view.to_act] if view.to_act is not None else "someone else"
-            self.notify(f"Not your turn: {who} plays now", severity="warning", timeout=2)
+            self.notify(f"{who} plays now", title=NOT_YOUR_TURN, severity="warning", timeout=2)
             return
         self.flip_prompt = False
         session.client.submit(move)

@@ -46,6 +46,8 @@ def notification_content(note: Notification) -> Content:
             message = Content.from_markup(message).plain
     message = clean(message, 300)
     title = clean(note.title, 60)
+    if not message:  # a title alone ("Your turn") reads as a message
+        return Content.assemble((symbol, style), title)
     return Content.assemble(
         (symbol, style),
         (f"{title}: " if title else "", style),
@@ -149,9 +151,12 @@ def route_notifications(app: App[Any]) -> bool:
     return True
 
 
-# The title of a hint's notifications: a hint is for one position, and
-# :func:`withdraw` takes it back once the game has moved on.
+# Titles of notifications about one moment of the game, which
+# :func:`withdraw` takes back once it has passed: a hint is for one
+# position, and the turn notes for one turn.
 HINT = "Hint"
+YOUR_TURN = "Your turn"
+NOT_YOUR_TURN = "Not your turn"
 
 
 def withdraw(app: App[Any], title: str) -> None:
@@ -168,6 +173,8 @@ def withdraw(app: App[Any], title: str) -> None:
 
 __all__ = [
     "HINT",
+    "NOT_YOUR_TURN",
+    "YOUR_TURN",
     "StatusLine",
     "notification_content",
     "route_notifications",
