@@ -16,7 +16,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.pile import PileView
-from threeup_tui.app.widgets.status_line import HINT, StatusLine
+from threeup_tui.app.widgets.status_line import HINT, NOT_YOUR_TURN, StatusLine
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -292,6 +292,33 @@ async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedCli
         await wait_for(pilot, lambda: "Waiting for Bob" in screen_text(app))
         assert not any(n.title == "Your turn" for n in app._notifications)
         assert line.text == ""
+
+
+async def test_no_turn_note_is_left_on_the_game_over_box(client: ScriptedClient) -> None:
+    """A "Not your turn" raised during the winner's last turn goes when the
+    game ends: on the game-over box it would be about no turn at all."""
+    for seed in range(200):
+        state = dealt(["you", "Bob"], first=0, seed=seed)
+        bots = [GreedyBot(seed=0), GreedyBot(seed=1)]
+        while True:
+            before = state.clone()
+            state.apply_move(bots[state.seat].choose_move(seat_view(state, state.seat)))
+            if state.over:
+                break
+        if state.winner == 1:
+            break
+    else:
+        pytest.fail("no game that Bob wins")
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, before)
+        await pilot.press("u")  # during Bob's last turn
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert not any(n.title == NOT_YOUR_TURN for n in app._notifications)
+        assert "turn" not in app.screen.query_one(StatusLine).text
 
 
 async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(

@@ -398,8 +398,10 @@ class TableScreen(TableScreenBase):
 
     def _announce_turn(self, view: View) -> None:
         mine = view.my_turn
-        if mine != self._my_turn_before:
-            # The turn changed hands: a note about the last one would contradict the top line.
+        # A note about a turn that has passed would contradict the top line.
+        if view.phase == "over":
+            withdraw(self.app, YOUR_TURN, NOT_YOUR_TURN)  # nobody's turn now
+        elif mine != self._my_turn_before:
             withdraw(self.app, NOT_YOUR_TURN if mine else YOUR_TURN)
         if mine and not self._my_turn_before:
             self.app.bell()

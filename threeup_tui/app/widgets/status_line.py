@@ -159,12 +159,12 @@ YOUR_TURN = "Your turn"
 NOT_YOUR_TURN = "Not your turn"
 
 
-def withdraw(app: App[Any], title: str) -> None:
-    """Take back at once the live notifications titled ``title``, rather
-    than let them run out.  A hint left on the line after its move is made
+def withdraw(app: App[Any], *titles: str) -> None:
+    """Take back at once the live notifications with any of these titles,
+    rather than let them run out.  A hint left on the line after its move is made
     misleads: on the game-over box, Enter means the next game."""
     notes = app._notifications  # Textual's store, as route_notifications reads it
-    gone = [note for note in notes if note.title == title]
+    gone = [note for note in notes if note.title in titles]
     for note in gone:
         del notes[note]
     if gone:
