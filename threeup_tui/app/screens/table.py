@@ -249,9 +249,11 @@ class TableScreen(TableScreenBase):
         if not watcher:
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
-        if view.moves_played != self._moves_seen:
-            self._moves_seen = view.moves_played
-            withdraw(self.app, HINT)  # the game moved on: a hint given before is void
+        stale = self._passed_notes(view)
+        if stale:
+            # After the frame that shows the view: taking a note back repaints
+            # the status line, which need not hold up the move's repaint.
+            self.call_after_refresh(withdraw, self.app, *stale)
         self._announce_turn(view)
         self.watch_clock()
         for screen in self.app.screen_stack:
@@ -396,13 +398,22 @@ class TableScreen(TableScreenBase):
             return cards[self.cursor]
         return None
 
-    def _announce_turn(self, view: View) -> None:
-        mine = view.my_turn
+    def _passed_notes(self, view: View) -> list[str]:
+        """The titles of the notes about a moment of the game that ``view``
+        puts in the past (read before _announce_turn moves on)."""
+        stale = []
+        if view.moves_played != self._moves_seen:
+            self._moves_seen = view.moves_played
+            stale.append(HINT)  # a hint is for the position before
         # A note about a turn that has passed would contradict the top line.
         if view.phase == "over":
-            withdraw(self.app, YOUR_TURN, NOT_YOUR_TURN)  # nobody's turn now
-        elif mine != self._my_turn_before:
-            withdraw(self.app, NOT_YOUR_TURN if mine else YOUR_TURN)
+            stale += [YOUR_TURN, NOT_YOUR_TURN]  # nobody's turn now
+        elif view.my_turn != self._my_turn_before:
+            stale.append(NOT_YOUR_TURN if view.my_turn else YOUR_TURN)
+        return stale
+
+    def _announce_turn(self, view: View) -> None:
+        mine = view.my_turn
         if mine and not self._my_turn_before:
             self.app.bell()
             self.notify("", title=YOUR_TURN, timeout=2)
