@@ -294,6 +294,23 @@ async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedCli
         assert line.text == ""
 
 
+async def test_not_your_turn_goes_when_another_seat_plays(client: ScriptedClient) -> None:
+    """ "Not your turn: Bob plays now" names who plays: once Cy plays, it goes."""
+    state = dealt(["you", "Bob", "Cy"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        line = screen.query_one(StatusLine)
+        await pilot.press("u")  # out of turn
+        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        while state.seat == 1:  # Bob's turn, to its end
+            state.apply(state.legal_actions()[0])
+        assert state.seat == 2
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "Waiting for Cy" in screen_text(app))
+        assert line.text == ""
+
+
 async def test_no_turn_note_is_left_on_the_game_over_box(client: ScriptedClient) -> None:
     """A "Not your turn" raised during the winner's last turn goes when the
     game ends: on the game-over box it would be about no turn at all."""

@@ -110,6 +110,7 @@ class TableScreen(TableScreenBase):
         self._zone_key: tuple[object, ...] | None = None
         self._my_turn_before = False
         self._moves_seen: int | None = None  # moves_played of the last view shown
+        self._to_act_seen: int | None = None  # and whose turn it was
         self._panes: dict[int, OpponentPane] = {}
         self._keys_for: tuple[bool, bool] | None = None
 
@@ -408,8 +409,12 @@ class TableScreen(TableScreenBase):
         # A note about a turn that has passed would contradict the top line.
         if view.phase == "over":
             stale += [YOUR_TURN, NOT_YOUR_TURN]  # nobody's turn now
-        elif view.my_turn != self._my_turn_before:
-            stale.append(NOT_YOUR_TURN if view.my_turn else YOUR_TURN)
+        else:
+            if view.to_act != self._to_act_seen:
+                stale.append(NOT_YOUR_TURN)  # it names who plays
+            if self._my_turn_before and not view.my_turn:
+                stale.append(YOUR_TURN)
+        self._to_act_seen = view.to_act
         return stale
 
     def _announce_turn(self, view: View) -> None:
