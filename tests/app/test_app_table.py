@@ -272,16 +272,24 @@ async def test_a_hint_is_taken_back_once_the_game_moves_on(client: ScriptedClien
         assert not any(note.title == HINT for note in app._notifications)
 
 
+async def out_of_turn(pilot: Pilot[int], client: ScriptedClient, state: GameState) -> StatusLine:
+    """Open the table at ``state``, Bob to play, and press ``u``: the status
+    line, once it says that it is not our turn."""
+    screen = await open_table(pilot, client, state)
+    line = screen.query_one(StatusLine)
+    await pilot.press("u")
+    await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+    return line
+
+
 async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedClient) -> None:
-    """ "Not your turn" goes the moment the turn comes, and "Your turn" the
-    moment it passes: neither outlives its turn to contradict the top line."""
+    """The note that it is not our turn goes the moment the turn comes, and
+    "Your turn" the moment it passes: neither outlives its turn to
+    contradict the top line."""
     state = dealt(["you", "Bob"], first=1)
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await open_table(pilot, client, state)
-        line = screen.query_one(StatusLine)
-        await pilot.press("u")  # out of turn
-        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        line = await out_of_turn(pilot, client, state)
         state.apply(state.legal_actions()[0])  # Bob moves: our turn
         client.emit(ViewChanged(seat_view(state, 0)))
         await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))
@@ -295,14 +303,11 @@ async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedCli
 
 
 async def test_not_your_turn_goes_when_another_seat_plays(client: ScriptedClient) -> None:
-    """ "Not your turn: Bob plays now" names who plays: once Cy plays, it goes."""
+    """The note that it is not our turn names who plays (Bob): once Cy plays, it goes."""
     state = dealt(["you", "Bob", "Cy"], first=1)
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await open_table(pilot, client, state)
-        line = screen.query_one(StatusLine)
-        await pilot.press("u")  # out of turn
-        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        line = await out_of_turn(pilot, client, state)
         while state.seat == 1:  # Bob's turn, to its end
             state.apply(state.legal_actions()[0])
         assert state.seat == 2
@@ -328,10 +333,7 @@ async def test_no_turn_note_is_left_on_the_game_over_box(client: ScriptedClient)
         pytest.fail("no game that Bob wins")
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await open_table(pilot, client, before)
-        await pilot.press("u")  # during Bob's last turn
-        line = screen.query_one(StatusLine)
-        await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
+        await out_of_turn(pilot, client, before)  # during Bob's last turn
         client.emit(ViewChanged(seat_view(state, 0)))
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert not any(n.title == NOT_YOUR_TURN for n in app._notifications)
