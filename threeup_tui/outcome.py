@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 
 def won_words(names: Sequence[str], winner: int, places: Sequence[int]) -> str:
-    """ "NAME won", and the places after it for a game played for places.
+    """The winner's name and "won"; the places after it in a game for places.
 
     Past tense: the line reads right whoever it names, "you" too (the name a
     local game gives its player when none is set)."""

@@ -201,3 +201,8 @@ def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str =
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th...: a place as people write it."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def out_words(place: int | None) -> str:
+    """A seat that is out: "OUT", and its place in a game for places ("OUT (2nd)")."""
+    return f"OUT ({ordinal(place)})" if place else "OUT"

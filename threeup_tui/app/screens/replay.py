@@ -19,7 +19,7 @@ from ...outcome import won_words
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
-from ..text import card_content, cards_content, clean, ordinal, plain
+from ..text import card_content, cards_content, clean, out_words, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
@@ -135,12 +135,10 @@ class ReplayScreen(Screen[None]):
             view = seat_view(state, seat, log_length=0)
             info = view.seats[seat]
             to_act = watcher.to_act == seat
-            # As the table's panes say it: "OUT (2nd)" in a game for places.
-            out = f" OUT ({ordinal(places[seat])})" if seat in places else " OUT"
             row = Content.assemble(
                 ("▶ " if to_act else "  ", "bold $text-accent"),
                 plain(names[seat], "bold"),
-                (out if info.out else "", "bold $text-success"),
+                (f" {out_words(places.get(seat))}" if info.out else "", "bold $text-success"),
                 "  hand ",
                 cards_content(view.hand),
                 "\n    up ",

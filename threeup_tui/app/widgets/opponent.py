@@ -17,7 +17,7 @@ from textual.widget import Widget
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import cards_forms, fit_parts, ordinal
+from ..text import cards_forms, fit_parts, out_words
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,7 @@ def status_forms(data: OpponentInfo) -> list[Content] | None:
     """What replaces the cards once the seat is out, or during set-up."""
     info = data.info
     if info.out:
-        words = f"OUT ({ordinal(data.place)})" if data.place else "OUT"
-        return [Content.styled(words, "bold $text-success")]
+        return [Content.styled(out_words(data.place), "bold $text-success")]
     if data.phase == "setup":
         return [Content("ready ✓" if info.ready else "choosing…")]
     return None
