@@ -42,6 +42,13 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
         raise AddressError(f"{text!r}: no host")
     if any(ch.isspace() for ch in host) or "/" in host:
         raise AddressError(f"{text!r}: {host!r} is not a host name or address")
+    if _all_numbers(host) and not _is_ip(host, 4):
+        # A host name never has this form (RFC 1123, 2.1), though the resolver
+        # would read "47823" or "10.1" as some address: say so instead.
+        raise AddressError(
+            f"{text!r}: {host!r} is neither a host name nor an IPv4 address "
+            "(four numbers 0-255, like 192.168.1.20)"
+        )
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
@@ -60,6 +67,11 @@ def _is_ip(text: str, version: int | None = None) -> bool:
     except ValueError:
         return False
     return version is None or address.version == version
+
+
+def _all_numbers(host: str) -> bool:
+    """Digits and dots only, like an IPv4 address: "256.1.1.1", "47823"."""
+    return all(part.isascii() and part.isdigit() for part in host.split("."))
 
 
 def bind_address(text: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -73,7 +74,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0:
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
     return value
 

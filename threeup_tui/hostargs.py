@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from .rules import Options
-from .table import FIXED_ON_RESUME, HOSTING_MODE, Hosting, TableConfig, setting_flag
+from .table import (
+    FIXED_ON_RESUME,
+    HOSTING_MODE,
+    Hosting,
+    TableConfig,
+    TableError,
+    check_resumable,
+    setting_flag,
+)
 from .tablefile import table_file_path
 
 HOST_DEFAULTS: dict[str, Any] = {
@@ -61,6 +69,10 @@ def check_host_args(args: argparse.Namespace) -> None:
                 )
         if not resume.is_file() and not table_file_path(resume).is_file():
             raise ValueError(f"--resume {resume}: no such file")
+        try:
+            check_resumable(resume, resume_overrides(args))
+        except TableError as err:
+            raise ValueError(str(err)) from None
     else:
         bots, players = value(args, "bots"), value(args, "players")
         if bots >= players:

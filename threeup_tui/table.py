@@ -955,6 +955,22 @@ class Table:
         value.  ``mode``: how it is hosted now (``HOSTING_MODE``), applied
         without a word.  Players reclaim their seats with their tokens.
         """
+        table, changes = cls._restored(path, overrides, mode, clock)
+        for key, before, after in changes:
+            _log_override(path, key, before, after)
+        table.save_table_file()
+        return table
+
+    @classmethod
+    def _restored(
+        cls,
+        path: Path,
+        overrides: Mapping[str, Any] | None,
+        mode: Mapping[str, Any] | None,
+        clock: Callable[[], float],
+    ) -> tuple[Table, list[tuple[str, Any, Any]]]:
+        """The resumed table and the settings given again (key, saved value,
+        new value), from reading alone: nothing is written or logged here."""
         overrides = dict(overrides or {})
         fixed = sorted(FIXED_ON_RESUME & set(overrides))
         if fixed:
@@ -982,6 +998,7 @@ class Table:
                 raise TableError(f"cannot resume: {err}") from None
         config = TableConfig(**saved)
         hosting_fields = {f.name: f.default for f in dataclasses.fields(Hosting)}
+        changes: list[tuple[str, Any, Any]] = []
         for key, value in overrides.items():
             if key == "journal":
                 before: Any = path
@@ -991,7 +1008,7 @@ class Table:
             else:
                 before = getattr(config, key)  # AttributeError: not a setting (a bug)
                 setattr(config, key, value)
-            _log_override(path, key, before, value)
+            changes.append((key, before, value))
         for key, value in (mode or {}).items():
             setattr(config, key, value)
         config.journal = overrides.get("journal", path)
@@ -1023,8 +1040,7 @@ class Table:
             table.game_over_saved = True
             if table.rematch_mode() == "vote" and config.rematch_after is not None:
                 table.rematch_at = clock() + config.rematch_after
-        table.save_table_file()
-        return table
+        return table, changes
 
     def _restore_seats(self, info: dict[str, Any], names: Sequence[str] | None) -> None:
         """Seats as the file holds them.  In a game, every human seat waits for
@@ -1145,6 +1161,13 @@ def _shown(value: Any) -> str:
     if isinstance(value, Options):
         return str(value.to_json())
     return "none" if value is None else str(value)
+
+
+def check_resumable(path: Path, overrides: Mapping[str, Any] | None = None) -> None:
+    """TableError, as :meth:`Table.resume` would raise it, if the journal at
+    ``path`` and its table file cannot bring a table back with ``overrides``.
+    It only reads, so the command line can say so before any screen opens."""
+    Table._restored(path, overrides, None, time.monotonic)
 
 
 def open_table(

@@ -46,6 +46,8 @@ CASES = [
     (["host", "--bot-level", "nope"], ["--bot-level", "nope"]),
     (["host", "--takeover-after", "-5"], ["--takeover-after"]),
     (["host", "--takeover-after", "soon"], ["--takeover-after"]),
+    (["host", "--takeover-after", "nan"], ["--takeover-after", "not a number"]),
+    (["host", "--rematch-after", "inf", "--headless"], ["--rematch-after", "not a number"]),
     (["host", "--finish", "last"], ["--finish"]),
     (["host", "--announce-port", "70000"], ["--announce-port"]),
     (["host", "--ssh-port", "x"], ["--ssh-port"]),

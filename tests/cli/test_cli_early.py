@@ -24,6 +24,11 @@ EARLY = [
     (["join", "[notv6]:5"], ["IPv6"]),
     (["join", "a:b:c"], ["IPv6"]),
     (["join", "two words"], ["host"]),
+    # Digits and dots are never a host name, and the resolver would make
+    # some address of them (47823 is 0.0.186.207): an IPv4 typo, or a port alone.
+    (["join", "256.1.1.1"], ["256.1.1.1", "IPv4"]),
+    (["join", "192.168.1:5000"], ["192.168.1", "IPv4"]),
+    (["join", "47823"], ["47823", "IPv4"]),
     (["join", "--name", ""], ["--name"]),
     (["join", "--name", "x" * 25], ["--name", "24"]),
     (["join", "--code", ""], ["--code"]),
@@ -57,6 +62,16 @@ def test_a_bad_value_is_one_line_before_any_screen(args: list[str], words: list[
     assert err.startswith("threeup ")
     assert "usage:" not in err
     assert time.monotonic() - started < 20  # nothing waited on a network or a screen
+
+
+def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Path) -> None:
+    journal = tmp_path / "game.json"
+    journal.write_text("{}")
+    err = assert_usage_error(run("host", "--resume", str(journal), timeout=30), "cannot resume")
+    assert "game.json.table is missing" in err and len(err.splitlines()) == 1
+    (tmp_path / "game.json.table").write_text('{"format": "a shopping list"}')
+    err = assert_usage_error(run("host", "--resume", str(journal), timeout=30), "cannot resume")
+    assert "not a table file" in err and len(err.splitlines()) == 1
 
 
 def test_a_bad_announce_address_in_the_environment_is_one_line(

@@ -123,6 +123,29 @@ def test_a_resume_refuses_what_would_weaken_or_change_the_game(tmp_path: Path) -
         Table.resume(journal)
 
 
+def test_the_command_line_check_refuses_what_a_resume_would_and_writes_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = tmp_path / "party.json"
+    played_table(journal)
+    table_file = tmp_path / "party.json.table"
+    saved = table_file.read_bytes(), table_file.stat().st_mtime_ns
+    args = argparse.Namespace(resume=journal, port=5000, ssh_authorized_keys=None)
+    caplog.set_level(logging.INFO, logger="threeup")
+    check_host_args(args)  # a journal that resumes passes
+    assert (table_file.read_bytes(), table_file.stat().st_mtime_ns) == saved
+    assert "--port given" not in caplog.text  # the resume itself logs it, once
+    record = json.loads(journal.read_text())
+    record["moves"][-1] = {"seat": 2, "play": ["B5"]}  # out of turn: the deal does not allow it
+    journal.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match="cannot resume: the journal does not replay"):
+        check_host_args(args)
+    journal.write_text("{not json")
+    with pytest.raises(ValueError, match=r"cannot resume: .*not JSON"):
+        check_host_args(args)
+    assert (table_file.read_bytes(), table_file.stat().st_mtime_ns) == saved
+
+
 def test_a_lobby_comes_back_with_its_bots_and_the_hosts_seat(tmp_path: Path) -> None:
     journal = tmp_path / "lobby.json"
     table = open_table(TableConfig(players=4, journal=journal, code="c0de"), bots=1)
