@@ -142,8 +142,10 @@ async def test_the_replay_of_a_game_for_places_gives_the_places() -> None:
         await pilot.press("end")
         head = " ".join(screen_text(app).split())  # the header may wrap at 80 columns
         assert f"game over: {names[0]} won (places: {', '.join(names)})" in head
-        # Each seat's line gives its place, as the table's panes do.
-        assert f"{names[0]} OUT (1st)" in head and f"{names[-1]} OUT (4th)" in head
+        # Each seat's line gives its place, as the table's panes do; the last
+        # seat is still holding cards, so it is not "OUT" but last.
+        assert f"{names[0]} OUT (1st)" in head and f"{names[2]} OUT (3rd)" in head
+        assert f"{names[-1]} LAST (4th)" in head and "OUT (4th)" not in head
 
 
 def _args(*argv: str) -> argparse.Namespace:

@@ -13,8 +13,10 @@ from textual.widgets import Button
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.text import ordinal
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
+from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.app.widgets.status_line import HINT, NOT_YOUR_TURN, StatusLine
 from threeup_tui.bots import GreedyBot
@@ -187,6 +189,34 @@ async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+
+
+async def test_in_a_game_for_places_the_last_seat_reads_last_not_out(
+    client: ScriptedClient,
+) -> None:
+    names = ["you", "Bob", "Cy", "Di"]
+    state = dealt(names, first=0, seed=5, finish="places")
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    places = list(state.places)
+    assert len(places) == 4 and places[-1] != 0, "a deal where an opponent is last"
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("escape")  # the final table, under the result box
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        rows = {
+            pane.data.name: pane.render().plain
+            for pane in app.screen.query(OpponentPane)
+            if pane.data is not None
+        }
+        for place, seat in enumerate(places[:-1], 1):
+            if seat != 0:
+                assert f"OUT ({ordinal(place)})" in rows[names[seat]]
+        last = rows[names[places[-1]]]
+        assert "LAST (4th)" in last and "OUT" not in last, last
 
 
 async def test_no_color_keeps_every_card_readable(

@@ -203,6 +203,10 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def out_words(place: int | None) -> str:
-    """A seat that is out: "OUT", and its place in a game for places ("OUT (2nd)")."""
-    return f"OUT ({ordinal(place)})" if place else "OUT"
+def out_content(place: int | None, seats: int) -> Content:
+    """A seat that is out: "OUT", and its place in a game for places ("OUT (2nd)").
+    The last place goes to the seat still holding cards when the others are
+    out (D15), which the engine marks out too: it reads "LAST (4th)"."""
+    if place is not None and place == seats:
+        return Content.styled(f"LAST ({ordinal(place)})", "bold $text-warning")
+    return Content.styled(f"OUT ({ordinal(place)})" if place else "OUT", "bold $text-success")

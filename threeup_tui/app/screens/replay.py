@@ -19,7 +19,7 @@ from ...outcome import won_words
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
-from ..text import card_content, cards_content, clean, out_words, plain
+from ..text import card_content, cards_content, clean, out_content, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
@@ -138,7 +138,7 @@ class ReplayScreen(Screen[None]):
             row = Content.assemble(
                 ("▶ " if to_act else "  ", "bold $text-accent"),
                 plain(names[seat], "bold"),
-                (f" {out_words(places.get(seat))}" if info.out else "", "bold $text-success"),
+                Content(" ") + out_content(places.get(seat), len(names)) if info.out else "",
                 "  hand ",
                 cards_content(view.hand),
                 "\n    up ",

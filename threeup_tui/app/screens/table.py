@@ -292,6 +292,7 @@ class TableScreen(TableScreenBase):
                     view.to_act == seat,
                     view.phase,
                     places.get(seat),
+                    len(view.seats),
                     session.clock_of(seat) if view.phase == "play" else "",
                 ),
                 roomy,

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import cards_forms, fit_parts, out_words
+from ..text import cards_forms, fit_parts, out_content
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class OpponentInfo:
     to_act: bool
     phase: str
     place: int | None  # 1-based finishing place (finish: places)
+    seats: int  # at the table: the last place is told apart
     clock: str = ""  # a quiet "⏱ 25s" while this seat's turn clock runs
 
 
@@ -49,7 +50,7 @@ def status_forms(data: OpponentInfo) -> list[Content] | None:
     """What replaces the cards once the seat is out, or during set-up."""
     info = data.info
     if info.out:
-        return [Content.styled(out_words(data.place), "bold $text-success")]
+        return [out_content(data.place, data.seats)]
     if data.phase == "setup":
         return [Content("ready ✓" if info.ready else "choosing…")]
     return None
