@@ -18,7 +18,7 @@ from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.pile import PileView
-from threeup_tui.app.widgets.status_line import HINT, NOT_YOUR_TURN, StatusLine
+from threeup_tui.app.widgets.status_line import HINT, NOT_ALLOWED, NOT_YOUR_TURN, StatusLine
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -300,6 +300,30 @@ async def test_a_hint_is_taken_back_once_the_game_moves_on(client: ScriptedClien
         await wait_for(pilot, lambda: screen._moves_seen == moves, what="the next view")
         assert "Hint" not in line.text
         assert not any(note.title == HINT for note in app._notifications)
+
+
+async def test_a_refused_move_is_taken_back_once_the_game_moves_on(
+    client: ScriptedClient,
+) -> None:
+    """The reason a move was refused is about one position: once a move is
+    made it goes, rather than name a pile that is no longer there."""
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        line = screen.query_one(StatusLine)
+        await pilot.press("u")
+        client.emit(ActionRejected("you may not pick up while you have a legal discard (D12)"))
+        await wait_for(pilot, lambda: "Not allowed" in line.text, what="the refusal")
+        state.apply(state.legal_actions()[0])
+        client.emit(ViewChanged(seat_view(state, 0)))
+        moves = state.moves_played
+        await wait_for(pilot, lambda: screen._moves_seen == moves, what="the next view")
+        # Well before the note would run out by itself (5 s).
+        await wait_for(
+            pilot, lambda: "Not allowed" not in line.text, timeout=1.5, what="the refusal gone"
+        )
+        assert not any(note.title == NOT_ALLOWED for note in app._notifications)
 
 
 async def out_of_turn(pilot: Pilot[int], client: ScriptedClient, state: GameState) -> StatusLine:

@@ -78,7 +78,7 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import clean, reason_words
-from .widgets.status_line import route_notifications
+from .widgets.status_line import NOT_ALLOWED, route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
@@ -429,9 +429,7 @@ class ThreeUpApp(App[int]):
     @on(MoveRejected)
     def move_rejected(self, message: MoveRejected) -> None:
         # The engine's reason, as plain text (it may come from another machine).
-        self.notify(
-            reason_words(message.reason), title="Not allowed", severity="error", markup=False
-        )
+        self.notify(reason_words(message.reason), title=NOT_ALLOWED, severity="error", markup=False)
         for screen in self._table_screens():
             if isinstance(screen, SetupScreen):
                 screen.rejected()

@@ -28,7 +28,14 @@ from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
 from ..widgets.status import SOURCE_WORDS, StatusBar
-from ..widgets.status_line import HINT, NOT_YOUR_TURN, YOUR_TURN, StatusLine, withdraw
+from ..widgets.status_line import (
+    HINT,
+    NOT_ALLOWED,
+    NOT_YOUR_TURN,
+    YOUR_TURN,
+    StatusLine,
+    withdraw,
+)
 from .base import TableScreenBase
 from .game_over import GameOverScreen
 
@@ -406,7 +413,8 @@ class TableScreen(TableScreenBase):
         stale = []
         if view.moves_played != self._moves_seen:
             self._moves_seen = view.moves_played
-            stale.append(HINT)  # a hint is for the position before
+            # A hint, and the reason a move was refused, are about the position before.
+            stale += [HINT, NOT_ALLOWED]
         # A note about a turn that has passed would contradict the top line.
         if view.phase == "over":
             stale += [YOUR_TURN, NOT_YOUR_TURN]  # nobody's turn now

@@ -152,9 +152,10 @@ def route_notifications(app: App[Any]) -> bool:
 
 
 # Titles of notifications about one moment of the game, which
-# :func:`withdraw` takes back once it has passed: a hint is for one
-# position, and the turn notes for one turn.
+# :func:`withdraw` takes back once it has passed: a hint and a refused move
+# are about one position, and the turn notes about one turn.
 HINT = "Hint"
+NOT_ALLOWED = "Not allowed"
 YOUR_TURN = "Your turn"
 NOT_YOUR_TURN = "Not your turn"
 
@@ -173,6 +174,7 @@ def withdraw(app: App[Any], *titles: str) -> None:
 
 __all__ = [
     "HINT",
+    "NOT_ALLOWED",
     "NOT_YOUR_TURN",
     "YOUR_TURN",
     "StatusLine",
