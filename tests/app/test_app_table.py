@@ -326,24 +326,29 @@ async def test_a_refused_move_is_taken_back_once_the_game_moves_on(
         assert not any(note.title == NOT_ALLOWED for note in app._notifications)
 
 
-async def out_of_turn(pilot: Pilot[int], client: ScriptedClient, state: GameState) -> StatusLine:
-    """Open the table at ``state``, Bob to play, and press ``u``: the status
+async def out_of_turn(
+    pilot: Pilot[int], client: ScriptedClient, state: GameState, key: str = "u"
+) -> StatusLine:
+    """Open the table at ``state``, Bob to play, and press ``key``: the status
     line, once it says that it is not our turn."""
     screen = await open_table(pilot, client, state)
     line = screen.query_one(StatusLine)
-    await pilot.press("u")
+    await pilot.press(key)
     await wait_for(pilot, lambda: line.text == "⚠ Not your turn: Bob plays now")
     return line
 
 
-async def test_the_turn_notes_go_when_the_turn_changes_hands(client: ScriptedClient) -> None:
-    """The note that it is not our turn goes the moment the turn comes, and
-    "Your turn" the moment it passes: neither outlives its turn to
-    contradict the top line."""
+@pytest.mark.parametrize("key", ["u", "h"])
+async def test_the_turn_notes_go_when_the_turn_changes_hands(
+    client: ScriptedClient, key: str
+) -> None:
+    """The note that it is not our turn (a move or a hint asked for out of
+    turn) goes the moment the turn comes, and "Your turn" the moment it
+    passes: neither outlives its turn to contradict the top line."""
     state = dealt(["you", "Bob"], first=1)
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        line = await out_of_turn(pilot, client, state)
+        line = await out_of_turn(pilot, client, state, key)
         state.apply(state.legal_actions()[0])  # Bob moves: our turn
         client.emit(ViewChanged(seat_view(state, 0)))
         await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))

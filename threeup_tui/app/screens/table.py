@@ -464,12 +464,19 @@ class TableScreen(TableScreenBase):
         if session is None or view is None:
             return
         if view.phase == "play" and not view.my_turn:
-            # Said here, in names: the engine's refusal would number the seats.
-            who = session.names()[view.to_act] if view.to_act is not None else "someone else"
-            self.notify(f"{who} plays now", title=NOT_YOUR_TURN, severity="warning", timeout=2)
+            self._not_your_turn(view)
             return
         self.flip_prompt = False
         session.client.submit(move)
+
+    def _not_your_turn(self, view: View) -> None:
+        """Say who plays now, in names (the engine's refusal would number the
+        seats); the note goes when the turn changes hands (_passed_notes)."""
+        session = self.session
+        if session is None:
+            return
+        who = session.names()[view.to_act] if view.to_act is not None else "someone else"
+        self.notify(f"{who} plays now", title=NOT_YOUR_TURN, severity="warning", timeout=2)
 
     def _seat(self) -> int | None:
         view = self._view()
@@ -602,8 +609,10 @@ class TableScreen(TableScreenBase):
         """Select what the best bot would do; Enter then makes the move.  The
         bot thinks off the UI loop (bots/hint.py); the screen stays live."""
         view = self._view()
-        if view is None or view.seat is None or not view.my_turn:
-            self.notify("A hint is for your turn", severity="warning", timeout=2)
+        if view is None or view.seat is None:
+            return  # a watcher has no hint key (check_action)
+        if not view.my_turn:
+            self._not_your_turn(view)
             return
         self._hint_for, self._play_hint = view.moves_played, False
         # The first hint of a session may wait for a worker to start (up to
