@@ -528,8 +528,13 @@ def _say(text: str) -> None:
 
 
 def _seat_words(players: Sequence[str], seat: int) -> str:
-    """A seat as people count them (from 1), with its player's name."""
-    return f"seat {seat + 1} ({players[seat]})"
+    """A seat as people count them (from 1), with its player's name, cleaned
+    as the app's replay shows it: a record is untrusted, and an escape
+    sequence in a name must not reach the terminal."""
+    from .textclean import MAX_NAME, clean_text
+
+    name = clean_text(players[seat], MAX_NAME)
+    return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

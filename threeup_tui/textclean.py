@@ -9,12 +9,18 @@ MAX_NAME = 24  # characters in a player's name
 
 
 def clean_text(text: object, limit: int) -> str:
-    """Untrusted text with control and format characters removed, trimmed.
+    """Untrusted text with control and format characters removed (ESC, BEL,
+    bidi overrides, zero-width...), line breaks and tabs made spaces,
+    whitespace collapsed, trimmed to ``limit`` characters.
 
     The host cleans what it relays; the app also escapes Rich markup when it
     shows the text (defence in depth: a hostile client may skip our host).
     """
     if not isinstance(text, str):
         return ""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
     return " ".join(kept.split())[:limit]

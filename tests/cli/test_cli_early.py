@@ -194,6 +194,29 @@ def test_verify_text_counts_seats_and_moves_from_1(tmp_path: Path) -> None:
     assert json.loads(run("verify", str(bad), "--json", timeout=60).stdout)["move"] == 1
 
 
+def test_verify_text_shows_a_records_names_without_what_a_terminal_would_obey(
+    tmp_path: Path,
+) -> None:
+    """A record is an untrusted file: an escape sequence in a player's name
+    (a new window title, a cleared screen) or a bidi override must not reach
+    the terminal; the name is shown as the app's replay shows it."""
+    from threeup_tui.recordfile import save_record
+    from threeup_tui.rules import Options, record_of
+    from threeup_tui.simulate import play_bot_game
+
+    hostile = "\x1b]0;pwned\x07\x1b[2J\u202eEvil\u200b\n" + "x" * 40
+    names = [hostile, hostile, hostile]
+    options = Options(finish="places")
+    state = play_bot_game(("greedy",) * 3, seed=4, names=names, options=options)
+    path = tmp_path / "evil.json"
+    save_record(path, record_of(state))
+    out = run("verify", str(path), timeout=60).stdout
+    assert out.startswith("ok: ") and "winner: seat" in out and "places: seat" in out
+    for obeyed in ("\x1b", "\x07", "\u202e", "\u200b"):
+        assert obeyed not in out
+    assert f"(]0;pwned[2JEvil {'x' * 8})" in out  # cut as a name is (24 characters)
+
+
 def test_verify_text_places_are_1_based(tmp_path: Path) -> None:
     from threeup_tui.recordfile import save_record
     from threeup_tui.rules import Options, record_of

@@ -92,6 +92,12 @@ def test_a_line_is_at_most_400_characters_and_1000_bytes() -> None:
     assert said(heard) == ["x" * 400, "€" * 333]  # kept whole, not cut
 
 
+def test_a_line_is_relayed_without_control_characters_its_breaks_made_spaces() -> None:
+    table, _clock, heard = chat_table()
+    assert try_chat(table, 0, "gg\nwell\tplayed\x1b[2J\x07\u202e!") is None
+    assert said(heard) == ["gg well played[2J!"]  # nothing run together, nothing obeyed
+
+
 def test_spectators_chat_under_their_own_names_each_with_an_allowance() -> None:
     table, _clock, heard = chat_table()
     for n in range(3):

@@ -9,31 +9,22 @@ from plain parts (``Content.assemble`` never parses markup).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 
 from rich.markup import escape
 from textual.content import Content
 
 from ..rules.cards import RANK_OF, parse_code
+from ..textclean import clean_text
 
 _RANK_TEXT = {"C": "C", "C1": "C+1", "C2": "C+2"}
 COLOUR_WORDS = {"R": "red", "G": "green", "B": "blue"}
 
 
 def clean(text: object, limit: int = 200) -> str:
-    """``text`` without control/format characters (ESC, BEL, bidi overrides...),
-    whitespace collapsed, trimmed to ``limit`` characters."""
-    if not isinstance(text, str):
-        text = str(text)
-    # Line breaks and tabs become spaces; every other control or format
-    # character (ESC, BEL, bidi overrides, zero-width) goes.
-    kept = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if ch.isspace() or unicodedata.category(ch)[0] != "C"
-    )
-    return " ".join(kept.split())[:limit]
+    """``text`` (an error, say, made a string) as :func:`clean_text` leaves it:
+    without control/format characters, whitespace collapsed, trimmed."""
+    return clean_text(text if isinstance(text, str) else str(text), limit)
 
 
 _RULE_REF = re.compile(r"\s*\(D\d+\)")
