@@ -424,6 +424,27 @@ def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> N
     assert "game 2 over" in host.stderr()
 
 
+async def test_a_bot_client_prints_what_a_hostile_host_says_cleaned(tmp_path: Path) -> None:
+    """``join --bot`` prints the host's last words on its terminal: a host
+    may be hostile, and an escape sequence in its reason must not reach it."""
+    table = make_table(tmp_path, players=2, seed=95)  # a seat stays open: no game
+    host = await start_host(table)
+    bot = start_bot_process(tmp_path, host.address[1], "netbot", tmp_path / "state")
+    try:
+        deadline = time.monotonic() + 30
+        while not any(seat.name == "netbot" for seat in table.seats):
+            assert time.monotonic() < deadline, bot.stderr()
+            await asyncio.sleep(0.05)
+        await host.close("\x1b]0;pwned\x07\x1b[2Jgoodbye\u202e now")
+        assert await asyncio.to_thread(bot.wait, 30) == 0
+    finally:
+        bot.kill()
+    said = bot.stderr()
+    assert "threeup join: ]0;pwned[2Jgoodbye now" in said, said
+    for obeyed in ("\x1b", "\x07", "\u202e"):
+        assert obeyed not in said
+
+
 async def test_sigterm_closes_the_table_and_tells_every_client(tmp_path: Path) -> None:
     record = tmp_path / "party.json"
     proc = start_host_process(

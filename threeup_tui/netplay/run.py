@@ -18,6 +18,7 @@ from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import new_hosting, new_table_config, resume_overrides, value
 from ..rules import Phase
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
+from ..textclean import clean_text
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
     DEFAULT_ANNOUNCE_ADDRESS,
@@ -216,11 +217,13 @@ async def _bot_client(args: argparse.Namespace) -> int:
         # stays until the host closes the table.
         while True:
             event = await client.next_event()
+            # The host's words are untrusted: nothing in them may reach the
+            # terminal as an escape sequence.
             if isinstance(event, ConnectionChanged) and event.state == "closed":
-                print(f"threeup join: {event.detail}", file=sys.stderr)
+                print(f"threeup join: {clean_text(event.detail, 200)}", file=sys.stderr)
                 return 0 if client.closed_by_host is not None else 1
             if isinstance(event, ActionRejected):
-                log.warning("rejected: %s", event.reason)
+                log.warning("rejected: %s", clean_text(event.reason, 200))
                 seat.rejected()  # try again on the next view
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
