@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +14,23 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "threeup_tui", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=timeout,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-    )
+    """``python -m threeup_tui ARGS`` in a fresh empty directory: a command
+    that should have failed at once and did not (a host, say, which writes
+    its journal where it runs) writes nothing into the checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    with tempfile.TemporaryDirectory(prefix="threeup-cli-") as workdir:
+        return subprocess.run(
+            [sys.executable, "-m", "threeup_tui", *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            cwd=workdir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
 
 
 def write(path: Path, record: Any) -> Path:
