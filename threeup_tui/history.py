@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .paths import confined_guest, data_dir
+from .recordfile import free_path
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
@@ -154,12 +155,7 @@ class History:
     def new_record_path(self, when: datetime | None = None) -> Path:
         """Where the record of a game finished ``when`` goes (not yet written)."""
         stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"game-{stamp}.json"
-        n = 1
-        while path.exists():
-            n += 1
-            path = self.records_dir / f"game-{stamp}-{n}.json"
-        return path
+        return free_path(self.records_dir, f"game-{stamp}")
 
     # ------------------------------------------------------------ writing
     def add(self, game: FinishedGame) -> tuple[int, str | None]:

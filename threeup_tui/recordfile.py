@@ -115,6 +115,17 @@ def save_record(path: str | os.PathLike[str], record: Record) -> None:
     write_atomic(path, record_text(record))
 
 
+def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
+    """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``...: the
+    first that no file has yet (records are never written over a file)."""
+    path = folder / f"{stem}{suffix}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}{suffix}"
+    return path
+
+
 class JournalWriter:
     """Writes one game's record after every move, encoding only the moves
     that are new since the last write.

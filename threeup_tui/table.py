@@ -848,11 +848,18 @@ class Table:
 
     # ----------------------------------------------------------------- records
     def save(self, path: str | Path) -> str:
+        """Write the game's record to ``path``, a new file: a record is never
+        written over one already there (another game's record, or anything
+        else of the player's)."""
         state = self._game()
         try:
-            save_record(path, record_of(state))
+            record = record_of(state)
         except RulesError as err:
             raise TableError(f"nothing to save yet: {err}") from None
+        if Path(path).exists():
+            raise TableError(f"{path} already exists: give the record another name")
+        try:
+            save_record(path, record)
         except OSError as err:
             raise TableError(f"cannot save to {path}: {err.strerror}") from None
         return str(path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
@@ -217,6 +219,25 @@ async def test_in_a_game_for_places_the_last_seat_reads_last_not_out(
                 assert f"OUT ({ordinal(place)})" in rows[names[seat]]
         last = rows[names[places[-1]]]
         assert "LAST (4th)" in last and "OUT" not in last, last
+
+
+async def test_the_box_offers_a_name_no_file_has(
+    client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where last game's record is already saved, the box offers the next
+    free name: the table writes over no file, so Enter just saves."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "threeup-game.json").write_text("last game's record")
+    state = dealt(["you", "bot"], first=0, seed=4)
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("s")
+        assert client.requests[-1] == ("save_record", "threeup-game-2.json")
 
 
 async def test_no_color_keeps_every_card_readable(

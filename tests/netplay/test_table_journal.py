@@ -21,11 +21,30 @@ import pytest
 from threeup_tui import recordfile
 from threeup_tui.recordfile import JournalWriter, load_record, record_text, save_record
 from threeup_tui.rules import GameState, Options, Phase, record_of, verify
-from threeup_tui.table import Table, TableConfig, open_table
+from threeup_tui.table import Table, TableConfig, TableError, open_table
 
 
 def bot_table(journal: Path, seed: int = 5) -> Table:
     return open_table(TableConfig(players=3, seed=seed, journal=journal), bots=3)
+
+
+def test_a_saved_record_is_written_over_no_file(tmp_path: Path) -> None:
+    """Save writes a new file: another game's record (or anything else)
+    already at that name is kept, and the player is told to choose another."""
+    table = bot_table(tmp_path / "game.json")
+    table.start(None)
+    while table.step_bot():
+        pass
+    earlier = tmp_path / "threeup-game.json"
+    earlier.write_text("the record of last night's game")
+    with pytest.raises(TableError, match="already exists: give the record another name"):
+        table.save(earlier)
+    assert earlier.read_text() == "the record of last night's game"
+    fresh = recordfile.free_path(tmp_path, "threeup-game")
+    assert fresh == tmp_path / "threeup-game-2.json"
+    assert table.save(fresh) == str(fresh)
+    assert verify(json.loads(fresh.read_text())).ok
+    assert recordfile.free_path(tmp_path, "threeup-game") == tmp_path / "threeup-game-3.json"
 
 
 def test_the_record_is_rewritten_every_move_and_the_table_file_not(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import tempfile
 from pathlib import Path
 
 from .scenes import Scene, scenes
@@ -18,12 +20,16 @@ SIZES = ((80, 24), (120, 40))
 
 async def shoot(scene: Scene, size: tuple[int, int]) -> str:
     app = scene.app()
-    async with app.run_test(size=size) as pilot:
-        await scene.drive(pilot)
-        return app.export_screenshot(title=f"threeup: {scene.name}")
+    # In an empty directory: the game-over box offers the first record name
+    # no file has where the app runs, and the pictures must not depend on that.
+    with tempfile.TemporaryDirectory() as empty, contextlib.chdir(empty):
+        async with app.run_test(size=size) as pilot:
+            await scene.drive(pilot)
+            return app.export_screenshot(title=f"threeup: {scene.name}")
 
 
 async def shoot_all(out: Path, only: list[str] | None = None) -> list[Path]:
+    out = out.resolve()  # each picture is taken in another directory
     out.mkdir(parents=True, exist_ok=True)
     written = []
     # The real rules page (docs/rules.md) for the pictures.

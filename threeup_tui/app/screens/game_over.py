@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from ...client import Lobby
+from ...recordfile import free_path
 from ...rules import View
 from ..messages import LeaveRequested
 from ..session import Session
@@ -21,7 +23,13 @@ from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
-DEFAULT_RECORD = "threeup-game.json"
+RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
+
+
+def free_record_name() -> str:
+    """The name the box offers: threeup-game.json where the app runs, or
+    threeup-game-2.json... if that is taken (the table writes over no file)."""
+    return str(free_path(Path(), RECORD_STEM))
 
 
 def result_content(view: View, names: tuple[str, ...]) -> Content:
@@ -129,7 +137,7 @@ class GameOverScreen(ModalScreen[None]):
                 yield Static(result_content(view, session.names()), id="result")
             if offers.save:
                 yield Label("Save the record to:")
-                yield Input(DEFAULT_RECORD, id="record-path", compact=True)
+                yield Input(free_record_name(), id="record-path", compact=True)
             with Horizontal(classes="buttons"):
                 if offers.rematch:
                     yield Button(
@@ -196,7 +204,7 @@ class GameOverScreen(ModalScreen[None]):
         session = self.table.session
         if session is None or not self.offers.save:
             return
-        path = self.query_one("#record-path", Input).value.strip() or DEFAULT_RECORD
+        path = self.query_one("#record-path", Input).value.strip() or free_record_name()
         session.client.save_record(path)
 
     def action_close(self) -> None:
