@@ -236,6 +236,44 @@ async def test_a_different_table_at_the_same_address_is_not_rejoined(tmp_path: P
             await again.close()
 
 
+async def test_a_player_back_under_another_name_is_told_which_name_holds_the_seat(
+    tmp_path: Path,
+) -> None:
+    """A seat is kept per table and name: the same account joining a full
+    table under a new name (or a typo) is a newcomer, refused, and told the
+    name its seat is kept under."""
+    table = Table(TableConfig(players=2, seed=97, auto_start=True))  # full once both sit
+    host = await start_host(table, NetConfig())
+    bobs = tmp_path / "bob-tokens.json"  # one account, every terminal of it
+    clients = [
+        make_client(host.address, "Bob", bobs),
+        make_client(host.address, "Ann", tmp_path / "a"),
+    ]
+    try:
+        for client in clients:
+            await client.start()
+        await clients[0].close()  # Bob leaves; his seat waits for him (D17)
+        robert = make_client(host.address, "Robert", bobs)
+        with pytest.raises(ConnectionRefusedError) as refused:
+            await robert.start()
+        assert str(refused.value) == (
+            "the table refused: the table is full"
+            " (you sat at this table as bob: join as bob for that seat)"
+        )
+        stranger = make_client(host.address, "Robert", tmp_path / "c")  # another account
+        with pytest.raises(ConnectionRefusedError) as refused:
+            await stranger.start()
+        assert str(refused.value) == "the table refused: the table is full"
+        back = make_client(host.address, "bob", bobs)
+        await back.start()
+        assert back.seat == 0
+        await back.close()
+    finally:
+        for client in clients:
+            await client.close()
+        await host.close()
+
+
 async def test_a_session_superseded_before_it_connected_never_acts(tmp_path: Path) -> None:
     """Two hellos with one token, both accepted before either session is
     connected (two terminals at once): only the later one gets the seat."""

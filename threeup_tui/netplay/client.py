@@ -39,7 +39,7 @@ from ..client.events import (
 )
 from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
-from .tokens import TokenStore, new_token
+from .tokens import TokenStore, name_key, new_token
 from .wire import (
     ViewDecoder,
     WireError,
@@ -118,6 +118,17 @@ class NetClient(TableClient):
             hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
         return hello
 
+    def _seat_under_another_name(self) -> str:
+        """Words for a refusal when this account sat at this table under
+        another name: a seat is kept per name, so a player who comes back
+        under a new one (or a typo) is a newcomer, and should know why."""
+        if self._tokens is None:
+            return ""
+        names = self._tokens.names_at(self.address)
+        if not names or name_key(self.name) in names:
+            return ""
+        return f" (you sat at this table as {names[-1]}: join as {names[-1]} for that seat)"
+
     @property
     def rtt(self) -> float | None:
         """The session's smoothed round trip (None until measured)."""
@@ -135,7 +146,8 @@ class NetClient(TableClient):
         try:
             client = await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
-            raise ConnectionRefusedError(f"the table refused: {err.reason}") from None
+            reason = f"the table refused: {err.reason}{self._seat_under_another_name()}"
+            raise ConnectionRefusedError(reason) from None
         except ConnectTimeout:
             raise ConnectionError(f"no table answers at {self.address}") from None
         except OSError as err:

@@ -72,16 +72,25 @@ class TokenStore:
             "addresses": addresses if isinstance(addresses, dict) else {},
         }
 
-    def token_for(self, address: str, name: str) -> str | None:
-        """The kept token for ``name`` at the table last reached at ``address``."""
+    def _names_at(self, address: str) -> dict[str, Any]:
+        """Name keys and their tokens at the table last reached at ``address``."""
         data = self._load()
         table_id = data["addresses"].get(address)
         table = data["tables"].get(table_id) if isinstance(table_id, str) else None
         if not isinstance(table, dict) or table.get("address") != address:
-            return None
+            return {}
         names = table.get("names")
-        token = names.get(name_key(name)) if isinstance(names, dict) else None
+        return names if isinstance(names, dict) else {}
+
+    def token_for(self, address: str, name: str) -> str | None:
+        """The kept token for ``name`` at the table last reached at ``address``."""
+        token = self._names_at(address).get(name_key(name))
         return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
+
+    def names_at(self, address: str) -> list[str]:
+        """The names (cleaned and case-folded, as kept) this account has sat
+        under at the table last reached at ``address``, the latest last."""
+        return list(self._names_at(address))
 
     def remember(self, address: str, name: str, table_id: str, token: str) -> None:
         """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
