@@ -89,7 +89,7 @@ class TokenStore:
 
     def names_at(self, address: str) -> list[str]:
         """The names (cleaned and case-folded, as kept) this account has sat
-        under at the table last reached at ``address``, the latest last."""
+        under at the table last reached at ``address``, the newest name last."""
         return list(self._names_at(address))
 
     def remember(self, address: str, name: str, table_id: str, token: str) -> None:
