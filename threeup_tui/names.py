@@ -23,6 +23,8 @@ import unicodedata
 
 from rich.cells import cell_len
 
+from .textclean import without_controls
+
 MAX_NAME_CELLS = 24
 
 # Rich's own tag grammar (rich.markup.RE_TAGS): a tag starts with a lower
@@ -30,16 +32,12 @@ MAX_NAME_CELLS = 24
 _MARKUP_TAG = re.compile(r"\[([a-z#/@][^\[\]]*)\]")
 
 
-def _kept(ch: str) -> bool:
-    return ch.isspace() or unicodedata.category(ch)[0] != "C"
-
-
 def clean_name(name: object, fallback: str, cells: int = MAX_NAME_CELLS) -> str:
     """``name`` made safe to show and seat, or ``fallback`` if nothing is left."""
     if not isinstance(name, str):
         return fallback
     text = unicodedata.normalize("NFC", name)
-    text = "".join(" " if ch.isspace() else ch for ch in text if _kept(ch))
+    text = without_controls(text)
     previous = None
     while previous != text:  # "[b[i]]" leaves "[b]" after one pass
         previous, text = text, _MARKUP_TAG.sub("", text)

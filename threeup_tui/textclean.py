@@ -18,9 +18,15 @@ def clean_text(text: object, limit: int) -> str:
     """
     if not isinstance(text, str):
         return ""
-    kept = "".join(
+    return " ".join(without_controls(text).split())[:limit]
+
+
+def without_controls(text: str) -> str:
+    """``text`` without control and format characters (category C: ESC, BEL,
+    bidi overrides, zero-width, unassigned, private use); line breaks and
+    tabs become spaces, and runs of spaces are left for the caller."""
+    return "".join(
         " " if ch.isspace() else ch
         for ch in text
         if ch.isspace() or unicodedata.category(ch)[0] != "C"
     )
-    return " ".join(kept.split())[:limit]
