@@ -361,9 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="FILE",
-        help="keep the game's journal in FILE, which --resume can restart from; it is the "
-        "record once the game ends; the table file FILE.table (mode 0600) sits beside it "
-        "(default: none; threeup-game.json with --headless)",
+        help="keep the game's journal in FILE, a new file, which --resume can restart from; "
+        "it is the record once the game ends; the table file FILE.table (mode 0600) sits "
+        "beside it (default: none; threeup-game.json with --headless)",
     )
     host.add_argument(
         "--takeover-after",
@@ -604,17 +604,17 @@ def cmd_host(args: argparse.Namespace) -> int:
             if value is not None:
                 raise CliError(f"{flag} is for a --headless host (in the app, the host "
                                "starts each rematch)")  # fmt: skip
+    record = args.record
+    if record is not None and record.is_dir():
+        raise CliError(f"--record {record}: is a directory; name the file to write")
+    if record is not None and not record.absolute().parent.is_dir():
+        raise CliError(f"--record {record}: no directory {record.absolute().parent}")
     from .hostargs import check_host_args
 
     try:
         check_host_args(args)
     except ValueError as err:
         raise CliError(str(err)) from None
-    record = args.record
-    if record is not None and record.is_dir():
-        raise CliError(f"--record {record}: is a directory; name the file to write")
-    if record is not None and not record.absolute().parent.is_dir():
-        raise CliError(f"--record {record}: no directory {record.absolute().parent}")
     if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
         raise CliError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'")
     if args.headless:

@@ -28,6 +28,7 @@ from .table import (
     TableError,
     check_resumable,
     setting_flag,
+    taken_journal,
 )
 from .tablefile import table_file_path
 
@@ -68,7 +69,7 @@ def check_host_args(args: argparse.Namespace) -> None:
                     f"{setting_flag(name)}: a resumed table keeps its seats and rules; leave it out"
                 )
         if not resume.is_file() and not table_file_path(resume).is_file():
-            raise ValueError(f"--resume {resume}: no such file")
+            raise ValueError(f"--resume {resume}: {_not_a_file(resume)}")
         try:
             check_resumable(resume, resume_overrides(args))
         except TableError as err:
@@ -77,9 +78,39 @@ def check_host_args(args: argparse.Namespace) -> None:
         bots, players = value(args, "bots"), value(args, "players")
         if bots >= players:
             raise ValueError(f"--bots {bots} leaves no seat for a person at {players} seats")
+        _check_journal_free(args)
     keys: Path | None = getattr(args, "ssh_authorized_keys", None)
     if keys is not None and not keys.is_file():
-        raise ValueError(f"--ssh-authorized-keys {keys}: no such file")
+        raise ValueError(f"--ssh-authorized-keys {keys}: {_not_a_file(keys)}")
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is no regular file, cannot be read as one."""
+    if not path.exists():
+        return "no such file"
+    return "is a directory" if path.is_dir() else "not a regular file (a FIFO or a device)"
+
+
+def _check_journal_free(args: argparse.Namespace) -> None:
+    """A new table's journal is a new file: one already there may be the
+    journal of a table that ``--resume`` could still bring back."""
+    journal = journal_path(args)
+    taken = taken_journal(journal)
+    if journal is None or taken is None:
+        return
+    raise ValueError(
+        f"{taken} is already there, and a new table writes over no file: "
+        f"--resume {journal} takes that table up again, or --record FILE starts a new one"
+    )
+
+
+def journal_path(args: argparse.Namespace) -> Path | None:
+    """Where a new table keeps its journal: ``--record``, or with
+    ``--headless`` a default file in the working directory."""
+    journal: Path | None = getattr(args, "record", None)
+    if journal is None and getattr(args, "headless", False):
+        journal = HEADLESS_JOURNAL
+    return journal
 
 
 def _config_fields() -> list[str]:
@@ -100,9 +131,7 @@ def new_table_config(args: argparse.Namespace, **mode: Any) -> TableConfig:
             settings[name] = given
     if getattr(args, "no_spectator_chat", False):
         settings["spectator_chat"] = False
-    journal = getattr(args, "record", None)
-    if journal is None and getattr(args, "headless", False):
-        journal = HEADLESS_JOURNAL
+    journal = journal_path(args)
     name = getattr(args, "name", None) or default_name()
     return TableConfig(
         players=value(args, "players"),

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,14 +21,56 @@ from .rules.record import result_of
 log = logging.getLogger("threeup.journal")
 
 
+# The files threeup reads (records, journals, table files, settings, seat
+# tokens) are small: a six-seat game that runs to the 1000-turn cap (D16)
+# records in about 100 KB.  Anything far larger is not one of them, and
+# reading it whole could take the machine's memory (a 3 GB file took 6 GB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+class NotOurFile(OSError):
+    """A path that is no file threeup could have written: a FIFO, a device,
+    or a file too large; the message says which, in a few words."""
+
+
+def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes.
+
+    OSError as ``open`` raises it (FileNotFoundError, IsADirectoryError...),
+    NotOurFile for a FIFO, a device or a larger file, UnicodeDecodeError.
+    O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        if not stat.S_ISREG(mode):
+            raise NotOurFile("not a regular file (a FIFO, a device or a socket)")
+        data = file.read(limit + 1)  # at most: a file may grow while read
+    if len(data) > limit:
+        raise NotOurFile(f"too large to be threeup's (over {limit // (1024 * 1024)} MiB)")
+    return data.decode("utf-8")
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged file out of the way (``NAME.bad``) instead of writing
+    over it, so what it held stays for the player to look at or mend."""
+    aside = path.with_name(path.name + ".bad")
+    path.replace(aside)
+    return aside
+
+
 def read_json(path: str | os.PathLike[str]) -> Any:
     """The decoded JSON of a file; MalformedRecord (one line) if it cannot be."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         raise MalformedRecord(f"{path}: no such file") from None
     except IsADirectoryError:
         raise MalformedRecord(f"{path}: is a directory, not a record") from None
+    except NotOurFile as err:
+        raise MalformedRecord(f"{path}: {err}") from None
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise MalformedRecord(f"{path}: cannot read: {reason}") from None

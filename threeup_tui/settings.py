@@ -24,7 +24,7 @@ from typing import Any
 from .bots import BOT_LEVELS
 from .names import clean_name
 from .paths import config_dir, confined_guest
-from .recordfile import write_atomic
+from .recordfile import read_text, set_aside, write_atomic
 from .textclean import clean_text
 
 SETTINGS_FILE = "settings.toml"
@@ -120,7 +120,7 @@ class SettingsFile:
 
     def _load(self) -> None:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = read_text(self.path)
         except FileNotFoundError:
             return
         except (OSError, UnicodeDecodeError) as err:
@@ -161,7 +161,7 @@ class SettingsFile:
             return None
         try:
             if self._damaged and self.path.is_file():
-                self.path.replace(self.path.with_name(self.path.name + ".bad"))
+                set_aside(self.path)
             self._damaged = False
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, to_toml(self.settings), sync=False)

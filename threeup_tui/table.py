@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -37,7 +38,7 @@ from .client.events import (
 from .names import clean_name as _clean_name
 from .names import distinct_name
 from .outcome import won_words
-from .recordfile import JournalWriter, read_json, save_record
+from .recordfile import JournalWriter, free_path, read_json, save_record
 from .rules import (
     GameState,
     MalformedRecord,
@@ -634,7 +635,7 @@ class Table:
         path = self.config.journal
         if path is None:
             return
-        kept = path.with_name(f"{path.stem}-{self.game_number}{path.suffix}")
+        kept = free_path(path.parent, f"{path.stem}-{self.game_number}", path.suffix)
         try:
             save_record(kept, record_of(state))
         except OSError as err:
@@ -1177,6 +1178,18 @@ def check_resumable(path: Path, overrides: Mapping[str, Any] | None = None) -> N
     Table._restored(path, overrides, None, time.monotonic)
 
 
+def taken_journal(journal: Path | None) -> Path | None:
+    """The file a new table's journal would write over, if there is one: the
+    journal or the table file of an earlier table (which ``--resume`` could
+    still bring back), or any other file of that name."""
+    if journal is None:
+        return None
+    for path in (journal, table_file_path(journal)):
+        if os.path.lexists(path):
+            return path
+    return None
+
+
 def open_table(
     config: TableConfig,
     resume: Path | None = None,
@@ -1189,6 +1202,9 @@ def open_table(
     if resume is not None:
         mode = {key: getattr(config, key) for key in HOSTING_MODE}
         return Table.resume(resume, overrides, mode)
+    taken = taken_journal(config.journal)
+    if taken is not None:
+        raise TableError(f"{taken} is already there: a new table's journal writes over no file")
     table = Table(config)
     for _ in range(bots):
         table.add_bot(None, config.bot_level)

@@ -13,10 +13,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``python -m threeup_tui ARGS`` in a fresh empty directory: a command
-    that should have failed at once and did not (a host, say, which writes
-    its journal where it runs) writes nothing into the checkout."""
+def run(
+    *args: str, timeout: float = 120, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m threeup_tui ARGS`` in ``cwd`` or a fresh empty directory:
+    a command that should have failed at once and did not (a host, say,
+    which writes its journal where it runs) writes nothing into the checkout."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory(prefix="threeup-cli-") as workdir:
@@ -27,7 +29,7 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
             encoding="utf-8",
             errors="replace",
             timeout=timeout,
-            cwd=workdir,
+            cwd=cwd or workdir,
             env=env,
             stdin=subprocess.DEVNULL,
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import time
 from pathlib import Path
@@ -72,6 +73,44 @@ def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Pa
     (tmp_path / "game.json.table").write_text('{"format": "a shopping list"}')
     err = assert_usage_error(run("host", "--resume", str(journal), timeout=30), "cannot resume")
     assert "not a table file" in err and len(err.splitlines()) == 1
+
+
+def test_a_new_table_writes_over_no_file_it_finds_and_says_so_at_once(tmp_path: Path) -> None:
+    """An earlier table's journal (which --resume could still bring back), or
+    any file of the name, is refused before a host starts; nothing is written."""
+    host = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0"]  # should one start
+    precious = tmp_path / "notes.txt"
+    precious.write_text("my notes")
+    proc = run(*host, "--record", str(precious), timeout=30)
+    err = assert_usage_error(proc, "notes.txt is already there", "--resume")
+    assert len(err.splitlines()) == 1 and precious.read_text() == "my notes"
+    for headless_journal in ("threeup-game.json", "threeup-game.json.table"):
+        (tmp_path / headless_journal).write_text("last night's table")
+        proc = run(*host, timeout=30, cwd=tmp_path)
+        assert_usage_error(proc, f"{headless_journal} is already there", "--resume")
+        assert (tmp_path / headless_journal).read_text() == "last night's table"
+        (tmp_path / headless_journal).unlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_what_cannot_be_a_record_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    """A FIFO would wait forever for a writer, /dev/zero never ends, and a
+    huge file would be read into memory whole: each is one line, at once."""
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as f:
+        f.truncate(64 * 1024 * 1024 * 1024)  # sparse: 64 GiB that take no disk
+    for path, words in (
+        (fifo, ["not a regular file"]),
+        ("/dev/zero", ["not a regular file"]),
+        (huge, ["too large"]),
+    ):
+        for command in ("verify", "replay"):
+            err = assert_usage_error(run(command, str(path), timeout=30), *words)
+            assert len(err.splitlines()) == 1, err
+    for flag in ("--resume", "--ssh-authorized-keys"):
+        assert_usage_error(run("host", flag, "/dev/zero", timeout=30), flag, "not a regular file")
 
 
 def test_a_bad_announce_address_in_the_environment_is_one_line(

@@ -47,6 +47,28 @@ def test_a_saved_record_is_written_over_no_file(tmp_path: Path) -> None:
     assert recordfile.free_path(tmp_path, "threeup-game") == tmp_path / "threeup-game-3.json"
 
 
+def test_a_new_tables_journal_and_kept_records_write_over_no_file(tmp_path: Path) -> None:
+    """A new table's journal is a new file (one already there may be a
+    journal that --resume could bring back), and a finished game's kept
+    record takes the next free name rather than an earlier party's."""
+    journal = tmp_path / "party.json"
+    for taken in (journal, tmp_path / "party.json.table"):
+        taken.write_text("last night's table")
+        with pytest.raises(TableError, match="already there: a new table's journal"):
+            bot_table(journal)
+        assert taken.read_text() == "last night's table"
+        taken.unlink()
+    earlier = tmp_path / "party-1.json"
+    earlier.write_text("the record of last night's first game")
+    table = bot_table(journal)
+    table.start(None)
+    while table.step_bot():
+        pass
+    assert earlier.read_text() == "the record of last night's first game"
+    assert table.kept_records == [tmp_path / "party-1-2.json"]
+    assert verify(json.loads((tmp_path / "party-1-2.json").read_text())).ok
+
+
 def test_the_record_is_rewritten_every_move_and_the_table_file_not(tmp_path: Path) -> None:
     journal = tmp_path / "game.json"
     seats_file = tmp_path / "game.json.table"

@@ -52,13 +52,33 @@ def test_a_new_table_at_the_same_address_is_another_table(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("content", ["", "not json", "[]", '{"host:1|Tia|/dev/pts/3": "x"}'])
-def test_a_damaged_or_old_file_starts_afresh(tmp_path: Path, content: str) -> None:
+def test_a_damaged_or_old_file_starts_afresh_and_is_kept_aside(
+    tmp_path: Path, content: str
+) -> None:
+    """Whatever tokens a damaged file may still hold are not written over:
+    the file is kept as seats.json.bad, for the player to mend."""
     path = tmp_path / "seats.json"
     path.write_text(content)
     store = TokenStore(path)
     assert store.token_for(HOST, "Tia") is None
+    assert path.read_text() == content  # looking up writes nothing
     store.remember(HOST, "Tia", "table-aaaa", "t" * 32)
     assert store.token_for(HOST, "Tia") == "t" * 32
+    assert (tmp_path / "seats.json.bad").read_text() == content
+    store.remember(HOST, "Bob", "table-aaaa", "b" * 32)  # a good file is simply rewritten
+    assert (tmp_path / "seats.json.bad").read_text() == content
+    assert store.token_for(HOST, "Tia") == "t" * 32
+
+
+def test_a_seats_file_that_is_no_file_is_not_waited_on(tmp_path: Path) -> None:
+    """A FIFO in its place would block a join forever on reading it."""
+    path = tmp_path / "seats.json"
+    os.mkfifo(path)
+    store = TokenStore(path)
+    assert store.token_for(HOST, "Tia") is None
+    store.remember(HOST, "Tia", "table-aaaa", "t" * 32)
+    assert stat.S_ISFIFO((tmp_path / "seats.json.bad").stat().st_mode)
+    assert TokenStore(path).token_for(HOST, "Tia") == "t" * 32
 
 
 def test_a_confined_guest_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -134,6 +134,25 @@ def test_a_directory_in_the_way_is_one_line() -> None:
     assert settings_path().is_dir()  # left as it was
 
 
+def test_a_fifo_or_a_huge_file_in_its_place_is_one_line_not_a_wait() -> None:
+    """Opening a FIFO would wait for a writer before the app ever showed,
+    and a huge file would be read into memory whole."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    loaded = SettingsFile()
+    assert loaded.problem is not None and "not a regular file" in loaded.problem
+    assert loaded.settings == Settings()
+    assert loaded.change(players=3) is None  # a FIFO holds nothing to keep
+    assert SettingsFile().settings.players == 3
+    path.unlink()
+    with path.open("wb") as f:
+        f.truncate(64 * 1024 * 1024 * 1024)  # sparse: no disk, no memory if not read
+    loaded = SettingsFile()
+    assert loaded.problem is not None and "too large" in loaded.problem
+    assert loaded.settings == Settings()
+
+
 def test_a_file_where_the_config_dir_should_be_is_one_line(
     own_directories: dict[str, Path],
 ) -> None:

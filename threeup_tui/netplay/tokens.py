@@ -25,12 +25,17 @@ one, and a token sent to an impostor would let it take the seat.  So a
 table that comes back at another address is, to this client, another
 table there (its ACCEPT's id is kept as ``ID@HOST:PORT``), and the player
 sits down anew.
+
+A file that cannot be read as this store (damaged, hand-edited, from
+another version) gives no tokens, and is kept aside as ``seats.json.bad``
+before the next token is written, so the tokens it may still hold are not lost.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +44,9 @@ from typing import Any
 from ..names import clean_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
-from ..recordfile import write_atomic
+from ..recordfile import read_text, set_aside, write_atomic
+
+log = logging.getLogger("threeup.tokens")
 
 FORMAT = "threeup-seats/1"
 MAX_TABLES = 200  # the oldest tables are forgotten first
@@ -59,18 +66,31 @@ class TokenStore:
         self.path = path or state_dir() / "seats.json"
 
     def _load(self) -> dict[str, Any]:
+        return self._read()[0]
+
+    def _read(self) -> tuple[dict[str, Any], bool]:
+        """The store, and whether a file is there that is not one (damaged,
+        or from another version): ``remember`` keeps such a file aside
+        rather than write over the tokens it may still hold."""
         data: Any = None
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+        unusable = False
+        try:
+            data = json.loads(read_text(self.path))
+        except FileNotFoundError:
+            data = {"format": FORMAT}
+        except (OSError, ValueError):
+            unusable = True
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            data = {}  # missing, damaged or from an older version: start afresh
+            data = {}  # start afresh
+            unusable = True
         tables = data.get("tables")
         addresses = data.get("addresses")
-        return {
+        store = {
             "format": FORMAT,
             "tables": tables if isinstance(tables, dict) else {},
             "addresses": addresses if isinstance(addresses, dict) else {},
         }
+        return store, unusable
 
     def _names_at(self, address: str) -> dict[str, Any]:
         """Name keys and their tokens at the table last reached at ``address``."""
@@ -99,7 +119,7 @@ class TokenStore:
         if confined_guest():
             return  # an SSH door guest writes nothing on the host's disk
         with contextlib.suppress(OSError), self._locked():
-            data = self._load()
+            data, unusable = self._read()
             tables, addresses = data["tables"], data["addresses"]
             key = table_id
             known = tables.get(key)
@@ -117,6 +137,8 @@ class TokenStore:
             for where, kept in list(addresses.items()):
                 if kept not in tables:
                     del addresses[where]
+            if unusable:
+                log.warning("%s could not be read; kept as %s", self.path, set_aside(self.path))
             write_atomic(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
     @contextlib.contextmanager
