@@ -15,6 +15,7 @@ a count, never once per line.
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -69,29 +70,32 @@ class ChatLimiter:
             sent.append(now)
             return None
         entry.refused += 1
+        # The limit that refused this line, in the reason and the log.
+        limit = f"{LINES} in {WINDOW:g} s" if len(sent) >= LINES else f"{BURST} back to back"
         if entry.logged_at is None or now - entry.logged_at >= LOG_EVERY:
             since = "" if entry.logged_at is None else f" in the last {now - entry.logged_at:.0f} s"
             log.warning(
-                "chat from %s refused: over %d lines in %g s (%d line%s refused%s)",
+                "chat from %s refused: over %s (%d line%s refused%s)",
                 who,
-                LINES,
-                WINDOW,
+                limit,
                 entry.refused,
                 "" if entry.refused == 1 else "s",
                 since,
             )
             entry.logged_at = now
             entry.refused = 0
-        wait = self._wait(entry, now)
-        return f"too many chat lines: at most {LINES} in {WINDOW:g} s; wait {wait:.0f} s"
+        return f"too many chat lines: at most {limit}; wait {self._wait(entry, now)} s"
 
     @staticmethod
-    def _wait(entry: _Speaker, now: float) -> float:
-        """Seconds until a line would be accepted (rounded up to 1 s)."""
+    def _wait(entry: _Speaker, now: float) -> int:
+        """Whole seconds (at least 1) until a line would be accepted: rounded
+        up, so that a speaker who waits that long is not refused again."""
         bucket = entry.bucket
-        token_wait = max(0.0, (1.0 - bucket.tokens) / bucket.rate)
+        # As the bucket stands now: it is not refilled when the window refuses.
+        tokens = min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate)
+        token_wait = max(0.0, (1.0 - tokens) / bucket.rate)
         window_wait = entry.sent[0] + WINDOW - now if len(entry.sent) >= LINES else 0.0
-        return max(1.0, token_wait, window_wait)
+        return max(1, math.ceil(max(token_wait, window_wait) - 1e-9))
 
     def forget(self, speaker: Hashable) -> None:
         self._speakers.pop(speaker)

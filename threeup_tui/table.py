@@ -65,11 +65,12 @@ from .tablefile import (
     write_table_file,
 )
 from .tasks import cancel_and_wait
-from .textclean import clean_text
+from .textclean import clean_text, plural
 
 log = logging.getLogger("threeup.table")
 
 CHAT_HISTORY = 50
+CHAT_ON_CONNECT = 10  # the recent lines a session is sent when it begins
 AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
 RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconnect
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
@@ -231,8 +232,8 @@ class Table:
         if self.state is not None:
             callback(ViewChanged(seat_view(self.state, seat)))
         self._send_clock(sub)  # a reconnect finds the clock where it was
-        for line in self.chat_log[-10:]:
-            callback(line)
+        for line in self.chat_log[-CHAT_ON_CONNECT:]:
+            callback(dataclasses.replace(line, old=True))
 
     def unsubscribe(self, key: object) -> None:
         self._subscribers.pop(key, None)
@@ -559,12 +560,26 @@ class Table:
             if seat.connected and not seat.agrees_to_rematch and i not in self.rematch_votes
         ]
 
+    def _anyone_here(self) -> bool:
+        """A client sits at the table: a person, or a network bot.  Spectators
+        and the table's own bots do not count."""
+        return any(seat.connected for seat in self.seats)
+
     def _maybe_rematch(self) -> None:
         """A dedicated host's next game starts once every seat agrees, after
-        a short pause so that everyone sees the result first."""
+        a short pause so that everyone sees the result first.  With nobody
+        here it waits: bots alone would deal game after game, each kept on
+        disk, with no one to play or watch them (``--rematch-after`` counts
+        again from the moment someone comes back)."""
         state = self.state
         if self.rematch_mode() != "vote" or state is None or state.phase != Phase.OVER:
             return
+        if not self._anyone_here():
+            self.rematch_at = None
+            return
+        after = self.config.rematch_after
+        if self.rematch_at is None and after is not None:
+            self.rematch_at = self.clock() + after
         if not self._rematch_waiting():
             go = self.clock() + REMATCH_PAUSE
             if self.rematch_at is None or go < self.rematch_at:
@@ -574,7 +589,7 @@ class Table:
         if self.closing is not None:
             return self.closing
         games = self.config.games
-        return f"this table plays {games} game{'' if games == 1 else 's'}, and that was the last"
+        return f"this table plays {plural(games or 0, 'game')}, and that was the last"
 
     def close(self, reason: str) -> None:
         """No more games: ``reason`` is what the clients are told."""
@@ -622,10 +637,10 @@ class Table:
             self.game_over_saved = True
             self._keep_record(state)
             self._system(self.result_words(state))
-            if self.rematch_mode() == "vote" and self.config.rematch_after is not None:
-                self.rematch_at = self.clock() + self.config.rematch_after
             self.finished.set()
-            self._maybe_rematch()  # a table of bots plays on by itself
+            self._maybe_rematch()  # network bots alone play on by themselves
+            if self.rematch_mode() == "vote" and not self._anyone_here():
+                log.info("nobody is at the table: the next game waits for someone to come back")
             self._notify()  # the lobby too: who is asked for a rematch
             return
         self._notify(lobby=False)
@@ -841,6 +856,8 @@ class Table:
         self._post(ChatReceived(None, "table", text))
 
     def _post(self, line: ChatReceived) -> None:
+        number = self.chat_log[-1].number + 1 if self.chat_log else 1
+        line = dataclasses.replace(line, number=number)
         self.chat_log.append(line)
         del self.chat_log[:-CHAT_HISTORY]
         for sub in list(self._subscribers.values()):
@@ -910,7 +927,10 @@ class Table:
             "host_seat": self.host_seat,
             "game_number": self.game_number,
             "clock": self._suspended_clock,
-            "chat": [[line.seat, line.name, line.text, line.spectator] for line in self.chat_log],
+            "chat": [
+                [line.seat, line.name, line.text, line.spectator, line.number]
+                for line in self.chat_log
+            ],
         }
 
     def save_table_file(self) -> None:
@@ -1046,8 +1066,6 @@ class Table:
         if state is not None and state.over:
             # A journal of a finished game: the table waits for the next one.
             table.game_over_saved = True
-            if table.rematch_mode() == "vote" and config.rematch_after is not None:
-                table.rematch_at = clock() + config.rematch_after
         return table, changes
 
     def _restore_seats(self, info: dict[str, Any], names: Sequence[str] | None) -> None:
@@ -1139,13 +1157,19 @@ def _identity(info: dict[str, Any], file: Path) -> tuple[str, str]:
 
 
 def _chat_lines(raw: Any) -> list[ChatReceived]:
+    """The table file's chat lines, numbered on from where they stopped (an
+    older file's lines, without numbers, are numbered 1, 2, ...)."""
     lines: list[ChatReceived] = []
     for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, list) and len(item) == 4:
-            seat, name, text, spectator = item
+        if isinstance(item, list) and len(item) in (4, 5):
+            seat, name, text, spectator = item[:4]
+            last = lines[-1].number if lines else 0
+            number = item[4] if len(item) == 5 else None
+            if type(number) is not int or number <= last:
+                number = last + 1
             if (seat is None or type(seat) is int) and isinstance(name, str):
                 text = clean_text(text, MAX_CHARS)
-                lines.append(ChatReceived(seat, name, text, spectator=spectator is True))
+                lines.append(ChatReceived(seat, name, text, spectator is True, number))
     return lines[-CHAT_HISTORY:]
 
 

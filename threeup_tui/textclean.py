@@ -1,5 +1,6 @@
 """Untrusted text made safe to keep and to show: one cleaner for the table,
-the settings file and the command line (no UI, no network)."""
+the settings file and the command line (no UI, no network); and counted
+words for them all."""
 
 from __future__ import annotations
 
@@ -30,3 +31,8 @@ def without_controls(text: str) -> str:
         for ch in text
         if ch.isspace() or unicodedata.category(ch)[0] != "C"
     )
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games`` (``words``: an irregular plural)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -25,6 +25,7 @@ from netplay_support import (
 )
 
 from net import Impairment, ImpairmentProxy, NetConfig
+from threeup_tui.client.events import ChatReceived
 from threeup_tui.rules import View
 
 # Quick retransmissions and heartbeats; generous idle timeouts so a bad
@@ -204,5 +205,51 @@ async def test_a_link_cut_right_after_a_move_loses_and_doubles_nothing(
             await _bounded(client.close(), f"closing {client.name}")
         for proxy in proxies:
             await _bounded(proxy.stop(), "stopping a proxy")
+        await _bounded(stop_runner(runner), "stopping the table runner")
+        await _bounded(host.close(), "closing the host")
+
+
+async def test_a_reconnect_repeats_no_chat_line_and_misses_none(tmp_path: Path) -> None:
+    """Every session begins with the table's recent chat lines: after a
+    reconnect the client passes on only those it has not shown, such as a
+    line said while its link was down, and each line once."""
+    table = make_table(tmp_path, 3, 911, bots=1)
+    host = await start_host(table, HOST_NET)
+    runner = await run_table(table)
+    proxy = await ImpairmentProxy.start(host.address, Impairment(), seed=911)
+    ann = make_client(proxy.address, "ann", tmp_path / "ann.json", config=RECONNECT_NET)
+    bob = make_client(host.address, "bob", tmp_path / "bob.json", config=CLIENT_NET)
+    heard: list[tuple[str, str]] = []
+
+    async def ann_hears(text: str) -> None:
+        while (event := await ann.next_event()) is not None:
+            if isinstance(event, ChatReceived):
+                heard.append((event.name, event.text))
+                if event.text == text:
+                    return
+
+    try:
+        await ann.start()
+        await bob.start()
+        ann.chat("hello all")
+        await asyncio.wait_for(ann_hears("hello all"), 10)
+        proxy.impairment = Impairment(loss_to_server=1.0, loss_to_client=1.0)
+        await asyncio.sleep(0.3)
+        bob.chat("brb")  # ann's link is down: she hears it only after she is back
+        await asyncio.sleep(2.5)
+        proxy.impairment = Impairment()
+        await asyncio.wait_for(ann_hears("brb"), 15)
+        bob.chat("back")
+        await asyncio.wait_for(ann_hears("back"), 10)
+        assert ann.reconnects >= 1
+        said = [line for line in heard if line[0] != "table"]
+        assert said == [("ann", "hello all"), ("bob", "brb"), ("bob", "back")], heard
+        table_lines = [text for name, text in heard if name == "table"]
+        assert len(table_lines) == len(set(table_lines)), heard  # none twice
+        assert "ann sat down at seat 2" in table_lines and "bob sat down at seat 3" in table_lines
+    finally:
+        for client in (ann, bob):
+            await _bounded(client.close(), f"closing {client.name}")
+        await _bounded(proxy.stop(), "stopping the proxy")
         await _bounded(stop_runner(runner), "stopping the table runner")
         await _bounded(host.close(), "closing the host")

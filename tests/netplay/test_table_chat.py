@@ -53,18 +53,39 @@ def test_a_burst_of_three_then_five_lines_in_ten_seconds() -> None:
     table, clock, heard = chat_table()
     refusals = [try_chat(table, 0, f"line {n}") for n in range(10)]
     assert refusals[:3] == [None, None, None]
-    assert all(r is not None and r.startswith("too many chat lines") for r in refusals[3:])
+    # The reason names the limit that refused the line, and a wait that is enough.
+    burst = "too many chat lines: at most 3 back to back; wait 2 s"
+    assert refusals[3:] == [burst] * 7
     assert said(heard) == ["line 0", "line 1", "line 2"]
+    clock.now = 1.9
+    assert try_chat(table, 0, "at 1.9 s") == "too many chat lines: at most 3 back to back; wait 1 s"
     clock.now = 2.0  # one more token
     assert try_chat(table, 0, "line at 2 s") is None
     clock.now = 4.0
     assert try_chat(table, 0, "line at 4 s") is None
     clock.now = 9.9  # the bucket is full again, but 5 lines fell in the last 10 s
-    assert try_chat(table, 0, "too soon") is not None
+    assert try_chat(table, 0, "too soon") == "too many chat lines: at most 5 in 10 s; wait 1 s"
     clock.now = 10.0  # the first three are out of the window
     assert [try_chat(table, 0, f"later {n}") for n in range(4)][:3] == [None, None, None]
     # bob has his own allowance
     assert try_chat(table, 1, "hi from bob") is None
+
+
+def test_lines_are_numbered_and_a_session_begins_with_the_last_ten_marked_old() -> None:
+    table, clock, heard = chat_table()
+    for n in range(12):
+        clock.now += 3
+        table.chat(n % 2, f"line {n}")
+    live = [e for e in heard if isinstance(e, ChatReceived)]
+    assert not any(e.old for e in live)
+    numbers = [e.number for e in live]
+    assert numbers == list(range(numbers[0], numbers[0] + 12))  # after the table's own lines
+    again: list[Event] = []
+    table.subscribe("bob again", 1, again.append)
+    old = [e for e in again if isinstance(e, ChatReceived)]
+    assert [(e.text, e.number, e.old) for e in old] == [
+        (e.text, e.number, True) for e in live[-10:]
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -80,6 +101,20 @@ def test_no_ten_seconds_ever_carry_more_than_five_lines(gaps: list[float]) -> No
         assert len([t for t in times[i:] if t < start + 10.0]) <= 5, times
         assert len([t for t in times[i:] if t == start]) <= 3
     assert len(said(heard)) == len(times)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=0, max_value=3.0), min_size=1, max_size=40))
+def test_a_refused_speaker_who_waits_as_told_is_heard(gaps: list[float]) -> None:
+    table, clock, _heard = chat_table()
+    for gap in gaps:
+        clock.now += gap
+        reason = try_chat(table, 0, "x")
+        if reason is not None:
+            found = re.search(r"; wait (\d+) s$", reason)
+            assert found is not None and int(found.group(1)) >= 1, reason
+            clock.now += int(found.group(1))
+            assert try_chat(table, 0, "after the wait") is None, (reason, clock.now)
 
 
 def test_a_line_is_at_most_400_characters_and_1000_bytes() -> None:
@@ -131,7 +166,7 @@ def test_a_flooder_is_logged_once_a_minute(caplog: pytest.LogCaptureFixture) -> 
             refused += try_chat(table, 0, "spam") is not None
     logged = [r.getMessage() for r in caplog.records if r.name == "threeup.chat"]
     assert len(logged) == 2, logged
-    assert logged[0] == "chat from seat 1 ('ann') refused: over 5 lines in 10 s (1 line refused)"
+    assert logged[0] == "chat from seat 1 ('ann') refused: over 3 back to back (1 line refused)"
     found = re.search(r"\((\d+) lines refused in the last 60 s\)$", logged[1])
     assert found is not None, logged[1]
     second = int(found.group(1))

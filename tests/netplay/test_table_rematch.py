@@ -193,9 +193,38 @@ def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
     resumed = Table.resume(tmp_path / "party.json", {"rematch_after": 5.0}, clock=later)
     assert resumed.state is not None and resumed.state.over
     assert resumed.lobby().rematch == "vote" and resumed.game_number == 1
-    later.now += 5.0
+    later.now += 3600
+    resumed.check_timers()
+    assert resumed.game_number == 1  # nobody has come back: no game for bots alone
+    resumed.seat_human("ann", "a" * 32)  # ann's client comes back
+    later.now += 4.9
+    resumed.check_timers()
+    assert resumed.game_number == 1
+    later.now += 0.1  # --rematch-after counts from her return
     resumed.check_timers()
     assert resumed.game_number == 2 and resumed.state.phase == Phase.SETUP
+
+
+def test_with_nobody_here_the_bots_deal_no_next_game(tmp_path: Path) -> None:
+    """Everyone left: the bots finish the game (D17), and the table waits
+    for someone to come back rather than deal game after game to bots alone,
+    each kept on disk."""
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.start(None)
+    table.disconnect(0)
+    table.disconnect(1)
+    play_out(table)
+    assert table.state is not None and table.state.over
+    for _ in range(3):
+        clock.now += 3600
+        table.check_timers()
+        table.step_bot()
+    assert table.game_number == 1 and table.kept_records == [tmp_path / "party-1.json"]
+    table.seat_human("bob", "b" * 32)  # bob is back, and asks at once
+    table.rematch(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
 
 
 def test_the_tables_lines_read_right_when_they_name_you(tmp_path: Path) -> None:

@@ -86,6 +86,28 @@ def test_resume_alone_brings_back_every_setting_seat_and_line(tmp_path: Path) ->
     assert after.seat_human("anyone", "b" * 32) == (2, "b" * 32)
 
 
+def test_chat_lines_are_numbered_on_across_a_resume(tmp_path: Path) -> None:
+    """A client drops a repeated line by its number, so the numbers go on
+    where they stopped; an older file's lines (without numbers) get 1, 2, ..."""
+    journal = tmp_path / "party.json"
+    before = played_table(journal)
+    for n in range(60):  # more than the file keeps (50)
+        before._system(f"news {n}")
+    numbers = [line.number for line in before.chat_log]
+    assert len(numbers) == 50 and numbers == list(range(numbers[0], numbers[0] + 50))
+    assert numbers[0] > 10
+    after = Table.resume(journal)
+    after.chat(1, "hello again")
+    assert [line.number for line in after.chat_log] == [*numbers[1:], numbers[-1] + 1]
+    path = tmp_path / "party.json.table"
+    data = json.loads(path.read_text())
+    data["chat"] = [line[:4] for line in data["chat"]][-3:]  # as an older version wrote it
+    path.write_text(json.dumps(data))
+    older = Table.resume(journal)
+    assert [line.number for line in older.chat_log] == [1, 2, 3]
+    assert older.chat_log[-1].text == "hello again"
+
+
 def test_a_setting_given_again_overrides_and_is_logged_never_the_code(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

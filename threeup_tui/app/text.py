@@ -153,10 +153,6 @@ def number_words(n: int) -> str:
     return words[n] if 0 <= n < len(words) else str(n)
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (words or word + 's')}"
-
-
 def clamp_rows(content: Content, width: int, rows: int) -> Content:
     """``content`` wrapped to ``width``; past ``rows`` lines, the last line
     shown ends with "…"."""

@@ -72,6 +72,12 @@ class ChatReceived:
     name: str  # untrusted text: sanitise before showing
     text: str  # untrusted text: sanitise before showing
     spectator: bool = False  # a spectator's line (seat None, under their own name)
+    # The line's number at its table (1, 2, ...; 0: an older host's, not
+    # numbered), and whether it is a line said before this session began,
+    # sent again on connecting: a client that reconnects has shown it already
+    # if its number is not above the last it showed.
+    number: int = 0
+    old: bool = False
 
 
 @dataclass(frozen=True, slots=True)

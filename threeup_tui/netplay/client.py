@@ -100,6 +100,7 @@ class NetClient(TableClient):
         self._resend_task: asyncio.Task[None] | None = None
         self._closing = False
         self._clock_raw: Any = None
+        self._chat_shown = 0  # the number of the newest chat line passed on
         self.reconnects = 0
         self.closed_by_host: str | None = None  # the host closed the table, saying why
         self._ended: str | None = None  # why this session is closed for good
@@ -245,26 +246,40 @@ class NetClient(TableClient):
             self.view = self._views.decode(view)
             self._emit(ViewChanged(self.view))
         clock = payload.get("clock")
-        if clock != self._clock_raw:
-            # Every snapshot carries the clock as it stood when sent; a new
-            # value (a new turn, or the same turn re-timed) is passed on.
+        if clock is not None or clock != self._clock_raw:
+            # Every snapshot carries the clock as it stood when sent, and each
+            # one re-times the countdown: two in a row may carry the same
+            # value (the next action's clock starts full again), so an equal
+            # value is no reason to keep counting down from the first.
             self._clock_raw = clock
             self._emit(TurnClock(*clock_from_wire(clock)))
+
+    def _on_chat(self, payload: dict[Any, Any]) -> None:
+        """A chat line, unless it is one this client has shown already: each
+        (re)connect brings the table's recent lines again, marked old."""
+        seat, number = payload.get("seat"), payload.get("n")
+        number = number if type(number) is int and number > 0 else 0
+        old = payload.get("old") is True
+        if old and number and number <= self._chat_shown:
+            return
+        self._chat_shown = max(self._chat_shown, number)
+        self._emit(
+            ChatReceived(
+                seat if type(seat) is int else None,
+                str(payload.get("name", "")),
+                str(payload.get("text", "")),
+                spectator=payload.get("watcher") is True,
+                number=number,
+                old=old,
+            )
+        )
 
     def _on_message(self, payload: Any) -> None:
         if not isinstance(payload, dict):
             raise WireError("a message is a map")
         kind = payload.get("t")
         if kind == "chat":
-            seat = payload.get("seat")
-            self._emit(
-                ChatReceived(
-                    seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
-                    str(payload.get("name", "")),
-                    str(payload.get("text", "")),
-                    spectator=payload.get("watcher") is True,
-                )
-            )
+            self._on_chat(payload)
         elif kind == "notice":
             self._emit(Notice(str(payload.get("text", ""))))
         elif kind == "closed":

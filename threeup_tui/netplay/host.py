@@ -372,6 +372,10 @@ class NetHost:
                 line = {"t": "chat", "seat": event.seat, "name": event.name, "text": event.text}
                 if event.spectator:
                     line["watcher"] = True
+                if event.number:
+                    line["n"] = event.number
+                if event.old:
+                    line["old"] = True
                 self._send(peer, line)
             elif isinstance(event, Notice):
                 self._send(peer, {"t": "notice", "text": event.text})

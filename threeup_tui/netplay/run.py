@@ -18,7 +18,7 @@ from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import new_hosting, new_table_config, resume_overrides, value
 from ..rules import Phase
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
-from ..textclean import clean_text
+from ..textclean import clean_text, plural
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
     DEFAULT_ANNOUNCE_ADDRESS,
@@ -73,8 +73,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     try:
         code = await _host_games(table, stop)
         if not stop.is_set():
-            games = table.config.games
-            reason = f"the table has played its {games} game{'' if games == 1 else 's'}"
+            reason = f"the table has played its {plural(table.game_number, 'game')}"
         return code
     finally:
         table.close(reason)
@@ -108,7 +107,7 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                         table.config.journal,
                     )
                     return 130
-                log.info("stopped after %d games", table.game_number)
+                log.info("stopped after %s", plural(table.game_number, "game"))
                 return 0
             state = table.state
             assert state is not None

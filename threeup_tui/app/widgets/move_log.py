@@ -19,7 +19,8 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ...rules import LogEntry, View
-from ..text import card_label, cards_label, clamp_rows, plural
+from ...textclean import plural
+from ..text import card_label, cards_label, clamp_rows
 
 KEEP = 200
 EXTRA_OF = {"C1": 1, "C2": 2}  # the extra discards a Clear +1 / +2 gives (D7-D9)

@@ -19,7 +19,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from ...rules import LogEntry, View
-from ..text import CARD_STYLES, card_content, fit_parts, number_words, plural, rank_text
+from ...textclean import plural
+from ..text import CARD_STYLES, card_content, fit_parts, number_words, rank_text
 from .card_art import CARD_H, CARD_W, STRIP_W, back_lines, face_lines, fan_lines, gone_lines
 
 LANDED_FOR = 0.6  # seconds a card that lands stays highlighted

@@ -18,7 +18,8 @@ from textual.widget import Widget
 from ...rules import View
 from ...rules.actions import is_play
 from ...rules.state import TURN_LIMIT
-from ..text import fit_parts, plural, rank_text
+from ...textclean import plural
+from ..text import fit_parts, rank_text
 
 SOURCE_WORDS = {
     "hand": "from your hand",
