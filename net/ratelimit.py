@@ -44,6 +44,11 @@ class LruTable(Generic[K, V]):
         return len(self._items)
 
 
+# Float time: a token that is due exactly now (a refill of 2 s at 0.5/s) may
+# add up to 0.9999999999999999; it must not be refused for that.
+_ROUNDING = 1e-9
+
+
 class TokenBucket:
     """Classic token bucket: ``rate`` tokens a second, at most ``burst``."""
 
@@ -59,7 +64,7 @@ class TokenBucket:
         elapsed = max(0.0, now - self.stamp)
         self.stamp = now
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        if self.tokens >= cost:
+        if self.tokens >= cost - _ROUNDING:
             self.tokens -= cost
             return True
         return False

@@ -63,7 +63,7 @@ class ChatLimiter:
             speaker, lambda: _Speaker(TokenBucket(LINES / WINDOW, BURST, now))
         )
         sent = entry.sent
-        while sent and sent[0] <= now - WINDOW:
+        while sent and sent[0] <= now - WINDOW + 1e-9:  # float rounding: see TokenBucket
             sent.popleft()
         # The window first: a refused line must not spend a bucket token.
         if len(sent) < LINES and entry.bucket.take(now):

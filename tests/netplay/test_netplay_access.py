@@ -31,6 +31,7 @@ from net.codec import encode, encode_message
 from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
 from threeup_tui.client.events import ActionRejected, ConnectionChanged
 from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.wire import WireError, parse_hello
 from threeup_tui.rules import Move, RulesError
 from threeup_tui.table import Table
 
@@ -61,6 +62,37 @@ def _engine_reason(table: Table, move: Move) -> str:
     with pytest.raises(RulesError) as info:
         state.apply_move(move)
     return str(info.value)
+
+
+GOOD_HELLO = {"game": "threeup", "v": 1, "name": "ann", "code": None, "token": "t" * 32,
+              "watch": False}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"game": "chess"}, "not a threeup client"),
+        ({"v": 2}, "this table speaks protocol 1, not 2"),
+        ({"v": 1.0}, "this table speaks protocol 1, not 1.0"),  # not an integer
+        ({"v": True}, "this table speaks protocol 1, not True"),  # bool is not an integer
+        ({"name": 5}, "a name is a short string"),
+        ({"code": "x" * 401}, "a room code is a short string"),
+        ({"token": "t" * 15}, "a seat token is a string of 16 to 128 characters"),
+        ({"watch": 1}, "watch is true or false"),
+        ({"bot": 5}, "a bot level is a string of 1 to 32 characters"),
+        ({"bot": "x" * 33}, "a bot level is a string of 1 to 32 characters"),
+        ({"bot": ""}, "a bot level is a string of 1 to 32 characters"),
+    ],
+)
+def test_a_malformed_hello_is_refused_with_the_documented_reason(
+    change: dict[str, object], reason: str
+) -> None:
+    """docs/protocol.md, "Joining: the order of checks and the refusals"."""
+    with pytest.raises(WireError) as info:
+        parse_hello({**GOOD_HELLO, **change})
+    assert str(info.value) == reason
+    assert parse_hello(GOOD_HELLO) == ("ann", None, "t" * 32, False)
+    assert parse_hello({**GOOD_HELLO, "bot": "expert"}) == ("ann", None, "t" * 32, False)
 
 
 async def test_a_wrong_room_code_is_refused_with_a_clear_reason(tmp_path: Path) -> None:

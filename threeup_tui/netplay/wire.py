@@ -20,6 +20,7 @@ from ..rules.views import own_to_json, public_to_json
 PROTOCOL: Final = 1
 GAME: Final = "threeup"
 MAX_TEXT: Final = 400
+MAX_BOT_LEVEL: Final = 32  # a hello's "bot": the level the lobby shows
 WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 
 # Reasons the host gives when it ends a session itself (a CLOSE).  A client
@@ -292,14 +293,18 @@ def hello_bot(data: Any) -> str | None:
     """The bot level a hello declares (``"bot": LEVEL``, from ``join --bot``),
     or None for a person.  Any short string: the host only shows it."""
     level = data.get("bot") if isinstance(data, dict) else None
-    return level if isinstance(level, str) and 0 < len(level) <= 32 else None
+    return level if _is_bot_level(level) else None
+
+
+def _is_bot_level(level: object) -> bool:
+    return isinstance(level, str) and 0 < len(level) <= MAX_BOT_LEVEL
 
 
 def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
     """(name, code, token, watch) from a client's hello."""
     if not isinstance(data, dict) or data.get("game") != GAME:
         raise WireError("not a threeup client")
-    if data.get("v") != PROTOCOL:
+    if type(data.get("v")) is not int or data.get("v") != PROTOCOL:  # not 1.0, not true
         raise WireError(f"this table speaks protocol {PROTOCOL}, not {data.get('v')!r}")
     name, code, token, watch = (data.get(k) for k in ("name", "code", "token", "watch"))
     if not isinstance(name, str) or len(name) > MAX_TEXT:
@@ -310,6 +315,8 @@ def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
         raise WireError("a seat token is a string of 16 to 128 characters")
     if not isinstance(watch, bool):
         raise WireError("watch is true or false")
+    if "bot" in data and not _is_bot_level(data["bot"]):
+        raise WireError(f"a bot level is a string of 1 to {MAX_BOT_LEVEL} characters")
     return name, code, token, watch
 
 
