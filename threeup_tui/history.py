@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .paths import confined_guest, data_dir
-from .recordfile import free_path
+from .recordfile import free_path, locked
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
@@ -164,13 +164,17 @@ class History:
         if not self.enabled:
             raise HistoryError("this session keeps no history")
         note = None
-        try:
-            game_id = self._insert(game)
-        except DamagedHistory:
-            aside = self._set_aside()
-            note = f"Your games: {self.path} was damaged; it is kept as {aside.name}, "
-            note += "and a new history starts with this game"
-            game_id = self._insert(game)
+        # One writer at a time: two apps of one account may end a game at
+        # once, and the second must not take the first's new file for the
+        # damaged one and move it aside too.
+        with locked(self.path):
+            try:
+                game_id = self._insert(game)
+            except DamagedHistory:
+                aside = self._set_aside()
+                note = f"Your games: {self.path} was damaged; it is kept as {aside.name}, "
+                note += "and a new history starts with this game"
+                game_id = self._insert(game)
         return game_id, note
 
     def _insert(self, game: FinishedGame) -> int:

@@ -10,7 +10,7 @@ import logging
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,32 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
     if len(data) > limit:
         raise NotOurFile(f"too large to be threeup's (over {limit // (1024 * 1024)} MiB)")
     return data.decode("utf-8")
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """One writer at a time, across processes, for the file at ``path``: an
+    advisory lock on ``PATH.lock`` beside it, held while the block runs (two
+    terminals of one account may write their tokens, or end a game, at
+    once).  Where there is no ``fcntl`` (not POSIX), or the lock file cannot
+    be made, the block runs unlocked and meets the file's own errors."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 (held below)
+    except OSError:
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def set_aside(path: Path) -> Path:

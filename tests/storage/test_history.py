@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -173,6 +175,38 @@ def test_a_file_that_is_not_a_database_is_one_line_then_kept_aside() -> None:
     aside = history.path.with_name(HISTORY_FILE + ".damaged")
     assert aside.read_bytes().startswith(b"this is not")
     assert history.stats().total.games == 1
+
+
+def _add_when_all_are_ready(path: str, barrier: Any, n: int) -> None:
+    barrier.wait()
+    History(Path(path), enabled=True).add(game(1, record=f"game {n}"))
+
+
+def test_apps_that_finish_at_once_keep_every_game_when_the_history_is_damaged() -> None:
+    """Two apps of one account (a LAN game played in two terminals) end
+    their game together, on a damaged history: each must count its game, and
+    one of them keeps the damaged file aside, not the other's new one."""
+    history = History()
+    ctx = multiprocessing.get_context("fork")
+    for _round in range(5):
+        history.path.parent.mkdir(parents=True, exist_ok=True)
+        history.path.write_bytes(b"this is not a database" * 100)
+        barrier = ctx.Barrier(4)
+        apps = [
+            ctx.Process(target=_add_when_all_are_ready, args=(str(history.path), barrier, n))
+            for n in range(4)
+        ]
+        for app in apps:
+            app.start()
+        for app in apps:
+            app.join(30)
+        assert [app.exitcode for app in apps] == [0, 0, 0, 0]
+        kept = sorted(g.record or "" for g in history.games())
+        assert kept == ["game 0", "game 1", "game 2", "game 3"]
+        aside = sorted(history.path.parent.glob(HISTORY_FILE + ".damaged*"))
+        assert [f.read_bytes()[:22] for f in aside] == [b"this is not a database"]
+        for file in (*aside, history.path):
+            file.unlink()
 
 
 def test_a_truncated_database_is_damaged_too() -> None:

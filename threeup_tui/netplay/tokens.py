@@ -37,14 +37,13 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..names import clean_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
-from ..recordfile import read_text, set_aside, write_atomic
+from ..recordfile import locked, read_text, set_aside, write_atomic
 
 log = logging.getLogger("threeup.tokens")
 
@@ -118,7 +117,7 @@ class TokenStore:
         written (no state directory): the seat then lasts for this run."""
         if confined_guest():
             return  # an SSH door guest writes nothing on the host's disk
-        with contextlib.suppress(OSError), self._locked():
+        with contextlib.suppress(OSError), locked(self.path):
             data, unusable = self._read()
             tables, addresses = data["tables"], data["addresses"]
             key = table_id
@@ -140,19 +139,3 @@ class TokenStore:
             if unusable:
                 log.warning("%s could not be read; kept as %s", self.path, set_aside(self.path))
             write_atomic(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """One writer at a time (two terminals of one account may join at once)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: last writer wins
-            yield
-            return
-        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)

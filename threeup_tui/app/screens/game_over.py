@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Label, Static
 from ...client import Lobby
 from ...recordfile import free_path
 from ...rules import View
+from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
 from ..widgets.footer import KeysFooter
@@ -48,7 +49,7 @@ def result_content(view: View, names: tuple[str, ...]) -> Content:
     turns = display_turn(view)
     lines.append(
         Content.styled(
-            f"{view.moves_played} moves, {turns} turn{'s' if turns != 1 else ''}", "$text-muted"
+            f"{plural(view.moves_played, 'move')}, {plural(turns, 'turn')}", "$text-muted"
         )
     )
     return Content("\n").join(lines)

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...addresses import AddressError, parse_address, show_address
 from ...launcher import JoinSettings
+from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
 from ..text import clean, plain
 from ..widgets.tickbox import TickBox
@@ -175,7 +176,7 @@ class JoinScreen(Screen[None]):
             found.highlighted = 0 if highlighted is None else min(highlighted, len(heard) - 1)
         count = len(heard)
         self.query_one("#found-status", Static).update(
-            f"{count} table{'s' if count != 1 else ''} found" if count else "Looking for tables…"
+            f"{plural(count, 'table')} found" if count else "Looking for tables…"
         )
 
     @on(OptionList.OptionSelected, "#found")

@@ -12,6 +12,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...bots import BOT_LEVELS
+from ...textclean import plural
 from ..messages import (
     HelpRequested,
     HostFormRequested,
@@ -84,7 +85,7 @@ class StartScreen(Screen[None]):
             Content.assemble(
                 who,
                 " against ",
-                (f"{bots} {self.bot_level} bot{'s' if bots > 1 else ''}", "bold"),
+                (plural(bots, f"{self.bot_level} bot"), "bold"),
                 ("\n+ / - players · b bot level · n name", "$text-muted"),
             )
         )

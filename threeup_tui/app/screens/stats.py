@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
+from ...textclean import plural
 from ..messages import ReplayRequested
 from ..text import clean, ordinal
 
@@ -47,7 +48,7 @@ def streak_words(streak: int) -> str:
 def summary(stats: Stats) -> Content:
     total = stats.total
     return Content.assemble(
-        (f"{total.games} game{'s' if total.games != 1 else ''}", "bold"),
+        (plural(total.games, "game"), "bold"),
         f" · {total.wins} won ({total.win_rate:.0%})",
         " · streak: ",
         (streak_words(stats.streak), "bold"),
