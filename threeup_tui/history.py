@@ -19,6 +19,7 @@ from a worker thread while the event loop keeps painting.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -290,6 +291,10 @@ class History:
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                # Yours alone, as the records beside it are (write_atomic):
+                # whom you played and how it went.  SQLite gives its journal
+                # the database's mode; a file already there keeps its own.
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
             with db:
                 _ensure_schema(db)

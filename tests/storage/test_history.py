@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import stat
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from threeup_tui.history import (
     opponents_label,
 )
 from threeup_tui.history import _streaks as streaks
+from threeup_tui.recordfile import write_atomic
 
 
 def game(
@@ -77,6 +79,17 @@ def test_a_game_comes_back_as_it_went_in() -> None:
     (back,) = history.games()
     assert back == FinishedGame(**{**mixed.__dict__, "id": game_id})
     assert back.opponents == "mixed" and back.players == 3
+
+
+def test_the_history_and_its_records_are_the_players_alone() -> None:
+    """On a machine others log in to (an SSH party), nobody else reads whom
+    you played and how it went."""
+    history = History()
+    history.add(game(1))
+    assert stat.S_IMODE(history.path.stat().st_mode) == 0o600
+    record = history.new_record_path()
+    write_atomic(record, "{}")  # as the table saves a record (recordfile.save_record)
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600
 
 
 def test_nothing_yet_is_empty_stats_and_no_file() -> None:
