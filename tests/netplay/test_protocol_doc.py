@@ -1,0 +1,62 @@
+"""docs/protocol.md is what a stranger implements from: its table of timers
+and limits must say what the session layer and threeup's host and client
+really use, so that a change of either is seen here, not by a player."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from net import NetConfig
+from threeup_tui.netplay.client import CLIENT_NET
+from threeup_tui.netplay.host import HOST_NET
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+SAME = "—"  # the table's mark for "the default"
+
+
+def timer_rows() -> dict[str, tuple[str, str, str]]:
+    """``parameter: (default, host, client)`` for each NetConfig field the
+    "Timers and limits" table names in backquotes."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Timers and limits", 1)[1].split("\n#", 1)[0]
+    rows: dict[str, tuple[str, str, str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or not cells[0].startswith("`"):
+            continue
+        names = re.findall(r"`(\w+)`", cells[0])
+        # "`min_rto`, `max_rto` | 0.05, 1.0": one value per name, in order.
+        columns = [cell.split(", ") if len(names) > 1 else [cell] for cell in cells[1:4]]
+        for i, name in enumerate(names):
+            default, host, client = (col[i] if len(col) > 1 else col[0] for col in columns)
+            rows[name] = (default, host, client)
+    return rows
+
+
+# The wire's names for two NetConfig fields.
+ALIASES = {"recv_window": "window_frames", "max_message": "max_message_size"}
+ROWS = {ALIASES.get(name, name): row for name, row in timer_rows().items()}
+FIELDS = [name for name in ROWS if hasattr(NetConfig(), name)]
+
+
+def test_the_table_names_the_timers_a_client_needs() -> None:
+    needed = {"idle_timeout", "heartbeat_interval", "initial_rto", "min_rto", "max_rto",
+              "ack_delay", "connect_timeout", "cookie_lifetime", "close_copies",
+              "window_frames", "max_message_size"}  # fmt: skip
+    assert needed <= set(FIELDS), set(ROWS)
+
+
+@pytest.mark.parametrize("name", FIELDS)
+def test_each_timer_in_the_table_is_the_one_the_code_uses(name: str) -> None:
+    default, host, client = ROWS[name]
+    expected = getattr(NetConfig(), name)
+
+    def value(cell: str) -> float:
+        return float(cell.split()[0].replace(",", "")) if cell != SAME else expected
+
+    assert value(default) == expected, (name, default)
+    assert value(host) == getattr(HOST_NET, name), (name, host)
+    assert value(client) == getattr(CLIENT_NET, name), (name, client)
