@@ -120,12 +120,16 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         raise MalformedRecord(text if text.startswith(str(path)) else f"{path}: {text}") from None
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, sync: bool = True) -> None:
+def write_atomic(
+    path: str | os.PathLike[str], text: str, sync: bool = True, new: bool = False
+) -> None:
     """Write a file so that a crash leaves either the old or the new content.
 
     ``sync=False`` leaves flushing to disk to the caller (``sync_file``): the
     replacement is still atomic for every process, which is what a killed
     program needs; only a power cut before the flush could lose it.
+    ``new=True``: the file must not exist, and FileExistsError says it does,
+    even when another process makes it between a look and the write.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -136,12 +140,30 @@ def write_atomic(path: str | os.PathLike[str], text: str, sync: bool = True) -> 
             f.flush()
             if sync:
                 os.fsync(f.fileno())
-        os.replace(tmp, target)
+        if new:
+            _publish_new(tmp, target)
+        else:
+            os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     if sync:
         sync_dir(target.parent)  # the rename itself
+
+
+def _publish_new(tmp: str, target: Path) -> None:
+    """Give the finished temporary file its name, which no file may have: a
+    hard link never replaces one (``os.replace`` would)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links on this file system (FAT, some shares)
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
 
 
 def sync_file(path: str | os.PathLike[str]) -> None:
@@ -181,8 +203,9 @@ def record_text(record: Record, move_lines: Sequence[str] | None = None) -> str:
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
-def save_record(path: str | os.PathLike[str], record: Record) -> None:
-    write_atomic(path, record_text(record))
+def save_record(path: str | os.PathLike[str], record: Record, new: bool = False) -> None:
+    """``new``: as :func:`write_atomic`'s (a record written over no file)."""
+    write_atomic(path, record_text(record), new=new)
 
 
 def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
@@ -190,7 +213,7 @@ def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
     first that no file has yet (records are never written over a file)."""
     path = folder / f"{stem}{suffix}"
     n = 1
-    while path.exists():
+    while os.path.lexists(path):  # a dangling link's name is taken too
         n += 1
         path = folder / f"{stem}-{n}{suffix}"
     return path

@@ -650,12 +650,17 @@ class Table:
         path = self.config.journal
         if path is None:
             return
-        kept = free_path(path.parent, f"{path.stem}-{self.game_number}", path.suffix)
-        try:
-            save_record(kept, record_of(state))
-        except OSError as err:
-            log.error("could not keep game %d's record in %s: %s", self.game_number, kept, err)
-            return
+        record = record_of(state)
+        while True:
+            kept = free_path(path.parent, f"{path.stem}-{self.game_number}", path.suffix)
+            try:
+                save_record(kept, record, new=True)
+                break
+            except FileExistsError:
+                continue  # another program took the name since we looked: the next
+            except OSError as err:
+                log.error("could not keep game %d's record in %s: %s", self.game_number, kept, err)
+                return
         self.kept_records.append(kept)
 
     def result_words(self, state: GameState) -> str:
@@ -874,10 +879,10 @@ class Table:
             record = record_of(state)
         except RulesError as err:
             raise TableError(f"nothing to save yet: {err}") from None
-        if Path(path).exists():
-            raise TableError(f"{path} already exists: give the record another name")
         try:
-            save_record(path, record)
+            save_record(path, record, new=True)
+        except FileExistsError:
+            raise TableError(f"{path} already exists: give the record another name") from None
         except OSError as err:
             raise TableError(f"cannot save to {path}: {err.strerror}") from None
         return str(path)

@@ -69,6 +69,52 @@ def test_a_new_tables_journal_and_kept_records_write_over_no_file(tmp_path: Path
     assert verify(json.loads((tmp_path / "party-1-2.json").read_text())).ok
 
 
+def test_a_new_file_is_never_written_over_not_even_one_made_a_moment_ago(
+    tmp_path: Path,
+) -> None:
+    """``new=True`` publishes by a hard link, which fails on any name taken,
+    a dangling link's included, however recently; the temporary file goes."""
+    taken = tmp_path / "taken.json"
+    taken.write_text("the other program's record")
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "nowhere")
+    for path in (taken, dangling):
+        with pytest.raises(FileExistsError):
+            recordfile.write_atomic(path, "mine", new=True)
+    assert taken.read_text() == "the other program's record"
+    assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
+    recordfile.write_atomic(tmp_path / "free.json", "mine", new=True)
+    assert (tmp_path / "free.json").read_text() == "mine"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary
+    assert recordfile.free_path(tmp_path, "dangling") == tmp_path / "dangling-2.json"
+
+
+def test_a_kept_record_whose_name_is_taken_meanwhile_goes_to_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between finding a free name and writing, another program may take it."""
+    import threeup_tui.table as table_module
+
+    first = tmp_path / "party-1.json"
+    looks: list[Path] = []
+
+    def racing_free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
+        found = recordfile.free_path(folder, stem, suffix)
+        if not looks:
+            first.write_text("another program's file")  # right after our look
+        looks.append(found)
+        return found
+
+    monkeypatch.setattr(table_module, "free_path", racing_free_path)
+    table = bot_table(tmp_path / "party.json")
+    table.start(None)
+    while table.step_bot():
+        pass
+    assert looks == [first, tmp_path / "party-1-2.json"]
+    assert first.read_text() == "another program's file"
+    assert table.kept_records == [tmp_path / "party-1-2.json"]
+
+
 def test_the_record_is_rewritten_every_move_and_the_table_file_not(tmp_path: Path) -> None:
     journal = tmp_path / "game.json"
     seats_file = tmp_path / "game.json.table"
