@@ -389,6 +389,7 @@ class Table:
         seat.bot = None
         self._system(f"{seat.name} is back; the bot hands the seat over")
         self._send(i, Notice("you are back: the bot no longer plays for you"))
+        self._maybe_rematch()  # after a game, the table may have waited for them
         self._notify()
 
     def set_network_bot(self, i: int, level: object) -> None:
@@ -561,9 +562,10 @@ class Table:
         ]
 
     def _anyone_here(self) -> bool:
-        """A client sits at the table: a person, or a network bot.  Spectators
-        and the table's own bots do not count."""
-        return any(seat.connected for seat in self.seats)
+        """Someone plays at the table: a connected person not marked away
+        (whose seat the bot plays until they act), or a network bot.
+        Spectators and the table's own bots do not count."""
+        return any(seat.connected and not seat.away for seat in self.seats)
 
     def _maybe_rematch(self) -> None:
         """A dedicated host's next game starts once every seat agrees, after
@@ -640,7 +642,7 @@ class Table:
             self.finished.set()
             self._maybe_rematch()  # network bots alone play on by themselves
             if self.rematch_mode() == "vote" and not self._anyone_here():
-                log.info("nobody is at the table: the next game waits for someone to come back")
+                log.info("nobody plays at the table: the next game waits for someone to come back")
             self._notify()  # the lobby too: who is asked for a rematch
             return
         self._notify(lobby=False)

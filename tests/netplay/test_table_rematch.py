@@ -119,6 +119,29 @@ def test_a_person_marked_away_must_ask_too(tmp_path: Path) -> None:
     assert table.game_number == 2
 
 
+def test_a_table_whose_players_are_all_away_deals_no_next_game(tmp_path: Path) -> None:
+    """Connected but idle: the turn timer's bot plays both seats (away), and
+    --rematch-after would deal game after game to the bots, each counted in
+    the idle players' histories.  The table waits until one of them acts."""
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.start(None)
+    for i in (0, 1):
+        seat = table.seats[i]
+        seat.away, seat.bot = True, table._stand_in(i)  # as three time-outs leave it
+    play_out(table)
+    for _ in range(3):
+        clock.now += 3600
+        table.check_timers()
+    assert table.game_number == 1
+    table.seat_active(1)  # bob acts (a chat line, say): he is back
+    clock.now += 29.9
+    table.check_timers()
+    assert table.game_number == 1
+    clock.now += 0.1  # --rematch-after counts from his return
+    table.check_timers()
+    assert table.game_number == 2
+
+
 def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
     table, clock = headless(tmp_path, rematch_after=30.0)
     table.start(None)
