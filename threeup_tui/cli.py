@@ -540,6 +540,7 @@ def _seat_words(players: Sequence[str], seat: int) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
+    from .textclean import plural
 
     try:
         record = load_record(args.file)
@@ -560,7 +561,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if verdict.places is not None:
             order = (_seat_words(record.players, p) for p in verdict.places)
             places = ", places: " + ", ".join(order)
-        _say(f"ok: {verdict.moves} moves, {status}{places}")
+        _say(f"ok: {plural(verdict.moves, 'move')}, {status}{places}")
     elif verdict.move is None:
         _say(f"illegal: {verdict.error}")
     else:

@@ -167,6 +167,28 @@ async def test_chat_wraps_whole_with_its_scrollbar_and_after_a_resize(
         no_cut(app, "chat after a resize")
 
 
+async def test_a_spectators_chat_line_is_theirs_never_the_tables(
+    client: ScriptedClient,
+) -> None:
+    """The table's own lines read "· …"; a spectator typing "greedy bot 2
+    won" must not look like the table saying so."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        chat = screen.query_one(ChatLines)
+        client.emit(ChatReceived(None, "table", "game 1 begins"))
+        client.emit(ChatReceived(None, "Sam", "greedy bot 2 won", spectator=True))
+        await wait_for(pilot, lambda: len(chat.lines) >= 2)
+        await pilot.pause()
+        shown = " ".join(chat_shown(app, chat).translate(SCROLLBAR).split())
+        assert shown.endswith("· game 1 begins Sam (watching): greedy bot 2 won"), shown
+        assert "· greedy bot 2 won" not in screen_text(app)
+
+
+SCROLLBAR = str.maketrans("", "", "▁▂▃▄▅▆▇█▔")  # the thumb, drawn among the words
+
+
 def chat_shown(app: ThreeUpApp, chat: ChatLines) -> str:
     """The words the chat pane shows, in order, as one line."""
     region = chat.content_region

@@ -185,6 +185,29 @@ async def test_join_screen_focus_starts_on_the_tables_and_enter_joins_one() -> N
     assert (settings.address, settings.name) == ("192.0.2.22:5000", "Bo")
 
 
+async def test_a_name_on_the_join_command_line_is_for_that_run_only() -> None:
+    """README: what the command line gives (--name...) is used for that run
+    only.  `threeup join HOST --name Yan` used to keep Yan for good."""
+    SettingsFile().change(name="Ann")
+    launcher = RecordingLauncher(ScriptedClient())
+    spec = StartSpec(mode="join", join=JoinSettings("192.0.2.5:47823", "Yan"))
+    app = create_app(launcher, spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    assert launcher.calls[0][1].name == "Yan"  # type: ignore[union-attr]
+    assert SettingsFile().settings.name == "Ann"
+    # A name typed in the form is the player's choice, and kept.
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Ann")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen))
+        app.screen.query_one("#join-address", Input).value = "192.0.2.5"
+        app.screen.query_one("#join-name", Input).value = "Zoe"
+        app.screen.join()  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    assert SettingsFile().settings.name == "Zoe"
+
+
 async def test_typing_on_the_tables_types_the_address() -> None:
     class Lan(RecordingLauncher):
         async def discover(self):  # type: ignore[no-untyped-def,override]

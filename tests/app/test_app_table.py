@@ -14,6 +14,7 @@ from textual.widgets import Button
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import ordinal
 from threeup_tui.app.widgets.action_bar import ReasonBox
@@ -145,6 +146,9 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         client.emit(ConnectionChanged("reconnecting", "the host is silent"))
         await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
         assert any(n.severity == "warning" for n in app._notifications)
+        client.emit(ConnectionChanged("closed", "the host closed the table"))
+        # The state, then why: not "⚠ closed the host closed the table".
+        await wait_for(pilot, lambda: "⚠ closed: the host closed" in screen_text(app))
 
 
 async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:
@@ -347,6 +351,32 @@ async def test_a_refused_move_is_taken_back_once_the_game_moves_on(
         assert not any(note.title == NOT_ALLOWED for note in app._notifications)
 
 
+async def test_a_refusal_at_game_over_is_gone_once_the_next_game_is_dealt(
+    client: ScriptedClient,
+) -> None:
+    names = ["you", "bot"]
+    state = dealt(names, first=0, seed=4)
+    while state.phase.name != "OVER":
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        client.emit(
+            ActionRejected("threeup-game.json already exists: give the record another name")
+        )
+        await wait_for(pilot, lambda: any(n.title == NOT_ALLOWED for n in app._notifications))
+        client.emit(ViewChanged(seat_view(GameState.new(names, seed=5), 0)))  # the next deal
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(
+            pilot,
+            lambda: not any(n.title == NOT_ALLOWED for n in app._notifications),
+            timeout=1.5,  # well before it would run out by itself (5 s)
+            what="the refusal gone",
+        )
+
+
 async def out_of_turn(
     pilot: Pilot[int], client: ScriptedClient, state: GameState, key: str = "u"
 ) -> StatusLine:
@@ -432,3 +462,24 @@ async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(
         line = screen.query_one(StatusLine)
         await wait_for(pilot, lambda: "Not your turn: Bob plays now" in line.text)
         assert "seat" not in line.text
+
+
+async def test_a_spectators_result_box_goes_when_the_next_game_begins(
+    client: ScriptedClient,
+) -> None:
+    """A spectator has no set-up screen to go to: the box about the last
+    game must still close when the next one is dealt (it stayed, with a
+    count of votes the new game had cleared)."""
+    names = ["you", "bot"]
+    state = dealt(names, first=0, seed=4)
+    while state.phase.name != "OVER":
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for event in seat_events(state, None):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        following = GameState.new(names, seed=5)  # the next deal: nobody has chosen yet
+        client.emit(ViewChanged(seat_view(following, None)))
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
+        assert isinstance(app.screen, TableScreen)

@@ -222,6 +222,10 @@ def test_verify_text_counts_seats_and_moves_from_1(tmp_path: Path) -> None:
     assert f"winner: seat {state.winner + 1} ({name})" in proc.stdout
     raw = json.loads(run("verify", str(path), "--json", timeout=60).stdout)
     assert raw["winner"] == state.winner  # JSON stays 0-based, as record.md says
+    one = json.loads(path.read_text())
+    one["moves"], one["result"] = one["moves"][:1], None
+    path.write_text(json.dumps({k: v for k, v in one.items() if v is not None}))
+    assert run("verify", str(path), timeout=60).stdout == "ok: 1 move, unfinished\n"
 
     record = json.loads(path.read_text())
     moves = record["moves"]

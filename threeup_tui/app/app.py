@@ -118,7 +118,7 @@ def _message_for(
     if isinstance(event, LobbyChanged):
         return LobbyUpdated(event.lobby)
     if isinstance(event, ChatReceived):
-        return ChatArrived(event.seat, event.name, event.text)
+        return ChatArrived(event.seat, event.name, event.text, event.spectator)
     if isinstance(event, ActionRejected):
         return MoveRejected(event.reason)
     if isinstance(event, ConnectionChanged):
@@ -254,7 +254,8 @@ class ThreeUpApp(App[int]):
 
     @on(JoinRequested)
     def join_requested(self, message: JoinRequested) -> None:
-        self.remember(name=message.settings.name)
+        if message.remember:
+            self.remember(name=message.settings.name)
         self.start_join(message.settings)
 
     @on(JoinCancelled)
@@ -422,7 +423,7 @@ class ThreeUpApp(App[int]):
         session = self.session
         if session is None:
             return
-        line = session.add_chat(message.seat, message.name, message.text)
+        line = session.add_chat(message.seat, message.name, message.text, message.spectator)
         for screen in self._table_screens():
             screen.add_chat(line)
 
@@ -547,8 +548,13 @@ class ThreeUpApp(App[int]):
         top = self.screen
         if getattr(top, "covers_game", False):
             return  # the rules or a question: the covered screen routes again when it resumes
-        if isinstance(top, GameOverScreen) and target is not TableScreen:
-            self.pop_screen()  # a rematch: on to the set-up
+        view = session.view
+        if isinstance(top, GameOverScreen) and (
+            target is not TableScreen or (view is not None and view.phase != "over")
+        ):
+            # A rematch: on to the set-up, or (a spectator, who has none) to
+            # the next game's table; the result box is about the last game.
+            self.pop_screen()
             top = self.screen
         current = self._game_screen
         if current is None or not isinstance(current, target) or current not in self.screen_stack:
@@ -558,7 +564,6 @@ class ThreeUpApp(App[int]):
             else:
                 self.push_screen(new)
             self._game_screen = new
-        view = session.view
         if (
             view is not None
             and view.phase == "over"

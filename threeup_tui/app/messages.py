@@ -38,6 +38,7 @@ class ChatArrived(Message):
     seat: int | None
     name: str  # untrusted
     text: str  # untrusted
+    spectator: bool = False  # seat None: a spectator's line, not the table's
 
 
 @dataclass
@@ -123,6 +124,9 @@ class JoinRequested(Message):
     """Join the table at ``settings.address`` (the join form's button)."""
 
     settings: JoinSettings
+    # The name was chosen in the form (kept for the next run), not given on
+    # the command line (``threeup join HOST --name X``: for that run only).
+    remember: bool = True
 
 
 @dataclass

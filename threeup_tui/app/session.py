@@ -18,9 +18,10 @@ CHAT_KEEP = 200
 
 @dataclass(frozen=True)
 class ChatLine:
-    seat: int | None  # None: the table itself
+    seat: int | None  # None: the table itself, or a spectator
     name: str  # cleaned
     text: str  # cleaned
+    spectator: bool = False  # a spectator's line, under their own name
 
 
 COUNTDOWN = 10.0  # seconds: the last stretch of your own clock is counted down
@@ -102,8 +103,8 @@ class Session:
             return None
         return self.lobby.seats[seat]
 
-    def add_chat(self, seat: int | None, name: str, text: str) -> ChatLine:
-        line = ChatLine(seat, clean(name, 24), clean(text, 200))
+    def add_chat(self, seat: int | None, name: str, text: str, spectator: bool = False) -> ChatLine:
+        line = ChatLine(seat, clean(name, 24), clean(text, 200), spectator)
         self.chat.append(line)
         del self.chat[:-CHAT_KEEP]
         return line

@@ -131,7 +131,7 @@ class JoinScreen(Screen[None]):
         else:
             self.query_one("#join-address", Input).focus()
         if self.autojoin:
-            self.join()
+            self.join(remember=False)  # the command line's name is for this run
 
     def on_key(self, event: events.Key) -> None:
         # Typing on the list of tables types the address instead.
@@ -200,7 +200,7 @@ class JoinScreen(Screen[None]):
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted)
-    def join(self) -> None:
+    def join(self, remember: bool = True) -> None:
         settings = self.settings()
         if not settings.address:
             self.show_error("type the host's address (HOST or HOST:PORT), or pick a table")
@@ -217,7 +217,7 @@ class JoinScreen(Screen[None]):
         self._show_joining()
         if self._ticker is None:
             self._ticker = self.set_interval(1.0, self._show_joining)
-        self.post_message(JoinRequested(settings))
+        self.post_message(JoinRequested(settings, remember))
 
     def _show_joining(self) -> None:
         if self.joining is None:

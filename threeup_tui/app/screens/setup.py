@@ -17,7 +17,7 @@ from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
-from ..widgets.status_line import HINT, StatusLine, withdraw
+from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
 from .base import TableScreenBase
 
 FACE_UP = 3
@@ -126,6 +126,9 @@ class SetupScreen(TableScreenBase):
 
     def prepare(self) -> None:
         self._set_roomy()
+        # A new game: a refusal about the last one ("threeup-game.json
+        # already exists", from the result box) is not about this one.
+        withdraw(self.app, NOT_ALLOWED)
 
     def on_resize(self) -> None:
         if self._set_roomy():

@@ -21,17 +21,23 @@ from ..session import ChatLine
 KEEP = 300
 
 
+def speaker(line: ChatLine) -> str:
+    """Who said it: a player's name, or a spectator's marked as one, so that
+    nobody's line can pass for the table's own ("· greedy bot 2 won")."""
+    return f"{line.name} (watching)" if line.spectator else line.name
+
+
 def line_text(line: ChatLine) -> str:
     # Names and text are already cleaned, and go out as Content (never markup).
-    if line.seat is None:
+    if line.seat is None and not line.spectator:
         return f"· {line.text}"
-    return f"{line.name}: {line.text}"
+    return f"{speaker(line)}: {line.text}"
 
 
 def line_content(line: ChatLine) -> Content:
-    if line.seat is None:
+    if line.seat is None and not line.spectator:
         return Content.styled(line_text(line), "$text-muted")
-    return Content.assemble((f"{line.name}:", "bold"), f" {line.text}")
+    return Content.assemble((f"{speaker(line)}:", "bold"), f" {line.text}")
 
 
 class ChatLines(VerticalScroll):

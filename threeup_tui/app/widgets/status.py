@@ -127,7 +127,9 @@ def banner_for(
     clock: str = "",
 ) -> Banner:
     css, parts = turn_words(view, names, flip_prompt)
-    trouble = "" if connection == "connected" else f"⚠ {connection} {detail}".rstrip()
+    trouble = ""
+    if connection != "connected":  # "⚠ closed: the host closed the table"
+        trouble = f"⚠ {connection}: {detail}" if detail else f"⚠ {connection}"
     return Banner(css, tuple(tuple(p) for p in parts), display_turn(view), trouble, clock)
 
 
