@@ -351,18 +351,26 @@ async def test_a_refused_move_is_taken_back_once_the_game_moves_on(
         assert not any(note.title == NOT_ALLOWED for note in app._notifications)
 
 
+async def at_game_over(
+    pilot: Pilot[int], client: ScriptedClient, names: list[str], seat: int | None
+) -> None:
+    """A game played to its end, as ``seat`` (None: a spectator) is shown it:
+    the result box is up."""
+    state = dealt(names, first=0, seed=4)
+    while state.phase.name != "OVER":
+        state.apply(state.legal_actions()[0])
+    for event in seat_events(state, seat):
+        client.emit(event)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+
+
 async def test_a_refusal_at_game_over_is_gone_once_the_next_game_is_dealt(
     client: ScriptedClient,
 ) -> None:
     names = ["you", "bot"]
-    state = dealt(names, first=0, seed=4)
-    while state.phase.name != "OVER":
-        state.apply(state.legal_actions()[0])
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await at_game_over(pilot, client, names, seat=0)
         client.emit(
             ActionRejected("threeup-game.json already exists: give the record another name")
         )
@@ -471,14 +479,9 @@ async def test_a_spectators_result_box_goes_when_the_next_game_begins(
     game must still close when the next one is dealt (it stayed, with a
     count of votes the new game had cleared)."""
     names = ["you", "bot"]
-    state = dealt(names, first=0, seed=4)
-    while state.phase.name != "OVER":
-        state.apply(state.legal_actions()[0])
     app = table_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
-        for event in seat_events(state, None):
-            client.emit(event)  # type: ignore[arg-type]
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await at_game_over(pilot, client, names, seat=None)
         following = GameState.new(names, seed=5)  # the next deal: nobody has chosen yet
         client.emit(ViewChanged(seat_view(following, None)))
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
