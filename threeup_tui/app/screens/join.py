@@ -200,7 +200,11 @@ class JoinScreen(Screen[None]):
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted)
+    def join_pressed(self) -> None:
+        self.join()
+
     def join(self, remember: bool = True) -> None:
+        """Ask to join; ``remember``: keep the form's name for the next run."""
         settings = self.settings()
         if not settings.address:
             self.show_error("type the host's address (HOST or HOST:PORT), or pick a table")
