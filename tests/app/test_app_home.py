@@ -105,6 +105,24 @@ async def test_start_screen_choices_are_remembered_at_the_next_start() -> None:
     assert launcher.calls == [("play", (3, level, "Zoë"))]
 
 
+async def test_a_wide_name_is_cut_in_the_box_as_the_table_seats_it() -> None:
+    """24 characters, 7 of them two cells wide, are 31 terminal cells: the
+    table seats the first 24 cells, and the start screen and the settings
+    say so too, not the 24 characters the box took."""
+    typed = "日本語のなまえABCDEFGHIJKLMNOPQ"
+    seated = "日本語のなまえABCDEFGHIJ"
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, NameScreen))
+        app.screen.query_one(Input).value = typed
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await wait_for(pilot, lambda: f"{seated} against" in screen_text(app))
+    assert SettingsFile().settings.name == seated
+
+
 async def test_escape_in_the_name_box_keeps_the_name() -> None:
     SettingsFile().change(name="Ann")
     app = create_app(fast_launcher())

@@ -76,6 +76,10 @@ async def test_a_spectator_has_no_hint_key(client: ScriptedClient) -> None:
         assert "Play" not in footer_words(app)
         await pilot.press("h")  # and the key does nothing
         assert client.requests == []
+        # Nor does the palette offer moves a spectator cannot make.
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert not titles & {"Play", "Pick up", "Draw", "Flip face-down card 1"}, titles
+        assert {"Chat", "Leave the table", "Rules"} <= titles
 
 
 async def test_a_seated_player_has_the_hint_key(client: ScriptedClient) -> None:

@@ -9,8 +9,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ...names import clean_name
 from ...textclean import MAX_NAME
-from ..text import clean
 
 
 class NameScreen(ModalScreen[str | None]):
@@ -45,7 +45,9 @@ class NameScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(clean(event.value, MAX_NAME))
+        # Cleaned and cut (24 terminal cells) as the table will seat it, so
+        # the start screen shows the name that sits down, not a longer one.
+        self.dismiss(clean_name(event.value, ""))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
