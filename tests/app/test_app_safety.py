@@ -8,6 +8,7 @@ from app_states import HOSTILE, HOSTILE_SHOWN, dealt, lobby_for, seat_events
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.scenes import Announcement
+from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.table import TableScreen
@@ -42,6 +43,17 @@ async def test_hostile_name_and_chat_render_literally(client: ScriptedClient) ->
         # and the chat line its text (wrapped in the chat's width).
         assert text.count(HOSTILE_SHOWN) >= 4, text
         assert f"{HOSTILE_SHOWN}:" in text
+
+
+async def test_the_host_is_told_that_leaving_closes_the_table(client: ScriptedClient) -> None:
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(0, True, "Ann"))
+        client.emit(LobbyChanged(lobby_for(["Ann", "Bob"], started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "it closes for everyone" in screen_text(app)
 
 
 async def test_hostile_names_in_lobby_and_discovery(client: ScriptedClient) -> None:

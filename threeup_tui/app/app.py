@@ -597,7 +597,12 @@ class ThreeUpApp(App[int]):
             if yes:
                 self.leave_table()
 
-        self.push_screen(ConfirmScreen("Leave this table?"), answered)
+        question = "Leave this table?"
+        session = self.session
+        if session is not None and session.where == "host":
+            # The host's app is the table: leaving closes it for everyone.
+            question = "Leave this table? You host it: it closes for everyone."
+        self.push_screen(ConfirmScreen(question), answered)
 
     def leave_table(self) -> None:
         """Back to the start screen; the event worker closes the client.
