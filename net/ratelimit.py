@@ -45,8 +45,9 @@ class LruTable(Generic[K, V]):
 
 
 # Float time: a token that is due exactly now (a refill of 2 s at 0.5/s) may
-# add up to 0.9999999999999999; it must not be refused for that.
-_ROUNDING = 1e-9
+# add up to 0.9999999999999999; it must not be refused for that.  Limits
+# built on float clocks beside a bucket use the same slack.
+ROUNDING = 1e-9
 
 
 class TokenBucket:
@@ -60,11 +61,14 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = now
 
+    def level(self, now: float) -> float:
+        """The tokens there are at ``now`` (refilled since the last take)."""
+        return min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+
     def take(self, now: float, cost: float = 1.0) -> bool:
-        elapsed = max(0.0, now - self.stamp)
+        self.tokens = self.level(now)
         self.stamp = now
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        if self.tokens >= cost - _ROUNDING:
+        if self.tokens >= cost - ROUNDING:
             self.tokens -= cost
             return True
         return False

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from net.ratelimit import LruTable, TokenBucket
+from net.ratelimit import ROUNDING, LruTable, TokenBucket
 
 LINES = 5
 WINDOW = 10.0
@@ -63,7 +63,7 @@ class ChatLimiter:
             speaker, lambda: _Speaker(TokenBucket(LINES / WINDOW, BURST, now))
         )
         sent = entry.sent
-        while sent and sent[0] <= now - WINDOW + 1e-9:  # float rounding: see TokenBucket
+        while sent and sent[0] <= now - WINDOW + ROUNDING:  # float time: see TokenBucket
             sent.popleft()
         # The window first: a refused line must not spend a bucket token.
         if len(sent) < LINES and entry.bucket.take(now):
@@ -92,10 +92,9 @@ class ChatLimiter:
         up, so that a speaker who waits that long is not refused again."""
         bucket = entry.bucket
         # As the bucket stands now: it is not refilled when the window refuses.
-        tokens = min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate)
-        token_wait = max(0.0, (1.0 - tokens) / bucket.rate)
+        token_wait = max(0.0, (1.0 - bucket.level(now)) / bucket.rate)
         window_wait = entry.sent[0] + WINDOW - now if len(entry.sent) >= LINES else 0.0
-        return max(1, math.ceil(max(token_wait, window_wait) - 1e-9))
+        return max(1, math.ceil(max(token_wait, window_wait) - ROUNDING))
 
     def forget(self, speaker: Hashable) -> None:
         self._speakers.pop(speaker)

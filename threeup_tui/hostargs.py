@@ -95,8 +95,8 @@ def _check_journal_free(args: argparse.Namespace) -> None:
     """A new table's journal is a new file: one already there may be the
     journal of a table that ``--resume`` could still bring back."""
     journal = journal_path(args)
-    taken = taken_journal(journal)
-    if journal is None or taken is None:
+    taken = taken_journal(journal)  # None when there is no journal
+    if taken is None:
         return
     raise ValueError(
         f"{taken} is already there, and a new table writes over no file: "

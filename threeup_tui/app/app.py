@@ -637,19 +637,19 @@ class ThreeUpApp(App[int]):
         for command in super().get_system_commands(screen):
             if not self.guest or command.title in self.GUEST_SYSTEM_COMMANDS:
                 yield command
-        # A spectator, or a finished game, has no moves to offer: as the
-        # footer's keys, so the palette (the screen's check_action decides).
-        if isinstance(screen, TableScreen) and screen.check_action("play", ()) is not False:
-            yield SystemCommand("Play", "Play the selected cards", screen.action_play)
-            yield SystemCommand("Pick up", "Pick up the discard pile", screen.action_pickup)
-            yield SystemCommand("Draw", "Draw (when the draw is open)", screen.action_draw)
-            for slot in range(3):
-                yield SystemCommand(
-                    f"Flip face-down card {slot + 1}",
-                    "Play a face-down card blind",
-                    lambda slot=slot: screen.flip(slot),
-                )
         if isinstance(screen, TableScreen):
+            # A spectator, or a finished game, has no moves to offer: as the
+            # footer's keys, so the palette (the screen's check_action decides).
+            if screen.check_action("play", ()) is not False:
+                yield SystemCommand("Play", "Play the selected cards", screen.action_play)
+                yield SystemCommand("Pick up", "Pick up the discard pile", screen.action_pickup)
+                yield SystemCommand("Draw", "Draw (when the draw is open)", screen.action_draw)
+                for slot in range(3):
+                    yield SystemCommand(
+                        f"Flip face-down card {slot + 1}",
+                        "Play a face-down card blind",
+                        lambda slot=slot: screen.flip(slot),
+                    )
             yield SystemCommand("Chat", "Write to the table", screen.action_chat)
             yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
         if isinstance(screen, StartScreen) and not self.guest:
