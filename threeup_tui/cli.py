@@ -266,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write every game's record into DIR (default: keep none)",
+        help="write every game's record into DIR, a new or empty one (default: keep none)",
     )
     sim.add_argument(
         "--jobs",
@@ -571,7 +571,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import Budget, parse_levels, simulate
+    from .simulate import (
+        Budget,
+        RecordNotWritten,
+        parse_levels,
+        record_path_of_game,
+        simulate,
+    )
 
     try:
         levels = parse_levels(args.bots, args.players)
@@ -584,10 +590,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"--records {args.records}: {err.strerror}") from None
+        paths = (record_path_of_game(args.records, g) for g in range(args.games))
+        taken = next((path for path in paths if os.path.lexists(path)), None)
+        if taken is not None:
+            raise CliError(
+                f"--records {args.records}: {taken.name} is already there, and "
+                "simulate writes over no file: name a new or empty directory"
+            )
     if args.think_ms is not None and args.iterations is not None:
         raise CliError("give --think-ms or --iterations, not both")
     budget = Budget(args.think_ms, args.iterations)
-    result = simulate(args.games, args.players, levels, args.seed, args.records, args.jobs, budget)
+    try:
+        result = simulate(
+            args.games, args.players, levels, args.seed, args.records, args.jobs, budget
+        )
+    except RecordNotWritten as err:
+        raise CliError(f"--records: {err}; the records written before it are kept") from None
     print(json.dumps(result.to_json()) if args.json else result.text())
     return EXIT_OK
 

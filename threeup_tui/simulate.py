@@ -209,11 +209,25 @@ class _Outcome:
     times: list[list[float]]
 
 
+class RecordNotWritten(Exception):
+    """``simulate --records`` could not write a game's record (the text names
+    the file and why): the run stops, and the records already written stay."""
+
+
+def record_path_of_game(folder: Path, index: int) -> Path:
+    """Where ``simulate --records`` keeps game ``index`` (0-based)."""
+    return folder / f"game-{index:05d}.json"
+
+
 def _play(game: _Game) -> _Outcome:
     times: list[list[float]] = [[] for _ in game.levels]
     state = play_bot_game(game.levels, game.seed, budget=game.budget, times=times)
     if game.records is not None:
-        save_record(game.records / f"game-{game.index:05d}.json", record_of(state))
+        path = record_path_of_game(game.records, game.index)
+        try:
+            save_record(path, record_of(state), new=True)
+        except OSError as err:
+            raise RecordNotWritten(f"{path}: {err.strerror or err}") from None
     return _Outcome(state.winner, state.stalemate, len(state.history), times)
 
 

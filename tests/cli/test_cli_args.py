@@ -99,6 +99,30 @@ def test_simulate_records_must_be_a_directory(tmp_path: Path) -> None:
     assert target.read_text() == "not a directory"
 
 
+def test_simulate_records_writes_over_no_file(tmp_path: Path) -> None:
+    """A second run into the same directory would replace the first one's
+    records: it is refused on the command line, and they stay as they were."""
+    sim = ("simulate", "--games", "2", "--players", "2", "--bots", "greedy", "--seed")
+    first = run(*sim, "1", "--records", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    kept = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(kept) == ["game-00000.json", "game-00001.json"]
+    err = assert_usage_error(
+        run(*sim, "2", "--records", str(tmp_path)), "game-00000.json", "new or empty directory"
+    )
+    assert len(err.splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == kept
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_simulate_records_that_cannot_be_written_stop_the_run_in_one_line() -> None:
+    # /proc/self is a directory nobody can add a file to, root included.
+    proc = run("simulate", "--games", "2", "--players", "2", "--bots", "greedy",
+               "--records", "/proc/self", "--jobs", "2")  # fmt: skip
+    err = assert_usage_error(proc, "game-00000.json", "no such file")
+    assert len(err.splitlines()) == 1
+
+
 def test_help_and_version_exit_0() -> None:
     proc = run("--help")
     assert proc.returncode == 0 and "verify" in proc.stdout and "simulate" in proc.stdout

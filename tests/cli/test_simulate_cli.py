@@ -12,7 +12,14 @@ from threeup_tui.bots import Bot, ExpertBot, GreedyBot, RandomBot
 from threeup_tui.bots.ismcts import SearchConfig
 from threeup_tui.recordfile import load_record, read_json
 from threeup_tui.rules import Move, View, record_of, replay, verify
-from threeup_tui.simulate import Budget, bot_seed, game_seed, play_bot_game
+from threeup_tui.simulate import (
+    Budget,
+    RecordNotWritten,
+    bot_seed,
+    game_seed,
+    play_bot_game,
+    simulate,
+)
 
 
 def test_simulate_json_fields_and_records(tmp_path: Path) -> None:
@@ -173,3 +180,14 @@ def test_bots_handed_in_play_and_seeded_as_simulate_seeds_them_play_its_game() -
     handed = play_bot_game(levels, deal, budget=budget, bots=bots)
     assert asked  # the bots handed in are the ones that played
     assert record_of(handed) == record_of(play_bot_game(levels, deal, budget=budget))
+
+
+def test_a_record_that_appears_during_a_run_is_not_written_over(tmp_path: Path) -> None:
+    """The command line refuses a directory that holds the run's records;
+    a file made after that look (another run, at once) is still kept."""
+    theirs = tmp_path / "game-00001.json"
+    theirs.write_text("another run's record")
+    with pytest.raises(RecordNotWritten, match=r"game-00001\.json: File exists"):
+        simulate(3, 2, ("greedy", "greedy"), records=tmp_path)
+    assert theirs.read_text() == "another run's record"
+    assert verify(read_json(tmp_path / "game-00000.json")).ok
