@@ -279,6 +279,7 @@ class Table:
             rematch_after=self.config.rematch_after,
             game_number=self.game_number,
             games=self.config.games,
+            spectator_chat=self.config.spectator_chat,
         )
 
     def rematch_mode(self) -> str:

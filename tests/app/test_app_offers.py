@@ -10,7 +10,7 @@ from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for
 from app_states import dealt, lobby_for, seat_events
 from table_states import open_table, table_app
-from textual.widgets import Button
+from textual.widgets import Button, Input
 
 from threeup_tui.app.screens.game_over import GameOverScreen, result_content
 from threeup_tui.app.screens.table import TableScreen
@@ -80,6 +80,27 @@ async def test_a_spectator_has_no_hint_key(client: ScriptedClient) -> None:
         titles = {c.title for c in app.get_system_commands(app.screen)}
         assert not titles & {"Play", "Pick up", "Draw", "Flip face-down card 1"}, titles
         assert {"Chat", "Leave the table", "Rules"} <= titles
+
+
+@pytest.mark.parametrize("seat", [None, 1])
+async def test_a_table_without_spectator_chat_offers_a_spectator_none(
+    client: ScriptedClient, seat: int | None
+) -> None:
+    state = dealt(["ana", "bo", "cy"], first=0)
+    lobby = dataclasses.replace(lobby_for(["ana", "bo", "cy"]), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state, seat=seat, is_host=False, lobby=lobby)
+        box = app.screen.query_one("#chat-input", Input)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        await pilot.press("c", "h", "i", "enter")
+        if seat is None:
+            assert "Chat" not in footer_words(app) and "Chat" not in titles
+            assert box.disabled and "only players chat here" in screen_text(app)
+            assert client.requests == []  # and "c" typed nothing
+        else:  # a player at that table still chats
+            assert "Chat" in footer_words(app) and "Chat" in titles and not box.disabled
+            assert client.requests == [("chat", "hi")]
 
 
 async def test_a_seated_player_has_the_hint_key(client: ScriptedClient) -> None:

@@ -29,7 +29,7 @@ from netplay_support import (
 from net import NetConfig
 from net.codec import encode, encode_message
 from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
-from threeup_tui.client.events import ActionRejected, ConnectionChanged
+from threeup_tui.client.events import ActionRejected, ConnectionChanged, Lobby, LobbyChanged
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import WireError, parse_hello
 from threeup_tui.rules import Move, RulesError
@@ -44,6 +44,13 @@ async def _rejection(client: NetClient, timeout: float = 3.0) -> str:
                 return event.reason
 
     return await asyncio.wait_for(run(), timeout)
+
+
+async def _lobby(client: NetClient) -> Lobby:
+    while True:
+        event = await client.next_event()
+        if isinstance(event, LobbyChanged):
+            return event.lobby
 
 
 async def _closed(client: NetClient, timeout: float = 5.0) -> str:
@@ -280,3 +287,25 @@ async def test_spoofed_datagrams_and_moves_for_another_seat_do_nothing(tmp_path:
         await first.client.close()
         await second.client.close()
         await host.close()
+
+
+async def test_a_spectator_is_told_the_table_keeps_its_chat_to_the_players(
+    tmp_path: Path,
+) -> None:
+    """--no-spectator-chat reaches a spectator in the lobby (so its app
+    offers no chat box it cannot use), and its line is still refused."""
+    for allowed in (True, False):
+        table = make_table(tmp_path / str(allowed), players=2, seed=85, bots=1)
+        table.config.spectator_chat = allowed
+        host = await start_host(table, NetConfig())
+        spectator = make_client(host.address, "watcher", tmp_path / f"w{allowed}.json", watch=True)
+        try:
+            await spectator.start()
+
+            assert (await asyncio.wait_for(_lobby(spectator), 3)).spectator_chat is allowed
+            if not allowed:
+                spectator.chat("hello?")
+                assert await _rejection(spectator) == "spectators cannot chat at this table"
+        finally:
+            await spectator.close()
+            await host.close()

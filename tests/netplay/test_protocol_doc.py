@@ -1,6 +1,7 @@
 """docs/protocol.md is what a stranger implements from: its table of timers
 and limits must say what the session layer and threeup's host and client
-really use, so that a change of either is seen here, not by a player."""
+really use, and its LOBBY and VIEW tables every key the host sends, so that
+a change of either is seen here, not by a player."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import pytest
 from net import NetConfig
 from threeup_tui.netplay.client import CLIENT_NET
 from threeup_tui.netplay.host import HOST_NET
+from threeup_tui.netplay.wire import lobby_to_wire, view_to_wire
+from threeup_tui.rules import GameState, seat_view
+from threeup_tui.table import Table, TableConfig
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 SAME = "—"  # the table's mark for "the default"
@@ -60,3 +64,25 @@ def test_each_timer_in_the_table_is_the_one_the_code_uses(name: str) -> None:
     assert value(default) == expected, (name, default)
     assert value(host) == getattr(HOST_NET, name), (name, host)
     assert value(client) == getattr(CLIENT_NET, name), (name, client)
+
+
+def documented_keys(heading: str) -> set[str]:
+    """The keys of the first table after a bold ``heading`` line ("LOBBY")."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split(f"\n**{heading}**", 1)[1]
+    table = section.split("| key |", 1)[1].split("\n\n", 1)[0]
+    keys: set[str] = set()
+    for line in table.splitlines()[2:]:
+        first = line.strip().strip("|").split("|")[0]
+        keys.update(re.findall(r"`(\w+)`", first))
+    return keys
+
+
+def test_the_lobby_and_view_tables_name_every_key_the_host_sends() -> None:
+    """A key the host sends but the document leaves out is one a stranger's
+    client cannot know (as `spectator_chat` once was); one the document names
+    but the host never sends is one it waits for in vain."""
+    state = GameState.new(["ann", "bob"], seed=3)
+    table = Table(TableConfig(players=2, seed=3))
+    assert documented_keys("LOBBY") == set(lobby_to_wire(table.lobby()))
+    assert documented_keys("VIEW") == set(view_to_wire(seat_view(state, 0)))

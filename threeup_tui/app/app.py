@@ -524,6 +524,7 @@ class ThreeUpApp(App[int]):
     def _sync_screens(self) -> None:
         for screen in self._table_screens():
             screen.sync()
+            screen.sync_chat()
 
     # ------------------------------------------------------------ screens
     def _target(self) -> type[TableScreenBase] | None:
@@ -650,7 +651,8 @@ class ThreeUpApp(App[int]):
                         "Play a face-down card blind",
                         lambda slot=slot: screen.flip(slot),
                     )
-            yield SystemCommand("Chat", "Write to the table", screen.action_chat)
+            if screen.check_action("chat", ()) is not False:
+                yield SystemCommand("Chat", "Write to the table", screen.action_chat)
             yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
         if isinstance(screen, StartScreen) and not self.guest:
             yield SystemCommand(

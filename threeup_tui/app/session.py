@@ -98,6 +98,13 @@ class Session:
             return ()
         return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.view.names))
 
+    @property
+    def may_chat(self) -> bool:
+        """Whether this client may say anything: a spectator may not at a
+        table that keeps its chat to the players (--no-spectator-chat)."""
+        watching = self.welcome is not None and self.seat is None
+        return not (watching and self.lobby is not None and not self.lobby.spectator_chat)
+
     def slot(self, seat: int) -> SeatSlot | None:
         if self.lobby is None or not 0 <= seat < len(self.lobby.seats):
             return None

@@ -42,6 +42,7 @@ class Lobby:
     rematch_after: float | None = None  # "vote": the next game starts anyway this long after
     game_number: int = 0  # games begun at this table (1 during the first)
     games: int | None = None  # games the table plays before it closes (None: until stopped)
+    spectator_chat: bool = True  # spectators may chat (threeup host --no-spectator-chat: no)
 
 
 @dataclass(frozen=True, slots=True)

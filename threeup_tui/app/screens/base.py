@@ -86,6 +86,22 @@ class TableScreenBase(Screen[None]):
         if session is not None:
             self.query_one(ChatPane).load(session.chat)
         self.sync()
+        self.sync_chat()
+
+    def sync_chat(self) -> None:
+        """Offer the chat only to whom the table lets speak (the lobby says)."""
+        session = self.session
+        if session is None or not self.ready:
+            return
+        allowed = session.may_chat
+        pane = self.query_one(ChatPane)
+        if allowed != pane.talk_allowed:
+            pane.allow_talk(allowed)
+            self.refresh_bindings()  # the footer's "c Chat" comes and goes with it
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        session = self.session
+        return action != "chat" or session is None or session.may_chat
 
     def prepare(self) -> None:
         """Set up what the first ``sync`` needs (the widgets exist)."""
@@ -95,7 +111,8 @@ class TableScreenBase(Screen[None]):
 
     # Every table screen has the chat pane: one way to focus, send and show.
     def action_chat(self) -> None:
-        self.query_one(ChatPane).focus_input()
+        if self.check_action("chat", ()):
+            self.query_one(ChatPane).focus_input()
 
     @on(ChatPane.Said)
     def said(self, event: ChatPane.Said) -> None:

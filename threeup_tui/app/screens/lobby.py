@@ -218,6 +218,8 @@ class LobbyScreen(TableScreenBase):
     HOST_ACTIONS = frozenset({"add_bot", "remove_seat", "start"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return super().check_action(action, parameters)
         # A guest's footer shows no host keys (and the keys do nothing).
         session = self.session
         host = session is not None and session.is_host

@@ -208,6 +208,8 @@ class SetupScreen(TableScreenBase):
         self.sync()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return super().check_action(action, parameters)
         return not (action == "hint" and self.sent)
 
     def action_hint(self) -> None:

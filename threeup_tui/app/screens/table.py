@@ -448,6 +448,8 @@ class TableScreen(TableScreenBase):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return super().check_action(action, parameters)
         # A watcher has no cards, and a game over takes no moves: no card
         # keys (nor a hint) in the footer then; the result's key only then.
         view = self._view()

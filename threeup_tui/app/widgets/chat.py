@@ -19,6 +19,8 @@ from textual.widgets import Input, Static
 from ..session import ChatLine
 
 KEEP = 300
+TITLE = "Chat (c)"
+PLACEHOLDER = "c to chat, Enter to send"
 
 
 def speaker(line: ChatLine) -> str:
@@ -71,13 +73,23 @@ class ChatPane(Vertical):
 
     def __init__(self, *, id: str = "chat") -> None:
         super().__init__(id=id)
-        self.border_title = "Chat (c)"
+        self.border_title = TITLE
 
     def compose(self) -> ComposeResult:
         yield ChatLines()
-        yield Input(
-            placeholder="c to chat, Enter to send", id="chat-input", compact=True, max_length=200
-        )
+        yield Input(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
+
+    @property
+    def talk_allowed(self) -> bool:
+        return not self.query_one("#chat-input", Input).disabled
+
+    def allow_talk(self, allowed: bool) -> None:
+        """A spectator at a table whose chat is the players' alone reads it
+        and is told why there is nothing to type in."""
+        self.border_title = TITLE if allowed else "Chat"
+        box = self.query_one("#chat-input", Input)
+        box.disabled = not allowed
+        box.placeholder = PLACEHOLDER if allowed else "only players chat here"
 
     def load(self, lines: list[ChatLine]) -> None:
         self.query_one(ChatLines).set_lines(lines)
