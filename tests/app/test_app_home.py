@@ -32,7 +32,7 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
-from threeup_tui.client import LobbyChanged, TableClient, ViewChanged, Welcome
+from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
 from threeup_tui.history import FinishedGame, History, HistoryError
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.rules import Options, Phase, seat_view
@@ -613,6 +613,19 @@ async def test_a_guest_sees_the_turn_time() -> None:
         await wait_for(pilot, lambda: on(app, LobbyScreen))
         await wait_for(pilot, lambda: "Turn time: 45 s for each move" in screen_text(app))
         assert not app.screen.query("#turn-time")
+
+
+async def test_a_closed_lobby_says_nobody_is_here() -> None:
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby_for(["ana", "you"], started=False)))
+        await wait_for(pilot, lambda: on(app, LobbyScreen))
+        await wait_for(pilot, lambda: "ana  ● here" in screen_text(app))
+        client.emit(ConnectionChanged("closed", "the host closed the table"))
+        await wait_for(pilot, lambda: "● here" not in screen_text(app))
+        assert "1. ana  (host)" in screen_text(app)
 
 
 async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:

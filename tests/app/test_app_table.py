@@ -151,6 +151,24 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         await wait_for(pilot, lambda: "⚠ closed: the host closed" in screen_text(app))
 
 
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """A spectator (or a player) whose table has closed cannot know who is
+    still there: no seat is shown "● here" from the last lobby."""
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state, seat=None)
+        assert "ana ● here" in screen_text(app)
+        client.emit(ConnectionChanged("closed", "the host closed the table"))
+        await wait_for(pilot, lambda: "⚠ closed" in screen_text(app))
+        text = screen_text(app)
+        assert "here" not in text and "●" not in text and "ana" in text
+        assert "bo ⚙ bot" in text  # what a seat was is still known
+
+
 async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:
     state = dealt(["you", "bot"], first=0, seed=3)
     # Play on (first legal action) until a move clears the pile.

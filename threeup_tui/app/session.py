@@ -117,14 +117,18 @@ class Session:
         return line
 
 
-def presence(slot: SeatSlot | None) -> tuple[str, str]:
-    """(symbol, word) for a seat's connection state; words, not only colour."""
+def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
+    """(symbol, word) for a seat's connection state; words, not only colour.
+    ``live``: our own connection is up; once it is closed, nobody's presence
+    is known any more, and none is claimed ("" and "")."""
     if slot is None:
         return ("?", "")
     if slot.kind == "bot":
         return ("⚙", "bot")
     if slot.kind == "open":
         return ("○", "open")
+    if not live:
+        return ("", "")
     if slot.connected:
         return ("●", "here")
     if slot.bot_level:

@@ -27,9 +27,9 @@ FINISH_CHOICES = [
 ]
 
 
-def seat_prompt(lobby: Lobby, seat: int, me: int | None) -> Content:
+def seat_prompt(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> Content:
     slot = lobby.seats[seat]
-    symbol, word = presence(slot)
+    symbol, word = presence(slot, live)
     tags = []
     if seat == lobby.host_seat:
         tags.append("host")
@@ -39,7 +39,7 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None) -> Content:
     return Content.assemble(
         f"{seat + 1}. ",
         name,
-        (f"  {symbol} {word}", "$text-muted"),
+        (f"  {symbol} {word}" if symbol else "", "$text-muted"),
         (f"  ({', '.join(tags)})" if tags else "", "$text-accent"),
     )
 
@@ -162,7 +162,8 @@ class LobbyScreen(TableScreenBase):
         if session is None or session.lobby is None or not self.ready:
             return
         lobby = session.lobby
-        key = (lobby, session.seat)
+        live = session.connection != "closed"
+        key = (lobby, session.seat, live)
         if key == self._shown:
             return
         self._shown = key
@@ -187,7 +188,10 @@ class LobbyScreen(TableScreenBase):
         highlighted = seats.highlighted
         seats.clear_options()
         seats.add_options(
-            Option(seat_prompt(lobby, i, session.seat), id=f"seat-{i}")
+            Option(
+                seat_prompt(lobby, i, session.seat, live),
+                id=f"seat-{i}",
+            )
             for i in range(len(lobby.seats))
         )
         seats.highlighted = (

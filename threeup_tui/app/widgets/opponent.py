@@ -30,18 +30,20 @@ class OpponentInfo:
     place: int | None  # 1-based finishing place (finish: places)
     seats: int  # at the table: the last place is told apart
     clock: str = ""  # a quiet "⏱ 25s" while this seat's turn clock runs
+    live: bool = True  # our connection is up (closed: nobody's presence is known)
 
 
 def head_forms(data: OpponentInfo) -> list[Content]:
     """The name line, from the longest form to the shortest."""
-    symbol, word = presence(data.slot)
+    symbol, word = presence(data.slot, data.live)
     marker = ("▶ ", "bold $text-accent") if data.to_act else ("  ", "")
     clock = Content.styled(f" {data.clock}", "$text-muted") if data.clock else Content("")
     name = Content.styled(data.name, "bold")
     forms = []
     if word:
         forms.append(Content.assemble(marker, name, (f" {symbol} {word}", "$text-muted")) + clock)
-    forms.append(Content.assemble(marker, name, (f" {symbol}", "$text-muted")) + clock)
+    if symbol:
+        forms.append(Content.assemble(marker, name, (f" {symbol}", "$text-muted")) + clock)
     forms.append(Content.assemble(marker, name) + clock)
     return forms
 
