@@ -228,6 +228,8 @@ class Table:
     def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
         sub = _Subscriber(seat, callback)
         self._subscribers[key] = sub
+        if seat is None:
+            self._lobby_to_all(but=key)  # one more watching: the players are told
         callback(LobbyChanged(self.lobby(seat)))
         if self.state is not None:
             callback(ViewChanged(seat_view(self.state, seat)))
@@ -236,18 +238,36 @@ class Table:
             callback(dataclasses.replace(line, old=True))
 
     def unsubscribe(self, key: object) -> None:
-        self._subscribers.pop(key, None)
+        gone = self._subscribers.pop(key, None)
+        if gone is not None and gone.seat is None:
+            self._lobby_to_all()  # one fewer watching
+
+    @property
+    def watching(self) -> int:
+        """Spectators watching now (subscribers without a seat)."""
+        return sum(1 for sub in self._subscribers.values() if sub.seat is None)
+
+    def _lobby_to_all(self, but: object = None) -> None:
+        lobbies: dict[bool, LobbyChanged] = {}
+        for key, sub in list(self._subscribers.items()):
+            if key != but:
+                sub.callback(self._lobby_event(sub, lobbies))
+
+    def _lobby_event(self, sub: _Subscriber, lobbies: dict[bool, LobbyChanged]) -> LobbyChanged:
+        """The lobby ``sub`` sees, made once for the host's seat and once for the rest
+        (the host's seat sees the room code)."""
+        is_host = sub.seat is not None and sub.seat == self.host_seat
+        if is_host not in lobbies:
+            lobbies[is_host] = LobbyChanged(self.lobby(sub.seat))
+        return lobbies[is_host]
 
     def _notify(self, lobby: bool = True, views: bool = True) -> None:
         subscribers = list(self._subscribers.values())
         cache: dict[int | None, ViewChanged] = {}
-        lobbies: dict[bool, LobbyChanged] = {}  # the host's seat sees the room code
+        lobbies: dict[bool, LobbyChanged] = {}
         for sub in subscribers:
             if lobby:
-                is_host = sub.seat is not None and sub.seat == self.host_seat
-                if is_host not in lobbies:
-                    lobbies[is_host] = LobbyChanged(self.lobby(sub.seat))
-                sub.callback(lobbies[is_host])
+                sub.callback(self._lobby_event(sub, lobbies))
             if views and self.state is not None:
                 if sub.seat not in cache:
                     cache[sub.seat] = ViewChanged(seat_view(self.state, sub.seat))
@@ -280,6 +300,7 @@ class Table:
             game_number=self.game_number,
             games=self.config.games,
             spectator_chat=self.config.spectator_chat,
+            watching=self.watching,
         )
 
     def rematch_mode(self) -> str:

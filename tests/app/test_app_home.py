@@ -615,7 +615,7 @@ async def test_a_guest_sees_the_turn_time() -> None:
         assert not app.screen.query("#turn-time")
 
 
-async def test_a_closed_lobby_says_nobody_is_here() -> None:
+async def test_a_lobby_says_who_is_here_how_many_watch_and_nothing_once_closed() -> None:
     client = ScriptedClient()
     app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -623,6 +623,9 @@ async def test_a_closed_lobby_says_nobody_is_here() -> None:
         client.emit(LobbyChanged(lobby_for(["ana", "you"], started=False)))
         await wait_for(pilot, lambda: on(app, LobbyScreen))
         await wait_for(pilot, lambda: "ana  ● here" in screen_text(app))
+        assert "watching" not in screen_text(app)
+        client.emit(LobbyChanged(replace(lobby_for(["ana", "you"], started=False), watching=1)))
+        await wait_for(pilot, lambda: "Seats: 2 of 2 taken · 1 watching" in screen_text(app))
         client.emit(ConnectionChanged("closed", "the host closed the table"))
         await wait_for(pilot, lambda: "● here" not in screen_text(app))
         assert "1. ana  (host)" in screen_text(app)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
-from app_states import dealt, seat_events
+from app_states import dealt, lobby_for, seat_events
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button
@@ -23,7 +24,13 @@ from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.app.widgets.status_line import HINT, NOT_ALLOWED, NOT_YOUR_TURN, StatusLine
 from threeup_tui.bots import GreedyBot
-from threeup_tui.client import ActionRejected, ConnectionChanged, GameSaved, ViewChanged
+from threeup_tui.client import (
+    ActionRejected,
+    ConnectionChanged,
+    GameSaved,
+    LobbyChanged,
+    ViewChanged,
+)
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
 
@@ -167,6 +174,19 @@ async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
         text = screen_text(app)
         assert "here" not in text and "●" not in text and "ana" in text
         assert "bo ⚙ bot" in text  # what a seat was is still known
+
+
+async def test_a_player_sees_how_many_watch(client: ScriptedClient) -> None:
+    state = dealt(["you", "bo"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        assert "watching" not in screen_text(app)
+        client.emit(LobbyChanged(replace(lobby_for(["you", "bo"]), watching=2)))
+        await wait_for(pilot, lambda: "2 watching  turn 1" in screen_text(app))
+        assert "YOUR TURN" in screen_text(app)  # the turn's words still lead the line
+        client.emit(LobbyChanged(lobby_for(["you", "bo"])))
+        await wait_for(pilot, lambda: "watching" not in screen_text(app))
 
 
 async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:

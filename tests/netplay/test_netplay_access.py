@@ -309,3 +309,32 @@ async def test_a_spectator_is_told_the_table_keeps_its_chat_to_the_players(
         finally:
             await spectator.close()
             await host.close()
+
+
+async def test_every_seat_is_told_how_many_watch(tmp_path: Path) -> None:
+    """Players can trust the table: a spectator's arrival and leaving reach
+    every seat's lobby (LOBBY `watching`), as they reach the host's log."""
+    table = make_table(tmp_path, players=2, seed=86, bots=1)
+    host = await start_host(table, NetConfig())
+    player = make_client(host.address, "ann", tmp_path / "a.json")
+    watchers = [
+        make_client(host.address, f"w{i}", tmp_path / f"w{i}.json", watch=True) for i in range(2)
+    ]
+    try:
+        await player.start()
+
+        async def watching(count: int) -> None:
+            while (await _lobby(player)).watching != count:
+                pass
+
+        await asyncio.wait_for(watching(0), 3)
+        for count, watcher in enumerate(watchers, 1):
+            await watcher.start()
+            await asyncio.wait_for(watching(count), 3)
+            assert (await asyncio.wait_for(_lobby(watcher), 3)).watching >= 1
+        await watchers[0].close()
+        await asyncio.wait_for(watching(1), 3)
+    finally:
+        for client in (player, *watchers):
+            await client.close()
+        await host.close()

@@ -43,6 +43,7 @@ class Lobby:
     game_number: int = 0  # games begun at this table (1 during the first)
     games: int | None = None  # games the table plays before it closes (None: until stopped)
     spectator_chat: bool = True  # spectators may chat (threeup host --no-spectator-chat: no)
+    watching: int = 0  # spectators watching now (everyone is told that someone watches)
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,6 +226,7 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
         "game": lobby.game_number,
         "games": lobby.games,
         "spectator_chat": lobby.spectator_chat,
+        "watching": lobby.watching,
     }
 
 
@@ -252,7 +253,7 @@ def lobby_from_wire(data: Any) -> Lobby:
             host_seat=data["host_seat"] if isinstance(data["host_seat"], int) else None,
             table_name=str(data["table"]),
             # Keys a host of an older build may leave out (defaults: no timer,
-            # the host's seat starts a rematch, spectators may chat).
+            # the host's seat starts a rematch, spectators may chat, none watch).
             turn_time=_opt_seconds(data.get("turn_time")),
             rematch=str(data.get("rematch", "host")),
             rematch_votes=tuple(_int(v) for v in data.get("votes", ())),
@@ -260,6 +261,7 @@ def lobby_from_wire(data: Any) -> Lobby:
             game_number=_int(data.get("game", 0)),
             games=_opt_int(data.get("games")),
             spectator_chat=bool(data.get("spectator_chat", True)),
+            watching=_int(data.get("watching", 0)),
         )
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise WireError(f"bad lobby: {err}") from None

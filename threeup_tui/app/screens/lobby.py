@@ -182,7 +182,10 @@ class LobbyScreen(TableScreenBase):
                 Content(f"Turn time: {turn_words(lobby.turn_time)} for each move, then a bot acts")
             )
         filled = sum(1 for s in lobby.seats if s.kind != "open")
-        title.append(Content(f"Seats: {filled} of {len(lobby.seats)} taken"))
+        seats_line = f"Seats: {filled} of {len(lobby.seats)} taken"
+        if lobby.watching:
+            seats_line += f" · {lobby.watching} watching"
+        title.append(Content(seats_line))
         self.query_one("#lobby-title", Static).update(Content("\n").join(title))
         seats = self.query_one("#seats", OptionList)
         highlighted = seats.highlighted

@@ -279,6 +279,7 @@ class TableScreen(TableScreenBase):
             session.connection,
             session.connection_detail,
             session.my_countdown() if view.phase == "play" else "",
+            session.lobby.watching if session.lobby is not None else 0,
         )
 
     def _show_opponents(self, view: View) -> None:

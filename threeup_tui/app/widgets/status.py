@@ -116,6 +116,7 @@ class Banner:
     turn: int
     connection: str  # "" when connected
     clock: str  # the countdown of your last seconds, or ""
+    watching: int = 0  # spectators watching the table now
 
 
 def banner_for(
@@ -125,29 +126,35 @@ def banner_for(
     connection: str = "connected",
     detail: str = "",
     clock: str = "",
+    watching: int = 0,
 ) -> Banner:
     css, parts = turn_words(view, names, flip_prompt)
     trouble = ""
     if connection != "connected":  # "⚠ closed: the host closed the table"
         trouble = f"⚠ {connection}: {detail}" if detail else f"⚠ {connection}"
-    return Banner(css, tuple(tuple(p) for p in parts), display_turn(view), trouble, clock)
+    turn = display_turn(view)
+    return Banner(css, tuple(tuple(p) for p in parts), turn, trouble, clock, watching)
 
 
 @lru_cache(maxsize=256)
 def banner_content(banner: Banner, width: int) -> Content:
     """The banner in ``width`` cells: the words on the left, shortened to
-    fit; the turn, the link's trouble and the clock on the right."""
+    fit; the clock, the link's trouble, how many watch and the turn on the right."""
     right_parts = []
     if banner.clock:
         right_parts.append(Content.styled(f" {banner.clock} ", "bold reverse $text-error"))
+    trouble_at = len(right_parts)
     if banner.connection:
         right_parts.append(Content.styled(banner.connection, "bold $text-error"))
+    if banner.watching:
+        # Players are told that someone watches (a spectator counts itself).
+        right_parts.append(Content.styled(f"{banner.watching} watching", "$text-muted"))
     right_parts.append(Content.styled(f"turn {banner.turn}", "$text-muted"))
     right = Content("  ").join(right_parts)
     # The turn keeps its place; a long trouble note is shortened first.
     if right.cell_length > width - 12 and banner.connection:
         room = max(width - 12 - (right.cell_length - len(banner.connection)), 6)
-        right_parts[-2] = Content.styled(banner.connection, "bold $text-error").truncate(
+        right_parts[trouble_at] = Content.styled(banner.connection, "bold $text-error").truncate(
             room, ellipsis=True
         )
         right = Content("  ").join(right_parts)
@@ -175,8 +182,9 @@ class StatusBar(Widget):
         connection: str,
         detail: str,
         clock: str = "",
+        watching: int = 0,
     ) -> None:
-        banner = banner_for(view, names, flip_prompt, connection, detail, clock)
+        banner = banner_for(view, names, flip_prompt, connection, detail, clock, watching)
         if banner == self.banner:
             return
         self.banner = banner
