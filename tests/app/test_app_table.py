@@ -189,6 +189,20 @@ async def test_a_player_sees_how_many_watch(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: "watching" not in screen_text(app))
 
 
+async def test_another_player_named_you_does_not_read_as_you(client: ScriptedClient) -> None:
+    state = dealt(["ann", "You"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)  # ann's terminal
+        assert "Waiting for You (seat 2)…" in screen_text(app)
+        assert "You (seat 2)" in screen_text(app).splitlines()[1]  # the opponent's row
+    state = dealt(["you", "bo"], first=0)  # your own name stays as it is
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        assert app.session is not None and app.session.names() == ("you", "bo")
+
+
 async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:
     state = dealt(["you", "bot"], first=0, seed=3)
     # Play on (first legal action) until a move clears the pile.

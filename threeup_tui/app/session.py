@@ -13,6 +13,8 @@ from ..client import Lobby, SeatSlot, TableClient, Welcome
 from ..rules import View
 from .text import clean
 
+YOU = "you"  # what the app calls its own player; another seat's name may read so too
+
 CHAT_KEEP = 200
 
 
@@ -96,7 +98,15 @@ class Session:
         """Cleaned names, for the move log's lines (widgets/move_log.py) and every label."""
         if self.view is None:
             return ()
-        return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.view.names))
+        names = []
+        for i, raw in enumerate(self.view.names):
+            name = clean(raw, 24) or f"seat {i + 1}"
+            if i != self.view.seat and name.casefold() == YOU:
+                # Another player who chose the name "you" must not read as
+                # this one: "Waiting for you…", "you wins".
+                name = f"{name} (seat {i + 1})"
+            names.append(name)
+        return tuple(names)
 
     @property
     def may_chat(self) -> bool:
