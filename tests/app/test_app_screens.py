@@ -125,7 +125,7 @@ async def test_replay_steps_forwards_and_back() -> None:
         await pilot.press("end")
         assert record.result is not None  # the demo game is finished
         winner = record.players[record.result["winner"]]
-        assert screen.index == total and f"game over: {winner} won" in screen_text(app)
+        assert screen.index == total and f"Game over: {winner} won" in screen_text(app)
         await pilot.press("home")
         assert screen.index == 0
         await pilot.press("q")  # a replay from the command line ends the app
@@ -140,8 +140,12 @@ async def test_the_replay_of_a_game_for_places_gives_the_places() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("end")
-        head = " ".join(screen_text(app).split())  # the header may wrap at 80 columns
-        assert f"game over: {names[0]} won (places: {', '.join(names)})" in head
+        lines = screen_text(app).splitlines()
+        # The result has a line of its own under the move count (it once
+        # wrapped into three lines at 80 columns, places and all).
+        assert lines[1].startswith(" Replay g  move") and "over" not in lines[1]
+        assert lines[2].strip() == f"Game over: {names[0]} won"
+        head = " ".join(screen_text(app).split())
         # Each seat's line gives its place, as the table's panes do; the last
         # seat is still holding cards, so it is not "OUT" but last.
         assert f"{names[0]} OUT (1st)" in head and f"{names[2]} OUT (3rd)" in head

@@ -15,7 +15,6 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Static
 
-from ...outcome import won_words
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
@@ -105,12 +104,10 @@ class ReplayScreen(Screen[None]):
             (f" · turn {display_turn(watcher)}", "$text-muted"),
         )
         if watcher.phase == "over":
-            result = (
-                won_words(names, watcher.winner, watcher.places)
-                if watcher.winner is not None
-                else "stalemate"
-            )
-            head += Content.styled(f"  · game over: {result}", "bold")
+            # On a line of its own, so the header breaks in one place; each
+            # seat's row below shows its place in a game for places.
+            result = f"{names[watcher.winner]} won" if watcher.winner is not None else "stalemate"
+            head += Content.styled(f"\nGame over: {result}", "bold")
         self.query_one("#replay-head", Static).update(head)
         move = (
             Content.assemble(("Last move: ", "bold"), last_move_words(watcher, names))
