@@ -171,6 +171,7 @@ async def test_a_dedicated_hosts_player_asks_for_the_next_game(client: ScriptedC
         screen = await game_over_for(pilot, client, state, 0, False, lobby)
         assert "rematch" in buttons(screen) and "save" not in buttons(screen)
         assert "Next game (r)" in screen_text(app) and "in 30 s" in screen_text(app)
+        assert "r Next game" in footer_words(app) and "Rematch" not in screen_text(app)
         assert "0 of 1 asked" in screen_text(app)
         await pilot.press("r")
         assert client.requests[-1] == ("rematch", None)
@@ -186,6 +187,9 @@ async def test_the_host_may_rematch_and_save(client: ScriptedClient) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await game_over_for(pilot, client, state, 0, True, lobby_for(["you", "bo"]))
         assert {"rematch", "save", "close", "leave"} <= buttons(screen)
+        assert "r Rematch" in footer_words(app) and "Next game" not in screen_text(app)
+        await pilot.press("r")
+        assert client.requests[-1] == ("rematch", None)
 
 
 @pytest.mark.parametrize("seed", [4, 7, 12])

@@ -117,7 +117,10 @@ class GameOverScreen(ModalScreen[None]):
     """Shown over the final table; Esc goes back to look at it (g brings this back)."""
 
     BINDINGS = [
+        # One key, and the footer says what the button says: "Rematch" with
+        # a host, "Next game" where the players ask for it (check_action).
         Binding("r", "rematch", "Rematch"),
+        Binding("r", "next_game", "Next game"),
         Binding("s", "save", "Save record"),
         Binding("escape,t", "close", "See the table"),
         Binding("q", "leave", "Leave"),
@@ -174,8 +177,9 @@ class GameOverScreen(ModalScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys (and the footer) offer only what this seat may do.
-        if action == "rematch":
-            return self.offers.rematch
+        if action in ("rematch", "next_game"):
+            word = "Rematch" if action == "rematch" else "Next game"
+            return self.offers.rematch and self.offers.rematch_word == word
         if action == "save":
             return self.offers.save
         return True
@@ -200,6 +204,9 @@ class GameOverScreen(ModalScreen[None]):
             session.client.rematch()
             if self.offers.rematch_word != "Rematch":
                 self.notify("Asked for the next game", timeout=3)
+
+    def action_next_game(self) -> None:
+        self.action_rematch()
 
     def action_save(self) -> None:
         session = self.table.session
