@@ -328,6 +328,14 @@ async def test_lobby_focus_on_the_seats_and_the_ssh_port_shown() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "threeup join HOST:47823" in text and "ssh -p 2222 HOST" in text
+        # A table bound to one address is reached by that address alone.
+        client.address = ("127.0.0.1", 47823)  # type: ignore[attr-defined]
+        client.ssh_address = ("::1", 2222)  # type: ignore[attr-defined]
+        client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
+        await wait_for(pilot, lambda: "threeup join 127.0.0.1:47823" in screen_text(app))
+        assert "ssh -p 2222 ::1" in screen_text(app)
+        client.emit(LobbyChanged(lobby_for(["you", "bot", "bot 2"], started=False)))
+        await pilot.pause()
         seats = app.screen.query_one("#seats", OptionList)
         assert seats.has_focus
         await pilot.press("down", "down", "x")  # ↑ ↓ then x, as the lobby says

@@ -94,7 +94,8 @@ class SceneLauncher(Launcher):
         # Any free loopback port: a fixed one could be taken on the machine.
         client = await super().host(replace(settings, bind="127.0.0.1", port=0))
         assert isinstance(client, HostedClient)
-        client.shown_address = ("127.0.0.1", SCENE_PORT)
+        # The picture shows what a table bound to every address (the default) shows.
+        client.shown_address = ("0.0.0.0", SCENE_PORT)
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:

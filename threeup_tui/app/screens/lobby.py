@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Footer, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from ...addresses import show_address
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
@@ -70,13 +71,20 @@ def join_lines(client: object) -> list[Content]:
     if isinstance(address, tuple) and len(address) == 2:
         # Short enough for the lobby's column at 80x24, with a 5-digit port
         # (the join screen's LAN list needs no words here).
-        lines.append(Content.assemble("Join: ", (f"threeup join HOST:{address[1]}", "bold")))
+        where = show_address(reach(address[0]), address[1])
+        lines.append(Content.assemble("Join: ", (f"threeup join {where}", "bold")))
     ssh = getattr(client, "ssh_address", None)
     if isinstance(ssh, tuple) and len(ssh) == 2:
-        lines.append(
-            Content.assemble("SSH, nothing to install: ", (f"ssh -p {ssh[1]} HOST", "bold"))
-        )
+        where = f"-p {ssh[1]} {reach(ssh[0])}"
+        lines.append(Content.assemble("SSH, nothing to install: ", (f"ssh {where}", "bold")))
     return lines
+
+
+def reach(bound: str) -> str:
+    """What others type to reach an address the table is bound to: a table
+    bound to every address is reached by this machine's own ("HOST"), one
+    bound to 127.0.0.1 only by that address, from this machine."""
+    return "HOST" if bound in ("", "0.0.0.0", "::") else bound
 
 
 class LobbyScreen(TableScreenBase):
