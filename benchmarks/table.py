@@ -7,7 +7,8 @@ Everything runs on 127.0.0.1 only; no host announces itself.  The host is a
 real ``threeup host --headless`` process, as at a LAN party.
 
 1. ``flood``: a 3-seat table (the measuring seat, a flooding seat, a table
-   bot).  Both clients are network bots (``bot`` in the hello, so the host
+   bot, and a 1-s turn timer: see bench_flood), then a 2-seat table flooded
+   by a spectator.  Both clients are network bots (``bot`` in the hello, so the host
    plays game after game), in their own processes' event loops: the
    flooder in a child process sends chat as fast as its session's send
    queue allows for S seconds while playing its seat.  The measuring seat
@@ -209,13 +210,19 @@ async def play_and_measure(
 
 
 async def bench_flood(seconds: float, from_seat: bool) -> dict[str, Any]:
-    """``from_seat``: the flooder holds the third seat (whose own moves then
-    wait behind its queued chat: the game slows at its turns); otherwise it
-    is a spectator and the measuring seat plays a table bot."""
+    """``from_seat``: the flooder holds the third seat; otherwise it is a
+    spectator and the measuring seat plays a table bot.  A flooding seat's
+    own moves wait behind its queued chat, so the game would wait at its
+    turns and the other seat would make no move to measure during the
+    flood: that table has a 1-s turn timer, whose bot plays the flooder's
+    turn when its move is late (as it would for any player)."""
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         players = "3" if from_seat else "2"
-        host, port, _err = start_host(workdir, "--players", players, "--bots", "1", "--seed", "7")
+        timer = ("--turn-time", "1") if from_seat else ()
+        host, port, _err = start_host(
+            workdir, "--players", players, "--bots", "1", "--seed", "7", *timer
+        )
         try:
             client = NetClient(
                 LOOPBACK, port, "measurer", tokens=TokenStore(workdir / "m.json"), bot="greedy"

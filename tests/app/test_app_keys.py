@@ -3,6 +3,8 @@ the replay steps with its own keys whatever is focused."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, wait_for
@@ -103,13 +105,7 @@ async def test_a_line_typed_at_once_after_c_goes_to_the_chat_not_to_the_cards(
         screen = await open_table(pilot, client, state)
         await pilot.press("space")  # a card selected: `p` would play it
         text = "quick pup, flip it"
-        driver = app._driver
-        assert driver is not None
-        for key in ["c", *text]:  # queued all at once, as a terminal sends them
-            name = {" ": "space", ",": "comma"}.get(key, key)
-            event = events.Key(name, key)
-            event.set_sender(app)
-            driver.send_message(event)
+        send_at_once(app, ["c", *text])
         chat_input = screen.query_one("#chat-input", Input)
         await wait_for(pilot, lambda: len(chat_input.value) == len(text) or client.requests)
         assert chat_input.value == text, (app.focused, client.requests, app.screen)
@@ -117,3 +113,41 @@ async def test_a_line_typed_at_once_after_c_goes_to_the_chat_not_to_the_cards(
         assert not [r for r in client.requests if r[0] != "chat"], client.requests
         await pilot.press("enter")
         await wait_for(pilot, lambda: ("chat", text) in client.requests)
+
+
+def send_at_once(app: Any, keys: list[str]) -> None:
+    """Queue keys all at once, as a terminal (or an SSH link) delivers a burst."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        name = {" ": "space", ",": "comma"}.get(key, key)
+        event = events.Key(name, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def test_two_lines_sent_in_one_burst_stay_two_lines(client: ScriptedClient) -> None:
+    """`c a1 Enter c b2 Enter` arriving together once gave "a1" and "a1cb2":
+    the keys after Enter were typed on after the sent line."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        send_at_once(app, ["c", "a", "1", "enter", "c", "b", "2", "enter", "escape"])
+        await wait_for(pilot, lambda: len(client.requests) >= 2)
+        await pilot.pause(0.2)
+        assert client.requests == [("chat", "a1"), ("chat", "b2")]
+        assert app.focused is None and app.screen is screen  # back at the cards
+        # Esc gives a line up: nothing is sent, and the keys are the table's again.
+        await pilot.press("c", "x")
+        assert "esc Back to the table" in screen_text(app).splitlines()[-1]  # the way out
+        await pilot.press("escape")
+        assert app.focused is None and client.requests == [("chat", "a1"), ("chat", "b2")]
+        await pilot.press("c")
+        assert screen.query_one("#chat-input", Input).value == "x"  # kept for later
+        # A burst into a line already open, with a correction in it.
+        send_at_once(app, ["y", "z", "backspace", "!", "enter", "c", "o", "k", "enter"])
+        await wait_for(pilot, lambda: len(client.requests) >= 4)
+        await pilot.pause(0.2)
+        assert client.requests[2:] == [("chat", "xy!"), ("chat", "ok")]
+        assert app.focused is None

@@ -162,12 +162,15 @@ class ThreeUpApp(App[int]):
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
 
     def on_key(self, event: events.Key) -> None:
+        # The chat line is typed here, in the app's own queue, where its
+        # Enter and Esc run too (widgets/chat.py: ChatInput lets printable
+        # keys bubble up), so keys that come together keep their order.
         # Keys typed together with the `c` that opens the chat (a fast
-        # typist, a paste) were sent on before the chat line took the
-        # focus; they come back up here after it did, and the line, which
-        # consumes printable keys, kept them from every binding (q: leave,
-        # p: play).  They belong in the line.  A key the line got itself
-        # never gets here: an Input stops the printable keys it receives.
+        # typist, a paste) were sent on before the line took the focus; they
+        # come back up here after it did, and the line, which consumes
+        # printable keys, kept them from every binding (q: leave, p: play).
+        # They belong in the line.  Other inputs (a file name) type what they
+        # receive themselves and stop it.
         focused = self.focused
         if isinstance(focused, Input) and event.is_printable and event.character:
             focused.insert_text_at_cursor(event.character)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -66,6 +68,41 @@ class ChatLines(VerticalScroll):
         return "\n".join(line_text(line) for line in self.lines)
 
 
+class ChatInput(Input):
+    """The line being written.  Enter sends it and Esc gives it up; either
+    way the keys go back to the table at once.
+
+    Every key's effect happens in the app's own queue, in the order the
+    keys came: bindings (Enter, Esc, Backspace...) run there, and so does
+    typing, because this line lets a printable key bubble up to the app
+    (ThreeUpApp.on_key types it in) instead of typing it in its own queue.
+    Keys that arrive together (a fast typist, or an SSH link delivering
+    ``c a1 Enter c b2 Enter`` at once) are routed to whatever had the focus
+    when the app first saw them, so typing here, in a second queue, once
+    let ``c b 2`` land after the sent "a1" ("a1cb2")."""
+
+    BINDINGS = [Binding("escape", "leave", "Back to the table")]
+
+    def __init__(self) -> None:
+        super().__init__(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable:
+            event.prevent_default()  # not Input's typing: up to the app, in its turn
+            return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        text = self.value.strip()
+        self.value = ""
+        self.action_leave()
+        if text:
+            self.post_message(ChatPane.Said(text))
+
+    def action_leave(self) -> None:
+        self.screen.set_focus(None)  # at once: the next key is the table's
+
+
 class ChatPane(Vertical):
     @dataclass
     class Said(Message):
@@ -77,7 +114,7 @@ class ChatPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ChatLines()
-        yield Input(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
+        yield ChatInput()
 
     @property
     def talk_allowed(self) -> bool:
@@ -102,13 +139,4 @@ class ChatPane(Vertical):
         # At once, not by Widget.focus (which waits for the keys already
         # queued): typed fast or pasted after `c`, a line's letters would
         # otherwise reach the table as keys ("quick" -> q: leave, p: play).
-        self.screen.set_focus(self.query_one("#chat-input", Input))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.post_message(self.Said(text))
-        # Back to the cards: the table's keys work again.
-        self.screen.set_focus(None)
+        self.screen.set_focus(self.query_one(ChatInput))
