@@ -82,6 +82,12 @@ def check_host_args(args: argparse.Namespace) -> None:
     keys: Path | None = getattr(args, "ssh_authorized_keys", None)
     if keys is not None and not keys.is_file():
         raise ValueError(f"--ssh-authorized-keys {keys}: {_not_a_file(keys)}")
+    if keys is not None:
+        try:
+            from .sshdoor import read_authorized_keys
+        except ImportError:
+            return  # no SSH library: the door says what to install when it starts
+        read_authorized_keys(keys)
 
 
 def _not_a_file(path: Path) -> str:

@@ -193,7 +193,11 @@ class Launcher:
         hosting = table.hosting
         client = HostedClient(table, settings.name)
         port = DEFAULT_PORT if hosting.port is None else hosting.port
-        client.net_host = await NetHost.start(table, hosting.bind, port)
+        try:
+            client.net_host = await NetHost.start(table, hosting.bind, port)
+        except BaseException:
+            table.abandon()  # a new table that could not listen leaves no file
+            raise
         game_port = client.net_host.address[1]
         table.set_hosting(port=game_port)
         try:
@@ -215,6 +219,7 @@ class Launcher:
                 client.ssh_door = door
         except BaseException:
             await client.close()
+            table.abandon()
             raise
         return client
 

@@ -292,6 +292,16 @@ class _DoorServer(asyncssh.SSHServer):
             )
 
 
+def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
+    """The keys ``--ssh-authorized-keys`` lets in; ValueError, in words, if
+    the file cannot be read or lists none (the command line checks it so,
+    before anything opens)."""
+    try:
+        return asyncssh.read_authorized_keys(str(path))
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--ssh-authorized-keys {path}: cannot use it: {err}") from None
+
+
 class SshDoor:
     """Serves the app over SSH, each session a confined ``threeup join`` to the table."""
 
@@ -344,13 +354,11 @@ class SshDoor:
     async def start(self, bind: str, port: int) -> tuple[str, int]:
         if self.authorized_keys_path is not None:
             try:
-                self.authorized_keys = asyncssh.read_authorized_keys(str(self.authorized_keys_path))
-            except (OSError, ValueError) as err:
+                self.authorized_keys = read_authorized_keys(self.authorized_keys_path)
+            except ValueError as err:
                 from .table import TableError
 
-                raise TableError(
-                    f"--ssh-authorized-keys {self.authorized_keys_path}: cannot use it: {err}"
-                ) from None
+                raise TableError(str(err)) from None
         self._server = await asyncssh.create_server(
             lambda: _DoorServer(self),
             bind,

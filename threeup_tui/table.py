@@ -223,6 +223,7 @@ class Table:
         self.rematch_at: float | None = None  # table time the next game starts anyway
         self.closing: str | None = None  # why the table is closing (no more games)
         self.kept_records: list[Path] = []  # finished games' records (party-N.json)
+        self.new_files = False  # this run made its journal's files (open_table: a new table)
 
     # ------------------------------------------------------------ listeners
     def subscribe(self, key: object, seat: int | None, callback: Listener) -> None:
@@ -984,6 +985,19 @@ class Table:
         self._file_failed = False
         self._file_written = data
 
+    def abandon(self) -> None:
+        """The table never opened (its host could not listen).  A new table
+        that began no game leaves no file behind: the same command, given
+        again once the port is free, would find its table file and refuse
+        to write over it.  A resumed table's files stay as they were."""
+        journal = self.config.journal
+        if journal is None or not self.new_files or self.game_number:
+            return
+        self.config.journal = None  # nothing more is written for it
+        for path in (table_file_path(journal), journal):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+
     def suspend(self) -> None:
         """The host is stopping: keep the running turn clock's time left in
         the table file, so that ``resume`` gives it back."""
@@ -1259,6 +1273,7 @@ def open_table(
     if taken is not None:
         raise TableError(f"{taken} is already there: a new table's journal writes over no file")
     table = Table(config)
+    table.new_files = True
     for _ in range(bots):
         table.add_bot(None, config.bot_level)
     table.save_table_file()

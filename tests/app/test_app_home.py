@@ -7,7 +7,9 @@ the record and the history matter, scripted views where only the screens do.
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -639,6 +641,18 @@ async def test_a_lobby_says_who_is_here_how_many_watch_and_nothing_once_closed()
         assert "1. ana  (host)" in screen_text(app)
 
 
+async def test_an_app_host_that_cannot_listen_leaves_no_table_file(tmp_path: Path) -> None:
+    """The app says why (its host form shows the error); the new table's
+    file is gone, so hosting again once the port is free is not refused."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as holder:
+        holder.bind(("127.0.0.1", 0))
+        taken = holder.getsockname()[1]
+        settings = HostSettings(bind="127.0.0.1", port=taken, journal=tmp_path / "app1.json")
+        with pytest.raises(OSError):
+            await Launcher(announce_address="off").host(settings)
+    assert os.listdir(tmp_path) == []
+
+
 async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
     pytest.importorskip("asyncssh")
     app = create_app(loopback_host(ssh_port=0, code="K"), StartSpec(mode="host"))
@@ -648,6 +662,6 @@ async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
         assert isinstance(client, HostedClient) and client.ssh_address is not None
         port = client.ssh_address[1]
         assert port > 0
-        await wait_for(pilot, lambda: f"ssh -p {port} HOST" in screen_text(app))
+        await wait_for(pilot, lambda: f"ssh -p {port} 127.0.0.1" in screen_text(app))
         app.leave_table()
         await wait_for(pilot, lambda: on(app, StartScreen))

@@ -113,6 +113,19 @@ def test_what_cannot_be_a_record_is_refused_without_reading_it_all(tmp_path: Pat
         assert_usage_error(run("host", flag, "/dev/zero", timeout=30), flag, "not a regular file")
 
 
+def test_an_authorized_keys_file_that_lists_no_key_is_one_line_before_any_screen(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("asyncssh")
+    keys = tmp_path / "keys"
+    keys.write_text("this is no key\n")
+    for headless in ((), ("--headless",)):
+        proc = run("host", *headless, "--bind", "127.0.0.1", "--port", "0",
+                   "--ssh-port", "0", "--ssh-authorized-keys", str(keys), timeout=30)  # fmt: skip
+        err = assert_usage_error(proc, "--ssh-authorized-keys", "cannot use it")
+        assert len(err.splitlines()) == 1, err
+
+
 def test_a_bad_announce_address_in_the_environment_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -288,3 +301,28 @@ def test_simulate_text_and_bot_names_count_seats_from_1(tmp_path: Path) -> None:
         run("simulate", "--games", "1", "--players", "2", "--bots", "greedy", "--json").stdout
     )
     assert [s["seat"] for s in raw["seats"]] == [0, 1]  # JSON stays 0-based
+
+
+@pytest.mark.parametrize("busy", ["game port", "ssh port"])
+def test_a_port_in_use_is_one_line_and_leaves_no_file_to_refuse_a_retry(
+    tmp_path: Path, busy: str
+) -> None:
+    """The host could not listen: it says so in one line (no traceback from
+    a socket left to a closed loop), and the new table's file is gone, so
+    the same command works once the port is free."""
+    if busy == "ssh port":
+        pytest.importorskip("asyncssh")
+    holder = socket.socket(
+        socket.AF_INET, socket.SOCK_DGRAM if busy == "game port" else socket.SOCK_STREAM
+    )
+    with holder:
+        holder.bind(("127.0.0.1", 0))
+        taken = str(holder.getsockname()[1])
+        if busy == "ssh port":
+            holder.listen()
+        ports = ["--port", taken] if busy == "game port" else ["--port", "0", "--ssh-port", taken]
+        proc = run("host", "--headless", "--bind", "127.0.0.1", *ports, "--players", "2",
+                   "--record", "t.json", "--announce", "off", cwd=tmp_path, timeout=30)  # fmt: skip
+    assert_usage_error(proc, "cannot listen", "in use")
+    assert "Exception ignored" not in proc.stderr, proc.stderr
+    assert sorted(os.listdir(tmp_path)) == []

@@ -49,7 +49,11 @@ async def _headless_host(args: argparse.Namespace) -> int:
     hosting = table.hosting
     runner = TableRunner(table)
     port = DEFAULT_PORT if hosting.port is None else hosting.port
-    host = await NetHost.start(table, hosting.bind, port)
+    try:
+        host = await NetHost.start(table, hosting.bind, port)
+    except BaseException:
+        table.abandon()
+        raise
     bound = host.address
     table.set_hosting(port=bound[1])  # a resume listens here again
     log.info(
@@ -63,7 +67,16 @@ async def _headless_host(args: argparse.Namespace) -> int:
     # A line for scripts and tests that start the host on port 0.
     print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     announcer = await start_announcer(hosting.announce, hosting.announce_port, table, bound[1])
-    door = await start_ssh_door(table, bound[1])
+    try:
+        door = await start_ssh_door(table, bound[1])
+    except BaseException:
+        # The game port is let go before the loop ends (no socket is left
+        # to a closed loop), and the table leaves no file to refuse a retry.
+        table.abandon()
+        if announcer is not None:
+            await announcer.stop()
+        await host.close(CLOSE_TABLE_CLOSED)
+        raise
     runner.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
