@@ -28,7 +28,11 @@ one player, and the newer session takes the seat over.
   or password), key users at the door's own prompt once logged in.
 - A wrong room code (or seat word) says so and asks again; the third wrong
   one closes the connection.  Repeated failures from one address slow
-  down; new connections are rate-limited per address.
+  down; new connections are rate-limited per address, and the client is
+  told why it was refused.  Only a few people without a seat may wait at
+  the door's prompts at once (in all and per address), so that people who
+  connect and never answer cannot keep anyone out; a key that holds a seat
+  always gets back in.
 
 When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
@@ -69,7 +73,13 @@ log = logging.getLogger("threeup.ssh")
 
 MAX_CONNECTIONS_PER_WINDOW = 5
 RATE_WINDOW = 10.0
-MAX_SESSIONS = 16
+MAX_CONNECTIONS = 64  # open at once, logging in or in a session
+# People at the door's prompts (room code, seat word) who hold no seat yet:
+# at most this many in all, and from one address.  A seated player coming
+# back (a key that holds a seat) is never kept out by them.
+MAX_AT_THE_DOOR = 8
+MAX_AT_THE_DOOR_PER_ADDRESS = 3
+MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
 TRIES = 3  # wrong room codes or seat words before the connection closes
 PROMPT_TIMEOUT = 120.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
@@ -205,11 +215,28 @@ class _DoorServer(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = peer[0] if peer else "?"
         door = self.door
-        if not door.limiter.allow(self.address) or door.sessions >= MAX_SESSIONS:
-            log.warning("refusing an SSH connection from %s (rate limit)", self.address)
-            asyncio.get_running_loop().call_soon(conn.close)
+        if not door.limiter.allow(self.address):
+            self._refuse(
+                f"more than {MAX_CONNECTIONS_PER_WINDOW} connections in {RATE_WINDOW:g} s",
+                f"too many connections from your address: try again in {RATE_WINDOW:g} s",
+            )
+            return
+        if len(door.connections) >= MAX_CONNECTIONS:
+            self._refuse(
+                f"{MAX_CONNECTIONS} connections are open", "the door is full: try again later"
+            )
             return
         door.connections.add(conn)
+
+    def _refuse(self, why: str, words: str) -> None:
+        """Close the connection, telling the client why (OpenSSH prints the
+        reason: "Received disconnect from …: too many connections …")."""
+        log.warning("refusing an SSH connection from %s (%s)", self.address, why)
+        conn = self.conn
+        if conn is not None:
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, f"threeup: {words}"
+            )
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.conn is not None:
@@ -324,7 +351,10 @@ class SshDoor:
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
         self._session_tasks: set[asyncio.Task[Any]] = set()
-        self._at_the_door: set[asyncssh.SSHServerProcess[bytes]] = set()  # not yet seated
+        self._at_the_door: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # unseated: address
+        # Seat words given out (a seat that opened again before the game, a
+        # lobby drop, still takes its word back); oldest first.
+        self._words: dict[str, None] = {}
         self._closing = False
 
     @property
@@ -438,11 +468,17 @@ class SshDoor:
         name = clean_name(username, "player")
         fingerprint = process.get_extra_info("threeup_fingerprint")
         prompt = _Prompt(process)
-        self._at_the_door.add(process)
+        busy = None if self._holds_a_seat(fingerprint) else self._door_busy(address)
+        if busy is not None:
+            log.warning("refusing an SSH session from %s (%s)", address, busy)
+            prompt.say("threeup: the door is busy: too many people are at its prompts now.")
+            prompt.say("Try again in a minute.")
+            return 1
+        self._at_the_door[process] = address
         try:
             known = await self._identify(prompt, address, fingerprint)
         finally:
-            self._at_the_door.discard(process)
+            self._at_the_door.pop(process, None)
         if known is None or self._closing:
             return 1
         identity, how, word = known
@@ -457,7 +493,7 @@ class SshDoor:
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.
         code = 0 if self._closing or not returned else max(returned, 1)
-        if word is not None:
+        if word is not None and not self._closing:  # a closed table has no seat to come back to
             prompt.say(f"To get this seat back, reconnect and give: {word}")
         prompt.say("goodbye from threeup")
         return code
@@ -477,6 +513,23 @@ class SshDoor:
         if word is None:
             return None
         return f"word {word}", "a seat word", word
+
+    def _holds_a_seat(self, fingerprint: object) -> bool:
+        """A key whose player has a seat here: never kept waiting at the door."""
+        if not isinstance(fingerprint, str):
+            return False
+        return self.table.seat_of_token(self.token_for(f"key {fingerprint}")) is not None
+
+    def _door_busy(self, address: str) -> str | None:
+        """Why one more person without a seat may not come to the prompts now
+        (None: they may).  People who sit at a prompt and never answer must
+        not keep the players out."""
+        if len(self._at_the_door) >= MAX_AT_THE_DOOR:
+            return f"{MAX_AT_THE_DOOR} people are at the door's prompts"
+        mine = sum(1 for there in self._at_the_door.values() if there == address)
+        if mine >= MAX_AT_THE_DOOR_PER_ADDRESS:
+            return f"{MAX_AT_THE_DOOR_PER_ADDRESS} sessions from this address are at its prompts"
+        return None
 
     def _has_open_seat(self) -> bool:
         table = self.table
@@ -514,6 +567,9 @@ class SshDoor:
                     wrong += 1
                     continue
                 word = self._new_word()
+                self._words[word] = None
+                while len(self._words) > MAX_WORDS_KEPT:
+                    del self._words[next(iter(self._words))]
                 prompt.say(f"Your seat word is {word}.")
                 prompt.say(f"To get this seat back, reconnect and give: {word}")
                 if await prompt.ask("Press Enter to sit down.") is None:
@@ -521,6 +577,8 @@ class SshDoor:
                 return word
             if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
                 return word
+            if word in self._words and self._has_open_seat():
+                return word  # its seat opened again before the game (a drop): a seat anew
             wrong += 1
             log.info("unknown seat word at the SSH door from %s (%d of %d)", address, wrong, TRIES)
             await asyncio.sleep(self.failures.failed(address))
@@ -532,6 +590,8 @@ class SshDoor:
     def _new_word(self) -> str:
         while True:
             word = seat_word()
+            if word in self._words:
+                continue  # given to someone else already
             if self.table.seat_of_token(self.token_for(f"word {word}")) is None:
                 return word
 

@@ -106,6 +106,11 @@ def test_connections_are_rate_limited_per_address(
     assert results[0].returncode == 1  # admitted, then refused for having no terminal
     assert len(refused_by_rate) >= 2  # the 6th and 7th within 10 s were cut off
     assert all(r.returncode == 255 for r in refused_by_rate)
+    # Told why, not "Disconnected by application" (OpenSSH shows the reason
+    # at its default log level).
+    told = ssh(door, client_key, "ann", "-T", "-o", "LogLevel=INFO")
+    assert told.returncode == 255
+    assert "too many connections from your address: try again in 10 s" in told.stderr
     assert proc.poll() is None
 
 

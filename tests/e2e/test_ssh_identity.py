@@ -301,3 +301,59 @@ def test_a_guest_whose_app_dies_still_gets_a_clean_terminal(
     assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
     assert tmux.flag("gus", "#{cursor_flag}") == "1"
     assert proc.poll() is None  # the table goes on
+
+
+def test_people_waiting_at_the_prompt_keep_no_seated_player_out(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """Sessions that sit at the door's room-code prompt and never answer
+    once filled the door: a seated player could not get back in, and was
+    told only "Disconnected by application"."""
+    ann, other = keygen(tmp_path / "ann"), keygen(tmp_path / "other")
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1", "--code", "pizza")
+    first = time.monotonic()
+    open_pane(tmux, "ann", door_command(door, "ann", ann))
+    tmux.wait_for("ann", "Room code:")
+    tmux.keys("ann", "pizza", "Enter")
+    tmux.wait_for("ann", "Chat", timeout=60)  # seated, in the lobby
+    for n in range(3):  # as many as one address may have waiting
+        open_pane(tmux, f"idle{n}", door_command(door, f"idle{n}", other))
+        tmux.wait_for(f"idle{n}", "Room code:")
+    open_pane(tmux, "one-more", door_command(door, "idle3", other))
+    busy = tmux.wait_for("one-more", "the door is busy")
+    assert "Try again in a minute" in busy and wait_exit(tmux, "one-more") == 1
+    # The per-address connection limit (5 in 10 s) passes; then Ann comes
+    # back from another terminal and gets in past them, taking her seat over.
+    time.sleep(max(0.0, first + 10.5 - time.monotonic()))
+    open_pane(tmux, "ann-again", door_command(door, "ann", ann))
+    tmux.wait_for("ann-again", "Room code:")
+    tmux.keys("ann-again", "pizza", "Enter")
+    tmux.wait_for("ann-again", "Chat", timeout=60)
+    tmux.wait_for("ann", "taken over from another terminal")
+
+
+def test_a_seat_word_brings_a_player_back_after_a_drop_in_the_lobby(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """Before the game a dropped session's seat opens again (as over UDP);
+    the seat word the door gave still seats its player, as it promised.
+    And when the table closes, nobody is told how to come back to it."""
+    proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "dora", door_command(door, "dora", None))
+    tmux.wait_for("dora", "or Enter for a new seat")
+    tmux.keys("dora", "Enter")
+    shown = tmux.wait_for("dora", re.compile(r"Your seat word is [a-z]+-\d{3}"))
+    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
+    tmux.keys("dora", "Enter")
+    tmux.wait_for("dora", "Chat", timeout=60)
+    tmux.run("kill-window", "-t", "dora")  # the connection drops
+    wait_for_line(proc, r"(dora) left seat")
+    open_pane(tmux, "dora-again", door_command(door, "dora", None))
+    tmux.wait_for("dora-again", "or Enter for a new seat")
+    tmux.keys("dora-again", word, "Enter")
+    seated = tmux.wait_for("dora-again", "Chat", timeout=60)
+    assert "No seat has that seat word" not in seated
+    proc.send_signal(signal.SIGTERM)
+    assert wait_exit(tmux, "dora-again") == 0
+    last = tmux.screen("dora-again")
+    assert "the host closed the table" in last and "To get this seat back" not in last
