@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import ThreeUpApp
@@ -159,3 +161,14 @@ def screen_text(app: object) -> str:
     """Every character the screen shows, as plain text."""
     strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
     return "\n".join(strip.text for strip in strips)
+
+
+def send_at_once(app: Any, keys: list[str]) -> None:
+    """Queue keys all at once, as a terminal (or an SSH link) delivers a burst."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        name = {" ": "space", ",": "comma"}.get(key, key)
+        event = events.Key(name, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, screen_text, wait_for
+from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from app_states import dealt, lobby_for
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Select, Static
@@ -405,8 +405,12 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         # Leave, open Your games, and replay it.
         app.leave_table()
         await wait_for(pilot, lambda: on(app, StartScreen))
-        await pilot.press("down", "down", "down", "enter")
+        # Keys that come together (a key held down, an SSH burst) open one
+        # screen each time, never a second copy of it (that was a crash).
+        send_at_once(app, ["down", "down", "down", "enter", "enter"])
         await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause(0.3)
+        assert sum(isinstance(s, StatsScreen) for s in app.screen_stack) == 1
         app.clear_notifications()  # the game's last toasts
         await pilot.pause()
         text = screen_text(app)
@@ -414,8 +418,10 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         assert "won the last game" in text or "lost the last game" in text
         assert "2 players" in text and "greedy" in text
         assert app.screen.query_one(DataTable).has_focus
-        await pilot.press("enter")
+        send_at_once(app, ["r", "r", "enter"])
         await wait_for(pilot, lambda: on(app, ReplayScreen))
+        await pilot.pause(0.3)
+        assert sum(isinstance(s, ReplayScreen) for s in app.screen_stack) == 1
         replay = app.screen
         assert isinstance(replay, ReplayScreen) and replay.last == game.moves
         await pilot.press("q")

@@ -3,18 +3,16 @@ the replay steps with its own keys whatever is focused."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import fast_launcher, screen_text, wait_for
+from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from table_states import open_table, played_until, table_app
-from textual import events
 from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES
 from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
@@ -115,17 +113,6 @@ async def test_a_line_typed_at_once_after_c_goes_to_the_chat_not_to_the_cards(
         await wait_for(pilot, lambda: ("chat", text) in client.requests)
 
 
-def send_at_once(app: Any, keys: list[str]) -> None:
-    """Queue keys all at once, as a terminal (or an SSH link) delivers a burst."""
-    driver = app._driver
-    assert driver is not None
-    for key in keys:
-        name = {" ": "space", ",": "comma"}.get(key, key)
-        event = events.Key(name, key if len(key) == 1 else None)
-        event.set_sender(app)
-        driver.send_message(event)
-
-
 async def test_two_lines_sent_in_one_burst_stay_two_lines(client: ScriptedClient) -> None:
     """`c a1 Enter c b2 Enter` arriving together once gave "a1" and "a1cb2":
     the keys after Enter were typed on after the sent line."""
@@ -151,3 +138,16 @@ async def test_two_lines_sent_in_one_burst_stay_two_lines(client: ScriptedClient
         await pilot.pause(0.2)
         assert client.requests[2:] == [("chat", "xy!"), ("chat", "ok")]
         assert app.focused is None
+
+
+async def test_leave_pressed_twice_at_once_asks_once(client: ScriptedClient) -> None:
+    """`q q` in one burst asked twice before the question showed: a second
+    copy of the question screen crashed the app."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        send_at_once(app, ["q", "q", "?", "?"])
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause(0.3)
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1

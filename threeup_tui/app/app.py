@@ -270,9 +270,16 @@ class ThreeUpApp(App[int]):
     def help_requested(self, message: HelpRequested) -> None:
         self.show_help(message.tab)
 
+    def open_once(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        """Push ``screen`` unless one with its id is open already: keys that
+        come together (a key held down, an SSH burst) ask twice before the
+        first screen shows, and a second copy of one would crash the app."""
+        if not any(open_.id == screen.id for open_ in self.screen_stack):
+            self.push_screen(screen, callback)
+
     @on(StatsRequested)
     def stats_requested(self) -> None:
-        self.push_screen(StatsScreen(self.history))
+        self.open_once(StatsScreen(self.history))
 
     @on(ReplayRequested)
     def replay_requested(self, message: ReplayRequested) -> None:
@@ -285,7 +292,7 @@ class ThreeUpApp(App[int]):
         except RulesError as err:
             self.notify(f"Cannot replay {message.path}: {err}", severity="error", markup=False)
             return
-        self.push_screen(ReplayScreen(record, Path(message.path).name))
+        self.open_once(ReplayScreen(record, Path(message.path).name))
 
     @on(GameOverRequested)
     def game_over_requested(self) -> None:
@@ -309,7 +316,7 @@ class ThreeUpApp(App[int]):
 
     def open_host_form(self) -> None:
         settings = self.settings
-        self.push_screen(HostScreen(settings.name or "host", settings.bot_level))
+        self.open_once(HostScreen(settings.name or "host", settings.bot_level))
 
     def start_host(self, settings: HostSettings) -> None:
         launcher = self.launcher
@@ -320,7 +327,7 @@ class ThreeUpApp(App[int]):
         discover = getattr(self.launcher, "discover", None)
         if settings is None:
             settings = JoinSettings("", self.settings.name or "player")
-        self.push_screen(
+        self.open_once(
             JoinScreen(settings, discover if callable(discover) else None, autojoin=autojoin)
         )
 
@@ -594,7 +601,7 @@ class ThreeUpApp(App[int]):
         from .screens.help import HelpScreen
 
         rules = self.rules_text if self.rules_text is not None else load_rules()
-        self.push_screen(HelpScreen(rules, tab))
+        self.open_once(HelpScreen(rules, tab))
 
     def confirm_leave(self) -> None:
         def answered(yes: bool | None) -> None:
@@ -606,7 +613,7 @@ class ThreeUpApp(App[int]):
         if session is not None and session.where == "host":
             # The host's app is the table: leaving closes it for everyone.
             question = "Leave this table? You host it: it closes for everyone."
-        self.push_screen(ConfirmScreen(question), answered)
+        self.open_once(ConfirmScreen(question), answered)
 
     def leave_table(self) -> None:
         """Back to the start screen; the event worker closes the client.
