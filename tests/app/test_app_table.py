@@ -29,6 +29,7 @@ from threeup_tui.client import (
     ConnectionChanged,
     GameSaved,
     LobbyChanged,
+    SeatSlot,
     ViewChanged,
 )
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -174,6 +175,22 @@ async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
         text = screen_text(app)
         assert "here" not in text and "●" not in text and "ana" in text
         assert "bo ⚙ bot" in text  # what a seat was is still known
+
+
+async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) -> None:
+    """Three turns timed out: the seat is connected, but the bot plays it."""
+    state = dealt(["you", "bo"], first=0)
+    lobby = lobby_for(["you", "bo"])
+    away = SeatSlot(1, "bo", "human", True, "greedy")
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        client.emit(LobbyChanged(replace(lobby, seats=(lobby.seats[0], away))))
+        await wait_for(pilot, lambda: "bo ◐ away, bot plays" in screen_text(app))
+        client.emit(
+            LobbyChanged(replace(lobby, seats=(lobby.seats[0], replace(away, bot_level=None))))
+        )
+        await wait_for(pilot, lambda: "bo ● here" in screen_text(app))
 
 
 async def test_a_player_sees_how_many_watch(client: ScriptedClient) -> None:

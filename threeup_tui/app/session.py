@@ -139,8 +139,10 @@ def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
         return ("○", "open")
     if not live:
         return ("", "")
+    if slot.bot_level:
+        # Gone (D17), or here but away after three turns timed out: either
+        # way the bot plays the seat now, so the seat is not "here".
+        return ("◐", "away, bot plays")
     if slot.connected:
         return ("●", "here")
-    if slot.bot_level:
-        return ("◐", "away, bot plays")
     return ("○", "away")
