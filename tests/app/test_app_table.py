@@ -30,6 +30,7 @@ from threeup_tui.client import (
     GameSaved,
     LobbyChanged,
     SeatSlot,
+    TurnClock,
     ViewChanged,
 )
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
@@ -170,10 +171,14 @@ async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
     async with app.run_test(size=size) as pilot:
         await open_table(pilot, client, state, seat=None)
         assert "ana ● here" in screen_text(app)
+        client.emit(TurnClock(0, 30.0))
+        await wait_for(pilot, lambda: "⏱" in screen_text(app))
         client.emit(ConnectionChanged("closed", "the host closed the table"))
         await wait_for(pilot, lambda: "⚠ closed" in screen_text(app))
+        await pilot.pause(0.3)
         text = screen_text(app)
         assert "here" not in text and "●" not in text and "ana" in text
+        assert "⏱" not in text  # nor is anybody's clock still counting down
         assert "bo ⚙ bot" in text  # what a seat was is still known
 
 

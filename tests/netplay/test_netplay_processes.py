@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -110,12 +111,16 @@ def test_client_process_killed_mid_game_gets_its_seat_back(tmp_path: Path) -> No
     assert table["seats"][seat]["token"] in kept
 
 
-def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["killed", "stopped"])
+def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, stop: str) -> None:
     """`threeup host --headless --resume FILE`, and nothing else: the table
     comes back on the port it had (port 0 picked it at random), still asks
     for its room code, gives the players their seats back, and the game
     ends with a record that verifies.  The host's log says who came and
-    went, and never shows the code or a token."""
+    went, and never shows the code or a token.  A host stopped on purpose
+    (Ctrl-C) in the middle of a game tells its players to wait for it, and
+    they come back as after a crash (they once took its goodbye as final,
+    and the resumed table's bots played the game out without them)."""
     record = tmp_path / "game.json"
     host = start_host_process(
         tmp_path, players=3, bots=1, seed=31, record=record, takeover_after=600, code="pizza"
@@ -126,7 +131,11 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path) 
     procs = [host, alice, bob]
     try:
         wait_for_moves(record, 6, 30, alive=procs)
-        host.kill()
+        if stop == "killed":
+            host.kill()
+        else:
+            host.popen.send_signal(signal.SIGINT)
+            assert host.wait(30) == 130, host.stderr()
         before = read_moves(record)
         assert before is not None and len(before) >= 6
         shutil.copy(record, tmp_path / "journal-at-kill.json")

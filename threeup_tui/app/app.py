@@ -453,6 +453,8 @@ class ThreeUpApp(App[int]):
         before = session.connection
         session.connection = message.state
         session.connection_detail = message.detail
+        if message.state == "closed":
+            session.set_clock(None, None)  # nobody counts down at a closed table
         if self.guest and message.state == "closed":
             # The table closed, or the seat went to this player's newer
             # session: the guest's app ends and the door says goodbye.

@@ -5,7 +5,9 @@ It keeps the session alive by itself: when the session ends without a word
 and the host gives the seat back.  When the host ends the session itself
 (a CLOSE: the table closed, or the seat was taken over from another
 terminal) the client says why and stops: reconnecting then would only take
-the seat back from the player's newer terminal, and back again.  Moves
+the seat back from the player's newer terminal, and back again.  The one
+exception is a host stopped in the middle of a game (CLOSE_HOST_STOPPED):
+``--resume`` brings it back, so the client waits for it as after a crash.  Moves
 carry the move count they were made at, so a re-sent move is applied at
 most once.
 """
@@ -41,6 +43,7 @@ from ..rules import Move, Options, View
 from ..tasks import cancel_and_wait
 from .tokens import TokenStore, name_key, new_token
 from .wire import (
+    CLOSE_HOST_STOPPED,
     ViewDecoder,
     WireError,
     clock_from_wire,
@@ -189,6 +192,12 @@ class NetClient(TableClient):
             except SessionClosed:
                 event = None
             if isinstance(event, Disconnected) and event.cause == DisconnectCause.PEER_CLOSED:
+                if CLOSE_HOST_STOPPED in (self.closed_by_host, event.reason):
+                    # Stopped mid-game, to be resumed: wait for it as for a crash.
+                    self.closed_by_host = None
+                    if not await self._reconnect(CLOSE_HOST_STOPPED):
+                        return
+                    continue
                 # The host said goodbye on purpose (the table closed, or
                 # another session took the seat): reconnecting would be wrong.
                 self.closed_by_host = (

@@ -27,7 +27,9 @@ from .discovery import (
     encode_announcement,
 )
 from .host import DEFAULT_PORT, NetHost
-from .wire import CLOSE_TABLE_CLOSED
+from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+
+STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
 
 log = logging.getLogger("threeup")
 
@@ -87,6 +89,8 @@ async def _headless_host(args: argparse.Namespace) -> int:
         code = await _host_games(table, stop)
         if not stop.is_set():
             reason = f"the table has played its {plural(table.game_number, 'game')}"
+        elif code == STOPPED_IN_A_GAME:
+            reason = CLOSE_HOST_STOPPED  # players' apps wait for a --resume
         return code
     finally:
         table.close(reason)
@@ -119,7 +123,7 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                         table.game_number,
                         table.config.journal,
                     )
-                    return 130
+                    return STOPPED_IN_A_GAME
                 log.info("stopped after %s", plural(table.game_number, "game"))
                 return 0
             state = table.state

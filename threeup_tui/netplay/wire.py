@@ -28,6 +28,10 @@ WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 CLOSE_TABLE_CLOSED: Final = "the host closed the table"
 CLOSE_TAKEN_OVER: Final = "your seat was taken over from another terminal"
 CLOSE_REMOVED: Final = "the host removed you from the table"
+# The one CLOSE that is not final: a host stopped on purpose in the middle of
+# a game, which `threeup host --resume` brings back.  Clients reconnect with
+# their tokens, as after a crash, and the game goes on where it stopped.
+CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may resume the table"
 
 
 class WireError(ValueError):
