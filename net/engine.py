@@ -275,9 +275,14 @@ class Engine:
         self._timers.clear()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.sock.close()
-        self.events.close()
+        try:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        finally:
+            # Even when this wait is itself cancelled (a client closed while
+            # it reconnects): _stopped is set, so no second shutdown would
+            # come to close the socket, and it would outlive the loop.
+            await self.sock.close()
+            self.events.close()
 
     @property
     def stopped(self) -> bool:

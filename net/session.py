@@ -37,6 +37,9 @@ from net.stats import NetStats
 ACK_EVERY = 4
 """Acknowledge at once after this many frame-carrying datagrams instead of
 waiting for ``ack_delay`` (keeps the sender's window moving in bulk)."""
+IDLE_GRACE = 0.05
+"""Seconds a session found silent past its idle time-out is still given to
+read what waits for it (see SessionCore.expired)."""
 
 
 class DeliverySink(Protocol):
@@ -85,6 +88,7 @@ class SessionCore:
         self._state_out = StateSender(self.rtt)
         self._state_in = StateReceiver(config.max_message_size, stats.drop)
         self.last_received = now
+        self._silence_seen: float | None = None  # when expired() first found it silent
         self.last_sent = now
         self._ack_deadline: float | None = now if ack_now else None
         self._arrivals_unacked = 0
@@ -237,8 +241,11 @@ class SessionCore:
     def next_deadline(self, now: float) -> float:
         if self._sender.has_sendable or self._state_out.has_unsent:
             return now
+        silent = self._silence_seen
         deadline = min(
-            self.last_received + self._config.idle_timeout,
+            self.last_received + self._config.idle_timeout
+            if silent is None
+            else silent + IDLE_GRACE,
             self.last_sent + self._config.heartbeat_interval,
             self._sender.next_deadline(),
             self._state_out.next_deadline(),
@@ -249,7 +256,19 @@ class SessionCore:
         return deadline
 
     def expired(self, now: float) -> bool:
-        return now - self.last_received >= self._config.idle_timeout
+        """Nothing received for ``idle_timeout``, and still nothing
+        ``IDLE_GRACE`` after that was first seen.  A process that was
+        stopped (SIGSTOP, a suspended laptop) wakes to its overdue timers
+        before it reads what arrived while it slept; it must read that
+        first: the peer was not silent, and a CLOSE among it is final (a
+        client taken over while stopped once reconnected instead, and took
+        its seat back from the player's newer terminal)."""
+        if now - self.last_received < self._config.idle_timeout:
+            self._silence_seen = None
+            return False
+        if self._silence_seen is None:
+            self._silence_seen = now
+        return now - self._silence_seen >= IDLE_GRACE
 
     @property
     def flushed(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -365,3 +366,20 @@ async def test_send_queue_limit_pushes_back_on_the_sender(connected: Any) -> Non
     with pytest.raises(SendQueueFull):
         for _ in range(100):
             client.send("m" * 60_000)
+
+
+async def test_a_close_that_is_itself_cancelled_still_closes_the_socket() -> None:
+    """A client closed while it is being closed (an app that quits while its
+    client gives up a reconnect) once kept its socket open past the loop's
+    end: "Exception ignored in DatagramStream.__del__: Event loop is closed"."""
+    async with await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server:
+        client = await Client.connect("127.0.0.1", server.address[1], "hi", QUICK_CONFIG)
+        # Its session already over (the host's CLOSE came), a close goes
+        # straight to stopping the engine's tasks; it is cancelled there.
+        closing = asyncio.ensure_future(client._engine.shutdown())
+        await asyncio.sleep(0)
+        closing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await closing
+        assert client._engine.sock._stream._transport.is_closing()
+        await client.close()  # and a later close has nothing left to do

@@ -25,7 +25,7 @@ from net.packets import (
 )
 from net.ratelimit import AddressRateLimiter, LruTable, TokenBucket
 from net.reliability import ReliableReceiver, RttEstimator
-from net.session import SessionCore
+from net.session import IDLE_GRACE, SessionCore
 
 
 @dataclass
@@ -340,3 +340,24 @@ def test_frames_are_sized_to_fit_the_worst_case_datagram() -> None:
     packet = SessionPacket(2**64 - 1, worst_ack, (frame,))
     assert len(encode(packet)) <= MAX_DATAGRAM
     assert len(encode_frame(DataFrame(2**62, True, b"x" * 1024))) < len(encode_frame(frame))
+
+
+def test_a_silent_peer_expires_only_after_what_waits_has_had_a_moment() -> None:
+    """Past the idle time-out a session is given IDLE_GRACE to read what
+    arrived while its process was stopped; anything read in it keeps it."""
+    link = SimulatedLink(seed=1)
+    core = link.peers[0].core
+    idle = link.config.idle_timeout
+    assert not core.expired(idle - 0.001)
+    assert not core.expired(idle)  # silent: seen now, not yet judged
+    assert core.next_deadline(idle) <= idle + IDLE_GRACE
+    assert core.expired(idle + IDLE_GRACE)
+    # A datagram read within the grace keeps the session.
+    link = SimulatedLink(seed=2)
+    quiet, talker = (peer.core for peer in link.peers)
+    assert not quiet.expired(idle + 5.0)
+    datagrams, _ = talker.poll_transmit(idle + 5.01, 1)  # its heartbeat
+    packet = decode(datagrams[0])
+    assert isinstance(packet, SessionPacket)
+    assert quiet.on_packet(packet, idle + 5.02, link.peers[0].sink)
+    assert not quiet.expired(idle + 5.0 + IDLE_GRACE)

@@ -48,7 +48,7 @@ from threeup_tui.netplay import client as netplay_client
 from threeup_tui.netplay.client import CLIENT_NET, NetClient
 from threeup_tui.netplay.host import NetHost
 from threeup_tui.netplay.tokens import TokenStore
-from threeup_tui.netplay.wire import make_hello
+from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED, make_hello
 from threeup_tui.rules import Move, View
 from threeup_tui.rules.cards import parse_code
 from threeup_tui.table import AWAY_AFTER, Table, TableConfig, TableRunner
@@ -461,28 +461,42 @@ async def test_a_bot_client_prints_what_a_hostile_host_says_cleaned(tmp_path: Pa
         assert obeyed not in said
 
 
-async def test_sigterm_closes_the_table_and_tells_every_client(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mid_game", [False, True])
+async def test_sigterm_closes_the_table_and_tells_every_client(
+    tmp_path: Path, mid_game: bool
+) -> None:
+    """In the lobby, SIGTERM closes the table for good: clients are told and
+    do not come back.  In the middle of a game it stops the host so that
+    --resume can bring it back (status 130): clients are told to wait, and
+    reconnect as after a crash."""
     record = tmp_path / "party.json"
     proc = start_host_process(
-        tmp_path, players=2, bots=1, seed=92, record=record, games=None, takeover_after=600
-    )
+        tmp_path, players=2 if mid_game else 3, bots=1, seed=92, record=record, games=None,
+        takeover_after=600,
+    )  # fmt: skip
     client = make_client(("127.0.0.1", proc.port), "ann", tmp_path / "a.json")
+    cue = ViewChanged if mid_game else LobbyChanged  # when to stop the host
     try:
         await client.start()
 
-        async def until_closed() -> ConnectionChanged:
+        async def until_told() -> ConnectionChanged:
             while True:
                 event = await client.next_event()
-                if isinstance(event, ConnectionChanged) and event.state == "closed":
+                if isinstance(event, ConnectionChanged) and event.state != "connected":
                     return event
-                if isinstance(event, ViewChanged) and event.view.phase == "setup":
-                    proc.popen.send_signal(signal.SIGTERM)  # mid-game: ann never acts
+                if isinstance(event, cue):
+                    proc.popen.send_signal(signal.SIGTERM)  # ann never acts
 
-        closed = await asyncio.wait_for(until_closed(), 20)
-        assert closed.detail == "the host closed the table"
-        assert client.closed_by_host == "the host closed the table"
-        assert client.reconnects == 0  # told, so it did not try to come back
-        assert proc.wait(10) == 130, proc.stderr()  # stopped mid-game: it can --resume
+        told = await asyncio.wait_for(until_told(), 20)
+        if mid_game:
+            assert (told.state, told.detail) == ("reconnecting", CLOSE_HOST_STOPPED)
+            assert client.closed_by_host is None
+            assert proc.wait(10) == 130, proc.stderr()  # stopped mid-game: it can --resume
+        else:
+            assert (told.state, told.detail) == ("closed", "the host closed the table")
+            assert client.closed_by_host == "the host closed the table"
+            assert client.reconnects == 0  # told, so it did not try to come back
+            assert proc.wait(10) == 0, proc.stderr()
     finally:
         await client.close()
         proc.kill()

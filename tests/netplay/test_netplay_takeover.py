@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 from netplay_support import (
@@ -11,11 +12,14 @@ from netplay_support import (
     make_table,
     play_bot,
     run_table,
+    start_bot_process,
     start_host,
     stop_runner,
     table_record,
     verify_record,
 )
+
+from threeup_tui.netplay.client import CLIENT_NET
 
 
 async def test_a_bot_plays_for_an_absent_player_until_they_return(tmp_path: Path) -> None:
@@ -67,3 +71,45 @@ async def test_a_bot_plays_for_an_absent_player_until_they_return(tmp_path: Path
     finally:
         await host.close()
         await stop_runner(runner)
+
+
+async def test_a_terminal_that_wakes_after_a_take_over_leaves_the_seat_alone(
+    tmp_path: Path,
+) -> None:
+    """A client stopped (SIGSTOP, a suspended laptop) while the player took
+    the seat over from another terminal wakes to overdue timers with the
+    host's CLOSE waiting unread.  It once judged the host silent first,
+    reconnected, and took the seat back from the newer terminal."""
+    table = make_table(tmp_path, players=2, seed=7, bots=1)
+    runner = await run_table(table)
+    host = await start_host(table)
+    state = tmp_path / "cy-state"
+    old = start_bot_process(tmp_path, host.address[1], "cy", state, level="expert")
+    new = None
+    try:
+        for _ in range(200):
+            if any(s.name == "cy" and s.connected for s in table.lobby().seats):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"cy never sat down: {old.stderr()}")
+        old.popen.send_signal(signal.SIGSTOP)
+        new = start_bot_process(tmp_path, host.address[1], "cy", state, level="expert")
+        await asyncio.sleep(CLIENT_NET.idle_timeout + 1.5)  # the old one's clocks run out
+        assert "taken over" not in new.stderr()
+        old.popen.send_signal(signal.SIGCONT)
+        for _ in range(200):
+            if old.popen.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert "your seat was taken over from another terminal" in old.stderr()
+        # The newer terminal keeps the seat: no CLOSE comes to it.
+        await asyncio.sleep(2.0)
+        assert new.popen.poll() is None and "taken over" not in new.stderr(), new.stderr()
+    finally:
+        old.popen.send_signal(signal.SIGCONT)
+        old.kill()
+        if new is not None:
+            new.kill()
+        await stop_runner(runner)
+        await host.close()
