@@ -82,6 +82,7 @@ from .widgets.status_line import NOT_ALLOWED, route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
+QUIT_CLOSE_WAIT = 5.0  # seconds the app waits for its table to be left as it quits
 CLOSED_NOTE_SECONDS = 24 * 3600.0  # "the connection is closed: …" outlives any game
 
 
@@ -159,6 +160,7 @@ class ThreeUpApp(App[int]):
         self._game_screen: TableScreenBase | None = None
         self._over_shown_for = -1
         self.leave_on_sigterm = False
+        self._quitting = False
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
 
     def on_key(self, event: events.Key) -> None:
@@ -178,10 +180,12 @@ class ThreeUpApp(App[int]):
     # ------------------------------------------------------------ start
     def on_mount(self) -> None:
         if self.leave_on_sigterm:
-            # SIGTERM (the SSH door ending a session) exits like q: the event
-            # worker's finally then closes the client, telling the host.
+            # SIGTERM (the SSH door ending a session, `kill`) quits as the
+            # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self.exit)
+                asyncio.get_running_loop().add_signal_handler(
+                    signal.SIGTERM, lambda: self.run_worker(self.action_quit(), group="quit")
+                )
         self._apply_theme()
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
@@ -616,6 +620,20 @@ class ThreeUpApp(App[int]):
             # The host's app is the table: leaving closes it for everyone.
             question = "Leave this table? You host it: it closes for everyone."
         self.open_once(ConfirmScreen(question), answered)
+
+    async def action_quit(self) -> None:
+        """Leave the table before the app ends: the client is closed while
+        the loop still runs, so the host hears it (and a host's players are
+        told the table closed) instead of the close being cut off with the
+        loop (guests once saw only silence, and the terminal a traceback)."""
+        if self._quitting:
+            return  # a second quit (Ctrl-Q, SIGTERM) while the first closes
+        self._quitting = True
+        session = self.session
+        if session is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(session.client.close(), QUIT_CLOSE_WAIT)
+        self.exit()
 
     def leave_table(self) -> None:
         """Back to the start screen; the event worker closes the client.

@@ -1,0 +1,56 @@
+"""The app that hosts a table, as a real process in a tmux pane at 80x24."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from threeup_tui.client.events import ConnectionChanged, LobbyChanged
+from threeup_tui.netplay.client import NetClient
+
+from .conftest import Tmux, free_port
+
+
+def test_sigterm_to_an_app_that_hosts_a_table_tells_its_players(tmp_path: Path, tmux: Tmux) -> None:
+    """`kill` quits the app as its quit key does: the table is closed while
+    the app still runs, so its players hear "the host closed the table".
+    The close was once cut off with the loop: the players found the host
+    silent, and the host's terminal got a traceback."""
+    port = free_port(socket.SOCK_DGRAM)
+    app = f"{sys.executable} -m threeup_tui host --bind 127.0.0.1 --port {port} --players 3"
+    shell = f"{app} --name Nora; echo EXIT=$?; sleep 60"
+    tmux.new("host", shell, env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+    tmux.wait_for("host", "Seats: 1 of 3 taken")
+
+    pane = tmux.flag("host", "#{pane_pid}")
+    children = subprocess.run(["pgrep", "-P", pane], capture_output=True, text=True)
+    (app_pid,) = children.stdout.split()
+    stopped: list[str] = []
+
+    async def guest() -> list[tuple[str, str]]:
+        client = NetClient("127.0.0.1", port, "gus", tokens=None)
+        await client.start()
+        told: list[tuple[str, str]] = []
+        try:
+            async with asyncio.timeout(15):
+                while not told:
+                    event = await client.next_event()
+                    if isinstance(event, ConnectionChanged) and event.state != "connected":
+                        told.append((event.state, event.detail))
+                    elif isinstance(event, LobbyChanged) and not stopped:
+                        stopped.append(app_pid)  # gus is seated: stop the app, once
+                        os.kill(int(app_pid), signal.SIGTERM)
+        finally:
+            await client.close()
+        return told
+
+    assert asyncio.run(guest()) == [("closed", "the host closed the table")]
+    # The app's terminal after it ends: its exit status, and no traceback.
+    shown = tmux.wait_for("host", "EXIT=")
+    assert "EXIT=0" in shown
+    assert "Traceback" not in shown and "Exception ignored" not in shown, shown
