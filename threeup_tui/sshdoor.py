@@ -74,6 +74,7 @@ log = logging.getLogger("threeup.ssh")
 MAX_CONNECTIONS_PER_WINDOW = 5
 RATE_WINDOW = 10.0
 MAX_CONNECTIONS = 64  # open at once, logging in or in a session
+REFUSAL_WAIT = 5.0  # seconds a refused connection may take to hear why
 # People at the door's prompts (room code, seat word) who hold no seat yet:
 # at most this many in all, and from one address.  A seated player coming
 # back (a key that holds a seat) is never kept out by them.
@@ -209,6 +210,7 @@ class _DoorServer(asyncssh.SSHServer):
         self.key: asyncssh.SSHKey | None = None
         self.code_given = False
         self.wrong = 0
+        self.refusal: str | None = None  # why this connection is refused, told at begin_auth
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -229,20 +231,23 @@ class _DoorServer(asyncssh.SSHServer):
         door.connections.add(conn)
 
     def _refuse(self, why: str, words: str) -> None:
-        """Close the connection, telling the client why (OpenSSH prints the
-        reason: "Received disconnect from …: too many connections …")."""
+        """Refuse the connection once its key exchange is done (begin_auth),
+        telling the client why: OpenSSH prints "Received disconnect from …:
+        too many connections …".  Closed at once instead, the client was
+        still writing its own opening and died of a broken pipe, unread."""
         log.warning("refusing an SSH connection from %s (%s)", self.address, why)
+        self.refusal = f"threeup: {words}"
         conn = self.conn
-        if conn is not None:
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, f"threeup: {words}"
-            )
+        if conn is not None:  # one that never gets as far is not waited for
+            asyncio.get_running_loop().call_later(REFUSAL_WAIT, conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.conn is not None:
             self.door.connections.discard(self.conn)
 
     def begin_auth(self, username: str) -> bool:
+        if self.refusal is not None and self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
         return True
 
     def public_key_auth_supported(self) -> bool:
