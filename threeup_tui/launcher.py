@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game
+from .paths import tables_dir
+from .recordfile import free_path
 from .rules import Options
 from .table import Hosting, Table, TableConfig, open_table
 
@@ -86,6 +89,11 @@ class HostedClient(LocalClient):
     def __init__(self, table: Table, name: str) -> None:
         super().__init__(table, name, as_host=True, owns_runner=True)
         self.net_host: object | None = None
+
+    @property
+    def journal(self) -> Path | None:
+        """The table's journal: what ``threeup host --resume`` takes after a crash."""
+        return self.table.config.journal
         self.announcer: object | None = None
         self.ssh_door: object | None = None
         self.ssh_address: tuple[str, int] | None = None  # where the SSH door listens
@@ -124,6 +132,14 @@ class HostedClient(LocalClient):
         await super().close()
 
 
+def crash_journal() -> Path:
+    """A new journal file for a table hosted from the app: in the state
+    directory, named by the time it opened (never an existing file)."""
+    folder = tables_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return free_path(folder, time.strftime("table-%Y%m%d-%H%M%S"))
+
+
 class Launcher:
     """Makes started clients.  Tests and the SSH front door pass their own.
 
@@ -132,6 +148,9 @@ class Launcher:
     """
 
     bot_delay: float = 0.6
+    # A table hosted without --record keeps its journal in the state
+    # directory's tables/ (a crash of the app can be resumed from it).
+    crash_journals: bool = True
 
     def __init__(
         self,
@@ -167,6 +186,9 @@ class Launcher:
         if settings.resume is not None:
             table = open_table(mode, settings.resume, overrides=settings.overrides)
         else:
+            journal = settings.journal
+            if journal is None and self.crash_journals:
+                journal = crash_journal()
             config = TableConfig(
                 players=settings.players,
                 options=settings.options,
@@ -174,7 +196,7 @@ class Launcher:
                 seed=settings.seed,
                 bot_level=settings.bot_level,
                 takeover_after=settings.takeover_after,
-                journal=settings.journal,
+                journal=journal,
                 table_name=f"{settings.name}'s table",
                 bot_delay=self.bot_delay,
                 turn_time=settings.turn_time,

@@ -39,3 +39,9 @@ def data_dir() -> Path:
 def confined_guest() -> bool:
     """A guest of someone else's machine (the SSH door): keep nothing on disk."""
     return os.environ.get("THREEUP_GUEST", "") not in ("", "0")
+
+
+def tables_dir() -> Path:
+    """Where a table hosted from the app keeps its journal, so that a crash
+    of the app loses no move (``threeup host --resume FILE``)."""
+    return state_dir() / "tables"

@@ -33,12 +33,16 @@ from threeup_tui.app.screens.name import NameScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
+from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
 from threeup_tui.history import FinishedGame, History, HistoryError
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.paths import tables_dir
 from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
+from threeup_tui.table import check_resumable
+from threeup_tui.tablefile import table_file_path
 
 
 def games_now() -> list[FinishedGame]:
@@ -645,6 +649,28 @@ async def test_a_lobby_says_who_is_here_how_many_watch_and_nothing_once_closed()
         client.emit(ConnectionChanged("closed", "the host closed the table"))
         await wait_for(pilot, lambda: "● here" not in screen_text(app))
         assert "1. ana  (host)" in screen_text(app)
+
+
+async def test_a_table_hosted_from_the_app_keeps_a_journal_a_crash_can_resume() -> None:
+    """Without --record the app's table once kept nothing: a crash of the
+    app lost the game.  Its journal is now in the state directory, and the
+    host is told, in its own chat, how to bring the table back."""
+    app = create_app(loopback_host(), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.journal is not None
+        assert client.journal.parent == tables_dir()
+        assert table_file_path(client.journal).is_file()  # seats and settings, at once
+        await wait_for(pilot, lambda: "threeup host --resume" in chat_text(app))
+        assert client.journal.name in chat_text(app)
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+    check_resumable(client.journal, {})
+
+
+def chat_text(app: Any) -> str:
+    return " ".join(app.screen.query_one(ChatLines).text.split())
 
 
 async def test_an_app_host_that_cannot_listen_leaves_no_table_file(tmp_path: Path) -> None:

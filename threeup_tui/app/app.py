@@ -387,6 +387,16 @@ class ThreeUpApp(App[int]):
     def client_ready(self, message: ClientReady) -> None:
         self.session = Session(message.client, where=message.where)
         self._over_shown_for = -1
+        journal = getattr(message.client, "journal", None)
+        if message.where == "host" and isinstance(journal, Path):
+            # The host's own line, in the table's voice (nobody else hears
+            # it): how to bring the table back if this app stops.
+            self.post_message(
+                ChatArrived(
+                    None, "table", f"if this app stops, `threeup host --resume "
+                    f"{home_short(journal)}` brings the table back, no move lost",
+                )
+            )  # fmt: skip
         self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
     async def _pump(self, client: TableClient) -> None:
@@ -702,6 +712,13 @@ class ThreeUpApp(App[int]):
             "Cards landing on the pile move (remembered)",
             self.toggle_animation,
         )
+
+
+def home_short(path: Path) -> str:
+    """``path`` with the home directory as ~ (shorter to read and to type)."""
+    home = Path.home()
+    absolute = path.absolute()
+    return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
 
 
 def finished_game(view: View, session: Session, record: str | None) -> FinishedGame:

@@ -86,6 +86,7 @@ class SceneLauncher(Launcher):
     made-up tables (documentation addresses, nothing is sent)."""
 
     bot_delay = 0.0
+    crash_journals = False  # pictures keep nothing in the state directory
 
     def __init__(self) -> None:
         super().__init__(announce_address="off")
