@@ -5,7 +5,9 @@ any ``WINDOW`` seconds, and at most ``BURST`` of them back to back: a token
 bucket (``BURST`` tokens, refilled at ``LINES / WINDOW`` a second) paces the
 lines, and a sliding window caps any ``WINDOW`` seconds at ``LINES`` even
 when a burst follows a full bucket.  A line is at most ``MAX_CHARS``
-characters and ``MAX_BYTES`` bytes of UTF-8.
+characters and ``MAX_BYTES`` bytes of UTF-8, and what is shown of it is
+cut to ``MAX_CELLS`` terminal cells (by display width: 100 wide
+characters fill as many rows as 200 narrow ones).
 
 The limiter says why it refuses a line, for the ``rejected`` the speaker
 gets; the host logs each flooder at most once per ``LOG_EVERY`` seconds with
@@ -27,6 +29,7 @@ WINDOW = 10.0
 BURST = 3
 MAX_CHARS = 400
 MAX_BYTES = 1000
+MAX_CELLS = 200  # terminal cells a line shown is cut to (a wide character takes two)
 LOG_EVERY = 60.0
 MAX_SPEAKERS = 1024  # spectators come and go: the table of speakers is bounded
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
 from .bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
-from .chatlimit import MAX_CHARS, ChatLimiter, line_problem
+from .chatlimit import MAX_CELLS, MAX_CHARS, ChatLimiter, line_problem
 from .client.events import (
     ChatReceived,
     Event,
@@ -36,7 +36,7 @@ from .client.events import (
     ViewChanged,
 )
 from .names import clean_name as _clean_name
-from .names import distinct_name
+from .names import cut_cells, distinct_name
 from .outcome import won_words
 from .recordfile import JournalWriter, free_path, read_json, save_record
 from .rules import (
@@ -864,7 +864,7 @@ class Table:
         problem = line_problem(text)
         if problem is not None:
             raise TableError(problem)
-        clean = clean_text(text, len(text))
+        clean = cut_cells(clean_text(text, len(text)), MAX_CELLS).rstrip()
         if not clean:
             return
         if i is None:

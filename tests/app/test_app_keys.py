@@ -151,3 +151,23 @@ async def test_leave_pressed_twice_at_once_asks_once(client: ScriptedClient) -> 
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.pause(0.3)
         assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+
+
+async def test_the_chat_line_takes_what_fits_the_tables_width_limit(
+    client: ScriptedClient,
+) -> None:
+    """The host shows at most 200 cells of a line (a wide character takes
+    two): the line stops there as it is typed, so nothing is cut unseen."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("c")
+        send_at_once(app, ["漢"] * 120)
+        box = app.screen.query_one("#chat-input", Input)
+        await wait_for(pilot, lambda: len(box.value) >= 100)
+        await pilot.pause(0.3)
+        assert box.value == "漢" * 100
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(client.requests))
+        assert client.requests == [("chat", "漢" * 100)]

@@ -118,14 +118,20 @@ def test_a_refused_speaker_who_waits_as_told_is_heard(gaps: list[float]) -> None
             assert try_chat(table, 0, "after the wait") is None, (reason, clock.now)
 
 
-def test_a_line_is_at_most_400_characters_and_1000_bytes() -> None:
+def test_a_line_is_at_most_400_characters_and_1000_bytes_and_shown_in_200_cells() -> None:
     table, _clock, heard = chat_table()
     limit = "a chat line is at most 400 characters and 1,000 bytes of UTF-8"
     assert try_chat(table, 0, "x" * 400) is None
     assert try_chat(table, 0, "x" * 401) == limit
     assert try_chat(table, 0, "€" * 333) is None  # 999 bytes
     assert try_chat(table, 0, "€" * 334) == limit  # 1,002 bytes in 334 characters
-    assert said(heard) == ["x" * 400, "€" * 333]  # kept whole, not cut
+    # What is shown is cut to 200 terminal cells, by display width: a wide
+    # character takes two, so 200 of them once filled a chat pane.
+    assert said(heard) == ["x" * 200, "€" * 200]
+    table, _clock, heard = chat_table()
+    assert try_chat(table, 0, "漢" * 150) is None
+    assert try_chat(table, 0, "a" + "漢" * 150) is None  # never half a character
+    assert said(heard) == ["漢" * 100, "a" + "漢" * 99]
 
 
 def test_a_line_is_relayed_without_control_characters_its_breaks_made_spaces() -> None:

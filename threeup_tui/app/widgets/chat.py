@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +19,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from ...chatlimit import MAX_CELLS
+from ...names import cut_cells
 from ..session import ChatLine
 
 KEEP = 300
@@ -101,6 +104,16 @@ class ChatInput(Input):
 
     def action_leave(self) -> None:
         self.screen.set_focus(None)  # at once: the next key is the table's
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        """Typed (or pasted) text, as much of it as fits the host's limit by
+        display width: a line is never cut after it is sent, unseen."""
+        room = MAX_CELLS - cell_len(self.value)
+        fitting = cut_cells(text, max(room, 0))
+        if fitting:
+            super().insert_text_at_cursor(fitting)
+        if fitting != text:
+            self.app.bell()
 
 
 class ChatPane(Vertical):
