@@ -558,9 +558,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         else:
             status = f"winner: {_seat_words(record.players, verdict.winner)}"
         places = ""
-        if verdict.places is not None:
-            order = (_seat_words(record.players, p) for p in verdict.places)
-            places = ", places: " + ", ".join(order)
+        if verdict.places:  # a game for places (none yet: nothing to list)
+            order = ", ".join(_seat_words(record.players, p) for p in verdict.places)
+            places = f", places: {order}" if verdict.finished else f", out so far: {order}"
         _say(f"ok: {plural(verdict.moves, 'move')}, {status}{places}")
     elif verdict.move is None:
         _say(f"illegal: {verdict.error}")

@@ -5,11 +5,13 @@ the text output of ``verify`` and ``simulate`` are counted from 1."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clihelp import assert_usage_error, run, write
@@ -285,6 +287,23 @@ def test_verify_text_places_are_1_based(tmp_path: Path) -> None:
     out = run("verify", str(path), timeout=60).stdout
     expected = ", ".join(f"seat {p + 1} ({'ABC'[p]})" for p in state.places)
     assert f"places: {expected}" in out
+    # Unfinished: before anyone is out, no empty "places: "; then who is out so far.
+    record = record_of(state)
+    first_out = next(i for i in range(len(record.moves)) if replay_places(record, i + 1))
+    for moves, words in ((3, None), (first_out + 1, "out so far: seat")):
+        short = dataclasses.replace(record, moves=record.moves[:moves], result=None)
+        save_record(path, short)
+        out = run("verify", str(path), timeout=60).stdout.strip()
+        assert out.startswith(f"ok: {moves} moves, unfinished") and "places" not in out, out
+        assert (words is None and out.endswith("unfinished")) or (words or "") in out, out
+
+
+def replay_places(record: Any, moves: int) -> list[int]:
+    """Who is out after the first ``moves`` moves of a game for places."""
+    from threeup_tui.rules import replay
+
+    state, _verdict = replay(dataclasses.replace(record, moves=record.moves[:moves], result=None))
+    return list(state.places)
 
 
 def test_simulate_text_and_bot_names_count_seats_from_1(tmp_path: Path) -> None:
