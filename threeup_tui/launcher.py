@@ -89,17 +89,17 @@ class HostedClient(LocalClient):
     def __init__(self, table: Table, name: str) -> None:
         super().__init__(table, name, as_host=True, owns_runner=True)
         self.net_host: object | None = None
-
-    @property
-    def journal(self) -> Path | None:
-        """The table's journal: what ``threeup host --resume`` takes after a crash."""
-        return self.table.config.journal
         self.announcer: object | None = None
         self.ssh_door: object | None = None
         self.ssh_address: tuple[str, int] | None = None  # where the SSH door listens
         # What the lobby tells others to join, when not the bound address
         # (the screenshots show one fixed port whatever port was free).
         self.shown_address: tuple[str, int] | None = None
+
+    @property
+    def journal(self) -> Path | None:
+        """The table's journal: what ``threeup host --resume`` takes after a crash."""
+        return self.table.config.journal
 
     @property
     def address(self) -> tuple[str, int] | None:

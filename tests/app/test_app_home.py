@@ -695,5 +695,7 @@ async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
         port = client.ssh_address[1]
         assert port > 0
         await wait_for(pilot, lambda: f"ssh -p {port} 127.0.0.1" in screen_text(app))
+        assert isinstance(client.address, tuple)  # and the game's own join line
+        assert f"threeup join 127.0.0.1:{client.address[1]}" in screen_text(app)
         app.leave_table()
         await wait_for(pilot, lambda: on(app, StartScreen))
