@@ -52,7 +52,7 @@ from .rules import (
     replay,
     seat_view,
 )
-from .rules.cards import CODES
+from .rules.cards import CODES, parse_code
 from .tablefile import (
     FORMAT as TABLE_FILE_FORMAT,
 )
@@ -639,6 +639,7 @@ class Table:
         except RulesError as err:
             raise TableError(str(err)) from None
         self._after_change()
+        self.save_table_file()  # the choice is in no journal until all have chosen
 
     def _submit(self, i: int, move: Move) -> None:
         state = self._game()
@@ -956,11 +957,28 @@ class Table:
             ],
             "host_seat": self.host_seat,
             "game_number": self.game_number,
+            "deal": self._deal_json(),
             "clock": self._suspended_clock,
             "chat": [
                 [line.seat, line.name, line.text, line.spectator, line.number]
                 for line in self.chat_log
             ],
+        }
+
+    def _deal_json(self) -> dict[str, Any] | None:
+        """A game still in its set-up, which the journal cannot hold yet (a
+        record needs every face-up choice): its deal and the choices made,
+        so that a crash now loses neither (nor the game's number)."""
+        state = self.state
+        if state is None or state.base or all(c is not None for c in state.setup):
+            return None
+        return {
+            "game": self.game_number,
+            "players": list(state.names),
+            "options": state.options.to_json(),
+            "deck": [CODES[k] for k in state.deck],
+            "first": state.first,
+            "setup": [None if c is None else [CODES[k] for k in c] for c in state.setup],
         }
 
     def save_table_file(self) -> None:
@@ -1094,12 +1112,16 @@ class Table:
                     f"the table file {config.players} seats"
                 )
             config.options = options = record.options
+        dealt = _dealt_state(info.get("deal"), info.get("game_number"), config.players)
+        if dealt is not None:  # a set-up under way at the stop: newer than the journal
+            state = dealt
+            config.options = options = dealt.options
         table = cls(config, clock)
         table.options = options
         table.hosting = Hosting(**hosting)
         table.table_id, table.secret = _identity(info, file)
         table.state = state
-        table._restore_seats(info, record.players if record is not None else None)
+        table._restore_seats(info, state.names if state is not None else None)
         number = info.get("game_number")
         table.game_number = number if isinstance(number, int) and number >= 0 else 0
         if state is not None:
@@ -1243,6 +1265,29 @@ def check_resumable(path: Path, overrides: Mapping[str, Any] | None = None) -> N
     ``path`` and its table file cannot bring a table back with ``overrides``.
     It only reads, so the command line can say so before any screen opens."""
     Table._restored(path, overrides, None, time.monotonic)
+
+
+def _dealt_state(deal: object, game_number: object, players: int) -> GameState | None:
+    """The game in its set-up that a table file holds (Table._deal_json),
+    with the face-up choices already made; None if it holds none for this
+    game; TableError if what it holds does not set up."""
+    if not isinstance(deal, dict) or deal.get("game") != game_number:
+        return None
+    try:
+        names = [str(n) for n in deal["players"]]
+        if len(names) != players:
+            raise ValueError(f"{len(names)} players at {players} seats")
+        options = Options.from_json(deal["options"])
+        deck = [parse_code(c) for c in deal["deck"]]
+        state = GameState.deal(names, deck, int(deal["first"]), options)
+        for seat, choice in enumerate(deal["setup"]):
+            if choice is not None:
+                state.choose_face_up_codes(seat, [str(c) for c in choice])
+    except (KeyError, TypeError, ValueError, RulesError) as err:
+        raise TableError(
+            f"cannot resume: the set-up in the table file does not deal: {err}"
+        ) from None
+    return state
 
 
 def taken_journal(journal: Path | None) -> Path | None:

@@ -21,7 +21,9 @@ from threeup_tui.table import Hosting, Table, TableConfig, TableError, open_tabl
 from threeup_tui.tablefile import TableFileError, settings_from_json, settings_to_json
 
 
-def played_table(journal: Path, moves: int = 6) -> Table:
+def played_table(journal: Path, moves: int | None = 6) -> Table:
+    """A table of three (a bot, Ann, 山田) some ``moves`` into its first game
+    (None: the game played to its end)."""
     config = TableConfig(
         players=3, seed=7, code="pizza", bot_level="random", takeover_after=12.5,
         journal=journal, table_name="Ann's table", options=Options(finish="places"),
@@ -32,7 +34,9 @@ def played_table(journal: Path, moves: int = 6) -> Table:
     table.seat_human("山田", "b" * 32)
     table.chat(1, "hello from seat 2")
     table.start(None)
-    while table.state is not None and len(table.state.history) < moves:
+    while table.state is not None and not table.state.over:
+        if moves is not None and len(table.state.history) >= moves:
+            break
         if table.bot_turn() is not None:
             table.step_bot()
             continue
@@ -200,3 +204,46 @@ def test_settings_are_kept_field_by_field_whatever_the_fields() -> None:
     for bad in ({"games": "3"}, {"spectator_chat": 1}, {"finish": "c"}, {"turn_time": "x"}):
         with pytest.raises(TableFileError):
             settings_from_json(Future, bad, "f", frozenset())
+
+
+@pytest.mark.parametrize("game", [1, 2])
+def test_a_crash_during_a_set_up_keeps_the_deal_and_the_choices_made(
+    tmp_path: Path, game: int
+) -> None:
+    """The journal holds a game once every face-up choice is made; a crash
+    before that once lost the deal and the choices already made, and (in a
+    later game) brought back the last game over and skipped a number."""
+    journal = tmp_path / "party.json"
+    table = played_table(journal, moves=0 if game == 1 else None)  # in set-up / played out
+    if game == 2:
+        assert table.state is not None and table.state.over
+        table.start(None)
+    state = table.state
+    assert state is not None and state.phase == Phase.SETUP and table.game_number == game
+    hand = state.setup_hand(1)
+    table.choose_face_up(1, [CODES[k] for k in hand[:3]])  # 山田 has chosen; Ann not yet
+    chosen, deck = state.setup[1], list(state.deck)
+    # kill -9 now: only the files are left.
+    after = Table.resume(journal)
+    assert after.game_number == game
+    back = after.state
+    assert back is not None and back.phase == Phase.SETUP
+    assert list(back.deck) == deck and back.setup[1] == chosen and back.setup[2] is None
+    assert [s.kind for s in after.seats] == ["bot", "human", "human"]  # seats wait (D17)
+    # It goes on: the last choices made, the journal holds the game from its deal.
+    after.choose_face_up(2, [CODES[k] for k in back.setup_hand(2)[:3]])
+    while after.bot_turn() is not None and back.phase == Phase.SETUP:
+        after.step_bot()
+    assert back.phase == Phase.PLAY
+    assert json.loads(journal.read_text())["deck"] == [CODES[k] for k in deck]
+
+
+def test_a_set_up_in_the_table_file_that_does_not_deal_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "party.json"
+    played_table(journal, moves=0)
+    path = tmp_path / "party.json.table"
+    data = json.loads(path.read_text())
+    data["deal"]["setup"][1] = ["R1", "R1", "R1"]  # not the seat's cards
+    path.write_text(json.dumps(data))
+    with pytest.raises(TableError, match="the set-up in the table file does not deal"):
+        Table.resume(journal)
