@@ -93,12 +93,20 @@ async def test_a_terminal_that_wakes_after_a_take_over_leaves_the_seat_alone(
             await asyncio.sleep(0.05)
         else:
             raise AssertionError(f"cy never sat down: {old.stderr()}")
+        seat = next(i for i, s in enumerate(table.seats) if s.name == "cy")
+        before = host._seat_owner.get(seat)
         old.popen.send_signal(signal.SIGSTOP)
         new = start_bot_process(tmp_path, host.address[1], "cy", state, level="expert")
+        for _ in range(600):  # a fresh interpreter may take a while on a busy machine
+            if host._seat_owner.get(seat) not in (None, before):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"the new terminal never took the seat: {new.stderr()}")
         await asyncio.sleep(CLIENT_NET.idle_timeout + 1.5)  # the old one's clocks run out
         assert "taken over" not in new.stderr()
         old.popen.send_signal(signal.SIGCONT)
-        for _ in range(200):
+        for _ in range(600):
             if old.popen.poll() is not None:
                 break
             await asyncio.sleep(0.05)
