@@ -140,7 +140,8 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
         assert before is not None and len(before) >= 6
         shutil.copy(record, tmp_path / "journal-at-kill.json")
         time.sleep(0.3)
-        assert alice.popen.poll() is None and bob.popen.poll() is None
+        for waiting in (alice, bob):  # for the host to come back
+            assert waiting.popen.poll() is None, waiting.stderr()
         # --resume alone: the port, the code, the seats and every setting come back.
         resumed = start_host_process(
             tmp_path, players=3, bots=1, seed=31, record=record, resume=record,
