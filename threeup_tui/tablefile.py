@@ -14,7 +14,13 @@ the room code and the seat tokens) holds the rest, as one JSON object:
 - ``options``: the rule options of the next game;
 - ``seats``: ``{"name", "kind", "bot_level", "token"}`` per seat;
 - ``host_seat``, ``game_number``, and ``chat``: the recent chat lines,
-  ``[seat or null, name, text]``.
+  ``[seat or null, name, text, spectator, number]``;
+- ``deal``: null, or a game still in its set-up, which no journal can hold
+  yet (a record needs every face-up choice): ``{"game", "players",
+  "options", "deck", "first", "setup"}``, ``setup`` one list of codes or
+  null per seat, so that a crash then loses neither the deal nor the
+  choices made;
+- ``clock``: the turn clock as it stood at a clean stop, or null.
 
 Settings are checked against their declared types when read back: a file
 that does not hold what a table needs is refused as a whole (a table must
