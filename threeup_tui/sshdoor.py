@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
+from rich.cells import cell_len
 
 from .guest import GUEST_ENV, GUEST_FD_ENV
 from .names import clean_name
@@ -750,11 +751,13 @@ class _Prompt:
                     return line.decode("utf-8", "replace")
                 elif byte in (8, 127):
                     if line:
-                        while line and line[-1] & 0xC0 == 0x80:
-                            line.pop()  # the rest of a UTF-8 character
-                        line.pop()
-                        if not secret:
-                            out.write(b"\b \b")
+                        start = len(line) - 1
+                        while start > 0 and line[start] & 0xC0 == 0x80:
+                            start -= 1  # back to the first byte of the UTF-8 character
+                        gone = bytes(line[start:]).decode("utf-8", "replace")
+                        del line[start:]
+                        if not secret:  # a wide character (山) takes two cells to rub out
+                            out.write(b"\b \b" * max(cell_len(gone), 1))
                 elif byte >= 32 and len(line) < MAX_LINE:
                     line.append(byte)
                     if not secret:

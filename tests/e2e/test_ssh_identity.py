@@ -357,3 +357,18 @@ def test_a_seat_word_brings_a_player_back_after_a_drop_in_the_lobby(
     assert wait_exit(tmux, "dora-again") == 0
     last = tmux.screen("dora-again")
     assert "the host closed the table" in last and "To get this seat back" not in last
+
+
+def test_backspace_at_the_doors_prompt_rubs_out_a_wide_character_whole(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """The door echoes what is typed at its prompts itself: a Backspace over
+    山 once moved back one cell of its two and left "山 x" on the screen."""
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "wide", door_command(door, "wide", None))
+    tmux.wait_for("wide", "or Enter for a new seat")
+    tmux.keys("wide", "山田")
+    tmux.wait_for("wide", "seat: 山田")
+    tmux.keys("wide", "BSpace", "x")
+    shown = tmux.wait_for("wide", re.compile(r"seat: 山.?x"))
+    assert "seat: 山x" in shown, shown
