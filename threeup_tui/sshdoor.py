@@ -63,6 +63,8 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 from rich.cells import cell_len
 
+from net.ratelimit import LruTable
+
 from .guest import GUEST_ENV, GUEST_FD_ENV
 from .names import clean_name
 from .netplay.tokens import state_dir
@@ -352,15 +354,14 @@ class SshDoor:
         self.host_key = host_key
         self.limiter = RateLimiter()
         self.failures = FailureGuard()
-        self.sessions = 0
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
         self._session_tasks: set[asyncio.Task[Any]] = set()
         self._at_the_door: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # unseated: address
         # Seat words given out (a seat that opened again before the game, a
-        # lobby drop, still takes its word back); oldest first.
-        self._words: dict[str, None] = {}
+        # lobby drop, still takes its word back), the oldest forgotten first.
+        self._words: LruTable[str, bool] = LruTable(MAX_WORDS_KEPT)
         self._closing = False
 
     @property
@@ -453,14 +454,11 @@ class SshDoor:
             )
             process.exit(1)
             return
-        self.sessions += 1
         code = 1
         try:
             code = await self._seat_and_play(process, term)
         except Exception:  # a broken session must not take the door down
             log.exception("an SSH session failed")
-        finally:
-            self.sessions -= 1
         with contextlib.suppress(Exception):
             process.exit(code)
             # Until the client has the exit status and every byte before it
@@ -573,9 +571,7 @@ class SshDoor:
                     wrong += 1
                     continue
                 word = self._new_word()
-                self._words[word] = None
-                while len(self._words) > MAX_WORDS_KEPT:
-                    del self._words[next(iter(self._words))]
+                self._words.setdefault(word, lambda: True)
                 prompt.say(f"Your seat word is {word}.")
                 prompt.say(f"To get this seat back, reconnect and give: {word}")
                 if await prompt.ask("Press Enter to sit down.") is None:

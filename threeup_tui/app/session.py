@@ -109,6 +109,12 @@ class Session:
         return tuple(names)
 
     @property
+    def live(self) -> bool:
+        """The connection is not closed: what the last lobby says of who is
+        here may still hold (closed: nobody's presence is known)."""
+        return self.connection != "closed"
+
+    @property
     def may_chat(self) -> bool:
         """Whether this client may say anything: a spectator may not at a
         table that keeps its chat to the players (--no-spectator-chat)."""

@@ -170,7 +170,7 @@ class LobbyScreen(TableScreenBase):
         if session is None or session.lobby is None or not self.ready:
             return
         lobby = session.lobby
-        live = session.connection != "closed"
+        live = session.live
         key = (lobby, session.seat, live)
         if key == self._shown:
             return

@@ -302,7 +302,7 @@ class TableScreen(TableScreenBase):
                     places.get(seat),
                     len(view.seats),
                     session.clock_of(seat) if view.phase == "play" else "",
-                    session.connection != "closed",
+                    session.live,
                 ),
                 roomy,
             )
