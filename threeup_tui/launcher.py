@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from .client.base import TableClient
-from .client.local import LocalClient, bot_game
-from .paths import tables_dir
+from .client.local import LocalClient, bot_game, kept_game
+from .paths import confined_guest, tables_dir
 from .recordfile import free_path
 from .rules import Options
+from .savedgame import SavedGame, new_journal, saved_games
 from .table import Hosting, Table, TableConfig, open_table
 
 
@@ -149,7 +150,8 @@ class Launcher:
 
     bot_delay: float = 0.6
     # A table hosted without --record keeps its journal in the state
-    # directory's tables/ (a crash of the app can be resumed from it).
+    # directory's tables/ (a crash of the app can be resumed from it), and a
+    # game against bots in games/ until it is over (it can be continued).
     crash_journals: bool = True
 
     def __init__(
@@ -171,8 +173,30 @@ class Launcher:
         seed: int | None = None,
         name: str = "you",
     ) -> TableClient:
-        """A started game of one person against bots."""
-        client = bot_game(players, bot_level, seed, name, self.bot_delay, think_ms=self.think_ms)
+        """A started game of one person against bots, kept in ``games/``
+        until it is over (where there is a state directory to keep it in)."""
+        journal = None
+        if self.crash_journals and not confined_guest():
+            try:
+                journal = new_journal()
+            except OSError:
+                journal = None  # the game is played all the same, unkept
+        client = bot_game(
+            players, bot_level, seed, name, self.bot_delay, think_ms=self.think_ms, journal=journal
+        )
+        await client.start()
+        return client
+
+    def saved_game(self) -> SavedGame | None:
+        """The kept game against bots the start screen offers to continue."""
+        if not self.crash_journals or confined_guest():
+            return None
+        games = saved_games()
+        return games[0] if games else None
+
+    async def continue_game(self, saved: SavedGame, name: str = "you") -> TableClient:
+        """The kept game, started where it was left (TableError in words)."""
+        client = kept_game(saved.journal, name, self.bot_delay)
         await client.start()
         return client
 

@@ -45,3 +45,16 @@ def tables_dir() -> Path:
     """Where a table hosted from the app keeps its journal, so that a crash
     of the app loses no move (``threeup host --resume FILE``)."""
     return state_dir() / "tables"
+
+
+def games_dir() -> Path:
+    """Where a game against bots keeps its journal until it is over, so that
+    leaving, quitting or a crash loses no move ("Continue your game")."""
+    return state_dir() / "games"
+
+
+def home_short(path: Path) -> str:
+    """``path`` with the home directory as ~ (shorter to read and to type)."""
+    home = Path.home()
+    absolute = path.absolute()
+    return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)

@@ -167,6 +167,9 @@ class TableConfig:
     games: int | None = None  # headless: games before the table closes (None: no limit)
     spectator_chat: bool = True  # spectators may chat
     think_ms: int | None = None  # a search bot's budget per decision (None: its default)
+    # Each finished game's record kept beside the journal (party-N.json); a
+    # game against bots keeps none there: the player's history has it.
+    keep_records: bool = True
 
 
 @dataclass
@@ -215,6 +218,7 @@ class Table:
         self._file_written: dict[str, Any] | None = None
         self._suspended_clock: dict[str, Any] | None = None  # the turn clock at a clean stop
         self._file_failed = False
+        self._journal_failed = False
         self._journal = JournalWriter()
         self.turn_clock = Clock()
         self._stand_ins: dict[int, Bot] = {}  # the turn timer's bot, per seat
@@ -375,9 +379,9 @@ class Table:
             self._system(f"{seat.name} is connected again; the bot plays until they act")
         elif seat.bot is not None and seat.kind == "human":
             seat.bot = None
-            self._system(f"{seat.name} is back at seat {i + 1}; the bot hands the seat over")
+            self._system(f"{seat.name} came back to seat {i + 1}; the bot hands the seat over")
         else:
-            self._system(f"{seat.name} is back at seat {i + 1}")
+            self._system(f"{seat.name} came back to seat {i + 1}")
         # After a resume between games, the returning may be all the next
         # game waits for (network bots always agree).
         self._maybe_rematch()
@@ -410,7 +414,7 @@ class Table:
         seat.away = False
         seat.timeouts = 0
         seat.bot = None
-        self._system(f"{seat.name} is back; the bot hands the seat over")
+        self._system(f"{seat.name} came back; the bot hands the seat over")
         self._send(i, Notice("you are back: the bot no longer plays for you"))
         self._maybe_rematch()  # after a game, the table may have waited for them
         self._notify()
@@ -674,7 +678,7 @@ class Table:
     def _keep_record(self, state: GameState) -> None:
         """Keep a finished game beside the journal (party.json: party-N.json)."""
         path = self.config.journal
-        if path is None:
+        if path is None or not self.config.keep_records:
             return
         record = record_of(state)
         while True:
@@ -921,7 +925,14 @@ class Table:
         state = self.state
         if path is None or state is None or any(c is None for c in state.setup):
             return
-        self._journal.write(path, state)
+        try:
+            self._journal.write(path, state)
+        except OSError as err:
+            if not self._journal_failed:  # once: the game plays on without it
+                log.error("cannot write the journal %s: %s", path, err)
+            self._journal_failed = True
+        else:
+            self._journal_failed = False
         # A move may change a seat's count of time-outs (about 30 us when
         # nothing changed: the file is compared, not written).
         self.save_table_file()

@@ -172,7 +172,7 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
     # The log: joins, returns and refusals, 1-based seats, no secret.
     logs = host.stderr() + resumed.stderr()
     table = json.loads(record.with_name(record.name + ".table").read_text())
-    assert "alice sat down at seat" in logs and "alice is back at seat" in logs
+    assert "alice sat down at seat" in logs and "alice came back to seat" in logs
     assert "refused a join from 127.0.0.1" in logs and "wrong room code" in logs
     assert "pizza" not in logs
     assert not any(s["token"] and s["token"] in logs for s in table["seats"])

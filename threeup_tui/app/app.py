@@ -34,9 +34,11 @@ from ..client import (
 )
 from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher
+from ..paths import home_short
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
 from ..rules.record import start_state
+from ..savedgame import forget
 from ..settings import Settings, SettingsFile
 from .messages import (
     ChatArrived,
@@ -44,6 +46,7 @@ from .messages import (
     ClientReady,
     ClockUpdated,
     ConnectionUpdated,
+    ContinueRequested,
     GameOverRequested,
     HelpRequested,
     HostFormRequested,
@@ -198,7 +201,8 @@ class ThreeUpApp(App[int]):
         settings = self.settings
         players = spec.players or settings.players
         level = spec.bot_level or settings.bot_level
-        self.push_screen(StartScreen(players, level, settings.name))
+        saved = self.launcher.saved_game()
+        self.push_screen(StartScreen(players, level, settings.name, saved))
         if spec.mode == "play":
             self.start_play(players, level, spec.seed, spec.name)
         elif spec.mode == "host":
@@ -244,7 +248,41 @@ class ThreeUpApp(App[int]):
     @on(PlayRequested)
     def play_requested(self, message: PlayRequested) -> None:
         spec = self.start_spec  # a seed or name given on the command line still applies
-        self.start_play(message.players, message.bot_level, spec.seed, spec.name)
+
+        def play(yes: bool | None = True) -> None:
+            if not yes:
+                return
+            if saved is not None:
+                forget(saved.journal)  # the player chose a new game over it
+            self.start_play(message.players, message.bot_level, spec.seed, spec.name)
+
+        start = self._start_screen
+        saved = start.saved if start is not None else None
+        if saved is None:
+            play()
+            return
+        self.open_once(
+            ConfirmScreen(
+                f"Start a new game? Your unfinished game ({saved.words()}) will be lost."
+            ),
+            play,
+        )
+
+    @on(ContinueRequested)
+    def continue_requested(self, message: ContinueRequested) -> None:
+        launcher = self.launcher
+        name = self.start_spec.name or self.settings.name or "you"
+        self._launch(lambda: launcher.continue_game(message.saved, name), "play")
+
+    @property
+    def _start_screen(self) -> StartScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, StartScreen)), None)
+
+    def _show_saved_game(self) -> None:
+        """Offer the kept game (if any) on the start screen, as it is now."""
+        start = self._start_screen
+        if start is not None and self.session is None:
+            start.show_saved(self.launcher.saved_game())
 
     @on(HostFormRequested)
     def host_form_requested(self) -> None:
@@ -370,6 +408,7 @@ class ThreeUpApp(App[int]):
         if self.guest:
             self.guest_exit(f"threeup: could not join: {message.error}", 1)
             return
+        self._show_saved_game()  # a kept game that could not come back is set aside
         screen = self.screen
         if message.where == "host" and not isinstance(screen, HostScreen):
             # `threeup host` went straight for the lobby: show the form, with why.
@@ -409,6 +448,8 @@ class ThreeUpApp(App[int]):
         finally:
             with contextlib.suppress(Exception):
                 await client.close()
+            # A game against bots is kept, or forgotten, once its client is closed.
+            self.call_later(self._show_saved_game)
 
     # ------------------------------------------------------------ events
     @on(Seated)
@@ -629,6 +670,8 @@ class ThreeUpApp(App[int]):
         if session is not None and session.where == "host":
             # The host's app is the table: leaving closes it for everyone.
             question = "Leave this table? You host it: it closes for everyone."
+        elif session is not None and session.client.kept and session.mid_game:
+            question = "Leave this game? It is kept: continue it from the start screen."
         self.open_once(ConfirmScreen(question), answered)
 
     async def action_quit(self) -> None:
@@ -712,13 +755,6 @@ class ThreeUpApp(App[int]):
             "Cards landing on the pile move (remembered)",
             self.toggle_animation,
         )
-
-
-def home_short(path: Path) -> str:
-    """``path`` with the home directory as ~ (shorter to read and to type)."""
-    home = Path.home()
-    absolute = path.absolute()
-    return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
 
 
 def finished_game(view: View, session: Session, record: str | None) -> FinishedGame:

@@ -16,6 +16,7 @@ from textual.message import Message
 from ..client import Lobby, TableClient, Welcome
 from ..launcher import HostSettings, JoinSettings
 from ..rules import View
+from ..savedgame import SavedGame
 
 
 @dataclass
@@ -100,6 +101,13 @@ class PlayRequested(Message):
 
     players: int
     bot_level: str
+
+
+@dataclass
+class ContinueRequested(Message):
+    """The kept game against bots, where it was left."""
+
+    saved: SavedGame
 
 
 @dataclass

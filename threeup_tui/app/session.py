@@ -89,6 +89,11 @@ class Session:
         return self.welcome is not None and self.welcome.is_host
 
     @property
+    def mid_game(self) -> bool:
+        """A game is dealt and not over (its set-up counts)."""
+        return self.view is not None and self.view.phase != "over"
+
+    @property
     def seat(self) -> int | None:
         if self.view is not None:
             return self.view.seat

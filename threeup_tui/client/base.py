@@ -39,6 +39,12 @@ class TableClient(ABC):
         table in this process has none: the app animates freely)."""
         return None
 
+    @property
+    def kept(self) -> bool:
+        """A game left in the middle is kept, to be continued later (a game
+        against bots in this process, :mod:`..savedgame`)."""
+        return False
+
     @abstractmethod
     async def start(self) -> None:
         """Connect (or seat in-process); emits Welcome and the first state."""

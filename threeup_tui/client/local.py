@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from ..rules import Move, Options
-from ..table import Table, TableConfig, TableError, TableRunner
+from ..rules import Move, Options, Phase
+from ..savedgame import GameLock, discard, set_aside_game
+from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .base import TableClient
 from .events import ActionRejected, ConnectionChanged, Welcome
 
@@ -14,7 +16,9 @@ class LocalClient(TableClient):
     """One seat at an in-process :class:`Table`.
 
     With ``owns_runner`` the client starts and stops the table's bot runner
-    (a game against bots); a network host runs it itself.
+    (a game against bots); a network host runs it itself.  ``kept``: the
+    lock of a game against bots kept in ``games/`` (:mod:`..savedgame`),
+    held while this client plays it.
     """
 
     def __init__(
@@ -24,6 +28,7 @@ class LocalClient(TableClient):
         as_host: bool = True,
         owns_runner: bool = True,
         bots_after: int = 0,
+        kept: GameLock | None = None,
     ) -> None:
         super().__init__()
         self.table = table
@@ -32,6 +37,11 @@ class LocalClient(TableClient):
         self.seat: int | None = None
         self._runner = TableRunner(table) if owns_runner else None
         self._bots_after = bots_after  # bots to seat once this player sits
+        self._kept = kept
+
+    @property
+    def kept(self) -> bool:
+        return self._kept is not None and self.table.config.journal is not None
 
     async def start(self) -> None:
         token = None
@@ -54,6 +64,14 @@ class LocalClient(TableClient):
         self.table.unsubscribe(self)
         if self._runner is not None:
             await self._runner.stop()
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            journal = self.table.config.journal
+            state = self.table.state
+            if journal is not None and (state is None or state.phase == Phase.OVER):
+                # Nothing to continue: the history holds a finished game.
+                discard(journal)
+            kept.release()
 
     def _guard(self, action: Callable[[], object]) -> None:
         try:
@@ -107,10 +125,12 @@ def bot_game(
     bot_delay: float = 0.5,
     options: Options | None = None,
     think_ms: int | None = None,
+    journal: Path | None = None,
 ) -> LocalClient:
     """A table of one person (seat 1) and bots, which starts as soon as
-    everyone is seated."""
-    table = Table(
+    everyone is seated.  With ``journal`` (a new file in ``games/``) the game
+    is kept there until it is over, and can be continued (:func:`kept_game`)."""
+    table = open_table(
         TableConfig(
             players=players,
             options=options or Options(),
@@ -119,7 +139,29 @@ def bot_game(
             table_name="against bots",
             bot_delay=bot_delay,
             think_ms=think_ms,
+            journal=journal,
+            auto_start=True,
+            keep_records=False,
         )
     )
-    table.config.auto_start = True
-    return LocalClient(table, name, bots_after=players - 1)
+    kept = None if journal is None else GameLock.take(journal)
+    return LocalClient(table, name, bots_after=players - 1, kept=kept)
+
+
+def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
+    """The game against bots kept at ``journal``, as it was left; TableError
+    (in words) if it cannot come back or another window is playing it."""
+    kept = GameLock.take(journal)
+    if kept is None:
+        raise TableError("that game is being played in another window")
+    try:
+        table = open_table(TableConfig(auto_start=True, bot_delay=bot_delay), resume=journal)
+    except TableError as err:
+        kept.release()
+        # Offered again it would fail again: its files go aside, kept.
+        aside = set_aside_game(journal)
+        raise TableError(f"{err} (its files are kept aside as {aside}.bad)") from None
+    except BaseException:
+        kept.release()
+        raise
+    return LocalClient(table, name, kept=kept)

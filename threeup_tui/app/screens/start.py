@@ -12,8 +12,10 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...bots import BOT_LEVELS
+from ...savedgame import SavedGame
 from ...textclean import plural
 from ..messages import (
+    ContinueRequested,
     HelpRequested,
     HostFormRequested,
     JoinFormRequested,
@@ -53,11 +55,18 @@ class StartScreen(Screen[None]):
     ]
     AUTO_FOCUS = "#menu"
 
-    def __init__(self, players: int = 4, bot_level: str = "greedy", name: str = "") -> None:
+    def __init__(
+        self,
+        players: int = 4,
+        bot_level: str = "greedy",
+        name: str = "",
+        saved: SavedGame | None = None,
+    ) -> None:
         super().__init__(id="start-screen")
         self.players = players
         self.bot_level = bot_level
         self.player_name = name  # "" until chosen: "You" then
+        self.saved = saved  # a game against bots left in the middle
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
@@ -71,9 +80,29 @@ class StartScreen(Screen[None]):
                 id="tagline",
             )
             with Center():
-                yield OptionList(*(Option(text, id=key) for key, text in MENU), id="menu")
+                yield OptionList(*self._options(), id="menu")
             yield Static(id="play-settings")
         yield Footer()
+
+    def _options(self) -> list[Option]:
+        options = [Option(text, id=key) for key, text in MENU]
+        if self.saved is not None:
+            # First, so that Enter takes the player back to where they were.
+            words = Content.assemble(
+                "Continue your game\n", (f"  {self.saved.words()}", "$text-muted")
+            )
+            options.insert(0, Option(words, id="continue"))
+        return options
+
+    def show_saved(self, saved: SavedGame | None) -> None:
+        """The kept game to offer, as it is now (the app looks)."""
+        if saved == self.saved:
+            return
+        self.saved = saved
+        menu = self.query_one("#menu", OptionList)
+        menu.clear_options()
+        menu.add_options(self._options())
+        menu.highlighted = 0
 
     def on_mount(self) -> None:
         self._show_settings()
@@ -122,7 +151,9 @@ class StartScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#menu")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id
-        if key == "play":
+        if key == "continue" and self.saved is not None:
+            self.post_message(ContinueRequested(self.saved))
+        elif key == "play":
             self.post_message(PlayRequested(self.players, self.bot_level))
         elif key == "host":
             self.post_message(HostFormRequested())

@@ -1,0 +1,204 @@
+"""A game against bots outlives leaving it: the start screen offers to
+continue it, exactly where it was, and it counts once when it ends.
+
+Real apps (``run_test``), a real table with real bots, and real files in
+the test's own state and data directories.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from app_helpers import app_of, fast_launcher, play_by_keys, view_of, wait_for, wait_for_turn
+from test_app_home import games_now, notes, play_a_game
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.bots import GreedyBot
+from threeup_tui.history import History
+from threeup_tui.paths import games_dir
+from threeup_tui.rules import View
+from threeup_tui.savedgame import GameLock, saved_games
+
+
+def menu_keys(app: ThreeUpApp) -> list[str | None]:
+    menu = app.screen.query_one("#menu", OptionList)
+    return [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+
+
+def kept_files() -> list[str]:
+    """The files of kept games (their lock files aside)."""
+    folder = games_dir()
+    if not folder.exists():
+        return []
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".lock"))
+
+
+async def on_start_screen(pilot: Pilot[int]) -> StartScreen:
+    app = app_of(pilot)
+    await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+    screen = app.screen
+    assert isinstance(screen, StartScreen)
+    return screen
+
+
+async def play_a_few_turns(pilot: Pilot[int], turns: int) -> View:
+    """Lay the face-up cards and make ``turns`` moves by keys; the view on our next turn."""
+    app = app_of(pilot)
+    await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up")
+    bot = GreedyBot(4)
+    session = app.session
+    assert session is not None and session.view is not None
+    session.client.choose_face_up(bot.choose_face_up(session.view))
+    acted = -1
+    for _ in range(turns):
+        assert await wait_for_turn(pilot, acted) == "turn"
+        acted = view_of(pilot).moves_played
+        await play_by_keys(pilot, bot.choose_move(view_of(pilot)))
+    assert await wait_for_turn(pilot, acted) == "turn"
+    return view_of(pilot)
+
+
+async def leave_in_the_middle(pilot: Pilot[int]) -> View:
+    """Start a two-player game, play three turns and leave it; the view we left."""
+    app = app_of(pilot)
+    await on_start_screen(pilot)
+    await pilot.press("minus", "minus", "enter")
+    left = await play_a_few_turns(pilot, 3)
+    await pilot.press("q")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+    assert "It is kept: continue it from the start screen" in str(app.screen.question)
+    await pilot.press("y")
+    start = await on_start_screen(pilot)
+    await wait_for(pilot, lambda: start.saved is not None, what="the kept game offered")
+    return left
+
+
+async def test_a_game_left_in_the_middle_comes_back_as_it_was_and_counts_once() -> None:
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        left = await leave_in_the_middle(pilot)
+        # Continue is first: Enter takes the player back to where they were.
+        assert menu_keys(app)[:2] == ["continue", "play"]
+        assert app.screen.query_one("#menu", OptionList).highlighted == 0
+        assert len(kept_files()) == 2  # the journal and its table file
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.session is not None
+        )
+        await wait_for(pilot, lambda: app.session is not None and app.session.view is not None)
+        back = view_of(pilot)
+        assert back.moves_played == left.moves_played and back.my_turn
+        assert back == left  # the same hand, pile, seats, draw pile, log: the same game
+        # Played to its end, it counts once in the history.
+        bot = GreedyBot(4)
+        acted = -1
+        for _ in range(400):
+            if await wait_for_turn(pilot, acted) == "over":
+                break
+            acted = view_of(pilot).moves_played
+            await play_by_keys(pilot, bot.choose_move(view_of(pilot)))
+        await wait_for(pilot, lambda: bool(games_now()), what="the history")
+        (game,) = History().games()
+        assert game.moves == view_of(pilot).moves_played
+        # Left at its end, nothing is kept and nothing is offered.
+        app.leave_table()
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: not kept_files(), what="the kept game forgotten")
+        await wait_for(pilot, lambda: start.saved is None, what="no continue")
+        assert "continue" not in menu_keys(app)
+
+
+async def test_a_new_game_over_a_kept_one_asks_first() -> None:
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+        (kept,) = saved_games()
+        await pilot.press("down", "enter")  # Play against bots
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        assert "Your unfinished game (1 greedy bot) will be lost" in str(app.screen.question)
+        await pilot.press("n")
+        start = await on_start_screen(pilot)
+        assert start.saved == kept and kept.journal.exists()
+        await pilot.press("enter")  # "Play against bots" is still highlighted
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="a new game")
+        assert not kept.journal.exists()
+        assert saved_games() == []  # the new game is being played: no window offers it
+
+
+async def test_a_game_played_in_another_window_is_not_offered() -> None:
+    # A first app leaves a game; another window takes it up (its lock).
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+    (kept,) = saved_games()
+    other_window = GameLock.take(kept.journal)
+    assert other_window is not None
+    try:
+        second = create_app(fast_launcher(), StartSpec(name="me"))
+        async with second.run_test(size=(80, 24)) as pilot:
+            start = await on_start_screen(pilot)
+            assert start.saved is None and "continue" not in menu_keys(second)
+    finally:
+        other_window.release()
+    third = create_app(fast_launcher(), StartSpec(name="me"))
+    async with third.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        assert start.saved == kept and menu_keys(third)[0] == "continue"
+
+
+async def test_a_kept_game_that_cannot_come_back_is_set_aside_in_words() -> None:
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+    (kept,) = saved_games()
+    kept.journal.write_text('{"not": "a record"}\n')
+    second = create_app(fast_launcher(), StartSpec(name="me"))
+    async with second.run_test(size=(80, 24), notifications=True) as pilot:
+        await on_start_screen(pilot)
+        await pilot.press("enter")  # Continue your game
+        await wait_for(pilot, lambda: any("kept aside" in n for n in notes(second)))
+        (said,) = [n for n in notes(second) if "kept aside" in n]
+        assert said.startswith("cannot resume:") and "Traceback" not in said
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: start.saved is None, what="no continue")
+        assert second.session is None
+    aside = Path(f"{kept.journal}.bad")
+    assert aside.read_text() == '{"not": "a record"}\n'  # kept, never deleted
+    assert Path(f"{kept.journal}.table.bad").exists()
+    assert saved_games() == []
+
+
+async def test_a_game_quit_with_the_app_is_kept() -> None:
+    """Ctrl-Q (or SIGTERM) in the middle of a game: the next start offers it."""
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        left = await play_a_few_turns(pilot, 2)
+        await app.action_quit()
+    await asyncio.sleep(0)
+    (kept,) = saved_games()
+    assert kept.players == 2 and kept.bot_level == "greedy" and kept.game_number == 1
+    second = create_app(fast_launcher(), StartSpec(name="me"))
+    async with second.run_test(size=(80, 24)) as pilot:
+        await on_start_screen(pilot)
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: second.session is not None and second.session.view is not None
+        )
+        assert view_of(pilot).moves_played == left.moves_played
+
+
+async def test_a_game_over_quit_with_the_app_leaves_nothing() -> None:
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_a_game(app, pilot)
+        await app.action_quit()
+    assert kept_files() == [] and saved_games() == []

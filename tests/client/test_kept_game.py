@@ -1,0 +1,180 @@
+"""A game against bots kept in the state directory's games/ until it is
+over (threeup_tui.savedgame): closed in the middle it comes back exactly
+where it was; closed at its end it leaves nothing; a window that plays it
+holds it.  Real tables, real files."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from threeup_tui.bots import GreedyBot
+from threeup_tui.client.local import LocalClient, bot_game, kept_game
+from threeup_tui.paths import games_dir
+from threeup_tui.rules import Phase, seat_view
+from threeup_tui.savedgame import GameLock, SavedGame, forget, new_journal, saved_games
+from threeup_tui.table import Table, TableConfig, TableError
+from threeup_tui.tablefile import table_file_path
+
+
+def state_of(client: LocalClient):  # type: ignore[no-untyped-def]
+    state = client.table.state
+    assert state is not None
+    return state
+
+
+def play_until_our_turn(client: LocalClient, moves: int) -> None:
+    """Our face-up choice, then ``moves`` of our moves (greedy's), the bots in between."""
+    table, me = client.table, GreedyBot(9)
+    state = state_of(client)
+    if state.setup[0] is None:
+        table.choose_face_up(0, me.choose_face_up(seat_view(state, 0)))
+    made = 0
+    while True:
+        state = state_of(client)
+        if state.phase == Phase.OVER:
+            return
+        if state.phase == Phase.PLAY and state.seat == 0:
+            if made == moves:
+                return
+            table.submit(0, me.choose_move(seat_view(state, 0)))
+            made += 1
+        else:
+            assert table.step_bot()
+
+
+async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> None:
+    journal = new_journal()
+    client = bot_game(players=3, seed=7, name="ann", bot_delay=0.0, journal=journal)
+    await client.start()
+    play_until_our_turn(client, 4)
+    left = seat_view(state_of(client), 0)
+    assert client.kept
+    await client.close()
+    assert saved_games() == [SavedGame(journal, 3, "greedy", 1)]
+    back = kept_game(journal, "ann", bot_delay=0.0)
+    await back.start()
+    try:
+        assert seat_view(state_of(back), 0) == left
+        assert back.table.seats[0].name == "ann" and back.seat == 0
+        assert [s.kind for s in back.table.seats] == ["human", "bot", "bot"]
+        # A second window can neither take it up nor see it offered.
+        with pytest.raises(TableError, match="being played in another window"):
+            kept_game(journal, "ann")
+        assert saved_games() == []
+    finally:
+        await back.close()
+    assert [g.journal for g in saved_games()] == [journal]
+
+
+async def test_a_set_up_left_half_done_comes_back_with_its_deal_and_choice() -> None:
+    journal = new_journal()
+    client = bot_game(players=2, seed=3, name="ann", bot_delay=0.0, journal=journal)
+    await client.start()
+    state = state_of(client)
+    chosen = GreedyBot(1).choose_face_up(seat_view(state, 0))
+    client.table.choose_face_up(0, chosen)
+    left = seat_view(state, 0)
+    assert left.phase == "setup"
+    await client.close()  # the bot has not chosen yet: the runner never ran
+    back = kept_game(journal, "ann", bot_delay=0.0)
+    await back.start()
+    try:
+        again = state_of(back)
+        assert seat_view(again, 0) == left
+        assert again.setup[0] == state.setup[0] and again.deck == state.deck
+    finally:
+        await back.close()
+
+
+async def test_a_game_closed_at_its_end_leaves_no_file() -> None:
+    journal = new_journal()
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
+    await client.start()
+    play_until_our_turn(client, 10_000)
+    assert state_of(client).phase == Phase.OVER
+    await client.close()
+    assert sorted(os.listdir(games_dir())) == []  # no journal, table file, lock or record
+    assert saved_games() == []
+
+
+async def test_a_game_closed_before_it_was_dealt_leaves_no_file() -> None:
+    journal = new_journal()
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
+    await client.close()  # never started: no game to keep
+    assert sorted(os.listdir(games_dir())) == []
+
+
+async def test_kept_games_are_offered_newest_first_passing_over_what_cannot_be_read() -> None:
+    journals = []
+    for seed in range(3):
+        journal = new_journal()
+        while journal in journals:  # named by the second: wait for a new name
+            await asyncio.sleep(0.05)
+            journal = new_journal()
+        client = bot_game(players=2 + seed, seed=seed, bot_delay=0.0, journal=journal)
+        await client.start()
+        await client.close()  # in its set-up: kept
+        journals.append(journal)
+    for age, journal in enumerate(reversed(journals)):
+        stamp = 1_700_000_000 - age * 60
+        os.utime(table_file_path(journal), (stamp, stamp))
+    assert [g.journal for g in saved_games()] == list(reversed(journals))
+    assert [g.players for g in saved_games()] == [4, 3, 2]
+    table_file_path(journals[2]).write_text("{ not json")
+    assert [g.journal for g in saved_games()] == [journals[1], journals[0]]
+    assert table_file_path(journals[2]).read_text() == "{ not json"  # passed over, not deleted
+
+
+def test_forget_leaves_alone_a_game_another_window_took_up(tmp_path: Path) -> None:
+    journal = tmp_path / "game.json"
+    for path in (journal, table_file_path(journal)):
+        path.write_text("{}")
+    holder = GameLock.take(journal)
+    assert holder is not None
+    try:
+        assert GameLock.take(journal) is None
+        assert not forget(journal)
+        assert journal.exists() and table_file_path(journal).exists()
+    finally:
+        holder.release()
+    assert forget(journal)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_saved_game_words() -> None:
+    assert SavedGame(Path("g.json"), 4, "greedy", 1).words() == "3 greedy bots"
+    assert SavedGame(Path("g.json"), 2, "expert", 3).words() == "1 expert bot · game 3"
+
+
+async def test_a_journal_that_cannot_be_written_stops_no_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The disk is the table's servant: a move is made and shown even when
+    its journal cannot be written, and the table says so once."""
+    folder = tmp_path / "games"
+    table = Table(TableConfig(players=2, seed=4, journal=folder / "game.json", auto_start=True))
+    table.seat_human("ann")
+    table.add_bot(None, "greedy")
+    state = table.state
+    assert state is not None
+    table.choose_face_up(0, GreedyBot(1).choose_face_up(seat_view(state, 0)))
+    shutil.rmtree(folder)
+    folder.write_text("a file where the journal's folder was")
+    me = GreedyBot(2)
+    with caplog.at_level(logging.ERROR):
+        made = 0
+        while made < 6:
+            if state.phase == Phase.PLAY and state.seat == 0:
+                table.submit(0, me.choose_move(seat_view(state, 0)))
+                made += 1
+            else:
+                assert table.step_bot()
+    assert len(state.history) >= 6
+    failures = [r for r in caplog.records if "cannot write the journal" in r.getMessage()]
+    assert len(failures) == 1

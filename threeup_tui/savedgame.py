@@ -1,0 +1,147 @@
+"""A game against bots that outlives its app: kept in the state directory's
+``games/`` as a table journal and its table file, and offered again on the
+start screen ("Continue your game").
+
+A game left or quit in the middle, or an app that crashed, loses no move.
+A game whose table closes with its game over (or before any game) leaves
+nothing behind: the history already holds a finished game.  The app that
+plays a kept game holds a lock beside it, so a second window neither offers
+nor deletes a game that is being played.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .paths import games_dir, home_short
+from .recordfile import free_path, set_aside
+from .tablefile import TableFileError, read_table_file, table_file_path
+from .textclean import plural
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A kept game against bots, as the start screen offers it."""
+
+    journal: Path
+    players: int
+    bot_level: str
+    game_number: int
+
+    def words(self) -> str:
+        """``3 greedy bots · game 2``."""
+        bots = plural(self.players - 1, f"{self.bot_level} bot")
+        return bots if self.game_number <= 1 else f"{bots} · game {self.game_number}"
+
+
+def new_journal() -> Path:
+    """A new journal for a game against bots, named by when it began."""
+    folder = games_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return free_path(folder, time.strftime("game-%Y%m%d-%H%M%S"))
+
+
+def saved_games() -> list[SavedGame]:
+    """Kept games no window is playing, the newest first.  A table file that
+    cannot be read is passed over (and kept: it is the player's to look at)."""
+    found: list[tuple[float, SavedGame]] = []
+    with contextlib.suppress(OSError):
+        for file in games_dir().glob("*.json.table"):
+            journal = file.with_name(file.name.removesuffix(".table"))
+            saved = _read(journal)
+            if saved is None:
+                continue
+            lock = GameLock.take(journal)
+            if lock is None:
+                continue  # another window plays it
+            lock.release()
+            with contextlib.suppress(OSError):
+                found.append((file.stat().st_mtime, saved))
+    return [saved for _, saved in sorted(found, key=lambda f: f[0], reverse=True)]
+
+
+def _read(journal: Path) -> SavedGame | None:
+    try:
+        info = read_table_file(table_file_path(journal))
+    except TableFileError:
+        return None
+    config = info.get("config")
+    number = info.get("game_number")
+    if not isinstance(config, dict):
+        return None
+    players, level = config.get("players"), config.get("bot_level")
+    if type(players) is not int or not isinstance(level, str):
+        return None
+    return SavedGame(journal, players, level, number if type(number) is int else 0)
+
+
+def discard(journal: Path) -> None:
+    """Forget a kept game: its journal, its table file and its lock."""
+    for path in (journal, table_file_path(journal), _lock_path(journal)):
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+
+
+def forget(journal: Path) -> bool:
+    """Discard a kept game the player chose a new one over, unless a window
+    has taken it up since (False: it is left alone)."""
+    lock = GameLock.take(journal)
+    if lock is None:
+        return False
+    try:
+        discard(journal)
+    finally:
+        lock.release()
+    return True
+
+
+def set_aside_game(journal: Path) -> str:
+    """Move a kept game that cannot come back out of the way (``NAME.bad``),
+    never deleting it; the name it went under, for the player."""
+    for path in (journal, table_file_path(journal)):
+        with contextlib.suppress(OSError):
+            set_aside(path)
+    with contextlib.suppress(OSError):
+        _lock_path(journal).unlink(missing_ok=True)
+    return home_short(journal)
+
+
+def _lock_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".lock")
+
+
+class GameLock:
+    """An advisory lock beside a kept game, held while a window plays it
+    (the system lets it go if the app dies)."""
+
+    def __init__(self, file: IO[str] | None) -> None:
+        self._file: IO[str] | None = file
+
+    @classmethod
+    def take(cls, journal: Path) -> GameLock | None:
+        """The lock, or None when another window holds it.  Where there is
+        no ``fcntl`` (not POSIX) or no lock file can be made, a lock that
+        guards nothing: the game is still kept."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover (POSIX here)
+            return cls(None)
+        try:
+            file = open(_lock_path(journal), "a")  # noqa: SIM115 (held until release)
+        except OSError:
+            return cls(None)
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            file.close()
+            return None
+        return cls(file)
+
+    def release(self) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            file.close()  # closing lets the lock go
