@@ -120,6 +120,12 @@ class Session:
         return self.connection != "closed"
 
     @property
+    def reconnecting(self) -> bool:
+        """The link to the host is lost (a crash, the network) and the client
+        is trying to get it back: nothing is heard from the table meanwhile."""
+        return self.connection == "reconnecting"
+
+    @property
     def may_chat(self) -> bool:
         """Whether this client may say anything: a spectator may not at a
         table that keeps its chat to the players (--no-spectator-chat)."""

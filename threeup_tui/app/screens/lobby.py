@@ -15,8 +15,8 @@ from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
 from ..messages import HelpRequested, LeaveRequested
-from ..session import presence
-from ..text import plain
+from ..session import Session, presence
+from ..text import plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
@@ -78,6 +78,29 @@ def join_lines(client: object) -> list[Content]:
         where = f"-p {ssh[1]} {reach(ssh[0])}"
         lines.append(Content.assemble("SSH, nothing to install: ", (f"ssh {where}", "bold")))
     return lines
+
+
+WAITING = "Waiting for the host to start the game…"
+
+
+def link_words(session: Session) -> Content:
+    """A guest's line under the seats: the wait for the start while the link
+    to the host holds, else plainly that it does not.  The app's note on the
+    status line goes after a few seconds, and the lobby, which changes only
+    when the host sends something, went on looking as if all were well."""
+    reason = reason_words(session.connection_detail)
+    if session.reconnecting:  # nothing heard from the host ("nothing received for 5 s")
+        return Content.assemble(
+            ("⚠ Lost the link to the host: reconnecting…", "bold $text-warning"),
+            (f"\n{reason}" if reason else "", "$text-muted"),
+        )
+    if not session.live:  # closed for good ("the host closed the table"): no game comes
+        said = f"✖ The connection is closed: {reason}" if reason else "✖ The connection is closed"
+        return Content.assemble(
+            (said, "bold $text-error"),
+            ("\nNo game will start here: q leaves the table.", "$text-muted"),
+        )
+    return Content(WAITING)
 
 
 def reach(bound: str) -> str:
@@ -161,7 +184,7 @@ class LobbyScreen(TableScreenBase):
                     )
                     yield Button("Start the game (s)", id="start", variant="success", compact=True)
                 else:
-                    yield Static("Waiting for the host to start the game…", id="lobby-wait")
+                    yield Static(WAITING, id="lobby-wait")
             yield ChatPane()
         yield Footer()
 
@@ -170,8 +193,10 @@ class LobbyScreen(TableScreenBase):
         if session is None or session.lobby is None or not self.ready:
             return
         lobby = session.lobby
-        live = session.live
-        key = (lobby, session.seat, live)
+        # While the link is lost, who is here is not known: the last lobby's
+        # "● here" would say all is well (as once the link is closed).
+        live = session.live and not session.reconnecting
+        key = (lobby, session.seat, session.connection, session.connection_detail)
         if key == self._shown:
             return
         self._shown = key
@@ -210,6 +235,8 @@ class LobbyScreen(TableScreenBase):
         )
         if session.is_host:
             self._sync_options(lobby)
+        else:
+            self.query_one("#lobby-wait", Static).update(link_words(session))
 
     def _sync_options(self, lobby: Lobby) -> None:
         options = lobby.options

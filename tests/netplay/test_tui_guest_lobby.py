@@ -1,0 +1,84 @@
+"""A guest's app (``threeup join``) in the lobby of a real ``threeup host
+--headless`` on loopback, the host killed (kill -9), resumed, then closed:
+the lobby itself says what became of the link, not only a note on the
+status line that is gone a few seconds later."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from netplay_support import LOOPBACK, Proc, start_host_process
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.launcher import JoinSettings, Launcher
+
+WAITING = "Waiting for the host to start the game…"
+
+
+def lobby_text(app: App[Any]) -> str:
+    """The words the lobby's own column shows, as one line (not the status
+    line's, whose note runs out in seconds, nor the chat's)."""
+    if not isinstance(app.screen, LobbyScreen):
+        return ""
+    region = app.screen.query_one("#lobby-main", Widget).region
+    strips = app.screen._compositor.render_strips()
+    rows = [strip.text[region.x : region.right] for strip in strips[region.y : region.bottom]]
+    return " ".join(" ".join(rows).split())
+
+
+async def until(pilot: Pilot[int], shown: Callable[[], bool], what: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not shown():
+        assert time.monotonic() < deadline, f"never shown: {what}\n{lobby_text(pilot.app)}"
+        await asyncio.sleep(0.02)
+    await pilot.pause()
+
+
+async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Path) -> None:
+    """The host killed: the lobby said nothing (a five-second note, then "●
+    here" and "Waiting for the host" as if all were well).  Now it says the
+    link is lost and shows nobody here until the table is back; and once
+    the host closes the table, it says that, not that a game is coming."""
+    record = tmp_path / "lobby.json"
+    host = start_host_process(tmp_path, players=3, bots=0, seed=41, record=record, games=None)
+    procs: list[Proc] = [host]
+    join = JoinSettings(f"{LOOPBACK}:{host.port}", "ann")
+    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await until(pilot, lambda: "ann ● here" in lobby_text(app), "ann here", 20)
+            assert WAITING in lobby_text(app)
+
+            host.kill()
+            # Heard from nobody for the client's idle timeout (5 s): reconnecting.
+            await until(pilot, lambda: "reconnecting" in lobby_text(app), "reconnecting", 20)
+            shown = lobby_text(app)
+            assert "Lost the link to the host" in shown
+            assert "●" not in shown and "here" not in shown and WAITING not in shown
+
+            resumed = await asyncio.to_thread(
+                start_host_process, tmp_path, players=3, bots=0, seed=41, record=record,
+                resume=record, tag="host-resumed",
+            )  # fmt: skip
+            procs.append(resumed)
+            await until(pilot, lambda: "ann ● here" in lobby_text(app), "ann back", 20)
+            assert WAITING in lobby_text(app) and "reconnecting" not in lobby_text(app)
+
+            resumed.popen.send_signal(signal.SIGTERM)  # in the lobby: the table closes
+            await until(pilot, lambda: "closed" in lobby_text(app), "closed", 20)
+            shown = lobby_text(app)
+            assert "the host closed the table" in shown
+            assert "●" not in shown and WAITING not in shown and "reconnecting" not in shown
+            assert await asyncio.to_thread(resumed.wait, 10) == 0, resumed.stderr()
+    finally:
+        for proc in procs:
+            proc.kill()
