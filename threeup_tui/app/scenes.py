@@ -28,6 +28,7 @@ from ..client.local import LocalClient
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from ..rules import GameState, Options, Phase, Record, record_of, seat_view
+from ..savedgame import SavedGame
 from ..settings import SettingsFile
 from .app import StartSpec, ThreeUpApp, create_app
 from .messages import StatsRequested
@@ -200,6 +201,16 @@ async def play_turns(pilot: Pilot[int], turns: int, bot: GreedyBot) -> None:
 # ---------------------------------------------------------------- the scenes
 async def drive_start(pilot: Pilot[int]) -> None:
     await settle(pilot, _on(pilot, StartScreen))
+    await finish(pilot)
+
+
+async def drive_start_continue(pilot: Pilot[int]) -> None:
+    """The start screen with a game against bots left in the middle."""
+    await settle(pilot, _on(pilot, StartScreen))
+    start = _app(pilot).screen
+    assert isinstance(start, StartScreen)
+    start.show_saved(SavedGame(Path("game.json"), players=4, bot_level="greedy", game_number=2))
+    await settle(pilot, lambda: start.saved is not None)
     await finish(pilot)
 
 
@@ -396,6 +407,7 @@ def scenes(rules_text: str | None = BUILTIN_RULES) -> list[Scene]:
     host = HostSettings(players=4, bots=2, code="PARTY", name="Ana", seed=1)
     return [
         Scene("start", StartSpec(), drive_start),
+        Scene("start-continue", StartSpec(), drive_start_continue),
         Scene("host", StartSpec(), drive_host_form),
         Scene("lobby", StartSpec(mode="host", host=host), drive_lobby),
         Scene(
