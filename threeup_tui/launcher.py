@@ -18,7 +18,7 @@ from .client.local import LocalClient, bot_game, kept_game
 from .paths import confined_guest, tables_dir
 from .recordfile import free_path
 from .rules import Options
-from .savedgame import SavedGame, new_journal, saved_games
+from .savedgame import GameLock, SavedGame, new_journal, saved_games
 from .table import Hosting, Table, TableConfig, open_table
 
 
@@ -133,6 +133,10 @@ class HostedClient(LocalClient):
         await super().close()
 
 
+def in_tables_dir(journal: Path) -> bool:
+    return journal.absolute().parent == tables_dir().absolute()
+
+
 def crash_journal() -> Path:
     """A new journal file for a table hosted from the app: in the state
     directory, named by the time it opened (never an existing file)."""
@@ -211,7 +215,8 @@ class Launcher:
             table = open_table(mode, settings.resume, overrides=settings.overrides)
         else:
             journal = settings.journal
-            if journal is None and self.crash_journals:
+            crash = journal is None and self.crash_journals
+            if crash:
                 journal = crash_journal()
             config = TableConfig(
                 players=settings.players,
@@ -226,6 +231,9 @@ class Launcher:
                 turn_time=settings.turn_time,
                 spectator_chat=settings.spectator_chat,
                 think_ms=self.think_ms,
+                # The history keeps the host's finished games; tables/ holds
+                # only what a crash needs.
+                keep_records=not crash,
             )
             table = open_table(config)
             table.hosting = Hosting(
@@ -267,6 +275,11 @@ class Launcher:
             await client.close()
             table.abandon()
             raise
+        journal = table.config.journal
+        if journal is not None and in_tables_dir(journal):
+            # A journal of the app's own goes once the table closes with no
+            # game under way; one the player named (--record) stays.
+            client.keep(GameLock.take(journal))
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:

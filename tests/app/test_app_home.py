@@ -31,6 +31,7 @@ from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.name import NameScreen
 from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.app.widgets.chat import ChatLines
@@ -664,8 +665,27 @@ async def test_a_table_hosted_from_the_app_keeps_a_journal_a_crash_can_resume() 
         assert table_file_path(client.journal).is_file()  # seats and settings, at once
         await wait_for(pilot, lambda: "threeup host --resume" in chat_text(app))
         assert client.journal.name in chat_text(app)
+        check_resumable(client.journal, {})
+        # Closed in its lobby (or between games) it leaves nothing behind:
+        # no game is under way, and the history keeps the finished ones.
         app.leave_table()
         await wait_for(pilot, lambda: on(app, StartScreen))
+        await wait_for(pilot, lambda: not os.listdir(tables_dir()), what="tables/ emptied")
+
+
+async def test_an_app_host_that_leaves_in_the_middle_of_a_game_keeps_its_journal() -> None:
+    app = create_app(loopback_host(bots=1, players=2), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.journal is not None
+        client.start_game()
+        await wait_for(pilot, lambda: on(app, SetupScreen), what="the set-up")
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        # The client closes in the app's event worker.
+        await wait_for(pilot, lambda: not client.kept, what="the client closed")
+    assert table_file_path(client.journal).is_file()
     check_resumable(client.journal, {})
 
 

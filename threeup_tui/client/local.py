@@ -39,6 +39,11 @@ class LocalClient(TableClient):
         self._bots_after = bots_after  # bots to seat once this player sits
         self._kept = kept
 
+    def keep(self, lock: GameLock | None) -> None:
+        """Hold the table's journal as a kept game from now on (with its
+        lock): it goes when this client closes with no game under way."""
+        self._kept = lock
+
     @property
     def kept(self) -> bool:
         return self._kept is not None and self.table.config.journal is not None
