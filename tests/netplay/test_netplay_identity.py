@@ -258,7 +258,7 @@ async def test_a_player_back_under_another_name_is_told_which_name_holds_the_sea
             await robert.start()
         assert str(refused.value) == (
             "the table refused: the table is full"
-            " (you sat at this table as bob: join as bob for that seat)"
+            " (you sat at this table as Bob: join as Bob for that seat)"
         )
         stranger = make_client(host.address, "Robert", tmp_path / "c")  # another account
         with pytest.raises(ConnectionRefusedError) as refused:

@@ -25,10 +25,25 @@ def test_a_token_is_found_by_address_then_table_id_and_name(tmp_path: Path) -> N
     assert again.token_for(HOST, "tia ") == "t" * 32  # the name as the table seats it
     assert again.token_for(HOST, "Bob") is None
     data = json.loads((tmp_path / "seats.json").read_text())
-    assert data["tables"]["table-aaaa"] == {"address": HOST, "names": {"tia": "t" * 32}}
+    assert data["tables"]["table-aaaa"] == {
+        "address": HOST, "names": {"tia": "t" * 32}, "shown": {"tia": "Tia"},
+    }  # fmt: skip
     assert data["addresses"] == {HOST: "table-aaaa"}
     assert "tty" not in json.dumps(data) and "THREEUP_TERMINAL_ID" not in os.environ
     assert stat.S_IMODE((tmp_path / "seats.json").stat().st_mode) == 0o600
+
+
+def test_names_sat_under_are_told_as_they_were_given(tmp_path: Path) -> None:
+    """The words "you sat at this table as Anne" use the name as given; a
+    file from before names were kept so gives them case-folded."""
+    store = TokenStore(tmp_path / "seats.json")
+    store.remember(HOST, "Anne", "table-aaaa", "t" * 32)
+    store.remember(HOST, " 山田 ", "table-aaaa", "u" * 32)
+    assert store.names_at(HOST) == ["Anne", "山田"]
+    data = json.loads((tmp_path / "seats.json").read_text())
+    del data["tables"]["table-aaaa"]["shown"]
+    (tmp_path / "seats.json").write_text(json.dumps(data))
+    assert store.names_at(HOST) == ["anne", "山田"]
 
 
 def test_a_table_id_claimed_from_another_address_gets_no_kept_token(tmp_path: Path) -> None:

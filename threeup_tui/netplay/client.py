@@ -129,7 +129,7 @@ class NetClient(TableClient):
         if self._tokens is None:
             return ""
         names = self._tokens.names_at(self.address)
-        if not names or name_key(self.name) in names:
+        if not names or name_key(self.name) in map(name_key, names):
             return ""
         return f" (you sat at this table as {names[-1]}: join as {names[-1]} for that seat)"
 

@@ -91,14 +91,18 @@ class TokenStore:
         }
         return store, unusable
 
-    def _names_at(self, address: str) -> dict[str, Any]:
-        """Name keys and their tokens at the table last reached at ``address``."""
+    def _table_at(self, address: str) -> dict[str, Any]:
+        """What is kept of the table last reached at ``address``."""
         data = self._load()
         table_id = data["addresses"].get(address)
         table = data["tables"].get(table_id) if isinstance(table_id, str) else None
         if not isinstance(table, dict) or table.get("address") != address:
             return {}
-        names = table.get("names")
+        return table
+
+    def _names_at(self, address: str) -> dict[str, Any]:
+        """Name keys and their tokens at the table last reached at ``address``."""
+        names = self._table_at(address).get("names")
         return names if isinstance(names, dict) else {}
 
     def token_for(self, address: str, name: str) -> str | None:
@@ -107,9 +111,15 @@ class TokenStore:
         return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
 
     def names_at(self, address: str) -> list[str]:
-        """The names (cleaned and case-folded, as kept) this account has sat
-        under at the table last reached at ``address``, the newest name last."""
-        return list(self._names_at(address))
+        """The names this account has sat under at the table last reached at
+        ``address``, as they were given (cleaned; a file from before names
+        were kept as given: case-folded), the newest name last."""
+        shown = self._table_at(address).get("shown")
+        given = shown if isinstance(shown, dict) else {}
+        return [
+            name if isinstance(name := given.get(key), str) and name_key(name) == key else key
+            for key in self._names_at(address)
+        ]
 
     def remember(self, address: str, name: str, table_id: str, token: str) -> None:
         """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
@@ -128,6 +138,9 @@ class TokenStore:
             if not isinstance(known, dict) or not isinstance(known.get("names"), dict):
                 known = {"address": address, "names": {}}
             known["names"][name_key(name)] = token
+            if not isinstance(known.get("shown"), dict):
+                known["shown"] = {}
+            known["shown"][name_key(name)] = clean_name(name, "player")  # as given, for words
             tables.pop(key, None)
             tables[key] = known  # the most recently used table last
             addresses[address] = key
