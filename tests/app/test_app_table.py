@@ -160,6 +160,26 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         await wait_for(pilot, lambda: "⚠ closed: the host closed" in screen_text(app))
 
 
+async def test_a_lost_link_counts_how_long_it_has_been_lost(client: ScriptedClient) -> None:
+    """The reason ("nothing received for 5 s") is said once; the banner
+    counts on, so a long outage does not read like its first seconds."""
+    state = dealt(["you", "bot"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        client.emit(ConnectionChanged("reconnecting", "nothing received for 5 s"))
+        await wait_for(pilot, lambda: "⚠ reconnecting: nothing received" in screen_text(app))
+        await wait_for(
+            pilot,
+            lambda: "⚠ reconnecting for 2 s: nothing received for 5 s" in screen_text(app),
+            timeout=5,
+        )
+        client.emit(ConnectionChanged("connected", "127.0.0.1:1"))
+        await wait_for(pilot, lambda: "reconnecting" not in screen_text(app), timeout=5)
+        client.emit(ConnectionChanged("reconnecting", "nothing received for 5 s"))
+        await wait_for(pilot, lambda: "⚠ reconnecting: nothing" in screen_text(app), timeout=5)
+
+
 @pytest.mark.parametrize("size", [(100, 30), (80, 24)])
 async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
     client: ScriptedClient, size: tuple[int, int]

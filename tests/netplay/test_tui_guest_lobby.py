@@ -64,6 +64,9 @@ async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Pa
             shown = lobby_text(app)
             assert "Lost the link to the host" in shown
             assert "●" not in shown and "here" not in shown and WAITING not in shown
+            # ...and counts how long it has been lost.
+            lost = "Lost the link to the host: reconnecting for 2 s"
+            await until(pilot, lambda: lost in lobby_text(app), "the outage counted", 5)
 
             resumed = await asyncio.to_thread(
                 start_host_process, tmp_path, players=3, bots=0, seed=41, record=record,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -506,6 +507,8 @@ class ThreeUpApp(App[int]):
         if session is None:
             return
         before = session.connection
+        if message.state != before:
+            session.connection_since = time.monotonic()
         session.connection = message.state
         session.connection_detail = message.detail
         if message.state == "closed":

@@ -55,6 +55,7 @@ class Session:
     chat: list[ChatLine] = field(default_factory=list)
     connection: str = "connecting"
     connection_detail: str = ""
+    connection_since: float = 0.0  # time.monotonic() when the connection last changed state
     game_number: int = 0  # counts set-up phases seen, to show each game over once
     where: str = "play"  # how we came to the table: "play" (against bots), "host", "join"
     played_game: int = -1  # the last game_number seen in play (not only its end)
@@ -118,6 +119,15 @@ class Session:
         """The connection is not closed: what the last lobby says of who is
         here may still hold (closed: nobody's presence is known)."""
         return self.connection != "closed"
+
+    def link_words(self, now: float | None = None) -> str:
+        """The connection in a word or three; a lost link counts how long it
+        has been lost ("reconnecting for 14 s"), so a long outage does not
+        read like its first seconds."""
+        if self.connection != "reconnecting":
+            return self.connection
+        lost = int((time.monotonic() if now is None else now) - self.connection_since)
+        return f"reconnecting for {lost} s" if lost >= 1 else "reconnecting"
 
     @property
     def reconnecting(self) -> bool:

@@ -56,7 +56,8 @@ class TableScreenBase(Screen[None]):
     def watch_clock(self) -> None:
         """Start or stop ticking as the session's clock runs or stops."""
         session = self.session
-        running = session is not None and session.clock is not None
+        # A lost link ticks too: how long it has been lost is shown.
+        running = session is not None and (session.clock is not None or session.reconnecting)
         if running and self._clock_timer is None:
             self._clock_timer = self.set_interval(CLOCK_TICK, self._tick)
         elif not running and self._clock_timer is not None:

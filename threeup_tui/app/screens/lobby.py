@@ -91,7 +91,7 @@ def link_words(session: Session) -> Content:
     reason = reason_words(session.connection_detail)
     if session.reconnecting:  # nothing heard from the host ("nothing received for 5 s")
         return Content.assemble(
-            ("⚠ Lost the link to the host: reconnecting…", "bold $text-warning"),
+            (f"⚠ Lost the link to the host: {session.link_words()}…", "bold $text-warning"),
             (f"\n{reason}" if reason else "", "$text-muted"),
         )
     if not session.live:  # closed for good ("the host closed the table"): no game comes
@@ -236,6 +236,12 @@ class LobbyScreen(TableScreenBase):
         if session.is_host:
             self._sync_options(lobby)
         else:
+            self.tick_clock()
+        self.watch_clock()
+
+    def tick_clock(self) -> None:
+        session = self.session
+        if session is not None and not session.is_host and self.ready:
             self.query_one("#lobby-wait", Static).update(link_words(session))
 
     def _sync_options(self, lobby: Lobby) -> None:

@@ -276,7 +276,7 @@ class TableScreen(TableScreenBase):
             view,
             session.names(),
             self.flip_prompt,
-            session.connection,
+            session.link_words(),
             session.connection_detail,
             session.my_countdown() if view.phase == "play" else "",
             session.lobby.watching if session.lobby is not None else 0,
