@@ -493,7 +493,7 @@ class SshDoor:
             prompt.say("goodbye from threeup")
             return 1
         log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
-        returned = await self._run_app(process, term, name, token)
+        returned = await self._run_app(process, term, name, token, word)
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.
         code = 0 if self._closing or not returned else max(returned, 1)
@@ -598,7 +598,12 @@ class SshDoor:
                 return word
 
     async def _run_app(
-        self, process: asyncssh.SSHServerProcess[bytes], term: str, name: str, token: str
+        self,
+        process: asyncssh.SSHServerProcess[bytes],
+        term: str,
+        name: str,
+        token: str,
+        word: str | None = None,
     ) -> int | None:
         master, slave = pty.openpty()
         env = dict(os.environ)
@@ -612,6 +617,8 @@ class SshDoor:
         # The seat's secrets go through a pipe, never the command line.
         secret_read, secret_write = os.pipe()
         seat = {"address": self.game_address, "name": name, "token": token, "code": self.code}
+        if word is not None:  # a keyless player's: the app shows it in the chat
+            seat["word"] = word
         os.write(secret_write, json.dumps(seat).encode())
         os.close(secret_write)
         env[GUEST_FD_ENV] = str(secret_read)

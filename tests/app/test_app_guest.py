@@ -14,7 +14,7 @@ from app_helpers import wait_for
 from app_states import lobby_for
 
 from threeup_tui.app.app import StartSpec, create_app
-from threeup_tui.app.main import guest_join_settings
+from threeup_tui.app.main import guest_seat
 from threeup_tui.app.screens.guest import GuestScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.start import StartScreen
@@ -117,12 +117,12 @@ def test_the_doors_secrets_arrive_through_a_pipe_never_the_command_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     read, write = os.pipe()
-    os.write(write, json.dumps({**SEAT.__dict__, "watch": False}).encode())
+    os.write(write, json.dumps({**SEAT.__dict__, "watch": False, "word": "otter-427"}).encode())
     os.close(write)
     monkeypatch.setenv("THREEUP_GUEST", "1")
     monkeypatch.setenv("THREEUP_GUEST_FD", str(read))
-    settings = guest_join_settings()
-    assert settings == SEAT
+    settings, word = guest_seat()
+    assert settings == SEAT and word == "otter-427"
     assert "THREEUP_GUEST_FD" not in os.environ
     with pytest.raises(OSError):
         os.fstat(read)  # read once, then closed

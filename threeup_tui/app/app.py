@@ -107,6 +107,7 @@ class StartSpec:
     # table, nothing written on the host's disk, and the app ends with the
     # table (see threeup_tui.guest).
     guest: bool = False
+    seat_word: str | None = None  # a keyless guest's seat word, from the door
 
 
 def _message_for(
@@ -435,6 +436,16 @@ class ThreeUpApp(App[int]):
                 ChatArrived(
                     None, "table", f"if this app stops, `threeup host --resume "
                     f"{home_short(journal)}` brings the table back, no move lost",
+                )
+            )  # fmt: skip
+        word = self.start_spec.seat_word
+        if self.guest and word:
+            # A keyless player's only key to this seat: the door said it
+            # before the app began, and the prompt's screen is gone now.
+            self.post_message(
+                ChatArrived(
+                    None, "table", f"your seat word is {word}: to get this seat back, "
+                    f"reconnect and give it at the door",
                 )
             )  # fmt: skip
         self.run_worker(self._pump(message.client), group="events", exclusive=True)

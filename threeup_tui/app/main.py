@@ -47,25 +47,27 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
             watch=bool(getattr(args, "watch", False)),
         )
         if is_guest():  # the SSH door's guest: the seat comes from the door
-            join = guest_join_settings() or join
-            return StartSpec(mode="join", join=join, guest=True)
+            given, word = guest_seat()
+            return StartSpec(mode="join", join=given or join, guest=True, seat_word=word)
         return StartSpec(mode="join", join=join)
     return StartSpec()
 
 
-def guest_join_settings() -> JoinSettings | None:
-    """The seat the SSH door passed to its guest's app (see threeup_tui.guest)."""
+def guest_seat() -> tuple[JoinSettings | None, str | None]:
+    """The seat the SSH door passed to its guest's app (see threeup_tui.guest),
+    and a keyless player's seat word."""
     seat = read_guest_seat()
     if seat is None:
-        return None
-    fields = {k: seat.get(k) for k in ("address", "name", "code", "token")}
+        return None, None
+    fields = {k: seat.get(k) for k in ("address", "name", "code", "token", "word")}
     if not all(isinstance(fields[k], str) for k in ("address", "name", "token")):
-        return None
+        return None, None
     code = fields["code"] if isinstance(fields["code"], str) else None
+    word = fields["word"] if isinstance(fields["word"], str) else None
     return JoinSettings(
         address=str(fields["address"]), name=str(fields["name"]), code=code,
         token=str(fields["token"]),
-    )  # fmt: skip
+    ), word  # fmt: skip
 
 
 def launcher_from_args(args: argparse.Namespace) -> Launcher:
