@@ -48,10 +48,16 @@ def play_until_our_turn(client: LocalClient, moves: int) -> None:
             assert table.step_bot()
 
 
-async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> None:
+async def kept_and_started(players: int, seed: int) -> tuple[Path, LocalClient]:
+    """A new game against bots, kept in games/, with ann in seat 1."""
     journal = new_journal()
-    client = bot_game(players=3, seed=7, name="ann", bot_delay=0.0, journal=journal)
+    client = bot_game(players=players, seed=seed, name="ann", bot_delay=0.0, journal=journal)
     await client.start()
+    return journal, client
+
+
+async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> None:
+    journal, client = await kept_and_started(3, 7)
     play_until_our_turn(client, 4)
     left = seat_view(state_of(client), 0)
     assert client.kept
@@ -73,9 +79,7 @@ async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> 
 
 
 async def test_a_set_up_left_half_done_comes_back_with_its_deal_and_choice() -> None:
-    journal = new_journal()
-    client = bot_game(players=2, seed=3, name="ann", bot_delay=0.0, journal=journal)
-    await client.start()
+    journal, client = await kept_and_started(2, 3)
     state = state_of(client)
     chosen = GreedyBot(1).choose_face_up(seat_view(state, 0))
     client.table.choose_face_up(0, chosen)
@@ -93,9 +97,7 @@ async def test_a_set_up_left_half_done_comes_back_with_its_deal_and_choice() -> 
 
 
 async def test_a_game_closed_at_its_end_leaves_no_file() -> None:
-    journal = new_journal()
-    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
-    await client.start()
+    _, client = await kept_and_started(2, 5)
     play_until_our_turn(client, 10_000)
     assert state_of(client).phase == Phase.OVER
     await client.close()
