@@ -210,8 +210,11 @@ class Launcher:
         from .netplay.host import DEFAULT_PORT, NetHost
         from .netplay.run import start_announcer
 
-        mode = TableConfig(bot_delay=self.bot_delay)  # the lobby's Start button starts
+        # The lobby's Start button starts; the history keeps finished games
+        # of a journal in tables/.
+        mode = TableConfig(bot_delay=self.bot_delay)
         if settings.resume is not None:
+            mode.keep_records = not in_tables_dir(settings.resume)
             table = open_table(mode, settings.resume, overrides=settings.overrides)
         else:
             journal = settings.journal

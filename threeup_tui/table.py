@@ -186,8 +186,10 @@ class Hosting:
 
 
 # Settings a resume takes from how the table is hosted now, not from the
-# file: a headless host starts games itself, the app's host presses Start.
-HOSTING_MODE: frozenset[str] = frozenset({"auto_start", "bot_delay"})
+# file: a headless host starts games itself, the app's host presses Start;
+# a headless host keeps finished games beside the journal, while the app
+# keeps them in its history (and none in its own tables/ or games/).
+HOSTING_MODE: frozenset[str] = frozenset({"auto_start", "bot_delay", "keep_records"})
 # What a resumed table cannot change: its seats and the game's rules.
 FIXED_ON_RESUME: frozenset[str] = frozenset({"players", "options"})
 # Settings whose values a log line must never show.

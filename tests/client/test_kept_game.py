@@ -18,7 +18,7 @@ from threeup_tui.client.local import LocalClient, bot_game, kept_game
 from threeup_tui.paths import games_dir
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.savedgame import GameLock, SavedGame, forget, new_journal, saved_games
-from threeup_tui.table import Table, TableConfig, TableError
+from threeup_tui.table import Table, TableConfig, TableError, open_table
 from threeup_tui.tablefile import table_file_path
 
 
@@ -180,3 +180,15 @@ async def test_a_journal_that_cannot_be_written_stops_no_game(
     assert len(state.history) >= 6
     failures = [r for r in caplog.records if "cannot write the journal" in r.getMessage()]
     assert len(failures) == 1
+
+
+def test_finished_games_are_kept_beside_the_journal_as_the_resuming_host_chooses(
+    tmp_path: Path,
+) -> None:
+    """The app keeps finished games in its history, not beside its own
+    journals; a headless host that resumes such a journal has no history,
+    so it keeps them beside the journal (as for any table it hosts)."""
+    journal = tmp_path / "table.json"
+    open_table(TableConfig(players=2, journal=journal, keep_records=False))
+    assert open_table(TableConfig(), resume=journal).config.keep_records  # headless
+    assert not open_table(TableConfig(keep_records=False), resume=journal).config.keep_records

@@ -160,7 +160,8 @@ def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
     if kept is None:
         raise TableError("that game is being played in another window")
     try:
-        table = open_table(TableConfig(auto_start=True, bot_delay=bot_delay), resume=journal)
+        mode = TableConfig(auto_start=True, bot_delay=bot_delay, keep_records=False)
+        table = open_table(mode, resume=journal)
     except TableError as err:
         kept.release()
         # Offered again it would fail again: its files go aside, kept.
