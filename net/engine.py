@@ -57,6 +57,7 @@ class Engine:
         self._wake = asyncio.Event()
         self._session_ended = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
         self._stopped = False
 
     def now(self) -> float:
@@ -249,7 +250,9 @@ class Engine:
 
     async def close_sessions(self, reason: str) -> None:
         """Gracefully close every session: flush (up to ``close_linger``),
-        send CLOSE, and wait for that to happen."""
+        send CLOSE, and wait for that to happen.  From now on a server admits
+        nobody (see ``closing``)."""
+        self._closing = True
         now = self.now()
         for session in self.sessions.values():
             session.begin_close(reason, now)
@@ -283,6 +286,11 @@ class Engine:
             # come to close the socket, and it would outlive the loop.
             await self.sock.close()
             self.events.close()
+
+    @property
+    def closing(self) -> bool:
+        """``close_sessions`` has begun: the endpoint is going away."""
+        return self._closing
 
     @property
     def stopped(self) -> bool:

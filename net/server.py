@@ -190,6 +190,14 @@ class Server(Endpoint):
                 self._engine.handle_session_packet(packet, addr, now)
             case ClosePacket():
                 self._engine.handle_close_packet(packet, addr)
+            case HelloPacket() | EchoPacket() | VersionMismatch() if self._engine.closing:
+                # A closing server admits nobody.  A session accepted now
+                # would get no CLOSE (the close is under way for the sessions
+                # it found), and its client would wait out its idle time-out
+                # talking to a closed socket.  Unanswered, the client tries
+                # again, and is answered by whatever listens here next (a
+                # resumed table) as soon as it does.
+                stats.drop("closing")
             case HelloPacket():
                 if len(data) < MIN_HELLO_SIZE:
                     stats.drop("hello_too_small")

@@ -338,6 +338,29 @@ async def test_server_close_session_and_shutdown_reach_clients() -> None:
     assert not other_tasks()
 
 
+async def test_a_closing_server_admits_nobody() -> None:
+    """A server lingering in its close (a peer has not acked yet) once
+    accepted a new handshake: that session got no CLOSE, and its client
+    talked to a closed socket until its idle time-out.  A host stopped
+    mid-game kept its players' reconnects away from the resumed table so."""
+    server = await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG)
+    silent = await Client.connect(*server.address, "silent", QUICK_CONFIG)
+    await next_event_of(server.next_event, Connected)
+    await silent._engine.shutdown()  # gone without a word: nothing it is sent is acked
+    server.send(silent.session_id, "unacked")
+    closing = asyncio.ensure_future(server.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # lingering (close_linger 0.5 s) for the ack
+    late = NetConfig(connect_timeout=0.3)
+    with pytest.raises(ConnectTimeout):
+        await Client.connect(*server.address, "late", late)
+    assert server.stats.dropped["closing"] >= 1
+    assert server.stats.sessions_accepted == 1
+    await closing
+    await silent.close()
+    assert not other_tasks()
+
+
 async def test_a_slow_application_applies_backpressure_without_loss() -> None:
     config = NetConfig(max_pending_events=8, connect_timeout=3.0)
     async with (

@@ -142,6 +142,10 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
         time.sleep(0.3)
         for waiting in (alice, bob):  # for the host to come back
             assert waiting.popen.poll() is None, waiting.stderr()
+            # Held while eve knocks: back at once, they would play the game
+            # out in a moment, and the resumed table (one game) would be gone
+            # before eve's second try had started.
+            waiting.popen.send_signal(signal.SIGSTOP)
         # --resume alone: the port, the code, the seats and every setting come back.
         resumed = start_host_process(
             tmp_path, players=3, bots=1, seed=31, record=record, resume=record,
@@ -154,6 +158,8 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
             procs.append(eve)
             assert eve.wait(30) == 1
             assert "wrong room code" in eve.stderr()
+        for waiting in (alice, bob):
+            waiting.popen.send_signal(signal.SIGCONT)
         assert resumed.wait(90) == 0, resumed.stderr()
         assert alice.wait(30) == 0, alice.stderr()
         assert bob.wait(30) == 0, bob.stderr()
