@@ -77,6 +77,9 @@ class ImpairmentProxy:
         self._upstream = upstream
         self.impairment = impairment
         """May be replaced at any time, e.g. to cut the link (loss 1.0)."""
+        self.drop_to_client: Callable[[bytes], bool] | None = None
+        """May be set at any time: datagrams to the client it says True of
+        are lost, every one (a test's scalpel: lose exactly the CLOSE)."""
         self._rng = random.Random(seed)
         self._loop = asyncio.get_running_loop()
         self._links: dict[Address, _Link] = {}
@@ -141,7 +144,9 @@ class ImpairmentProxy:
                 return
             except OSError:  # ICMP from a server that went away
                 continue
-            self._pass(data, self._to_client, self.impairment.loss_to_client, to_client)
+            drop = self.drop_to_client
+            loss = 1.0 if drop is not None and drop(data) else self.impairment.loss_to_client
+            self._pass(data, self._to_client, loss, to_client)
 
     async def _writer(self) -> None:
         while True:

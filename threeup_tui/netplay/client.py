@@ -191,24 +191,28 @@ class NetClient(TableClient):
                 event = await client.next_event()
             except SessionClosed:
                 event = None
-            if isinstance(event, Disconnected) and event.cause == DisconnectCause.PEER_CLOSED:
-                if CLOSE_HOST_STOPPED in (self.closed_by_host, event.reason):
-                    # Stopped mid-game, to be resumed: wait for it as for a crash.
-                    self.closed_by_host = None
-                    if not await self._reconnect(CLOSE_HOST_STOPPED):
-                        return
-                    continue
-                # The host said goodbye on purpose (the table closed, or
-                # another session took the seat): reconnecting would be wrong.
-                self.closed_by_host = (
-                    self.closed_by_host or event.reason or "the host closed the table"
-                )
-                self._ended = self.closed_by_host
-                self._emit(ConnectionChanged("closed", self.closed_by_host))
-                return
-            if event is None or isinstance(event, Disconnected):
-                reason = event.reason if event is not None else "connection lost"
-                if not await self._reconnect(reason):
+            if isinstance(event, Disconnected):
+                # The host's goodbye: its "closed" message, or the CLOSE's
+                # reason.  A session that ends any other way after the message
+                # (its CLOSE lost, then silence) ends as the message said.
+                goodbye, self.closed_by_host = self.closed_by_host, None
+                if event.cause == DisconnectCause.PEER_CLOSED:
+                    goodbye = goodbye or event.reason or "the host closed the table"
+                    stopped = CLOSE_HOST_STOPPED in (goodbye, event.reason)
+                else:
+                    stopped = goodbye == CLOSE_HOST_STOPPED
+                if goodbye is not None and not stopped:
+                    # On purpose (the table closed, or another session took
+                    # the seat): reconnecting would be wrong.
+                    self.closed_by_host = self._ended = goodbye
+                    self._emit(ConnectionChanged("closed", goodbye))
+                    return
+                # Stopped mid-game, to be resumed: wait for it as for a crash.
+                if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else event.reason):
+                    return
+                continue
+            if event is None:
+                if not await self._reconnect("connection lost"):
                     return
                 continue
             try:
