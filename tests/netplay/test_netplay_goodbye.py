@@ -11,10 +11,10 @@ from pathlib import Path
 
 from netplay_support import make_client, make_table, start_host
 
-from net import ImpairmentProxy, NetConfig
+from net import Impairment, ImpairmentProxy, NetConfig
 from net.codec import decode
 from net.packets import ClosePacket
-from threeup_tui.client.events import ConnectionChanged, LobbyChanged
+from threeup_tui.client.events import ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
@@ -83,3 +83,41 @@ async def test_a_host_stopped_mid_game_whose_close_is_lost_is_waited_for(
     finally:
         await client.close()
         await proxy.stop()
+
+
+async def test_a_face_up_choice_lost_with_its_session_is_sent_again(tmp_path: Path) -> None:
+    """A choice sent into a session that then dies unacknowledged (the link
+    cut, or the host stopped) is lost with it.  The seat would wait for it
+    for ever (a bot chooses once; the app's button is spent), so the client
+    sends it again once the first view after the reconnect shows the table
+    lacks it."""
+    table = make_table(tmp_path, players=2, seed=8, bots=1)  # full: the set-up begins
+    host = await start_host(table)
+    proxy = await ImpairmentProxy.start(host.address)
+    client = make_client(proxy.address, "ann", tmp_path / "a.json", config=QUICK)
+    try:
+        await client.start()
+
+        async def dealt() -> None:
+            while not (isinstance(await client.next_event(), ViewChanged) and client.view):
+                pass
+
+        await asyncio.wait_for(dealt(), 10)
+        assert client.view is not None and client.view.phase == "setup"
+        me = client.view.seat
+        assert me is not None
+        proxy.impairment = Impairment(loss_to_server=1.0, loss_to_client=1.0)  # cut
+        client.choose_face_up(client.view.hand[:3])
+        assert (await asyncio.wait_for(told(client), 10)).state == "reconnecting"
+        state = table.state
+        assert state is not None and state.setup[me] is None  # the choice never arrived
+        proxy.impairment = Impairment()  # the link is back
+        deadline = asyncio.get_running_loop().time() + 10
+        while state.setup[me] is None:
+            assert asyncio.get_running_loop().time() < deadline, "the choice was not sent again"
+            await asyncio.sleep(0.05)
+        assert client.reconnects == 1
+    finally:
+        await client.close()
+        await proxy.stop()
+        await host.close()

@@ -99,6 +99,11 @@ class NetClient(TableClient):
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
+        # This game's face-up choice, until its set-up is over; after a
+        # reconnect it is sent again if the table has not got it.
+        self._last_setup: dict[str, Any] | None = None
+        self._setup_hand: tuple[str, ...] = ()  # the hand that choice was made from
+        self._setup_unsure = False
         self._waiting: dict[str, Any] | None = None  # a move or set-up not sent yet
         self._resend_task: asyncio.Task[None] | None = None
         self._closing = False
@@ -243,6 +248,10 @@ class NetClient(TableClient):
             self._emit(ConnectionChanged("connected", f"{self.address} (reconnected)"))
             if self._last_move is not None:
                 self._send(self._last_move)  # stale on the host if it was applied
+            # A choice sent into the old session may have been lost with it
+            # (the host stopped, or the link died before it was acked): the
+            # first view says whether the table has it.
+            self._setup_unsure = self._last_setup is not None
             return True
         return False
 
@@ -257,6 +266,7 @@ class NetClient(TableClient):
         view = payload.get("view")
         if view is not None:
             self.view = self._views.decode(view)
+            self._after_reconnect(self.view)
             self._emit(ViewChanged(self.view))
         clock = payload.get("clock")
         if clock is not None or clock != self._clock_raw:
@@ -266,6 +276,21 @@ class NetClient(TableClient):
             # value is no reason to keep counting down from the first.
             self._clock_raw = clock
             self._emit(TurnClock(*clock_from_wire(clock)))
+
+    def _after_reconnect(self, view: View) -> None:
+        if view.phase != "setup":
+            self._last_setup = None  # that set-up is over
+        unsure, self._setup_unsure = self._setup_unsure, False
+        chosen = self._last_setup
+        me = view.seat
+        if (
+            unsure
+            and chosen is not None
+            and me is not None
+            and not view.seats[me].ready
+            and view.hand == self._setup_hand  # this set-up's, not a later game's
+        ):
+            self._send(chosen)
 
     def _on_chat(self, payload: dict[Any, Any]) -> None:
         """A chat line, unless it is one this client has shown already: each
@@ -366,7 +391,9 @@ class NetClient(TableClient):
         return self._task is not None and not self._task.done()
 
     def choose_face_up(self, cards: Sequence[str]) -> None:
-        self._send(request("setup", cards=list(cards)))
+        self._last_setup = request("setup", cards=list(cards))
+        self._setup_hand = self.view.hand if self.view is not None else ()
+        self._send(self._last_setup)
 
     def submit(self, move: Move) -> None:
         at = self.view.moves_played if self.view is not None else 0
