@@ -94,6 +94,16 @@ async def test_a_terminal_that_wakes_after_a_take_over_leaves_the_seat_alone(
         else:
             raise AssertionError(f"cy never sat down: {old.stderr()}")
         seat = next(i for i, s in enumerate(table.seats) if s.name == "cy")
+        token = table.seats[seat].token
+        assert token is not None
+        # Seated on the host is not yet kept by the client: stopped before it
+        # writes its token, the account would have no seat to take over.
+        for _ in range(200):
+            if (state / "seats.json").exists() and token in (state / "seats.json").read_text():
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"cy's token was never kept: {old.stderr()}")
         before = host._seat_owner.get(seat)
         old.popen.send_signal(signal.SIGSTOP)
         new = start_bot_process(tmp_path, host.address[1], "cy", state, level="expert")
