@@ -120,7 +120,7 @@ async def test_two_lines_sent_in_one_burst_stay_two_lines(client: ScriptedClient
     app = table_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, client, state)
-        send_at_once(app, ["c", "a", "1", "enter", "c", "b", "2", "enter", "escape"])
+        send_at_once(app, ["c", "a", "1", "enter", "b", "2", "enter", "escape"])
         await wait_for(pilot, lambda: len(client.requests) >= 2)
         await pilot.pause(0.2)
         assert client.requests == [("chat", "a1"), ("chat", "b2")]
@@ -132,12 +132,33 @@ async def test_two_lines_sent_in_one_burst_stay_two_lines(client: ScriptedClient
         assert app.focused is None and client.requests == [("chat", "a1"), ("chat", "b2")]
         await pilot.press("c")
         assert screen.query_one("#chat-input", Input).value == "x"  # kept for later
-        # A burst into a line already open, with a correction in it.
-        send_at_once(app, ["y", "z", "backspace", "!", "enter", "c", "o", "k", "enter"])
+        # A burst into a line already open, with a correction in it; Enter
+        # on an empty line goes back to the cards.
+        send_at_once(app, ["y", "z", "backspace", "!", "enter", "o", "k", "enter", "enter"])
         await wait_for(pilot, lambda: len(client.requests) >= 4)
         await pilot.pause(0.2)
         assert client.requests[2:] == [("chat", "xy!"), ("chat", "ok")]
         assert app.focused is None
+
+
+async def test_keys_typed_on_after_a_chat_line_is_sent_are_words_not_moves(
+    client: ScriptedClient,
+) -> None:
+    """`c hello Enter wp`: Enter once gave the keys back to the table, and the
+    `p` of a second line played the card under the cursor.  The chat stays
+    open after a line is sent; only Esc (or Enter on an empty line) leaves."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("c", *"hello", "enter", "w", "p", "u", "space", "d")
+        await wait_for(pilot, lambda: bool(client.requests))
+        await pilot.pause(0.2)
+        assert client.requests == [("chat", "hello")]  # no play, pick-up or draw
+        assert screen.query_one("#chat-input", Input).value == "wpu d"
+        await pilot.press("escape", "u")
+        await wait_for(pilot, lambda: len(client.requests) == 2)
+        assert client.requests[1][0] == "submit"  # back at the cards: keys are moves again
 
 
 async def test_leave_pressed_twice_at_once_asks_once(client: ScriptedClient) -> None:

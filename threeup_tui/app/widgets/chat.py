@@ -72,8 +72,9 @@ class ChatLines(VerticalScroll):
 
 
 class ChatInput(Input):
-    """The line being written.  Enter sends it and Esc gives it up; either
-    way the keys go back to the table at once.
+    """The line being written.  Enter sends it and the chat stays open for
+    the next line; Esc (keeping what is written) or Enter on an empty line
+    gives the keys back to the table at once.
 
     Every key's effect happens in the app's own queue, in the order the
     keys came: bindings (Enter, Esc, Backspace...) run there, and so does
@@ -96,11 +97,15 @@ class ChatInput(Input):
         await super()._on_key(event)
 
     async def action_submit(self) -> None:
+        """Send the line and stay in the chat for the next one: keys typed on
+        after Enter are words, never moves (a ``p`` once played a card).
+        Enter on an empty line, like Esc, goes back to the cards."""
         text = self.value.strip()
         self.value = ""
-        self.action_leave()
         if text:
             self.post_message(ChatPane.Said(text))
+        else:
+            self.action_leave()
 
     def action_leave(self) -> None:
         self.screen.set_focus(None)  # at once: the next key is the table's
