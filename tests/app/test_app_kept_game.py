@@ -134,6 +134,21 @@ async def test_a_new_game_over_a_kept_one_asks_first() -> None:
         assert saved_games() == []  # the new game is being played: no window offers it
 
 
+async def test_the_palette_continues_and_asks_as_the_menu_does() -> None:
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "Continue your game" in commands
+        commands["Play against bots"].callback()  # a kept game is not given up unasked
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("n")
+        start = await on_start_screen(pilot)
+        assert start.saved is not None and start.saved.journal.exists()
+        commands["Continue your game"].callback()
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+
+
 async def test_a_game_played_in_another_window_is_not_offered() -> None:
     # A first app leaves a game; another window takes it up (its lock).
     app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))

@@ -132,8 +132,8 @@ async def test_command_palette_runs_table_actions(client: ScriptedClient) -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_table(pilot, client, state)
         titles = [c.title for c in app.get_system_commands(screen)]
-        for title in ("Play", "Pick up", "Draw", "Flip face-down card 1", "Chat", "Rules"):
-            assert title in titles
+        for title in ("Play", "Pick up", "Draw", "Flip face-down card 1", "Chat", "Hint", "Rules"):
+            assert title in titles  # every key the footer shows, by name too
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"pick up")

@@ -751,11 +751,21 @@ class ThreeUpApp(App[int]):
             if screen.check_action("chat", ()) is not False:
                 yield SystemCommand("Chat", "Write to the table", screen.action_chat)
             yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
+        if isinstance(screen, (TableScreen, SetupScreen)) and screen.check_action("hint", ()):
+            yield SystemCommand("Hint", "The expert's suggestion, selected", screen.action_hint)
         if isinstance(screen, StartScreen) and not self.guest:
+            saved = screen.saved
+            if saved is not None:
+                yield SystemCommand(
+                    "Continue your game",
+                    f"Against {saved.words()}, where you left it",
+                    lambda: self.continue_requested(ContinueRequested(saved)),
+                )
             yield SystemCommand(
                 "Play against bots",
                 "Start a game at once",
-                lambda: self.start_play(screen.players, screen.bot_level),
+                # As the menu's entry: a kept game is not given up unasked.
+                lambda: self.play_requested(PlayRequested(screen.players, screen.bot_level)),
             )
             yield SystemCommand("Host a table", "Open a table for others", self.open_host_form)
             yield SystemCommand("Join a table", "Sit at someone's table", self.open_join_form)
