@@ -18,7 +18,7 @@ from .client.local import LocalClient, bot_game, kept_game
 from .paths import confined_guest, tables_dir
 from .recordfile import free_path
 from .rules import Options
-from .savedgame import GameLock, SavedGame, new_journal, saved_games
+from .savedgame import GameLock, SavedGame, kept_games, new_journal
 from .table import Hosting, Table, TableConfig, open_table
 
 
@@ -191,12 +191,13 @@ class Launcher:
         await client.start()
         return client
 
-    def saved_game(self) -> SavedGame | None:
-        """The kept game against bots the start screen offers to continue."""
+    def kept_games(self) -> tuple[list[SavedGame], list[str]]:
+        """The kept games against bots the start screen offers to continue,
+        the newest first; and the names of those that could not be read,
+        now set aside (see :func:`savedgame.kept_games`)."""
         if not self.crash_journals or confined_guest():
-            return None
-        games = saved_games()
-        return games[0] if games else None
+            return [], []
+        return kept_games()
 
     async def continue_game(self, saved: SavedGame, name: str = "you") -> TableClient:
         """The kept game, started where it was left (TableError in words)."""

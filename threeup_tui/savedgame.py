@@ -31,11 +31,23 @@ class SavedGame:
     players: int
     bot_level: str
     game_number: int
+    left_at: float = 0.0  # when it was last played (its table file's time), 0: unknown
 
     def words(self) -> str:
         """``3 greedy bots · game 2``."""
         bots = plural(self.players - 1, f"{self.bot_level} bot")
         return bots if self.game_number <= 1 else f"{bots} · game {self.game_number}"
+
+    def when(self, now: float | None = None) -> str:
+        """When it was left: ``14:05`` today, else ``3 Dec``, so that two
+        kept games against the same bots are told apart."""
+        if not self.left_at:
+            return ""
+        left = time.localtime(self.left_at)
+        today = time.localtime(time.time() if now is None else now)
+        if left[:3] == today[:3]:
+            return time.strftime("%H:%M", left)
+        return f"{left.tm_mday} {time.strftime('%b', left)}"
 
 
 def new_journal() -> Path:
@@ -46,28 +58,41 @@ def new_journal() -> Path:
 
 
 def saved_games() -> list[SavedGame]:
-    """Kept games no window is playing, the newest first.  A table file that
-    cannot be read is passed over (and kept: it is the player's to look at)."""
-    found: list[tuple[float, SavedGame]] = []
+    """Kept games no window is playing, the newest first."""
+    return kept_games()[0]
+
+
+def kept_games() -> tuple[list[SavedGame], list[str]]:
+    """Kept games no window is playing, the newest first; and those whose
+    table file cannot be read, which are set aside (``NAME.bad``, never
+    deleted: they are the player's to look at), by the names they went
+    under, for the player to be told once."""
+    found: list[SavedGame] = []
+    aside: list[str] = []
     with contextlib.suppress(OSError):
         for file in games_dir().glob("*.json.table"):
             journal = file.with_name(file.name.removesuffix(".table"))
-            saved = _read(journal)
-            if saved is None:
-                continue
             lock = GameLock.take(journal)
             if lock is None:
                 continue  # another window plays it
-            lock.release()
-            with contextlib.suppress(OSError):
-                found.append((file.stat().st_mtime, saved))
-    return [saved for _, saved in sorted(found, key=lambda f: f[0], reverse=True)]
+            try:
+                saved = _read(journal)
+                if saved is None:
+                    if file.exists():  # (not one another window has just forgotten)
+                        aside.append(set_aside_game(journal))
+                    continue
+            finally:
+                lock.release()
+            found.append(saved)
+    return sorted(found, key=lambda g: g.left_at, reverse=True), aside
 
 
 def _read(journal: Path) -> SavedGame | None:
+    file = table_file_path(journal)
     try:
-        info = read_table_file(table_file_path(journal))
-    except TableFileError:
+        info = read_table_file(file)
+        left_at = file.stat().st_mtime
+    except (TableFileError, OSError):
         return None
     config = info.get("config")
     number = info.get("game_number")
@@ -76,7 +101,7 @@ def _read(journal: Path) -> SavedGame | None:
     players, level = config.get("players"), config.get("bot_level")
     if type(players) is not int or not isinstance(level, str):
         return None
-    return SavedGame(journal, players, level, number if type(number) is int else 0)
+    return SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
 
 
 def discard(journal: Path) -> None:

@@ -192,6 +192,43 @@ async def test_a_kept_game_that_cannot_come_back_is_set_aside_in_words() -> None
     assert saved_games() == []
 
 
+async def test_a_kept_game_whose_table_file_is_damaged_is_set_aside_in_words() -> None:
+    """Passed over without a word, the next kept game was offered as if it
+    were the one the player left."""
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+    (kept,) = saved_games()
+    table_file = Path(f"{kept.journal}.table")
+    table_file.write_text('{"format": "threeup-tab')
+    second = create_app(fast_launcher(), StartSpec(name="me"))
+    async with second.run_test(size=(80, 24), notifications=True) as pilot:
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: any("could not be read" in n for n in notes(second)))
+        (said,) = [n for n in notes(second) if "could not be read" in n]
+        assert said.endswith(f"kept aside as {kept.journal}.bad")
+        assert start.saved is None and "continue" not in menu_keys(second)
+    assert Path(f"{table_file}.bad").read_text() == '{"format": "threeup-tab'
+    assert Path(f"{kept.journal}.bad").exists() and saved_games() == []
+
+
+async def test_more_kept_games_than_the_one_offered_are_counted() -> None:
+    for seed in (16, 17):  # `threeup play` twice, each game quit in the middle
+        spec = StartSpec(mode="play", players=2, seed=seed, name="me")
+        app = create_app(fast_launcher(), spec)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_a_few_turns(pilot, 1)
+            await app.action_quit()
+        await asyncio.sleep(1.1)  # journals are named by the second
+    third = create_app(fast_launcher(), StartSpec(name="me"))
+    async with third.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        assert start.saved is not None and start.more_saved == 1
+        menu = third.screen.query_one("#menu", OptionList)
+        offered = str(menu.get_option_at_index(0).prompt)
+        assert "1 greedy bot · " in offered and "and 1 more kept game" in offered
+
+
 async def test_a_game_quit_with_the_app_is_kept() -> None:
     """Ctrl-Q (or SIGTERM) in the middle of a game: the next start offers it."""
     app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=16, name="me"))

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,14 @@ from threeup_tui.bots import GreedyBot
 from threeup_tui.client.local import LocalClient, bot_game, kept_game
 from threeup_tui.paths import games_dir
 from threeup_tui.rules import Phase, seat_view
-from threeup_tui.savedgame import GameLock, SavedGame, forget, new_journal, saved_games
+from threeup_tui.savedgame import (
+    GameLock,
+    SavedGame,
+    forget,
+    kept_games,
+    new_journal,
+    saved_games,
+)
 from threeup_tui.table import Table, TableConfig, TableError, open_table
 from threeup_tui.tablefile import table_file_path
 
@@ -62,7 +70,9 @@ async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> 
     left = seat_view(state_of(client), 0)
     assert client.kept
     await client.close()
-    assert saved_games() == [SavedGame(journal, 3, "greedy", 1)]
+    (kept,) = saved_games()
+    assert kept == SavedGame(journal, 3, "greedy", 1, left_at=kept.left_at)
+    assert abs(kept.left_at - time.time()) < 60
     back = kept_game(journal, "ann", bot_delay=0.0)
     await back.start()
     try:
@@ -129,8 +139,12 @@ async def test_kept_games_are_offered_newest_first_passing_over_what_cannot_be_r
     assert [g.journal for g in saved_games()] == list(reversed(journals))
     assert [g.players for g in saved_games()] == [4, 3, 2]
     table_file_path(journals[2]).write_text("{ not json")
-    assert [g.journal for g in saved_games()] == [journals[1], journals[0]]
-    assert table_file_path(journals[2]).read_text() == "{ not json"  # passed over, not deleted
+    games, aside = kept_games()
+    assert [g.journal for g in games] == [journals[1], journals[0]]
+    assert aside == [str(journals[2])]  # said once, by the name it went under...
+    bad = Path(f"{table_file_path(journals[2])}.bad")
+    assert bad.read_text() == "{ not json"  # ...and set aside, never deleted
+    assert kept_games() == (games, [])
 
 
 def test_forget_leaves_alone_a_game_another_window_took_up(tmp_path: Path) -> None:
@@ -152,6 +166,11 @@ def test_forget_leaves_alone_a_game_another_window_took_up(tmp_path: Path) -> No
 def test_saved_game_words() -> None:
     assert SavedGame(Path("g.json"), 4, "greedy", 1).words() == "3 greedy bots"
     assert SavedGame(Path("g.json"), 2, "expert", 3).words() == "1 expert bot · game 3"
+    left = time.mktime((2026, 12, 3, 14, 5, 0, 0, 0, -1))
+    game = SavedGame(Path("g.json"), 2, "greedy", 1, left_at=left)
+    assert game.when(now=left + 3600) == "14:05"  # the same day: the time
+    assert game.when(now=left + 3 * 86400) == "3 Dec"  # another day: the date
+    assert SavedGame(Path("g.json"), 2, "greedy", 1).when() == ""
 
 
 async def test_a_journal_that_cannot_be_written_stops_no_game(

@@ -203,8 +203,8 @@ class ThreeUpApp(App[int]):
         settings = self.settings
         players = spec.players or settings.players
         level = spec.bot_level or settings.bot_level
-        saved = self.launcher.saved_game()
-        self.push_screen(StartScreen(players, level, settings.name, saved))
+        self.push_screen(StartScreen(players, level, settings.name))
+        self._show_saved_game()
         if spec.mode == "play":
             self.start_play(players, level, spec.seed, spec.name)
         elif spec.mode == "host":
@@ -281,10 +281,20 @@ class ThreeUpApp(App[int]):
         return next((s for s in self.screen_stack if isinstance(s, StartScreen)), None)
 
     def _show_saved_game(self) -> None:
-        """Offer the kept game (if any) on the start screen, as it is now."""
+        """Offer the newest kept game (if any) on the start screen, as it is
+        now; say so once of any that could not be read (set aside)."""
         start = self._start_screen
-        if start is not None and self.session is None:
-            start.show_saved(self.launcher.saved_game())
+        if start is None or self.session is not None:
+            return
+        games, aside = self.launcher.kept_games()
+        for name in aside:
+            self.notify(
+                f"A kept game could not be read; its files are kept aside as {name}.bad",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+        start.show_saved(games[0] if games else None, len(games) - 1 if games else 0)
 
     @on(HostFormRequested)
     def host_form_requested(self) -> None:

@@ -67,6 +67,7 @@ class StartScreen(Screen[None]):
         self.bot_level = bot_level
         self.player_name = name  # "" until chosen: "You" then
         self.saved = saved  # a game against bots left in the middle
+        self.more_saved = 0  # other kept games, offered once this one is done
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
@@ -88,17 +89,22 @@ class StartScreen(Screen[None]):
         options = [Option(text, id=key) for key, text in MENU]
         if self.saved is not None:
             # First, so that Enter takes the player back to where they were.
-            words = Content.assemble(
-                "Continue your game\n", (f"  {self.saved.words()}", "$text-muted")
-            )
+            saved = self.saved
+            about = " · ".join(w for w in (saved.words(), saved.when()) if w)
+            more = f"\n  and {plural(self.more_saved, 'more kept game')}" if self.more_saved else ""
+            words = Content.assemble("Continue your game\n", (f"  {about}{more}", "$text-muted"))
             options.insert(0, Option(words, id="continue"))
         return options
 
-    def show_saved(self, saved: SavedGame | None) -> None:
-        """The kept game to offer, as it is now (the app looks)."""
-        if saved == self.saved:
+    def show_saved(self, saved: SavedGame | None, more: int = 0) -> None:
+        """The kept game to offer, as it is now, and how many more there are
+        (the app looks)."""
+        if (saved, more) == (self.saved, self.more_saved):
             return
         self.saved = saved
+        self.more_saved = more
+        if not self.is_mounted:
+            return  # compose() offers it
         menu = self.query_one("#menu", OptionList)
         menu.clear_options()
         menu.add_options(self._options())
