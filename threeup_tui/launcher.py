@@ -15,9 +15,9 @@ from typing import Any
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
-from .paths import confined_guest, tables_dir
+from .paths import confined_guest, home_short, tables_dir
 from .recordfile import free_path
-from .rules import Options
+from .rules import Options, Phase
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
 from .table import Hosting, Table, TableConfig, open_table
 
@@ -111,17 +111,38 @@ class HostedClient(LocalClient):
         return self.net_host.address if isinstance(self.net_host, NetHost) else None
 
     async def close(self) -> None:
+        from .netplay.wire import CLOSE_TABLE_CLOSED
+
+        await self._close(CLOSE_TABLE_CLOSED)
+
+    async def stop(self) -> str | None:
+        """The app is ending (Ctrl-Q, SIGTERM): in the middle of a game the
+        table stops as a headless host's does, and its players wait for a
+        ``--resume`` (they come back by themselves); else it closes."""
+        from .netplay.wire import CLOSE_HOST_STOPPED
+
+        table, journal = self.table, self.table.config.journal
+        state = table.state
+        if journal is None or state is None or state.phase == Phase.OVER:
+            await self.close()
+            return None
+        await self._close(CLOSE_HOST_STOPPED)
+        return (
+            f"threeup: stopped during game {table.game_number}; "
+            f"`threeup host --resume {home_short(journal)}` brings it back"
+        )
+
+    async def _close(self, reason: str) -> None:
         from .netplay.discovery import Announcer
         from .netplay.host import NetHost
-        from .netplay.wire import CLOSE_TABLE_CLOSED
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
         # The host leaving closes the table for everyone: clients are told
-        # and stop reconnecting (the journal can still --resume); then the SSH
-        # door lets its guests' apps say so and restore their terminals.
+        # and stop reconnecting, but for a stop in the middle of a game
+        # (CLOSE_HOST_STOPPED: they wait for a --resume); then the SSH door
+        # lets its guests' apps say so and restore their terminals.
         if isinstance(self.net_host, NetHost):
-            reason = CLOSE_TABLE_CLOSED
             self.table.close(reason)
             self.table.suspend()
             await self.net_host.close(reason)

@@ -7,6 +7,7 @@ the record and the history matter, scripted views where only the screens do.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
@@ -686,6 +687,49 @@ async def test_an_app_host_that_leaves_in_the_middle_of_a_game_keeps_its_journal
         # The client closes in the app's event worker.
         await wait_for(pilot, lambda: not client.kept, what="the client closed")
     assert table_file_path(client.journal).is_file()
+    check_resumable(client.journal, {})
+
+
+async def test_an_app_host_quit_in_the_middle_of_a_game_stops_as_a_headless_host_does(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-Q or SIGTERM mid-game: the journal is kept for --resume, so the
+    players are told to wait for it (they come back by themselves), not
+    that the table is gone; and the terminal is left the resume command."""
+    from threeup_tui.netplay.client import NetClient
+    from threeup_tui.netplay.tokens import TokenStore
+    from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED
+
+    app = create_app(loopback_host(players=2), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.address is not None
+        guest = NetClient(
+            "127.0.0.1", client.address[1], "gus", tokens=TokenStore(tmp_path / "gus.json")
+        )
+        await guest.start()
+        try:
+            await wait_for(pilot, lambda: len(client.table.lobby().seats) == 2)
+            await wait_for(pilot, lambda: all(s.kind != "open" for s in client.table.seats))
+            client.start_game()
+            await wait_for(pilot, lambda: on(app, SetupScreen), what="the set-up")
+            await app.action_quit()
+
+            async def told() -> ConnectionChanged:
+                while True:
+                    event = await guest.next_event()
+                    if isinstance(event, ConnectionChanged) and event.state != "connected":
+                        return event
+
+            change = await asyncio.wait_for(told(), 10)
+        finally:
+            await guest.close()
+    assert (change.state, change.detail) == ("reconnecting", CLOSE_HOST_STOPPED)
+    assert client.journal is not None
+    assert app.goodbye == (
+        f"threeup: stopped during game 1; `threeup host --resume {client.journal}` brings it back"
+    )
     check_resumable(client.journal, {})
 
 

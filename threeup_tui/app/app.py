@@ -709,7 +709,9 @@ class ThreeUpApp(App[int]):
         session = self.session
         if session is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(session.client.close(), QUIT_CLOSE_WAIT)
+                said = await asyncio.wait_for(session.client.stop(), QUIT_CLOSE_WAIT)
+                if said and not self.goodbye:
+                    self.goodbye = said  # a host stopped mid-game: how to resume
         self.exit()
 
     def leave_table(self) -> None:

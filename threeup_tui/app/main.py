@@ -109,6 +109,8 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         result = app.run()
     finally:
         close_shared_pool()  # the bots' thinking workers, and the hint's
-    if app.goodbye:  # a confined guest's last line, on the restored terminal
+    # A last line on the restored terminal: a confined guest's, or how to
+    # resume a table the app stopped in the middle of a game.
+    if app.goodbye:
         print(app.goodbye, file=sys.stderr, flush=True)
     return result if isinstance(result, int) else (app.return_code or 0)

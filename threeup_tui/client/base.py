@@ -53,6 +53,14 @@ class TableClient(ABC):
     async def close(self) -> None:
         """Leave the table; the seat waits for its player (D17)."""
 
+    async def stop(self) -> str | None:
+        """Leave because the app is ending (its quit key, SIGTERM).  Most
+        clients just close; a host in the middle of a game stops instead,
+        so that its players wait for ``threeup host --resume``.  Returns the
+        line to leave on the terminal, if any."""
+        await self.close()
+        return None
+
     # --- during a game
     @abstractmethod
     def choose_face_up(self, cards: Sequence[str]) -> None: ...
