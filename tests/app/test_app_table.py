@@ -103,7 +103,7 @@ async def test_keys_flip_draw_pick_up_and_chat(client: ScriptedClient) -> None:
         assert client.requests[-1] == ("submit", Move.flip(0, 1))
         await pilot.press("d")
         assert client.requests[-1] == ("submit", Move.draw(0))
-        await pilot.press("c", *"hi all", "enter")
+        await pilot.press("c", *"hi all", "enter", "escape")
         assert client.requests[-1] == ("chat", "hi all")
         assert app.screen.focused is None  # back to the cards
         await pilot.press("u")
@@ -158,6 +158,12 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         client.emit(ConnectionChanged("closed", "the host closed the table"))
         # The state, then why: not "⚠ closed the host closed the table".
         await wait_for(pilot, lambda: "⚠ closed: the host closed" in screen_text(app))
+        # No turn is coming, and no move can reach the table: neither is offered.
+        await pilot.pause(0.1)
+        assert "YOUR TURN" not in screen_text(app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "Play" not in footer and "Pick up" not in footer and "Leave" in footer
+        assert not app.screen.query_one("#actions").display  # nor the action buttons
 
 
 async def test_a_lost_link_counts_how_long_it_has_been_lost(client: ScriptedClient) -> None:

@@ -119,7 +119,7 @@ class TableScreen(TableScreenBase):
         self._moves_seen: int | None = None  # moves_played of the last view shown
         self._to_act_seen: int | None = None  # and whose turn it was
         self._panes: dict[int, OpponentPane] = {}
-        self._keys_for: tuple[bool, bool] | None = None
+        self._keys_for: tuple[bool, bool, bool] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -245,12 +245,12 @@ class TableScreen(TableScreenBase):
         for id_, hide in (
             ("#mine", watcher),
             ("#hand-box", watcher),
-            ("#actions", watcher or view.phase == "over"),
+            ("#actions", watcher or view.phase == "over" or not session.live),
         ):
             widget = self.query_one(id_)
             if widget.display == hide:
                 widget.display = not hide
-        keys = (watcher, view.phase == "over")
+        keys = (watcher, view.phase == "over", session.live)
         if keys != self._keys_for:
             self._keys_for = keys
             self.refresh_bindings()  # the footer offers what this seat can do now
@@ -459,7 +459,11 @@ class TableScreen(TableScreenBase):
             return True
         if action == "game_over":
             return view.phase == "over"
-        return not (action in self.SEAT_ACTIONS and (view.seat is None or view.phase == "over"))
+        session = self.session
+        closed = session is not None and not session.live  # no move can reach the table
+        return not (
+            action in self.SEAT_ACTIONS and (view.seat is None or view.phase == "over" or closed)
+        )
 
     # ------------------------------------------------------------ requests
     def _submit(self, move: Move) -> None:

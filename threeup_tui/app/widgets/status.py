@@ -132,6 +132,9 @@ def banner_for(
     trouble = ""
     if connection != "connected":  # "⚠ closed: the host closed the table"
         trouble = f"⚠ {connection}: {detail}" if detail else f"⚠ {connection}"
+    if connection == "closed" and view.phase != "over":
+        # No turn is coming at a closed table: "YOUR TURN" would invite a move.
+        css, parts = "-waiting", [[""]]
     turn = display_turn(view)
     return Banner(css, tuple(tuple(p) for p in parts), turn, trouble, clock, watching)
 
