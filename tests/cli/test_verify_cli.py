@@ -265,6 +265,21 @@ def test_malformed_record_exit_2_one_line(tmp_path: Path, records, name: str, as
     assert len(err.splitlines()) == 1, err
 
 
+def test_a_malformed_and_an_illegal_first_move_have_one_number(tmp_path: Path, records) -> None:
+    # The same first move was "move 0" when malformed and "move 1 of 2" when
+    # illegal; people count moves from 1 (only the JSON keeps the 0-based index).
+    record = copy.deepcopy(records["short"])
+    record["moves"][0]["play"] = record["moves"][0]["play"][0]  # a code, not a list
+    path = write(tmp_path / "playstr.json", record)
+    err = assert_usage_error(run("verify", str(path)))
+    why = "'play' must be a list of card codes"
+    assert err == f"threeup verify: not a record: {path}: move 1 of 1: {why}"
+    record = copy.deepcopy(records["short"])
+    record["moves"][0]["seat"] = 99
+    proc = run("verify", str(write(tmp_path / "seat99.json", record)))
+    assert proc.returncode == 1 and proc.stdout.startswith('illegal move 1 of 1: "seat": 99 ')
+
+
 def test_malformed_is_reported_even_after_an_illegal_move(tmp_path: Path, records) -> None:
     record = samples.with_moves(
         records["short"], {"seat": 1, "play": ["R2"]}, {"seat": 2, "pickup": False}

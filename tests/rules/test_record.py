@@ -245,6 +245,19 @@ def test_malformed_records_raise_with_one_line(name: str) -> None:
     assert message and "\n" not in message
 
 
+def test_a_malformed_move_is_counted_from_1_like_an_illegal_one() -> None:
+    # verify names an illegal move "move 1 of 3" for people; a malformed one is
+    # named the same way (it said "move 0"), only the JSON keeps the 0-based index.
+    record = copy.deepcopy(samples.short())
+    record["moves"] = [{"seat": 0, "play": "G3"}, {"seat": 1, "pickup": True}, {"seat": 2}]
+    with pytest.raises(MalformedRecord) as info:
+        parse_record(record)
+    assert str(info.value) == "move 1 of 3: 'play' must be a list of card codes"
+    record["moves"][0] = {"seat": 0, "play": ["G3"]}
+    with pytest.raises(MalformedRecord, match=r"^move 3 of 3: "):
+        parse_record(record)
+
+
 def test_the_whole_file_is_checked_before_any_move_is_replayed() -> None:
     record = samples.with_moves(
         samples.short(),

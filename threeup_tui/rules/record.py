@@ -91,7 +91,9 @@ def parse_record(data: Any) -> Record:
         try:
             parsed.append(Move.from_json(m))
         except MoveShapeError as err:
-            raise MalformedRecord(f"move {i}: {err}") from None
+            # Counted from 1, as verify names an illegal move ("move 1 of 71");
+            # only verify's JSON keeps record.md's 0-based index.
+            raise MalformedRecord(f"move {i + 1} of {len(moves)}: {err}") from None
     result = data.get("result")
     if result is not None:
         _check_result_shape(result)
