@@ -9,8 +9,9 @@ import json
 import logging
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,29 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
+# Python's own default limit on the digits of an int read from text (since
+# CVE-2020-10735).  No file threeup writes holds a number anywhere near it.
+MAX_NUMBER_DIGITS = 4300
+
+
+class _NumberTooLong(ValueError):
+    """A JSON integer with more digits than threeup reads (the message says so)."""
+
+
+def _int_reader() -> Callable[[str], int]:
+    """``json``'s ``parse_int``: Python's int, but past the lower of
+    :data:`MAX_NUMBER_DIGITS` and the interpreter's limit refused in threeup's
+    words (Python's own tell the player to call ``sys.set_int_max_str_digits()``)."""
+    limit = min(MAX_NUMBER_DIGITS, sys.get_int_max_str_digits() or MAX_NUMBER_DIGITS)
+
+    def read_int(digits: str) -> int:
+        if len(digits) > limit and len(digits.lstrip("-")) > limit:
+            raise _NumberTooLong(f"a number with more than {limit} digits")
+        return int(digits)
+
+    return read_int
+
+
 def read_json(path: str | os.PathLike[str]) -> Any:
     """The decoded JSON of a file; MalformedRecord (one line) if it cannot be."""
     try:
@@ -101,15 +125,17 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise MalformedRecord(f"{path}: cannot read: {reason}") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_int_reader())
     except json.JSONDecodeError as err:
         raise MalformedRecord(
             f"{path}: not JSON ({err.msg} at line {err.lineno} column {err.colno})"
         ) from None
     except RecursionError:
-        raise MalformedRecord(f"{path}: not a record (nested too deeply)") from None
-    except ValueError as err:  # e.g. an integer too long to convert
-        raise MalformedRecord(f"{path}: not a record ({err})") from None
+        raise MalformedRecord(f"{path}: nested too deeply") from None
+    except _NumberTooLong as err:
+        raise MalformedRecord(f"{path}: {err}") from None
+    except ValueError:  # none known; never Python's own words on a bad file
+        raise MalformedRecord(f"{path}: not JSON that threeup can read") from None
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:

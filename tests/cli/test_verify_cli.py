@@ -309,6 +309,18 @@ def test_files_that_are_not_records(tmp_path: Path, content: bytes) -> None:
     assert len(err.splitlines()) == 1, err
 
 
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_a_number_too_long_is_told_in_plain_words(tmp_path: Path, records, as_json) -> None:
+    # Python's own words ("... use sys.set_int_max_str_digits() to increase
+    # the limit") reached the player.
+    text = json.dumps(records["short"]).replace('"first": 0', '"first": ' + "9" * 5001)
+    assert "9" * 5001 in text
+    path = tmp_path / "huge.json"
+    path.write_text(text)
+    err = assert_usage_error(run("verify", str(path), *(["--json"] if as_json else [])))
+    assert err == f"threeup verify: not a record: {path}: a number with more than 4300 digits"
+
+
 def test_missing_file_and_directory(tmp_path: Path) -> None:
     err = assert_usage_error(run("verify", str(tmp_path / "nope.json"), "--json"))
     assert len(err.splitlines()) == 1
