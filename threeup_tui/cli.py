@@ -236,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
         "verify",
         help="check a game record",
         description="Check a game record: replay every move and say whether each is legal.",
+        epilog="Exit status: 0 a legal record; 1 an illegal move, an illegal set-up (the "
+        "deck, 'first', the face-up cards) or a result the replay does not give; "
+        "2 not a record at all.",
     )
     verify.add_argument("file", help="the record file (JSON)")
     verify.add_argument(
@@ -540,6 +543,7 @@ def _seat_words(players: Sequence[str], seat: int) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
+    from .rules.record import SETUP
     from .textclean import plural
 
     try:
@@ -562,8 +566,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             order = ", ".join(_seat_words(record.players, p) for p in verdict.places)
             places = f", places: {order}" if verdict.finished else f", out so far: {order}"
         _say(f"ok: {plural(verdict.moves, 'move')}, {status}{places}")
+    elif verdict.wrong == SETUP:  # exit 1 too (record.md), but no move to name
+        _say(f"illegal set-up: {verdict.error}")
     elif verdict.move is None:
-        _say(f"illegal: {verdict.error}")
+        _say(f"wrong result: {verdict.error}")
     else:
         # People count moves and seats from 1; the JSON keeps record.md's 0-based numbers.
         _say(f"illegal move {verdict.move + 1} of {len(record.moves)}: {verdict.error}")

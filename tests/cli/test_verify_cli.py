@@ -200,6 +200,61 @@ def test_setup_errors_have_move_null(tmp_path: Path, records, name: str) -> None
     assert out["error"], name
 
 
+@pytest.mark.parametrize(
+    ("first", "options", "words"),
+    [
+        (-1, {}, '"first": -1 names no seat'),
+        (3, {}, '"first": 3 names no seat'),
+        (None, {"first": 4}, '"first": 4 in the options names no seat'),
+    ],
+    ids=["-1", "3", "option-4"],
+)
+def test_a_first_that_is_no_seat_is_an_illegal_set_up(
+    tmp_path: Path, records, first, options, words
+) -> None:
+    # record.md: "a `first` that is not a seat" is a set-up error: exit 1 with
+    # "move": null, as a wrong deck is, not "not a record" (exit 2). The text
+    # said "illegal: 'first' must be a seat field ...", which read as a move.
+    record = copy.deepcopy(records["short"])
+    record.update(options=options)
+    if first is None:
+        del record["first"]
+    else:
+        record["first"] = first
+    path = write(tmp_path / "g.json", record)
+    code, out = _verify_json(path)
+    why = f"{words} (a record of 3 players has seats 0 to 2)"
+    assert (code, out) == (1, {"ok": False, "move": None, "error": why})
+    proc = run("verify", str(path))
+    assert (proc.returncode, proc.stderr) == (1, "")
+    assert proc.stdout == f"illegal set-up: {why}\n"
+
+
+def test_the_text_tells_a_set_up_a_move_and_a_result_apart(tmp_path: Path, records) -> None:
+    setup = copy.deepcopy(records["short"])
+    setup["setup"][1][0] = "R5"  # not in that seat's hand
+    proc = run("verify", str(write(tmp_path / "s.json", setup)))
+    assert proc.returncode == 1 and proc.stdout.startswith("illegal set-up: R5 "), proc.stdout
+    move = samples.with_moves(records["short"], {"seat": 1, "play": ["R2"]})
+    proc = run("verify", str(write(tmp_path / "m.json", move)))
+    assert proc.returncode == 1 and proc.stdout.startswith("illegal move 2 of 2: R2 ")
+    result = copy.deepcopy(records["unfinished"])
+    result["result"] = {"winner": 0}
+    proc = run("verify", str(write(tmp_path / "r.json", result)))
+    assert proc.returncode == 1
+    assert proc.stdout == (
+        "wrong result: the record has a result but its moves stop before the game ends\n"
+    )
+
+
+def test_the_help_tells_what_each_exit_status_means() -> None:
+    proc = run("verify", "--help")
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "0 a legal record; 1 an illegal move, an illegal set-up" in text
+    assert "2 not a record at all" in text
+
+
 @pytest.mark.parametrize("change", ["winner", "unfinished", "places", "stalemate"])
 def test_result_that_disagrees_has_move_null(tmp_path: Path, records, change: str) -> None:
     if change == "winner":

@@ -182,6 +182,40 @@ def test_result_that_disagrees_is_reported_with_move_null(change: str) -> None:
     assert verdict.to_json() == {"ok": False, "move": None, "error": verdict.error}
 
 
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ({"first": -1}, '"first": -1 names no seat (a record of 3 players has seats 0 to 2)'),
+        ({"first": 3}, '"first": 3 names no seat'),
+        ({"first": None, "options": {"first": 5}}, '"first": 5 in the options names no seat'),
+        ({"first": 0, "options": {"first": 1}}, "the option 'first' is 1"),
+    ],
+    ids=["first--1", "first-3", "option-5", "mismatch"],
+)
+def test_a_first_that_is_no_seat_is_a_set_up_error(edit: dict, words: str) -> None:
+    # record.md: a set-up error ("move": null, exit 1), not a malformed file.
+    record = samples.short()
+    record.update(edit)
+    if record["first"] is None:
+        del record["first"]
+    verdict = verdict_of(record)
+    assert not verdict.ok and verdict.move is None and verdict.wrong == "setup"
+    assert words in (verdict.error or ""), verdict.error
+    assert verdict.to_json() == {"ok": False, "move": None, "error": verdict.error}
+
+
+def test_a_verdict_says_what_is_wrong() -> None:
+    assert verdict_of(samples.finished()).wrong is None
+    bad_move = verdict_of(samples.with_moves(samples.short(), {"seat": 1, "play": ["R2"]}))
+    assert (bad_move.move, bad_move.wrong) == (1, "move")
+    record = samples.unfinished()
+    record["result"] = {"winner": 0}
+    assert (verdict_of(record).move, verdict_of(record).wrong) == (None, "result")
+    record = samples.short()
+    record["deck"].pop()
+    assert (verdict_of(record).move, verdict_of(record).wrong) == (None, "setup")
+
+
 # ------------------------------------------------------------- malformed
 def _malformed_cases() -> list[tuple[str, object]]:
     base = samples.short()

@@ -16,6 +16,10 @@ from .options import PLACES, OptionError, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
 
 FORMAT: Final = "threeup-record/1"
+# What a failed verdict found wrong (Verdict.wrong).
+SETUP: Final = "setup"
+MOVE: Final = "move"
+RESULT: Final = "result"
 _TOP_FIELDS: Final = frozenset(
     {"format", "players", "options", "deck", "first", "setup", "moves", "result"}
 )
@@ -130,6 +134,15 @@ def _check_result_shape(result: Any) -> None:
 
 def start_state(record: Record) -> GameState:
     """The state after the deal and the face-up choices; SetupError if wrong."""
+    n = len(record.players)
+    if not 0 <= record.first < n:
+        # A set-up error (record.md), not a malformed file: 'first' is a number,
+        # as "seat" is in a move, where a seat that does not exist is illegal.
+        where = " in the options" if record.options.first == record.first else ""
+        raise SetupError(
+            f'"first": {record.first}{where} names no seat (a record of {n} players '
+            f"has seats 0 to {n - 1})"
+        )
     deck = [parse_code(c) for c in record.deck]
     state = GameState.deal(record.players, deck, record.first, record.options)
     if len(record.setup) != len(record.players):
@@ -151,6 +164,9 @@ class Verdict:
     places: tuple[int, ...] | None
     move: int | None = None  # index of the first illegal move, on failure
     error: str | None = None
+    # On failure, what is wrong: "setup", "move" or "result" (record.md's
+    # three kinds of exit 1; the JSON tells a move by its index only).
+    wrong: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -182,19 +198,21 @@ def replay(record: Record) -> tuple[GameState, Verdict]:
     try:
         state = start_state(record)
     except SetupError as err:
-        return _empty_state(record), Verdict(False, 0, False, None, None, None, str(err))
+        verdict = Verdict(False, 0, False, None, None, None, str(err), SETUP)
+        return _empty_state(record), verdict
     for index, move in enumerate(record.moves):
         try:
             state.apply_move(move)
         except IllegalMove as err:
-            return state, Verdict(False, index, False, None, None, index, str(err))
+            return state, Verdict(False, index, False, None, None, index, str(err), MOVE)
     finished = state.phase == Phase.OVER
     places = tuple(state.places) if record.options.finish == PLACES else None
     verdict = Verdict(True, len(record.moves), finished, state.winner if finished else None, places)
     if record.result is not None:
         problem = _result_problem(record.result, state)
         if problem:
-            return state, Verdict(False, len(record.moves), finished, None, None, None, problem)
+            n = len(record.moves)
+            return state, Verdict(False, n, finished, None, None, None, problem, RESULT)
     return state, verdict
 
 
