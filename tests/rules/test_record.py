@@ -10,7 +10,17 @@ import pytest
 import samples
 from dealing import FULL_CODES, verdict_of
 
-from threeup_tui.rules import MalformedRecord, Options, parse_record, record_of, replay, verify
+from threeup_tui.rules import (
+    GameState,
+    MalformedRecord,
+    Options,
+    SetupError,
+    parse_record,
+    record_of,
+    replay,
+    verify,
+)
+from threeup_tui.rules.errors import seat_words
 from threeup_tui.rules.record import FORMAT
 
 
@@ -300,6 +310,17 @@ def test_the_whole_file_is_checked_before_any_move_is_replayed() -> None:
     )
     with pytest.raises(MalformedRecord):
         verify(record)
+
+
+def test_record_of_names_a_seat_without_a_possessive_or_you_has() -> None:
+    # "you (seat 2) has not chosen" read badly; every engine message names a
+    # seat as "seat 2 (you)", whatever the name.
+    state = GameState.new(["Ann", "you", "Zoë 李"], seed=1)
+    state.choose_face_up(0, state.hand_kinds(0)[:3])
+    with pytest.raises(SetupError) as info:
+        record_of(state)
+    assert str(info.value) == "seat 2 (you) has not chosen its face-up cards yet"
+    assert seat_words(2, "Zoë 李") == "seat 3 (Zoë 李)" and seat_words(0, "") == "seat 1"
 
 
 def test_record_of_a_game_so_far_has_no_result() -> None:

@@ -13,3 +13,12 @@ class IllegalMove(RulesError):
 
 class SetupError(RulesError):
     """A deal or a face-up choice that the rules do not allow."""
+
+
+def seat_words(seat: int, name: str) -> str:
+    """A seat as the engine's messages name it: counted from 1, its player's
+    name after it (``seat 2 (Ann)``; ``seat 2`` for no name).  Messages never
+    make a possessive of the name ("you's hand", "Zoë 李's"): they say "the
+    hand of seat 2 (you)", which reads well whatever the name, in a verdict
+    and in the app's "Not allowed: ..." alike."""
+    return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"

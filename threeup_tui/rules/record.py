@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from .actions import Move, MoveShapeError
 from .cards import CODES, is_code, parse_code
-from .errors import IllegalMove, SetupError
+from .errors import IllegalMove, SetupError, seat_words
 from .options import PLACES, OptionError, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
 
@@ -253,7 +253,7 @@ def record_of(state: GameState, with_result: bool = True) -> Record:
     for seat, choice in enumerate(state.setup):
         if choice is None:
             raise SetupError(
-                f"{state.names[seat]} (seat {seat + 1}) has not chosen its face-up cards yet"
+                f"{seat_words(seat, state.names[seat])} has not chosen its face-up cards yet"
             )
         setup.append(tuple(CODES[k] for k in choice))
     return Record(
