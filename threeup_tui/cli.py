@@ -544,7 +544,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
     from .rules.record import SETUP
-    from .textclean import plural
+    from .textclean import plural, without_controls
 
     try:
         record = load_record(args.file)
@@ -552,6 +552,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"threeup verify: not a record: {err}", file=sys.stderr)
         return EXIT_USAGE
     _state, verdict = replay(record)
+    # An error may quote the record's names: shown as _seat_words shows them,
+    # without what a terminal would obey (the JSON escapes them itself).
+    error = " ".join(without_controls(verdict.error or "").split())
     if args.json:
         print(json.dumps(verdict.to_json()))
     elif verdict.ok:
@@ -567,12 +570,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             places = f", places: {order}" if verdict.finished else f", out so far: {order}"
         _say(f"ok: {plural(verdict.moves, 'move')}, {status}{places}")
     elif verdict.wrong == SETUP:  # exit 1 too (record.md), but no move to name
-        _say(f"illegal set-up: {verdict.error}")
+        _say(f"illegal set-up: {error}")
     elif verdict.move is None:
-        _say(f"wrong result: {verdict.error}")
+        _say(f"wrong result: {error}")
     else:
         # People count moves and seats from 1; the JSON keeps record.md's 0-based numbers.
-        _say(f"illegal move {verdict.move + 1} of {len(record.moves)}: {verdict.error}")
+        _say(f"illegal move {verdict.move + 1} of {len(record.moves)}: {error}")
     return EXIT_OK if verdict.ok else EXIT_ILLEGAL
 
 

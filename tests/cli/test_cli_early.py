@@ -275,6 +275,24 @@ def test_verify_text_shows_a_records_names_without_what_a_terminal_would_obey(
     assert f"(]0;pwned[2JEvil {'x' * 8})" in out  # cut as a name is (24 characters)
 
 
+def test_verify_text_of_an_illegal_move_shows_no_escape_from_a_name(tmp_path: Path) -> None:
+    """The engine's reason may quote a name ("it is NAME's turn"); it reached
+    the terminal with the name's escape sequences and line breaks."""
+    import samples
+
+    record = samples.short()
+    record["players"][1] = "\x1b]0;pwned\x07\x1b[2J\u202eEvil\nx"
+    bad = samples.with_moves(record, {"seat": 2, "play": ["G6"]})  # seat 1's turn
+    proc = run("verify", str(write(tmp_path / "evil.json", bad)), timeout=60)
+    assert proc.returncode == 1 and proc.stdout.startswith("illegal move 2 of 2: "), proc.stdout
+    assert len(proc.stdout.splitlines()) == 1, proc.stdout
+    for obeyed in ("\x1b", "\x07", "\u202e"):
+        assert obeyed not in proc.stdout
+    assert "]0;pwned[2JEvil x" in proc.stdout
+    raw = json.loads(run("verify", str(tmp_path / "evil.json"), "--json", timeout=60).stdout)
+    assert "\x1b]0;pwned\x07" in raw["error"]  # the JSON keeps the name as the file has it
+
+
 def test_verify_text_places_are_1_based(tmp_path: Path) -> None:
     from threeup_tui.recordfile import save_record
     from threeup_tui.rules import Options, record_of
