@@ -115,7 +115,7 @@ def test_places_are_reported() -> None:
         ({"seat": 7, "pickup": True}, ['"seat": 7', "no seat", "0 to 2"]),
         ({"seat": -1, "pickup": True}, ["no seat"]),
         # Texts count seats from 1 (the record's fields from 0).
-        ({"seat": 2, "play": ["G6"]}, ["turn (seat 2)", "(seat 3)"]),
+        ({"seat": 2, "play": ["G6"]}, ["the turn of seat 2 (", "not of seat 3 ("]),
         ({"seat": 0, "play": ["G5"]}, ["turn"]),
         ({"seat": 1, "pickup": True}, ["legal discard"]),
         ({"seat": 1, "draw": True}, ["right after"]),
@@ -321,6 +321,25 @@ def test_record_of_names_a_seat_without_a_possessive_or_you_has() -> None:
         record_of(state)
     assert str(info.value) == "seat 2 (you) has not chosen its face-up cards yet"
     assert seat_words(2, "Zoë 李") == "seat 3 (Zoë 李)" and seat_words(0, "") == "seat 1"
+
+
+@pytest.mark.parametrize("name", ["you", "Zoë 李", "Chris", ""])
+def test_reasons_name_a_seat_whatever_its_name(name: str) -> None:
+    # "B3 (blue 3) is not in you's hand": a possessive of an arbitrary name
+    # reads badly (in a verdict and in the app's "Not allowed: ..." alike).
+    who = f"seat 2 ({name})" if name else "seat 2"
+    record = samples.short()  # seat 1's turn, after seat 0's R5
+    record["players"][1] = name
+    for move, reason in [
+        ({"seat": 1, "play": ["R9"]}, f"R9 (red 9) is not in the hand of {who}"),
+        ({"seat": 2, "play": ["G6"]}, f"it is the turn of {who}, not of seat 3 (P2)"),
+    ]:
+        verdict = verdict_of(samples.with_moves(record, move))
+        assert (verdict.move, verdict.error) == (1, reason)
+    record = samples.short()
+    record["players"][1] = name
+    record["setup"][1][0] = "R5"  # a card of seat 0's hand
+    assert verdict_of(record).error == f"R5 is not among the six cards of {who}"
 
 
 def test_record_of_a_game_so_far_has_no_result() -> None:

@@ -77,7 +77,9 @@ def test_a_pair_named_three_times_says_how_many_are_held() -> None:
     state = GameState.deal(["ill", "P1"], [parse_code(c) for c in deck], 0)
     with pytest.raises(SetupError) as err:
         state.choose_face_up(0, _kinds(["R1", "R1", "R1"]))
-    assert str(err.value) == "R1 is named 3 times, but ill's six cards hold 2 copies of it"
+    assert str(err.value) == (
+        "R1 is named 3 times, but the six cards of seat 1 (ill) hold 2 copies of it"
+    )
     state.choose_face_up(0, _kinds(["R1", "R1", "R3"]))  # the pair itself is fine
 
 
@@ -90,7 +92,7 @@ def test_face_up_choice_errors() -> None:
     with pytest.raises(SetupError) as too_often:
         state.choose_face_up(0, _kinds(["R1", "R1", "R2"]))  # only one R1
     assert str(too_often.value) == (
-        f"R1 is named 2 times, but {name}'s six cards hold one copy of it"
+        f"R1 is named 2 times, but the six cards of seat 1 ({name}) hold one copy of it"
     )
     with pytest.raises(SetupError, match="R1 is named 3 times"):
         state.choose_face_up(0, _kinds(["R1", "R1", "R1"]))
@@ -158,7 +160,7 @@ def test_d3_first_option_names_the_seat() -> None:
 def test_d3_record_first_makes_the_first_discard() -> None:
     game = deal(3, first=2, hand={2: ["R5", "G6", "B7"]})
     assert game.seat == 2
-    game.illegal(Move.play(0, game.hand(0)[:1]), "turn (seat 3)")
+    game.illegal(Move.play(0, game.hand(0)[:1]), "the turn of seat 3")
     game.play(2, "R5")
     assert game.seat == 0
 

@@ -27,7 +27,7 @@ from .cards import (
     parse_code,
     rank_name,
 )
-from .errors import IllegalMove, SetupError
+from .errors import IllegalMove, SetupError, seat_words
 from .options import PLACES, Options
 
 MIN_PLAYERS: Final = 2
@@ -301,7 +301,7 @@ class GameState:
         if not 0 <= seat < self.n:
             raise SetupError(f"there is no seat {seat + 1}: the seats are 1 to {self.n}")
         if self.setup[seat] is not None:
-            raise SetupError(f"{self.names[seat]} has already chosen face-up cards")
+            raise SetupError(f"{self._seat(seat)} has already chosen its face-up cards")
         if len(kinds) != 3:
             raise SetupError(f"choose exactly 3 cards to lay face up, not {len(kinds)}")
         hand = self.hand[seat]
@@ -321,13 +321,20 @@ class GameState:
             self.phase = Phase.PLAY
             self._legal = None
 
+    def _seat(self, seat: int) -> str:
+        """``seat 2 (Ann)``: how every message names a seat (no "Ann's")."""
+        return seat_words(seat, self.names[seat])
+
     def _short_of(self, seat: int, kind: int, named: int) -> str:
         """Why ``named`` copies of ``kind`` cannot be laid face up by ``seat``."""
-        code, name, held = CODES[kind], self.names[seat], self.hand[seat][kind]
+        code, held = CODES[kind], self.hand[seat][kind]
         if held == 0:
-            return f"{code} is not among {name}'s six cards"
+            return f"{code} is not among the six cards of {self._seat(seat)}"
         copies = "one copy" if held == 1 else f"{held} copies"
-        return f"{code} is named {named} times, but {name}'s six cards hold {copies} of it"
+        return (
+            f"{code} is named {named} times, but the six cards of {self._seat(seat)} "
+            f"hold {copies} of it"
+        )
 
     def choose_face_up_codes(self, seat: int, codes: Sequence[str]) -> None:
         try:
@@ -487,10 +494,7 @@ class GameState:
             )
         s = self.seat
         if move.seat != s:
-            raise IllegalMove(
-                f"it is {self.names[s]}'s turn (seat {s + 1}), not "
-                f"{self.names[move.seat]}'s (seat {move.seat + 1})"
-            )
+            raise IllegalMove(f"it is the turn of {self._seat(s)}, not of {self._seat(move.seat)}")
         legal = self.legal_actions()
         if move.kind == "play":
             kinds, from_hand = self._check_play(s, move.cards)
@@ -566,7 +570,7 @@ class GameState:
                 f"{CODES[kind]} is face up: face-up cards may be played only once the "
                 "hand and the draw pile are empty (D4)"
             )
-        return f"{CODES[kind]} ({describe(kind)}) is not in {self.names[s]}'s {where}"
+        return f"{CODES[kind]} ({describe(kind)}) is not in the {where} of {self._seat(s)}"
 
     def why_not(self, action: int) -> str:
         s = self.seat
