@@ -93,7 +93,7 @@ async def test_a_table_without_spectator_chat_offers_a_spectator_none(
         await open_table(pilot, client, state, seat=seat, is_host=False, lobby=lobby)
         box = app.screen.query_one("#chat-input", Input)
         titles = {c.title for c in app.get_system_commands(app.screen)}
-        await pilot.press("c", "h", "i", "enter")
+        await pilot.press("c", "h", "i", "enter", "escape")  # Esc: back to the table's keys
         if seat is None:
             assert "Chat" not in footer_words(app) and "Chat" not in titles
             assert box.disabled and "only players chat here" in screen_text(app)
