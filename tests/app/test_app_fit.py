@@ -1,6 +1,6 @@
 """No text is cut without a sign: the table at 80x24 for 2 to 6 players,
 and the places the issue found cut (the top line, known cards, an empty
-hand, chat)."""
+hand, chat); and no card hidden at any size from 40x12 to 120x40."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from table_states import (
     played_until,
     table_app,
 )
-from text_fit import cut_text
+from text_fit import cut_text, hidden_cards
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
@@ -194,3 +194,37 @@ def chat_shown(app: ThreeUpApp, chat: ChatLines) -> str:
     region = chat.content_region
     rows = screen_text(app).splitlines()[region.y : region.bottom]
     return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
+# Every width from the compact layout to the roomy one; and every height at
+# the widths where the layout changes (the moves and chat appear at 60, and
+# take their 38% from 71; cards are drawn as cards from 100 if the height
+# allows), and on a short terminal around where the moves and chat appear.
+SIZES = (
+    [(w, 24) for w in range(40, 121)]
+    + [(w, h) for w in (60, 66, 100) for h in range(12, 41)]
+    + [(w, 12) for w in range(56, 73)]
+)
+
+
+async def test_every_card_shows_whole_at_every_size(client: ScriptedClient) -> None:
+    """Your face-up and face-down cards, and the hand's, are never clipped
+    nor under the moves and chat: at 60 to 69 columns the third face-down
+    card was hidden behind the chat (the side took 38% whatever the cards
+    needed)."""
+    # A hand of 9: wrapped onto two lines of tiles where the row is narrow.
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 9)
+    app = table_app(client)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        screen = await open_table(pilot, client, state)
+        seen = set()
+        for width, height in SIZES:
+            await pilot.resize_terminal(width, height)
+            problems = hidden_cards(app)
+            assert not problems, f"at {width}x{height}:\n" + "\n".join(problems)
+            seen |= {c for c in ("-narrow", "-short", "-roomy") if screen.has_class(c)}
+            if (width, height) in ((66, 24), (60, 20)):
+                # The sizes the fault was seen at: no card word cut either.
+                cards = [p for p in cut_text(app) if p.startswith("CardTile")]
+                assert not cards, f"at {width}x{height}:\n" + "\n".join(cards)
+        assert seen == {"-narrow", "-short", "-roomy"}  # every layout was looked at

@@ -28,6 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
+from threeup_tui.app.widgets.card import CardTile
+
 BOX_CHARS = set("─│╭╮╰╯┌┐└┘┄┆═║╔╗╚╝━┃┏┓┗┛▔▁▏▕▌▐▊▎█▀▄")
 
 
@@ -117,3 +119,30 @@ def cut_text(app: App[object]) -> list[str]:
 def footer_keys(app: App[object]) -> list[str]:
     """The footer's key descriptions, as shown."""
     return [drawn(k).plain for k in app.screen.query(FooterKey) if drawn(k) is not None]  # type: ignore[union-attr]
+
+
+def hidden_cards(app: App[object]) -> list[str]:
+    """Every card tile of the table not shown whole, in words.
+
+    A tile pushed past its row's container is clipped by it (or drawn
+    under a neighbour such as the moves and chat column): only part of it,
+    or none, is on screen although the screen says the card is there.  The
+    hand alone may scroll (up and down, by design), so its tiles may be
+    clipped above or below but never at the side.
+    """
+    problems: list[str] = []
+    screen = app.screen
+    panels = [w.region for w in screen.query("#side") if w.display]
+    for tile in screen.query(CardTile):
+        if not tile.display or any(not a.display for a in tile.ancestors if isinstance(a, Widget)):
+            continue
+        geometry = screen.find_widget(tile)
+        region, clip = geometry.region, geometry.clip
+        name = f"card {tile.zone} {tile.index + 1} at {region}"
+        if tile.zone == "hand":
+            if region.x < clip.x or region.right > clip.right:
+                problems.append(f"{name}: cut at the side (clipped to {clip})")
+        elif not clip.contains_region(region):
+            problems.append(f"{name}: clipped to {clip}")
+        problems += [f"{name}: under the side column {p}" for p in panels if p.overlaps(region)]
+    return problems

@@ -7,6 +7,8 @@ engine's reason comes back as a rejection.
 
 from __future__ import annotations
 
+import math
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -50,8 +52,13 @@ OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
 
 
 SHORT = 20  # lines under which the opponents' rows scroll in two lines
-NARROW = 60  # columns under which the moves and chat are left out
-ROOMY_CENTRE = 68  # cells your face-up and face-down cards need side by side
+# Cells your face-up and face-down cards need side by side: two labels of 5
+# and two rows of three tiles (5 wide, 1 apart: 17, or 29 when roomy).
+CENTRE_LEAST = 44
+ROOMY_CENTRE = 68
+SIDE_SHARE = 0.38  # of the width, for the moves and chat (styles.tcss: #side)
+SIDE_LEAST = 16  # the chat's title and a few words a line: less, and it goes
+NARROW = CENTRE_LEAST + SIDE_LEAST  # columns under which the moves and chat are left out
 SIDE_MOST = 50
 
 
@@ -164,13 +171,17 @@ class TableScreen(TableScreenBase):
             self.sync(force=True)
 
     def _size_side(self) -> None:
-        """On a roomy screen the moves and chat get what the cards leave."""
+        """The moves and chat get what the cards leave: a row of cards wider
+        than its column is clipped, and its last card hidden under the chat
+        (60 to 70 columns, before the side yielded)."""
         side = self.query_one("#side")
+        width = self.size.width
         if self.has_class("-roomy"):
-            width = self.size.width
             side.styles.width = max(24, min(SIDE_MOST, round(width * 0.32), width - ROOMY_CENTRE))
+        elif width - math.ceil(width * SIDE_SHARE) < CENTRE_LEAST:
+            side.styles.width = max(SIDE_LEAST, width - CENTRE_LEAST)
         else:
-            side.styles.width = None
+            side.styles.width = None  # the stylesheet's share
 
     def _set_roomy(self) -> bool:
         """Toggle the roomy layout; True if it changed."""
