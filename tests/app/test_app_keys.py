@@ -1,5 +1,6 @@
 """Scrolling panes scroll with ↑ ↓ PgUp PgDn Home End without Tab first, and
-the replay steps with its own keys whatever is focused."""
+the replay steps with its own keys whatever is focused; at the table, Tab
+brings the focus to the moves or the chat, which then scroll with them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.widgets.move_log import MoveLog
+from threeup_tui.bots import GreedyBot
+from threeup_tui.client import ViewChanged
+from threeup_tui.rules import seat_view
 
 LONG_RULES = BUILTIN_RULES + "".join(f"\n\n## More {i}\n\nline {i} of the rules" for i in range(40))
 
@@ -192,3 +197,69 @@ async def test_the_chat_line_takes_what_fits_the_tables_width_limit(
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(client.requests))
         assert client.requests == [("chat", "漢" * 100)]
+
+
+def moves_shown(app: object, log: MoveLog) -> str:
+    """The words the moves box shows, in order, as one line."""
+    region = log.content_region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
+def words(line: str) -> str:
+    return " ".join(line.split())
+
+
+async def test_tab_reaches_the_moves_and_the_keys_scroll_them(client: ScriptedClient) -> None:
+    """The Keys help says "Tab: into the moves or the chat: then ↑ ↓ PgUp PgDn
+    Home End scroll it"; at 80x24 Tab went round the opponents, the chat and
+    its line, never the moves, and the older moves could not be seen."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        bots = [GreedyBot(0), GreedyBot(1)]
+
+        async def play(moves: int) -> None:
+            for _ in range(moves):
+                state.apply_move(bots[state.seat].choose_move(seat_view(state, state.seat)))
+                client.emit(ViewChanged(seat_view(state, 0)))
+            await wait_for(pilot, lambda: log._seen == state.moves_played, what="the moves")
+
+        log = screen.query_one(MoveLog)
+        await play(35)  # a game well under way: more moves than the box holds
+        assert not state.over
+        lines = list(log.lines)
+        newest = moves_shown(app, log)
+        assert newest.endswith(words(lines[-1])) and not newest.startswith(words(lines[0]))
+        for key in ("tab", "shift+tab"):
+            screen.set_focus(None)
+            for _ in range(4):  # the opponents, the moves, the chat, its line
+                await pilot.press(key)
+                if app.focused is log:
+                    break
+            assert app.focused is log, f"{key} never reached the moves"
+        await pilot.press("home")
+        assert moves_shown(app, log).startswith(words(lines[0]))  # the oldest kept, on top
+        assert "newer ↓" in screen_text(app)  # and the box says newer ones are below
+        await pilot.press("end")
+        assert moves_shown(app, log) == newest and "newer ↓" not in screen_text(app)
+        await pilot.press("up")
+        assert log.back == 1 and moves_shown(app, log).endswith(words(lines[-2]))
+        await pilot.press("pageup")
+        assert log.back > 2
+        await pilot.press("pagedown", "down")
+        assert log.back == 0 and moves_shown(app, log) == newest
+        # Read back, a new move does not move what is being read.
+        await pilot.press("pageup")
+        reading = moves_shown(app, log)
+        await play(1)
+        assert moves_shown(app, log) == reading
+        await pilot.press("end")
+        assert moves_shown(app, log).endswith(words(log.lines[-1]))
+        # Tabbed away, the box follows the game again.
+        await pilot.press("pageup")
+        assert log.back > 0
+        await pilot.press("tab")
+        assert app.focused is not log and log.back == 0
+        assert moves_shown(app, log).endswith(words(log.lines[-1]))

@@ -1,8 +1,11 @@
 """The move log: every move in plain words, the newest at the bottom.
 
-It draws the last moves that fit its box instead of scrolling: a growing
-scroll view would cost a layout pass on every move, and the full history
-is in the game record anyway.
+It draws the moves that fit its box itself instead of being a scroll view:
+a growing scroll view would cost a layout pass on every move.  Focused
+(Tab), it still scrolls, a move at a time, with ↑ ↓ PgUp PgDn Home End
+(and the mouse wheel), over the last moves kept (the full history is in
+the game record): it counts how many of the newest moves it leaves out
+below, and says so in its bottom border.
 
 Extra discards are labelled: after a Clear +1 or +2 the same player's next
 discards read "extra 1 of 2: Bob played R5", so they never look like
@@ -14,7 +17,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
+from textual import events
+from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 
@@ -99,8 +105,20 @@ def last_move_words(view: View, names: tuple[str, ...]) -> str:
     return lines[-1]
 
 
-class MoveLog(Widget):
+class MoveLog(Widget, can_focus=True):
     """Appends the moves a new view adds; starts over with a new game."""
+
+    # The Keys help promises these once Tab has brought the focus here; a
+    # focused widget's bindings come before the table's (Home and End move
+    # the card cursor only while nothing is focused).
+    BINDINGS = [
+        Binding("up", "older(1)", show=False),
+        Binding("down", "older(-1)", show=False),
+        Binding("pageup", "older_page(1)", show=False),
+        Binding("pagedown", "older_page(-1)", show=False),
+        Binding("home", "oldest", show=False),
+        Binding("end", "newest", show=False),
+    ]
 
     def __init__(self) -> None:
         super().__init__(id="moves")
@@ -109,45 +127,115 @@ class MoveLog(Widget):
         self._seen = 0  # moves_played already written
         self._extras = ExtraCount()
         self._wrapped: dict[tuple[str, int], list[Content]] = {}  # wrapping is the costly part
+        self.back = 0  # the newest moves scrolled out below (0: the newest shows)
 
     def show(self, view: View, names: tuple[str, ...]) -> None:
         if view.moves_played < self._seen:
             self.lines.clear()
             self._seen = 0
             self._extras = ExtraCount()
+            self._go_back(0)
         new = view.moves_played - self._seen
         if new <= 0:
             return
         entries = view.log[-new:] if new <= len(view.log) else view.log
+        added = len(entries)
         if new > len(view.log):
             if self._seen:
                 self.lines.append("…")
+                added += 1
             self._extras = ExtraCount()  # moves were missed: count afresh
         # Names are cleaned by the session; Content from a str is never markup.
         self.lines.extend(labelled(entries, names, self._extras))
         self._seen = view.moves_played
+        if self.back:
+            # Scrolled back, the moves being read stay put as new ones come.
+            self._go_back(self.back + added)
         self.refresh()  # a repaint only: the box keeps its size
 
     @property
     def last(self) -> str:
         return self.lines[-1] if self.lines else ""
 
-    def render(self) -> Content:
+    # ------------------------------------------------------------ scrolling
+    def _rows(self, text: str, width: int) -> list[Content]:
+        key = (text, width)
+        wrapped = self._wrapped.get(key)
+        if wrapped is None:
+            if len(self._wrapped) > 4 * KEEP:
+                self._wrapped.clear()
+            wrapped = self._wrapped[key] = Content(text).wrap(width)
+        return wrapped
+
+    def most_back(self) -> int:
+        """How far back the log goes: the oldest move kept at the top of the box."""
+        width, height = self.content_region.width, self.content_region.height
+        if width <= 0 or height <= 0:
+            return max(0, len(self.lines) - 1)
+        rows = fitting = 0
+        for text in self.lines:
+            rows += len(self._rows(text, width))
+            if rows > height:
+                break
+            fitting += 1
+        return max(0, len(self.lines) - max(1, fitting))
+
+    def _go_back(self, back: int) -> None:
+        back = max(0, min(back, self.most_back()))
+        if back == self.back:
+            return
+        self.back = back
+        self.border_subtitle = f"{back} newer ↓" if back else ""
+        self.refresh()
+
+    def _shown_count(self) -> int:
+        """The moves the box shows now (a page)."""
+        return max(1, len(self._shown()[1]))
+
+    def action_older(self, moves: int) -> None:
+        self._go_back(self.back + moves)
+
+    def action_older_page(self, pages: int) -> None:
+        self._go_back(self.back + pages * self._shown_count())
+
+    def action_oldest(self) -> None:
+        self._go_back(self.most_back())
+
+    def action_newest(self) -> None:
+        self._go_back(0)
+
+    def on_blur(self, event: events.Blur) -> None:
+        # Tabbed away (or back to the cards), the box follows the game again:
+        # a log left scrolled back would hide each new move from then on.
+        self._go_back(0)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._go_back(self.back + 1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._go_back(self.back - 1)
+
+    # ------------------------------------------------------------ drawing
+    def _shown(self) -> tuple[Content, list[str]]:
+        """What the box shows: whole moves, the newest of them ``back``
+        moves before the last (or one move too tall, cut with "…")."""
         width = self.content_region.width
         height = self.content_region.height
         if width <= 0 or height <= 0:
-            return Content("")
-        if len(self._wrapped) > 4 * KEEP:
-            self._wrapped.clear()
+            return Content(""), []
         shown: list[Content] = []
-        for text in reversed(self.lines):
-            key = (text, width)
-            wrapped = self._wrapped.get(key)
-            if wrapped is None:
-                wrapped = self._wrapped[key] = Content(text).wrap(width)
+        texts: list[str] = []
+        for text in islice(reversed(self.lines), self.back, None):
+            wrapped = self._rows(text, width)
             if len(shown) + len(wrapped) > height:
                 if not shown:  # one move taller than the box: its start, and "…"
-                    return clamp_rows(Content(text), width, height)
+                    return clamp_rows(Content(text), width, height), [text]
                 break  # only whole moves: an older one never shows its tail alone
             shown[:0] = wrapped
-        return Content("\n").join(shown)
+            texts.insert(0, text)
+        return Content("\n").join(shown), texts
+
+    def render(self) -> Content:
+        return self._shown()[0]
