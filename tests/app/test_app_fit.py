@@ -228,3 +228,15 @@ async def test_every_card_shows_whole_at_every_size(client: ScriptedClient) -> N
                 cards = [p for p in cut_text(app) if p.startswith("CardTile")]
                 assert not cards, f"at {width}x{height}:\n" + "\n".join(cards)
         assert seen == {"-narrow", "-short", "-roomy"}  # every layout was looked at
+
+
+@pytest.mark.parametrize("size", [(80, 12), (100, 19)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_short_table_cuts_no_word(client: ScriptedClient, size: tuple[int, int]) -> None:
+    """Under 20 lines the action bar has one line: the reasons beside the
+    buttons lost their second line without a sign."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state)
+        await finish(pilot)
+        no_cut(app, f"{size[0]}x{size[1]}")

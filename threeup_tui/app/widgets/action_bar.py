@@ -68,12 +68,13 @@ class ActionState:
 
 
 @lru_cache(maxsize=256)
-def reasons_content(reasons: tuple[Reason, ...], width: int) -> Content:
-    """The reasons fitted to a box ``width`` cells wide (they repeat turn after turn)."""
+def reasons_content(reasons: tuple[Reason, ...], width: int, rows: int = REASON_ROWS) -> Content:
+    """The reasons fitted to a box ``width`` cells wide and ``rows`` high (they
+    repeat turn after turn)."""
     parts = [[Content(f) for f in r.forms] for r in reasons]
     if not parts:
         return Content("")
-    return fit_rows(parts, width, REASON_ROWS).stylize("$text-muted")
+    return fit_rows(parts, width, max(rows, 1)).stylize("$text-muted")
 
 
 class ReasonBox(Widget):
@@ -89,7 +90,10 @@ class ReasonBox(Widget):
             self.refresh()  # a fixed two-line box: no layout pass
 
     def render(self) -> Content:
-        return reasons_content(self.reasons, self.content_region.width)
+        # One line on a short terminal (styles.tcss: .-short #reason): fitted
+        # to it, the reasons end in "…" instead of losing their second line.
+        region = self.content_region
+        return reasons_content(self.reasons, region.width, min(region.height, REASON_ROWS))
 
     def on_resize(self, event: Resize) -> None:
         self.refresh()
