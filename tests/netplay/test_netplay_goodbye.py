@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from netplay_support import make_client, make_table, start_host
 
 from net import Impairment, ImpairmentProxy, NetConfig
@@ -39,8 +40,19 @@ async def seated(client: NetClient) -> None:
         pass
 
 
-async def test_a_table_closed_for_good_whose_close_is_lost_ends_for_its_client(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("goodbye", "then"),
+    [
+        # Closed for good: not "reconnecting: nothing received for 1 s", and
+        # no knocking on a table that said it is gone.
+        (CLOSE_TABLE_CLOSED, ("closed", CLOSE_TABLE_CLOSED)),
+        # Stopped, may resume: the client waits for the table, and keeps no
+        # stale goodbye that a later, different one could be mistaken for.
+        (CLOSE_HOST_STOPPED, ("reconnecting", CLOSE_HOST_STOPPED)),
+    ],
+)
+async def test_a_goodbye_whose_close_is_lost_is_done_as_it_said(
+    tmp_path: Path, goodbye: str, then: tuple[str, str]
 ) -> None:
     table = make_table(tmp_path, players=3, seed=5)
     host = await start_host(table)
@@ -50,36 +62,14 @@ async def test_a_table_closed_for_good_whose_close_is_lost_ends_for_its_client(
     try:
         await client.start()
         await asyncio.wait_for(seated(client), 10)
-        await host.close(CLOSE_TABLE_CLOSED)
+        await host.close(goodbye)
         change = await asyncio.wait_for(told(client), 10)
-        # Not "reconnecting: nothing received for 1 s", and no knocking on
-        # a table that said it is gone.
-        assert (change.state, change.detail) == ("closed", CLOSE_TABLE_CLOSED)
-        assert client.reconnects == 0 and client.closed_by_host == CLOSE_TABLE_CLOSED
+        assert (change.state, change.detail) == then
         assert proxy.to_client.dropped > 0  # the CLOSE copies were lost
-    finally:
-        await client.close()
-        await proxy.stop()
-
-
-async def test_a_host_stopped_mid_game_whose_close_is_lost_is_waited_for(
-    tmp_path: Path,
-) -> None:
-    """The other goodbye, "stopped: it may resume": the client waits for the
-    table (reconnecting), and keeps no stale goodbye that a later,
-    different one could be mistaken for."""
-    table = make_table(tmp_path, players=3, seed=5)
-    host = await start_host(table)
-    proxy = await ImpairmentProxy.start(host.address)
-    proxy.drop_to_client = is_close
-    client = make_client(proxy.address, "ann", tmp_path / "a.json", config=QUICK)
-    try:
-        await client.start()
-        await asyncio.wait_for(seated(client), 10)
-        await host.close(CLOSE_HOST_STOPPED)
-        change = await asyncio.wait_for(told(client), 10)
-        assert (change.state, change.detail) == ("reconnecting", CLOSE_HOST_STOPPED)
-        assert client.closed_by_host is None
+        if goodbye == CLOSE_TABLE_CLOSED:
+            assert client.reconnects == 0 and client.closed_by_host == CLOSE_TABLE_CLOSED
+        else:
+            assert client.closed_by_host is None
     finally:
         await client.close()
         await proxy.stop()
