@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from .bots import BOT_LEVELS
 from .paths import games_dir, home_short
 from .recordfile import free_path, set_aside
 from .tablefile import TableFileError, read_table_file, table_file_path
@@ -99,7 +100,8 @@ def _read(journal: Path) -> SavedGame | None:
     if not isinstance(config, dict):
         return None
     players, level = config.get("players"), config.get("bot_level")
-    if type(players) is not int or not isinstance(level, str):
+    # What the start screen will say of it: nothing a file could make up.
+    if type(players) is not int or not 2 <= players <= 6 or level not in BOT_LEVELS:
         return None
     return SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
 
