@@ -150,7 +150,7 @@ class HostedClient(LocalClient):
             from .sshdoor import SshDoor
 
             if isinstance(self.ssh_door, SshDoor):
-                await self.ssh_door.close()
+                await self.ssh_door.close(reason)
         await super().close()
 
 

@@ -68,6 +68,7 @@ from net.ratelimit import LruTable
 from .guest import GUEST_ENV, GUEST_FD_ENV
 from .names import clean_name
 from .netplay.tokens import state_dir
+from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
 if TYPE_CHECKING:
     from .table import Table
@@ -363,6 +364,7 @@ class SshDoor:
         # lobby drop, still takes its word back), the oldest forgotten first.
         self._words: LruTable[str, bool] = LruTable(MAX_WORDS_KEPT)
         self._closing = False
+        self._goodbye = CLOSE_TABLE_CLOSED  # why the door closes, once it does
 
     @property
     def code(self) -> str | None:
@@ -412,19 +414,27 @@ class SshDoor:
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
 
-    async def close(self) -> None:
-        """The table is closing.  Its host has already told every app; each
-        gets ``CLOSE_GRACE`` seconds to say so and restore its terminal, then
-        the rest are ended and the door says it for them."""
+    async def close(self, reason: str = CLOSE_TABLE_CLOSED) -> None:
+        """The table is closing (``reason``, as its host told every app).
+        Each app gets ``CLOSE_GRACE`` seconds to say so and restore its
+        terminal, then the rest are ended and the door says it for them.
+        A host stopped mid-game (``CLOSE_HOST_STOPPED``) may resume the
+        table, but this door goes with it: the apps, which would wait for
+        it, are ended at once, and each player is told how to come back."""
         self._closing = True
+        self._goodbye = reason
         if self._server is not None:
             self._server.close()
         for process in list(self._at_the_door):  # still at a prompt: nothing to wait for
             with contextlib.suppress(Exception):
-                process.stdout.write(b"\r\nthreeup: the host closed the table\r\n")
+                process.stdout.write(f"\r\nthreeup: {reason}\r\n".encode())
                 process.exit(0)
         tasks = [t for t in self._session_tasks if not t.done()]
         if tasks:
+            if reason == CLOSE_HOST_STOPPED:
+                for child in list(self._children):  # SIGTERM: it leaves cleanly
+                    with contextlib.suppress(ProcessLookupError):
+                        child.terminate()
             await asyncio.wait(tasks, timeout=CLOSE_GRACE)
         for child in list(self._children):
             with contextlib.suppress(ProcessLookupError):
@@ -497,7 +507,12 @@ class SshDoor:
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.
         code = 0 if self._closing or not returned else max(returned, 1)
-        if word is not None and not self._closing:  # a closed table has no seat to come back to
+        if self._closing and self._goodbye == CLOSE_HOST_STOPPED:
+            # Not closed: stopped, and --resume brings the table back.
+            prompt.say(f"threeup: {self._goodbye}")
+            how = f"and give: {word}" if word is not None else "with the same key"
+            prompt.say(f"To get this seat back once the table is back, reconnect {how}")
+        elif word is not None and not self._closing:  # a closed table has no seat to come back to
             prompt.say(f"To get this seat back, reconnect and give: {word}")
         prompt.say("goodbye from threeup")
         return code
@@ -681,8 +696,8 @@ class SshDoor:
         restore = RESTORE_TERMINAL if clean else LEAVE_ALTERNATE_SCREEN + RESTORE_TERMINAL
         with contextlib.suppress(Exception):
             process.stdout.write(restore + b"\r\n")
-            if not clean and self._closing:
-                process.stdout.write(b"threeup: the host closed the table\r\n")
+            if not clean and self._closing and self._goodbye != CLOSE_HOST_STOPPED:
+                process.stdout.write(f"threeup: {self._goodbye}\r\n".encode())
         return child.returncode
 
 

@@ -239,13 +239,40 @@ def test_when_the_host_quits_guests_get_a_last_line_and_their_terminal_back(
     # The app runs full screen with mouse reporting on.
     assert tmux.flag("gus", "#{alternate_on}") == "1"
     assert tmux.flag("gus", "#{mouse_any_flag}") == "1"
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(signal.SIGTERM)  # in the set-up: stopped mid-game, it may resume
     assert wait_exit(tmux, "gus") == 0
     last = tmux.screen("gus")
-    assert "the host closed the table" in last and "goodbye from threeup" in last
+    assert "the host stopped in the middle of the game: it may resume the table" in last
+    assert "To get this seat back once the table is back, reconnect with the same key" in last
+    assert "goodbye from threeup" in last and "the host closed the table" not in last
     assert tmux.flag("gus", "#{alternate_on}") == "0"
     assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
     assert tmux.flag("gus", "#{cursor_flag}") == "1"
+    assert proc.wait(10) == 130
+
+
+def test_a_keyless_player_of_a_host_stopped_mid_game_is_told_their_seat_word(
+    headless_host, tmux: Tmux
+) -> None:
+    """Stopped (not closed) mid-game, the table may come back with --resume:
+    the door, which goes with its host, says so, and how to get the seat back.
+    It once said "the host closed the table", after the apps had waited for
+    a table that was not coming back through this door."""
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "ida", door_command(door, "ida", None))
+    tmux.wait_for("ida", "or Enter for a new seat")
+    tmux.keys("ida", "Enter")
+    shown = tmux.wait_for("ida", re.compile(r"Your seat word is [a-z]+-\d{3}"))
+    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
+    tmux.keys("ida", "Enter")
+    tmux.wait_for("ida", "Choose 3 cards", timeout=60)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    assert wait_exit(tmux, "ida") == 0
+    assert time.monotonic() - started < 4  # no grace waited out for an app that waits
+    last = tmux.screen("ida")
+    assert "the host stopped in the middle of the game: it may resume the table" in last
+    assert f"once the table is back, reconnect and give: {word}" in last
     assert proc.wait(10) == 130
 
 

@@ -101,7 +101,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
         # the SSH door then lets its guests' apps say so and end cleanly.
         await host.close(reason)
         if door is not None:
-            await door.close()
+            await door.close(reason)
         await runner.stop()
 
 
@@ -119,7 +119,8 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                 state = table.state
                 if state is not None and state.phase != Phase.OVER:
                     log.info(
-                        "stopped during game %d; `threeup host --resume %s` brings it back",
+                        "stopped during game %d; `threeup host --headless --resume %s` "
+                        "brings it back",
                         table.game_number,
                         table.config.journal,
                     )
