@@ -136,6 +136,8 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
         else:
             host.popen.send_signal(signal.SIGINT)
             assert host.wait(30) == 130, host.stderr()
+            # The line it leaves is a command that works as given.
+            assert f"`threeup host --headless --resume {record}` brings it back" in host.stderr()
         before = read_moves(record)
         assert before is not None and len(before) >= 6
         shutil.copy(record, tmp_path / "journal-at-kill.json")
