@@ -274,6 +274,28 @@ def test_result_that_disagrees_has_move_null(tmp_path: Path, records, change: st
     assert out == {"ok": False, "move": None, "error": out["error"]} and out["error"]
 
 
+@pytest.mark.parametrize("winner", ["another seat", 7, -1])
+def test_a_wrong_winner_is_named_as_people_count_seats(
+    tmp_path: Path, records, winner: object
+) -> None:
+    """Seats are counted from 1 everywhere else in verify's text ("winner:
+    seat 2 (Bo)"); a wrong result once said "names winner 0 ... gives 1"."""
+    record = copy.deepcopy(records["finished"])
+    names, real = record["players"], record["result"]["winner"]
+    if winner == "another seat":
+        winner = (real + 1) % len(names)
+        named = f"seat {winner + 1} ({names[winner]})"
+    else:
+        named = str(winner)  # names no seat: the value as it is
+    record["result"]["winner"] = winner
+    proc = run("verify", str(write(tmp_path / "g.json", record)))
+    assert proc.returncode == 1
+    assert proc.stdout == (
+        f"wrong result: the result names as winner {named} but the replay gives "
+        f"seat {real + 1} ({names[real]})\n"
+    )
+
+
 # ------------------------------------------------------------- malformed files
 def _malformed(short: dict) -> list[tuple[str, object]]:
     def edit(fn):

@@ -6,6 +6,7 @@ lives outside the engine (:mod:`threeup_tui.recordfile`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -226,15 +227,29 @@ def _result_problem(result: dict[str, Any], state: GameState) -> str | None:
     if actual is None:
         return "the record has a result but its moves stop before the game ends"
     if result.get("winner") != actual["winner"]:
+        named = _seat_or_value(result.get("winner"), state.names)
         return (
-            f"the result names winner {result.get('winner')} but the replay gives "
-            f"{actual['winner']}"
+            f"the result names as winner {named} but the replay gives "
+            f"{_seat_or_value(actual['winner'], state.names)}"
         )
     if "places" in actual and "places" not in result:
         return "the game is played for places but the result lists none"
     if "places" in result and result["places"] != actual.get("places", []):
-        return f"the result lists places {result['places']} but the replay gives {state.places}"
+        listed = ", ".join(_seat_or_value(p, state.names) for p in result["places"])
+        replayed = ", ".join(_seat_or_value(p, state.names) for p in state.places)
+        return f"the result lists places {listed} but the replay gives {replayed}"
     return None
+
+
+def _seat_or_value(value: Any, names: tuple[str, ...] | list[str]) -> str:
+    """A seat of the record as people count it ("seat 2 (Bo)"), else the
+    value itself, shortened: a winner of -1 or 7 names no seat."""
+    if type(value) is int and 0 <= value < len(names):
+        return seat_words(value, names[value])
+    if value is None:
+        return "none"
+    text = json.dumps(value)
+    return text if len(text) <= 24 else text[:20] + "…"
 
 
 def verify(data: Any) -> Verdict:
