@@ -166,6 +166,30 @@ async def test_keys_typed_on_after_a_chat_line_is_sent_are_words_not_moves(
         assert client.requests[1][0] == "submit"  # back at the cards: keys are moves again
 
 
+async def test_a_chat_line_left_unsent_is_put_away_so_the_chat_never_looks_open(
+    client: ScriptedClient,
+) -> None:
+    """`c ab Tab 6p`: Tab left the line with "ab" still showing in it, as if
+    the chat were open, and the `6p` typed next played a card.  Left (Tab or
+    Esc), the line is put away, and the box says how to take it up again."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        box = screen.query_one("#chat-input", Input)
+        await pilot.press("c", "a", "b", "tab")
+        assert app.focused is not box
+        assert box.value == "" and "c to go on: ab" in screen_text(app)
+        await pilot.press("escape", "c")  # back at the cards, then into the chat
+        assert app.focused is box and box.value == "ab" and box.cursor_position == 2
+        await pilot.press("!", "escape")
+        assert box.value == "" and "c to go on: ab!" in screen_text(app)
+        await pilot.press("c", "enter")
+        await wait_for(pilot, lambda: bool(client.requests))
+        assert client.requests == [("chat", "ab!")]
+        assert "c to chat, Enter to send" in screen_text(app)  # nothing put away now
+
+
 async def test_leave_pressed_twice_at_once_asks_once(client: ScriptedClient) -> None:
     """`q q` in one burst asked twice before the question showed: a second
     copy of the question screen crashed the app."""

@@ -89,6 +89,21 @@ class ChatInput(Input):
 
     def __init__(self) -> None:
         super().__init__(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
+        self.draft = ""  # a line left unsent, put away while the keys are the table's
+
+    def on_blur(self) -> None:
+        # Left (Esc, or Tab), a half-written line must not look open: its
+        # letters showing, the next keys (moves now) once seemed to be typed
+        # into it.  It is put away, and the box says how to take it up.
+        if self.value and not self.disabled:
+            self.draft, self.value = self.value, ""
+            self.placeholder = f"c to go on: {self.draft}"
+
+    def on_focus(self) -> None:
+        if self.draft:
+            self.value, self.draft = self.draft, ""
+            self.cursor_position = len(self.value)
+            self.placeholder = PLACEHOLDER
 
     async def _on_key(self, event: events.Key) -> None:
         if event.is_printable:
