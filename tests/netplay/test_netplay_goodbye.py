@@ -15,7 +15,7 @@ from netplay_support import make_client, make_table, start_host
 from net import Impairment, ImpairmentProxy, NetConfig
 from net.codec import decode
 from net.packets import ClosePacket
-from threeup_tui.client.events import ConnectionChanged, LobbyChanged, ViewChanged
+from threeup_tui.client.events import ChatReceived, ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
@@ -27,10 +27,13 @@ def is_close(data: bytes) -> bool:
     return isinstance(decode(data), ClosePacket)
 
 
-async def told(client: NetClient) -> ConnectionChanged:
-    """The first connection change after the client was seated."""
+async def told(client: NetClient, said: list[str] | None = None) -> ConnectionChanged:
+    """The first connection change after the client was seated (and the
+    table's lines before it, in ``said``)."""
     while True:
         event = await client.next_event()
+        if isinstance(event, ChatReceived) and event.seat is None and said is not None:
+            said.append(event.text)
         if isinstance(event, ConnectionChanged) and event.state != "connected":
             return event
 
@@ -63,8 +66,12 @@ async def test_a_goodbye_whose_close_is_lost_is_done_as_it_said(
         await client.start()
         await asyncio.wait_for(seated(client), 10)
         await host.close(goodbye)
-        change = await asyncio.wait_for(told(client), 10)
+        said: list[str] = []
+        change = await asyncio.wait_for(told(client, said), 10)
         assert (change.state, change.detail) == then
+        # A stop is told in full where it stays (a banner cuts it at 80 columns).
+        waits = f"{CLOSE_HOST_STOPPED}; this seat waits for it"
+        assert (waits in said) == (goodbye == CLOSE_HOST_STOPPED)
         assert proxy.to_client.dropped > 0  # the CLOSE copies were lost
         if goodbye == CLOSE_TABLE_CLOSED:
             assert client.reconnects == 0 and client.closed_by_host == CLOSE_TABLE_CLOSED
