@@ -31,6 +31,9 @@ MAX_CHARS = 400
 MAX_BYTES = 1000
 MAX_CELLS = 200  # terminal cells a line shown is cut to (a wide character takes two)
 LOG_EVERY = 60.0
+# How a refusal for too many lines begins: a client may give the line back
+# to its writer, to send once the wait is over.
+TOO_MANY = "too many chat lines"
 MAX_SPEAKERS = 1024  # spectators come and go: the table of speakers is bounded
 
 log = logging.getLogger("threeup.chat")
@@ -87,7 +90,7 @@ class ChatLimiter:
             )
             entry.logged_at = now
             entry.refused = 0
-        return f"too many chat lines: at most {limit}; wait {self._wait(entry, now)} s"
+        return f"{TOO_MANY}: at most {limit}; wait {self._wait(entry, now)} s"
 
     @staticmethod
     def _wait(entry: _Speaker, now: float) -> int:

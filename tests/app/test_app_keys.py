@@ -19,7 +19,7 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.bots import GreedyBot
-from threeup_tui.client import ViewChanged
+from threeup_tui.client import ActionRejected, ViewChanged
 from threeup_tui.rules import seat_view
 
 LONG_RULES = BUILTIN_RULES + "".join(f"\n\n## More {i}\n\nline {i} of the rules" for i in range(40))
@@ -287,3 +287,27 @@ async def test_tab_reaches_the_moves_and_the_keys_scroll_them(client: ScriptedCl
         await pilot.press("tab")
         assert app.focused is not log and log.back == 0
         assert moves_shown(app, log).endswith(words(log.lines[-1]))
+
+
+async def test_a_chat_line_the_table_refuses_for_too_many_lines_is_given_back(
+    client: ScriptedClient,
+) -> None:
+    """Refused ("too many chat lines: ...; wait 2 s"), the line was gone: it
+    is the writer's again, to send once the wait is over."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    refusal = "too many chat lines: at most 3 back to back; wait 2 s"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        box = screen.query_one("#chat-input", Input)
+        await pilot.press("c", *"hey", "enter")
+        client.emit(ActionRejected(refusal))
+        await wait_for(pilot, lambda: box.value == "hey", what="the line given back")
+        assert app.focused is box and box.cursor_position == 3
+        await pilot.press("enter", "escape")  # sent again; then back to the cards
+        client.emit(ActionRejected(refusal))
+        await wait_for(pilot, lambda: "c to go on: hey" in screen_text(app), what="put away")
+        assert client.requests == [("chat", "hey"), ("chat", "hey")]
+        client.emit(ActionRejected("B3 (blue 3) is lower than the 5 on top"))  # not a chat's
+        await pilot.pause(0.1)
+        assert box.draft == "hey" and box.value == ""

@@ -20,6 +20,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.widgets import Input
 
+from ..chatlimit import TOO_MANY
 from ..client import (
     ActionRejected,
     ChatReceived,
@@ -521,6 +522,8 @@ class ThreeUpApp(App[int]):
         for screen in self._table_screens():
             if isinstance(screen, SetupScreen):
                 screen.rejected()
+            if message.reason.startswith(TOO_MANY):  # the line is the writer's again
+                screen.give_back_chat()
 
     @on(ConnectionUpdated)
     def connection_updated(self, message: ConnectionUpdated) -> None:

@@ -216,9 +216,7 @@ class NetClient(TableClient):
                     # Said in full where it stays (a banner cuts it at 80
                     # columns), in the table's voice: nothing else is coming.
                     self._emit(
-                        ChatReceived(
-                            None, "table", f"{CLOSE_HOST_STOPPED}; this seat waits for it"
-                        )
+                        ChatReceived(None, "table", f"{CLOSE_HOST_STOPPED}; this seat waits for it")
                     )
                 # Stopped mid-game, to be resumed: wait for it as for a crash.
                 if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else event.reason):

@@ -121,6 +121,11 @@ class TableScreenBase(Screen[None]):
         if session is not None:
             session.client.chat(event.text)
 
+    def give_back_chat(self) -> None:
+        """The table refused the last chat line: back in the box."""
+        if self.ready:
+            self.query_one(ChatPane).give_back()
+
     def add_chat(self, line: ChatLine) -> None:
         """A chat line arrived."""
         if self.ready:

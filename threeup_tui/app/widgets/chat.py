@@ -90,6 +90,7 @@ class ChatInput(Input):
     def __init__(self) -> None:
         super().__init__(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
         self.draft = ""  # a line left unsent, put away while the keys are the table's
+        self.sent = ""  # the last line sent, until the table has it or refuses it
 
     def on_blur(self) -> None:
         # Left (Esc, or Tab), a half-written line must not look open: its
@@ -118,9 +119,24 @@ class ChatInput(Input):
         text = self.value.strip()
         self.value = ""
         if text:
+            self.sent = text
             self.post_message(ChatPane.Said(text))
         else:
             self.action_leave()
+
+    def give_back(self) -> None:
+        """The table refused the last line sent (too many lines): it is the
+        writer's again, to send once the wait is over, unless another has
+        been begun since."""
+        if not self.sent or self.value or self.draft:
+            return
+        if self.has_focus:
+            self.value = self.sent
+            self.cursor_position = len(self.value)
+        else:
+            self.draft = self.sent
+            self.placeholder = f"c to go on: {self.draft}"
+        self.sent = ""
 
     def action_leave(self) -> None:
         self.screen.set_focus(None)  # at once: the next key is the table's
@@ -160,6 +176,9 @@ class ChatPane(Vertical):
         box = self.query_one("#chat-input", Input)
         box.disabled = not allowed
         box.placeholder = PLACEHOLDER if allowed else "only players chat here"
+
+    def give_back(self) -> None:
+        self.query_one(ChatInput).give_back()
 
     def load(self, lines: list[ChatLine]) -> None:
         self.query_one(ChatLines).set_lines(lines)
