@@ -74,6 +74,18 @@ def dealt_hands(journal: Path) -> dict[str, list[str]]:
     }
 
 
+def sit_without_a_key(tmux: Tmux, door: int, user: str) -> str:
+    """A keyless player asks for a new seat in pane ``user`` and sits down;
+    the seat word the door gave."""
+    open_pane(tmux, user, door_command(door, user, None))
+    tmux.wait_for(user, "or Enter for a new seat")
+    tmux.keys(user, "Enter")
+    shown = tmux.wait_for(user, re.compile(r"Your seat word is [a-z]+-\d{3}"))
+    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
+    tmux.keys(user, "Enter")
+    return word
+
+
 def wait_exit(tmux: Tmux, name: str, timeout: float = 20.0) -> int:
     """The exit status of the pane's ssh (the pane stays open after it, so
     the terminal's modes can be read as the player's shell would find them)."""
@@ -259,12 +271,7 @@ def test_a_keyless_player_of_a_host_stopped_mid_game_is_told_their_seat_word(
     It once said "the host closed the table", after the apps had waited for
     a table that was not coming back through this door."""
     proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
-    open_pane(tmux, "ida", door_command(door, "ida", None))
-    tmux.wait_for("ida", "or Enter for a new seat")
-    tmux.keys("ida", "Enter")
-    shown = tmux.wait_for("ida", re.compile(r"Your seat word is [a-z]+-\d{3}"))
-    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
-    tmux.keys("ida", "Enter")
+    word = sit_without_a_key(tmux, door, "ida")
     tmux.wait_for("ida", "Choose 3 cards", timeout=60)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -366,12 +373,7 @@ def test_a_seat_word_brings_a_player_back_after_a_drop_in_the_lobby(
     the seat word the door gave still seats its player, as it promised.
     And when the table closes, nobody is told how to come back to it."""
     proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
-    open_pane(tmux, "dora", door_command(door, "dora", None))
-    tmux.wait_for("dora", "or Enter for a new seat")
-    tmux.keys("dora", "Enter")
-    shown = tmux.wait_for("dora", re.compile(r"Your seat word is [a-z]+-\d{3}"))
-    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
-    tmux.keys("dora", "Enter")
+    word = sit_without_a_key(tmux, door, "dora")
     tmux.wait_for("dora", "Chat", timeout=60)
     # The prompt's screen is gone: the app's chat keeps the word for its player.
     chat = tmux.wait_for("dora", "your seat word is", timeout=20)
