@@ -682,10 +682,15 @@ async def test_an_app_host_that_leaves_in_the_middle_of_a_game_keeps_its_journal
         assert isinstance(client, HostedClient) and client.journal is not None
         client.start_game()
         await wait_for(pilot, lambda: on(app, SetupScreen), what="the set-up")
-        app.leave_table()
+        app.confirm_leave()  # q: "it closes for everyone"
+        await pilot.pause()
+        await pilot.press("y")
         await wait_for(pilot, lambda: on(app, StartScreen))
         # The client closes in the app's event worker.
         await wait_for(pilot, lambda: not client.kept, what="the client closed")
+        # The host is told how to bring it back (once only in its chat before).
+        said = f"`threeup host --resume {client.journal}` brings it back"
+        assert any(said in n for n in notes(app))
     assert table_file_path(client.journal).is_file()
     check_resumable(client.journal, {})
 

@@ -688,12 +688,24 @@ class ThreeUpApp(App[int]):
         self.open_once(HelpScreen(rules, tab))
 
     def confirm_leave(self) -> None:
+        session = self.session
+
         def answered(yes: bool | None) -> None:
-            if yes:
-                self.leave_table()
+            if not yes:
+                return
+            journal = getattr(session.client, "journal", None) if session else None
+            stopped_mid_game = session is not None and session.is_host and session.mid_game
+            self.leave_table()
+            if stopped_mid_game and isinstance(journal, Path):
+                # Closed for everyone, but its journal stays: say where.
+                self.notify(
+                    f"The table is closed. `threeup host --resume {home_short(journal)}` "
+                    "brings it back, no move lost",
+                    markup=False,
+                    timeout=15,
+                )
 
         question = "Leave this table?"
-        session = self.session
         if session is not None and session.where == "host":
             # The host's app is the table: leaving closes it for everyone.
             question = "Leave this table? You host it: it closes for everyone."
