@@ -65,7 +65,7 @@ async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Pa
             assert "Lost the link to the host" in shown
             assert "●" not in shown and "here" not in shown and WAITING not in shown
             # ...and counts how long it has been lost.
-            lost = "Lost the link to the host: reconnecting for 2 s"
+            lost = "Lost the link to the host: reconnecting for 2 s… (lost: nothing received"
             await until(pilot, lambda: lost in lobby_text(app), "the outage counted", 5)
 
             resumed = await asyncio.to_thread(

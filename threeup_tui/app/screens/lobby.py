@@ -92,7 +92,9 @@ def link_words(session: Session) -> Content:
     if session.reconnecting:  # nothing heard from the host ("nothing received for 5 s")
         return Content.assemble(
             (f"⚠ Lost the link to the host: {session.link_words()}…", "bold $text-warning"),
-            (f"\n{reason}" if reason else "", "$text-muted"),
+            # Why it was judged lost, not how long ago: "26 s" above and
+            # "nothing received for 5 s" side by side read as a contradiction.
+            (f"\n(lost: {reason})" if reason else "", "$text-muted"),
         )
     if not session.live:  # closed for good ("the host closed the table"): no game comes
         said = f"✖ The connection is closed: {reason}" if reason else "✖ The connection is closed"
