@@ -12,6 +12,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -555,6 +556,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # An error may quote the record's names: shown as _seat_words shows them,
     # without what a terminal would obey (the JSON escapes them itself).
     error = " ".join(without_controls(verdict.error or "").split())
+    # A record may hold a number of thousands of digits: a line, not a page.
+    error = re.sub(r"\d{25,}", lambda m: f"{m[0][:20]}… ({len(m[0])} digits)", error)
     if args.json:
         print(json.dumps(verdict.to_json()))
     elif verdict.ok:

@@ -296,6 +296,19 @@ def test_a_wrong_winner_is_named_as_people_count_seats(
     )
 
 
+def test_a_number_of_thousands_of_digits_is_told_in_a_line(tmp_path: Path, records) -> None:
+    move = samples.with_moves(records["short"], {"seat": 1, "play": ["R2"]})
+    text = json.dumps(move).replace(
+        '"seat": 1, "play": ["R2"]', '"seat": ' + "1" * 4000 + ', "play": ["R2"]'
+    )
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    proc = run("verify", str(path))
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("illegal move 2 of 2: ")
+    assert "11111111111111111111… (4000 digits)" in proc.stdout and len(proc.stdout) < 200
+
+
 # ------------------------------------------------------------- malformed files
 def _malformed(short: dict) -> list[tuple[str, object]]:
     def edit(fn):
