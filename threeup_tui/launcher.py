@@ -17,7 +17,7 @@ from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .paths import confined_guest, home_short, tables_dir
 from .recordfile import free_path
-from .rules import Options, Phase
+from .rules import Options
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
 from .table import Hosting, Table, TableConfig, open_table
 
@@ -122,8 +122,7 @@ class HostedClient(LocalClient):
         from .netplay.wire import CLOSE_HOST_STOPPED
 
         table, journal = self.table, self.table.config.journal
-        state = table.state
-        if journal is None or state is None or state.phase == Phase.OVER:
+        if journal is None or not table.game_under_way:
             await self.close()
             return None
         await self._close(CLOSE_HOST_STOPPED)

@@ -455,7 +455,7 @@ class Table:
 
     def check_takeovers(self) -> float | None:
         """Give absent players' seats to bots (D17); seconds until the next check."""
-        if self.state is None or self.state.phase == Phase.OVER:
+        if not self.game_under_way:
             return None
         now = self.clock()
         soonest: float | None = None
@@ -520,7 +520,7 @@ class Table:
     def set_turn_time(self, by: int | None, seconds: float | None) -> None:
         """The host's lobby sets the turn timer (None: off) between games."""
         self._require_host(by)
-        if self.state is not None and self.state.phase != Phase.OVER:
+        if self.game_under_way:
             raise TableError("the turn time is set before the game starts")
         if seconds is not None and not MIN_TURN_TIME <= seconds <= MAX_TURN_TIME:
             raise TableError(f"a turn lasts {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds")
@@ -544,7 +544,7 @@ class Table:
 
     def start(self, by: int | None) -> None:
         self._require_host(by)
-        if self.state is not None and self.state.phase != Phase.OVER:
+        if self.game_under_way:
             raise TableError("the game is already on")
         if not self._all_filled():
             raise TableError("every seat needs a player or a bot first")
@@ -656,6 +656,12 @@ class Table:
         except RulesError as err:
             raise TableError(str(err)) from None
         self._after_change()
+
+    @property
+    def game_under_way(self) -> bool:
+        """A game is dealt and not over (its set-up counts): what a stop
+        keeps for ``--resume``, and what the lobby's settings wait for."""
+        return self.state is not None and self.state.phase != Phase.OVER
 
     def _game(self) -> GameState:
         if self.state is None:

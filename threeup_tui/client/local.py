@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..rules import Move, Options, Phase
+from ..rules import Move, Options
 from ..savedgame import GameLock, discard, set_aside_game
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .base import TableClient
@@ -72,8 +72,7 @@ class LocalClient(TableClient):
         kept, self._kept = self._kept, None
         if kept is not None:
             journal = self.table.config.journal
-            state = self.table.state
-            if journal is not None and (state is None or state.phase == Phase.OVER):
+            if journal is not None and not self.table.game_under_way:
                 # Nothing to continue: the history holds a finished game.
                 discard(journal)
             kept.release()

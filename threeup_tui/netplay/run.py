@@ -16,7 +16,6 @@ from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import new_hosting, new_table_config, resume_overrides, value
-from ..rules import Phase
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from ..textclean import clean_text, plural
 from .client import AddressError, NetClient, parse_address
@@ -116,8 +115,7 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
             await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
             finished.cancel()
             if stop.is_set():
-                state = table.state
-                if state is not None and state.phase != Phase.OVER:
+                if table.game_under_way:
                     log.info(
                         "stopped during game %d; `threeup host --headless --resume %s` "
                         "brings it back",
