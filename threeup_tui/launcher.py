@@ -15,7 +15,7 @@ from typing import Any
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
-from .paths import confined_guest, home_short, tables_dir
+from .paths import confined_guest, resume_command, tables_dir
 from .recordfile import free_path
 from .rules import Options
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
@@ -128,7 +128,7 @@ class HostedClient(LocalClient):
         await self._close(CLOSE_HOST_STOPPED)
         return (
             f"threeup: stopped during game {table.game_number}; "
-            f"`threeup host --resume {home_short(journal)}` brings it back"
+            f"{resume_command(journal)} brings it back"
         )
 
     async def _close(self, reason: str) -> None:

@@ -58,3 +58,9 @@ def home_short(path: Path) -> str:
     home = Path.home()
     absolute = path.absolute()
     return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
+
+
+def resume_command(journal: Path) -> str:
+    """The command that brings a table hosted from the app back from its
+    journal, as the player is told it (the host's chat, its goodbye line)."""
+    return f"`threeup host --resume {home_short(journal)}`"

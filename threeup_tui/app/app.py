@@ -36,7 +36,7 @@ from ..client import (
 )
 from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher
-from ..paths import home_short
+from ..paths import resume_command
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
 from ..rules.record import start_state
@@ -445,8 +445,8 @@ class ThreeUpApp(App[int]):
             # it): how to bring the table back if this app stops.
             self.post_message(
                 ChatArrived(
-                    None, "table", f"if this app stops, `threeup host --resume "
-                    f"{home_short(journal)}` brings the table back, no move lost",
+                    None, "table", f"if this app stops, {resume_command(journal)} "
+                    "brings the table back, no move lost",
                 )
             )  # fmt: skip
         word = self.start_spec.seat_word
@@ -699,8 +699,7 @@ class ThreeUpApp(App[int]):
             if stopped_mid_game and isinstance(journal, Path):
                 # Closed for everyone, but its journal stays: say where.
                 self.notify(
-                    f"The table is closed. `threeup host --resume {home_short(journal)}` "
-                    "brings it back, no move lost",
+                    f"The table is closed. {resume_command(journal)} brings it back, no move lost",
                     markup=False,
                     timeout=15,
                 )
