@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .paths import confined_guest, resume_command, tables_dir
-from .recordfile import free_path
+from .recordfile import stamped_path
 from .rules import Options
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
 from .table import Hosting, Table, TableConfig, open_table
@@ -160,9 +159,7 @@ def in_tables_dir(journal: Path) -> bool:
 def crash_journal() -> Path:
     """A new journal file for a table hosted from the app: in the state
     directory, named by the time it opened (never an existing file)."""
-    folder = tables_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return free_path(folder, time.strftime("table-%Y%m%d-%H%M%S"))
+    return stamped_path(tables_dir(), "table")
 
 
 class Launcher:

@@ -11,6 +11,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -54,6 +55,11 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
     return data.decode("utf-8")
 
 
+def lock_path(path: Path) -> Path:
+    """``PATH.lock``: the file whose advisory lock guards ``path``."""
+    return path.with_name(path.name + ".lock")
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """One writer at a time, across processes, for the file at ``path``: an
@@ -68,7 +74,7 @@ def locked(path: Path) -> Iterator[None]:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 (held below)
+        lock = open(lock_path(path), "a")  # noqa: SIM115 (held below)
     except OSError:
         yield
         return
@@ -232,6 +238,13 @@ def record_text(record: Record, move_lines: Sequence[str] | None = None) -> str:
 def save_record(path: str | os.PathLike[str], record: Record, new: bool = False) -> None:
     """``new``: as :func:`write_atomic`'s (a record written over no file)."""
     write_atomic(path, record_text(record), new=new)
+
+
+def stamped_path(folder: Path, prefix: str) -> Path:
+    """A new file's name in ``folder`` (made if need be), named by the time
+    now (``PREFIX-20261205-143000.json``) and never an existing file's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return free_path(folder, time.strftime(f"{prefix}-%Y%m%d-%H%M%S"))
 
 
 def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:

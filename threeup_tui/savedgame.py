@@ -19,7 +19,7 @@ from typing import IO
 
 from .bots import BOT_LEVELS
 from .paths import games_dir, home_short
-from .recordfile import free_path, set_aside
+from .recordfile import lock_path, set_aside, stamped_path
 from .tablefile import TableFileError, read_table_file, table_file_path
 from .textclean import plural
 
@@ -53,9 +53,7 @@ class SavedGame:
 
 def new_journal() -> Path:
     """A new journal for a game against bots, named by when it began."""
-    folder = games_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return free_path(folder, time.strftime("game-%Y%m%d-%H%M%S"))
+    return stamped_path(games_dir(), "game")
 
 
 def saved_games() -> list[SavedGame]:
@@ -108,7 +106,7 @@ def _read(journal: Path) -> SavedGame | None:
 
 def discard(journal: Path) -> None:
     """Forget a kept game: its journal, its table file and its lock."""
-    for path in (journal, table_file_path(journal), _lock_path(journal)):
+    for path in (journal, table_file_path(journal), lock_path(journal)):
         with contextlib.suppress(OSError):
             path.unlink(missing_ok=True)
 
@@ -133,12 +131,8 @@ def set_aside_game(journal: Path) -> str:
         with contextlib.suppress(OSError):
             set_aside(path)
     with contextlib.suppress(OSError):
-        _lock_path(journal).unlink(missing_ok=True)
+        lock_path(journal).unlink(missing_ok=True)
     return home_short(journal)
-
-
-def _lock_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".lock")
 
 
 class GameLock:
@@ -158,7 +152,7 @@ class GameLock:
         except ImportError:  # pragma: no cover (POSIX here)
             return cls(None)
         try:
-            file = open(_lock_path(journal), "a")  # noqa: SIM115 (held until release)
+            file = open(lock_path(journal), "a")  # noqa: SIM115 (held until release)
         except OSError:
             return cls(None)
         try:
