@@ -56,11 +56,17 @@ import struct
 import sys
 import termios
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import asyncssh
+with warnings.catch_warnings():
+    # cryptography 51 deprecates DSA, which asyncssh 2.24 still names as it
+    # is imported: five warnings on the player's terminal before the one
+    # line a refused command prints, and before every hosted table's log.
+    warnings.filterwarnings("ignore", message="DSA is deprecated")
+    import asyncssh
 from rich.cells import cell_len
 
 from net.ratelimit import LruTable
