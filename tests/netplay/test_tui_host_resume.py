@@ -1,7 +1,9 @@
 """A table hosted from the app (``Launcher.host``: the host plays in this
 process, guests over loopback) stopped mid-game and hosted again from its
 journal: the host sits in its own seat again, the guest gets its seat back
-with its token, and the game goes on to a record that verifies."""
+with its token, and the game goes on to a record that verifies.  Resumed
+by a headless host instead, the app's player gets their seat back with
+``threeup join``."""
 
 from __future__ import annotations
 
@@ -10,7 +12,14 @@ import contextlib
 from dataclasses import replace
 from pathlib import Path
 
-from netplay_support import ClientLog, free_udp_port, make_client, play_bot
+from netplay_support import (
+    LOOPBACK,
+    ClientLog,
+    free_udp_port,
+    make_client,
+    play_bot,
+    start_host_process,
+)
 
 from threeup_tui.bots import make_bot
 from threeup_tui.client import TableClient
@@ -94,3 +103,51 @@ async def test_a_tui_host_resumed_from_its_journal_plays_on_in_its_own_seat(
     assert len(record.moves) > made
     verdict = verify(record.to_json())
     assert verdict.ok and verdict.finished
+
+
+async def test_an_app_tables_host_player_gets_their_seat_back_from_a_headless_resume(
+    tmp_path: Path,
+) -> None:
+    """The app's player has no app in a headless host, and their token was
+    only in the table file: the headless host keeps it for a join from this
+    account and says the command."""
+    journal = tmp_path / "table.json"
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0.0
+    settings = HostSettings(
+        players=2, bots=1, name="Hostess Ann", seed=9, port=free_udp_port(), bind=LOOPBACK,
+        journal=journal, takeover_after=600,
+    )  # fmt: skip
+    host = await launcher.host(settings)
+    assert isinstance(host, HostedClient) and host.address is not None
+    task = asyncio.ensure_future(play_seat(host, 1))
+    try:
+        host.start_game()
+        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 6)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert await host.stop() is not None  # Ctrl-Q mid-game: the table may resume
+    made = len(load_record(journal).moves)
+
+    headless = start_host_process(
+        tmp_path, players=2, bots=1, seed=9, record=journal, resume=journal, games=None
+    )
+    try:
+        port = headless.port
+        assert port == settings.port
+        said = f"`threeup join {LOOPBACK}:{port} --name 'Hostess Ann'`"
+        assert said in headless.stderr()
+        back = make_client((LOOPBACK, port), "Hostess Ann", tmp_path / "host-state" / "seats.json")
+        log = ClientLog("Hostess Ann")
+        try:
+            await asyncio.wait_for(play_bot(back, log, seed=1), timeout=60)
+        finally:
+            await back.close()
+    finally:
+        headless.kill()
+    assert log.seat == 0  # the host's own seat, not "the table is full"
+    record = load_record(journal)
+    assert len(record.moves) > made
+    assert any(move.seat == 0 for move in record.moves[made:])

@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import logging
 import os
+import shlex
 import signal
 import sys
 from typing import Any
 
+from ..addresses import show_address
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -26,6 +28,7 @@ from .discovery import (
     encode_announcement,
 )
 from .host import DEFAULT_PORT, NetHost
+from .tokens import TokenStore
 from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
 STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
@@ -67,6 +70,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     )
     # A line for scripts and tests that start the host on port 0.
     print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    keep_host_players_seat(table, bound)
     announcer = await start_announcer(hosting.announce, hosting.announce_port, table, bound[1])
     try:
         door = await start_ssh_door(table, bound[1])
@@ -102,6 +106,28 @@ async def _headless_host(args: argparse.Namespace) -> int:
         if door is not None:
             await door.close(reason)
         await runner.stop()
+
+
+def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
+    """A table hosted from the app, resumed headless: its host played in
+    the app, with a token that only the table file holds, so no ``threeup
+    join`` could send it.  It is kept as a join to this host from this
+    account would keep it, and the log says the command that sits the host
+    player down again."""
+    i = table.host_seat
+    seat = None if i is None else table.seats[i]
+    if i is None or seat is None or seat.kind != "human" or seat.token is None:
+        return
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(bound[0], bound[0])
+    TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token)
+    log.info(
+        "seat %d is %s's, who hosted this table from the app: "
+        "`threeup join %s --name %s` from this account sits there again",
+        i + 1,
+        seat.name,
+        show_address(host, bound[1]),
+        shlex.quote(seat.name),
+    )
 
 
 async def _host_games(table: Table, stop: asyncio.Event) -> int:
