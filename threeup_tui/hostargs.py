@@ -71,9 +71,17 @@ def check_host_args(args: argparse.Namespace) -> None:
         if not resume.is_file() and not table_file_path(resume).is_file():
             raise ValueError(f"--resume {resume}: {_not_a_file(resume)}")
         try:
-            check_resumable(resume, resume_overrides(args))
+            table = check_resumable(resume, resume_overrides(args))
         except TableError as err:
             raise ValueError(str(err)) from None
+        seated = table.host_seat is not None or any(s.kind == "open" for s in table.seats)
+        if not getattr(args, "headless", False) and not seated:
+            # The app's player sits in the host's seat, or an open one: a
+            # headless host's game has neither (its players joined).
+            raise ValueError(
+                f"--resume {resume}: a headless host's table, with no seat for the app; "
+                f"`threeup host --headless --resume {resume}` brings it back"
+            )
     else:
         bots, players = value(args, "bots"), value(args, "players")
         if bots >= players:

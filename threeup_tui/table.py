@@ -1279,11 +1279,12 @@ def _shown(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def check_resumable(path: Path, overrides: Mapping[str, Any] | None = None) -> None:
+def check_resumable(path: Path, overrides: Mapping[str, Any] | None = None) -> Table:
     """TableError, as :meth:`Table.resume` would raise it, if the journal at
     ``path`` and its table file cannot bring a table back with ``overrides``.
-    It only reads, so the command line can say so before any screen opens."""
-    Table._restored(path, overrides, None, time.monotonic)
+    It only reads, so the command line can say so before any screen opens;
+    the table it returns is for questions, never to host."""
+    return Table._restored(path, overrides, None, time.monotonic)[0]
 
 
 def _dealt_state(deal: object, game_number: object, players: int) -> GameState | None:

@@ -21,16 +21,17 @@ from threeup_tui.table import Hosting, Table, TableConfig, TableError, open_tabl
 from threeup_tui.tablefile import TableFileError, settings_from_json, settings_to_json
 
 
-def played_table(journal: Path, moves: int | None = 6) -> Table:
+def played_table(journal: Path, moves: int | None = 6, host: bool = True) -> Table:
     """A table of three (a bot, Ann, 山田) some ``moves`` into its first game
-    (None: the game played to its end)."""
+    (None: the game played to its end); ``host``: Ann hosts it from the app
+    (else a headless host does, and she joined)."""
     config = TableConfig(
         players=3, seed=7, code="pizza", bot_level="random", takeover_after=12.5,
         journal=journal, table_name="Ann's table", options=Options(finish="places"),
     )  # fmt: skip
     table = open_table(config, bots=1)
     table.hosting = Hosting(bind="127.0.0.1", port=40123, announce="off", ssh_port=2222)
-    table.seat_human("Ann", "a" * 32, host=True)
+    table.seat_human("Ann", "a" * 32, host=host)
     table.seat_human("山田", "b" * 32)
     table.chat(1, "hello from seat 2")
     table.start(None)
@@ -170,6 +171,27 @@ def test_the_command_line_check_refuses_what_a_resume_would_and_writes_nothing(
     with pytest.raises(ValueError, match=r"cannot resume: .*not JSON"):
         check_host_args(args)
     assert (table_file.read_bytes(), table_file.stat().st_mtime_ns) == saved
+
+
+@pytest.mark.parametrize("moves", [6, None])
+def test_the_app_is_told_at_once_that_a_headless_hosts_game_has_no_seat_for_it(
+    tmp_path: Path, moves: int | None
+) -> None:
+    """The app's player sits in the host's seat or an open one; in a game a
+    headless host began (or finished), every seat is its joined players'."""
+    journal = tmp_path / "party.json"
+    played_table(journal, moves, host=False)
+    app = argparse.Namespace(resume=journal, headless=False, ssh_authorized_keys=None)
+    with pytest.raises(ValueError, match="headless") as refused:
+        check_host_args(app)
+    assert f"`threeup host --headless --resume {journal}`" in str(refused.value)
+    check_host_args(argparse.Namespace(**{**vars(app), "headless": True}))
+    hosted = tmp_path / "hosted.json"
+    played_table(hosted, moves, host=True)
+    check_host_args(argparse.Namespace(**{**vars(app), "resume": hosted}))  # the host's seat
+    lobby = tmp_path / "lobby.json"
+    open_table(TableConfig(players=3, journal=lobby), bots=1).seat_human("Guest", "g" * 32)
+    check_host_args(argparse.Namespace(**{**vars(app), "resume": lobby}))  # seats open again
 
 
 def test_a_lobby_comes_back_with_its_bots_and_the_hosts_seat(tmp_path: Path) -> None:
