@@ -15,7 +15,7 @@ from table_states import (
     played_until,
     table_app,
 )
-from text_fit import cut_text, hidden_cards
+from text_fit import cut_text, footer_keys, hidden_cards
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
@@ -240,3 +240,28 @@ async def test_a_short_table_cuts_no_word(client: ScriptedClient, size: tuple[in
         await open_table(pilot, client, state)
         await finish(pilot)
         no_cut(app, f"{size[0]}x{size[1]}")
+
+
+async def test_a_narrow_footer_keeps_help_and_leave_and_cuts_no_key(
+    client: ScriptedClient,
+) -> None:
+    """Below about 74 columns Textual's footer cut "? Help q Leave" off its
+    end, the way to every other key and the way out; now the keys just
+    before them make room, and come back when the terminal widens."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        whole = footer_keys(app)
+        assert whole[-2:] == ["? Help", "q Leave"] and "c Chat" in whole, whole
+        for width in (73, 66, 60, 50, 40):
+            await pilot.resize_terminal(width, 24)
+            await wait_for(pilot, lambda: len(footer_keys(app)) < len(whole))
+            await pilot.pause()
+            shown = footer_keys(app)
+            assert shown[-2:] == ["? Help", "q Leave"], (width, shown)
+            assert shown == [k for k in whole if k in shown]  # the order kept
+            cut = [p for p in cut_text(app) if p.startswith("FooterKey")]
+            assert not cut, f"at {width}:\n" + "\n".join(cut)
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: footer_keys(app) == whole)

@@ -3,24 +3,53 @@
 Textual's footer drops the hints that do not fit at its right end, without
 a sign.  Below ``ROOMY`` columns this one packs its hints closer and leaves
 out the command palette's own hint (ctrl+p still opens it, and the help
-says so), which is what lets a table's nine keys fit at 80 columns.
+says so), which is what lets a table's nine keys fit at 80 columns.  Still
+narrower, it leaves out the hints just before its last two (help and
+leave, on a table), so those two always show: the help lists every key.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual.app import ComposeResult
 from textual.events import Resize
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 ROOMY = 100
+KEPT_AT_THE_END = 2  # help and leave: the way to every other key, and out
+
+
+def compact_width(key: FooterKey) -> int:
+    """The columns a compact footer gives a key: the key, a space and its
+    description, then a margin of one."""
+    described = 1 + cell_len(key.description) if key.description else 0
+    return cell_len(key.key_display) + described + 1
 
 
 class KeysFooter(Footer):
+    def compose(self) -> ComposeResult:
+        grouped = self._bindings_ready and any(
+            binding.group is not None and binding.show
+            for _node, binding, _enabled, _tip in self.screen.active_bindings.values()
+        )
+        if not self.compact or grouped:  # a group's keys are composed inside it
+            yield from super().compose()
+            return
+        keys = [w for w in super().compose() if isinstance(w, FooterKey)]
+        room = (self.size.width or self.app.size.width) + 1  # the last key needs no margin
+        while len(keys) > KEPT_AT_THE_END and sum(map(compact_width, keys)) > room:
+            del keys[-KEPT_AT_THE_END - 1]
+        yield from keys
+
     def on_resize(self, event: Resize) -> None:
-        narrow = self.app.size.width < ROOMY
-        self.compact = narrow
-        self.show_command_palette = not narrow
+        self._fit()
+        self.call_after_refresh(self.recompose)  # what fits has changed
 
     def on_mount(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
         narrow = self.app.size.width < ROOMY
         self.compact = narrow
         self.show_command_palette = not narrow
