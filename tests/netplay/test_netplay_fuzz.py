@@ -275,6 +275,7 @@ async def test_fuzzing_a_live_host_changes_nothing_and_is_counted(tmp_path: Path
 
 MALFORMED_REQUESTS: list[Any] = [
     42, None, "move", b"\x00\x01", [1, 2], 1.5, {}, {"t": "bogus"}, {"t": 5}, {"t": None},
+    {"t": ["move"]}, {"t": {"chat": 1}},  # not hashable: no set can be asked about them
     {"t": "move"},
     {"t": "move", "at": "3", "move": {"seat": 0, "draw": True}},
     {"t": "move", "at": -1, "move": {"seat": 0, "draw": True}},

@@ -336,9 +336,10 @@ REQUESTS: Final = frozenset(
 
 def parse_request(data: Any) -> tuple[str, Any]:
     """(kind, argument) of a client request, shape-checked."""
-    if not isinstance(data, dict) or data.get("t") not in REQUESTS:
+    kind = data.get("t") if isinstance(data, dict) else None
+    # A str first: a list or a map as "t" cannot even be looked up in a set.
+    if not isinstance(kind, str) or kind not in REQUESTS:
         raise WireError("unknown request")
-    kind = data["t"]
     if kind == "setup":
         cards = data.get("cards")
         if (
