@@ -146,16 +146,22 @@ class NetHost:
         await self.server.close(reason)
 
     # ------------------------------------------------------------ handshake
-    def _refuse(self, address: Address, why: str) -> Refuse:
-        self.stats.refused_hellos[why] = self.stats.refused_hellos.get(why, 0) + 1
-        self._log_refusal(address, why)
+    def _refuse(self, address: Address, why: str, kind: str | None = None) -> Refuse:
+        """Refuse with ``why``; counted and logged by ``kind``, the reason
+        without what the hello sent in it (its ``v``): a hello may choose
+        that, and a new key per hello would grow the counts and the log
+        without end."""
+        kind = why if kind is None else kind
+        self.stats.refused_hellos[kind] = self.stats.refused_hellos.get(kind, 0) + 1
+        self._log_refusal(address, why, kind)
         return Refuse(why)
 
-    def _log_refusal(self, address: Address, why: str) -> None:
-        """One line per address and reason every REFUSAL_LOG_EVERY seconds
-        (a flood of bad hellos must not flood the log), never a code or token."""
+    def _log_refusal(self, address: Address, why: str, kind: str) -> None:
+        """One line per address and kind of reason every REFUSAL_LOG_EVERY
+        seconds (a flood of bad hellos must not flood the log), never a code
+        or token."""
         now = time.monotonic()
-        key = (address[0], why)
+        key = (address[0], kind)
         last, quiet = self._refusals_logged.get(key, (-REFUSAL_LOG_EVERY, 0))
         if now - last < REFUSAL_LOG_EVERY:
             self._refusals_logged[key] = (last, quiet + 1)
@@ -190,7 +196,7 @@ class NetHost:
         try:
             name, code, token, watch = parse_hello(hello)
         except WireError as err:
-            return self._refuse(address, str(err))
+            return self._refuse(address, str(err), err.kind)
         if self._locked_out(address[0]):
             return self._refuse(address, TOO_MANY_WRONG_CODES)
         try:

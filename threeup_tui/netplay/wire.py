@@ -35,7 +35,22 @@ CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may 
 
 
 class WireError(ValueError):
-    """A message that is not one of the game's shapes."""
+    """A message that is not one of the game's shapes.  ``kind`` is the
+    reason without what the peer sent in it (the host counts refusals and
+    spaces its log lines by it), the reason itself by default."""
+
+    def __init__(self, reason: str, kind: str | None = None) -> None:
+        super().__init__(reason)
+        self.kind = reason if kind is None else kind
+
+
+SHOWN_VALUE: Final = 40  # characters of a peer's value quoted in a reason
+
+
+def shown_value(value: Any) -> str:
+    """A peer's value as a reason quotes it: its repr, cut to SHOWN_VALUE."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 
 _KIND: Final = {code: kind for kind, code in enumerate(CODES)}
@@ -313,7 +328,10 @@ def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
     if not isinstance(data, dict) or data.get("game") != GAME:
         raise WireError("not a threeup client")
     if type(data.get("v")) is not int or data.get("v") != PROTOCOL:  # not 1.0, not true
-        raise WireError(f"this table speaks protocol {PROTOCOL}, not {data.get('v')!r}")
+        raise WireError(
+            f"this table speaks protocol {PROTOCOL}, not {shown_value(data.get('v'))}",
+            kind=f"this table speaks protocol {PROTOCOL}, not V",
+        )
     name, code, token, watch = (data.get(k) for k in ("name", "code", "token", "watch"))
     if not isinstance(name, str) or len(name) > MAX_TEXT:
         raise WireError("a name is a short string")
