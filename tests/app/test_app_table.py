@@ -572,6 +572,21 @@ async def test_a_move_out_of_turn_is_not_sent_and_names_who_plays(
         assert "seat" not in line.text
 
 
+async def test_a_name_that_reads_like_markup_is_shown_as_it_is_when_not_our_turn(
+    client: ScriptedClient,
+) -> None:
+    """Names are kept with their brackets ("[Ann]" is no Rich tag, so the
+    host seats it as it is); the note parsed them as markup, and said
+    "Not your turn:  plays now"."""
+    state = dealt(["you", "[Bob]"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("u")
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "Not your turn: [Bob] plays now" in line.text)
+
+
 async def test_a_spectators_result_box_goes_when_the_next_game_begins(
     client: ScriptedClient,
 ) -> None:

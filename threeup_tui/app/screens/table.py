@@ -495,7 +495,9 @@ class TableScreen(TableScreenBase):
         if session is None:
             return
         who = session.names()[view.to_act] if view.to_act is not None else "someone else"
-        self.notify(f"{who} plays now", title=NOT_YOUR_TURN, severity="warning", timeout=2)
+        self.notify(
+            f"{who} plays now", title=NOT_YOUR_TURN, severity="warning", markup=False, timeout=2
+        )
 
     def _seat(self) -> int | None:
         view = self._view()
