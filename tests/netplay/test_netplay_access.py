@@ -32,7 +32,13 @@ from net.codec import encode, encode_message
 from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
 from net.testing import QUICK_CONFIG
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, Lobby, LobbyChanged
+from threeup_tui.netplay import host as netplay_host
 from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import (
+    MAX_WATCHERS_PER_IP,
+    TOO_MANY_WATCHERS,
+    TOO_MANY_WATCHERS_HERE,
+)
 from threeup_tui.netplay.wire import WireError, parse_hello
 from threeup_tui.rules import Move, RulesError
 from threeup_tui.table import Table
@@ -335,6 +341,57 @@ async def test_a_spectator_is_told_the_table_keeps_its_chat_to_the_players(
         finally:
             await spectator.close()
             await host.close()
+
+
+async def test_spectators_from_one_address_cannot_crowd_out_the_players(tmp_path: Path) -> None:
+    """Spectators need no token.  1,024 of them, from one machine's ports,
+    filled the session layer: every later hello got `server full`, a seated
+    player's reconnect too (and its client gave the seat up for good)."""
+    table = make_table(tmp_path, players=2, seed=87, bots=1)
+    host = await start_host(table, NetConfig())
+    watchers = [
+        make_client(host.address, f"w{i}", tmp_path / f"w{i}.json", watch=True)
+        for i in range(MAX_WATCHERS_PER_IP + 1)
+    ]
+    player = make_client(host.address, "ann", tmp_path / "a.json")
+    try:
+        for watcher in watchers[:-1]:
+            await watcher.start()
+        with pytest.raises(ConnectionRefusedError, match=TOO_MANY_WATCHERS_HERE):
+            await watchers[-1].start()
+        await player.start()
+        assert player.seat == 1
+        await watchers[0].close()  # one gone: room for one more
+        for _ in range(100):
+            if sum(1 for p in host.peers.values() if p.seat is None) < MAX_WATCHERS_PER_IP:
+                break
+            await asyncio.sleep(0.02)
+        await watchers[-1].start()
+    finally:
+        for client in (player, *watchers):
+            await client.close()
+        await host.close()
+
+
+async def test_spectators_are_bounded_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(netplay_host, "MAX_WATCHERS", 3)
+    table = make_table(tmp_path, players=2, seed=88, bots=1)
+    host = await start_host(table, NetConfig())
+    watchers = [
+        make_client(host.address, f"w{i}", tmp_path / f"w{i}.json", watch=True) for i in range(4)
+    ]
+    try:
+        for watcher in watchers[:3]:
+            await watcher.start()
+        with pytest.raises(ConnectionRefusedError, match=TOO_MANY_WATCHERS):
+            await watchers[3].start()
+        assert host.stats.refused_hellos == {TOO_MANY_WATCHERS: 1}
+    finally:
+        for client in watchers:
+            await client.close()
+        await host.close()
 
 
 async def test_every_seat_is_told_how_many_watch(tmp_path: Path) -> None:

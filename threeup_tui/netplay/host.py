@@ -62,6 +62,14 @@ WRONG_CODES_ALLOWED = 10
 WRONG_CODE_WINDOW = 60.0
 TOO_MANY_WRONG_CODES = "too many wrong room codes from your address: try again in a minute"
 REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
+# Spectators need no token: without a bound, one machine watching from 1,024
+# ports fills the session layer (every further hello, a seated player's
+# reconnect too, gets "server full"), and each of its sessions may hold a
+# MiB of unacknowledged chat.  Seats always find room beside these.
+MAX_WATCHERS = 256
+MAX_WATCHERS_PER_IP = 16
+TOO_MANY_WATCHERS = "too many spectators watch this table"
+TOO_MANY_WATCHERS_HERE = "too many spectators from your address"
 
 Address = tuple[str, int]
 
@@ -205,6 +213,9 @@ class NetHost:
             self._wrong_code(address[0])
             return self._refuse(address, str(err))
         if watch:
+            crowded = self._watchers_crowded(address)
+            if crowded is not None:
+                return self._refuse(address, crowded)
             seat: int | None = None
             shown = clean_name(name, "watcher")
             log.info("%s watches from %s:%d", shown, *address)
@@ -228,6 +239,19 @@ class NetHost:
                 "table_id": self.table.table_id,
             }
         )
+
+    def _watchers_crowded(self, address: Address) -> str | None:
+        """Why one more spectator from ``address`` is refused, or None.  A
+        session from this very address is not counted: the new one replaces
+        it (the same client starting again)."""
+        watching = [p.address for p in self.peers.values() if p.seat is None]
+        watching += [a for a, (seat, _, _) in self._pending.items() if seat is None]
+        others = [a for a in watching if a != address]
+        if len(others) >= MAX_WATCHERS:
+            return TOO_MANY_WATCHERS
+        if sum(1 for a in others if a[0] == address[0]) >= MAX_WATCHERS_PER_IP:
+            return TOO_MANY_WATCHERS_HERE
+        return None
 
     def _take_over(self, seat: int, address: Address) -> None:
         """The seat's token came in a new session: that session gets the
