@@ -97,6 +97,14 @@ BAD_PARTS: list[tuple[str, Any]] = [
     ("legal", ["x"]),
     ("moves", "12"),
     ("to_act", 1.5),
+    # Seat numbers out of range: the app indexed the names with them, and a
+    # hostile host's to_act of 7 at a table of two ended the app (IndexError).
+    ("to_act", 7),
+    ("to_act", -1),
+    ("seat", 6),
+    ("winner", 9),
+    ("places", [0, 5]),
+    ("log", [[4, "draw", [], False, 0, 1, False, False]]),
     ("options", {"finish": "never"}),
     ("draw", None),
 ]

@@ -198,6 +198,12 @@ class ViewDecoder:
                 known if known is not None and known[0] == raw else (raw, _log_entry(raw))
             )
         self._log = log
+        # Seat numbers index the names everywhere a view is shown: one out of
+        # range (a hostile host's) is no view, not an IndexError in the app.
+        seat_numbers = [data["seat"], data["to_act"], data["winner"], *data["places"]]
+        seat_numbers += [entry[1].seat for entry in log.values()]
+        if any(n is not None and not 0 <= _int(n) < len(names) for n in seat_numbers):
+            raise WireError("a seat number out of range")
         return View(
             seat=_opt_int(data["seat"]),
             phase=str(data["phase"]),
