@@ -4,14 +4,18 @@ and ``threeup join --bot`` clients; a client process and a host process killed
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import shutil
 import signal
+import socket
 import time
 from pathlib import Path
 
 import pytest
 from netplay_support import (
+    LOOPBACK,
     Proc,
     load_record_file,
     read_moves,
@@ -184,3 +188,46 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
     assert "refused a join from 127.0.0.1" in logs and "wrong room code" in logs
     assert "pizza" not in logs
     assert not any(s["token"] and s["token"] in logs for s in table["seats"])
+
+
+def test_a_headless_host_logs_what_it_dropped_and_counted(tmp_path: Path) -> None:
+    """Malformed traffic is dropped and counted, and the operator sees the
+    counts: the host's log says them when it stops (and every ten minutes
+    while they change)."""
+    record = tmp_path / "game.json"
+    host = start_host_process(tmp_path, players=2, bots=1, seed=5, record=record, games=None)
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            for junk in (b"\x00", b"not a threeup datagram", b"\xff" * 40):
+                sock.sendto(junk, (LOOPBACK, host.port))
+        time.sleep(0.5)
+        host.popen.send_signal(signal.SIGINT)
+        assert host.wait(20) == 0, host.stderr()
+    finally:
+        _stop([host])
+    lines = [line for line in host.stderr().splitlines() if "counted: " in line]
+    assert len(lines) == 1, host.stderr()
+    assert "3 dropped (" in lines[0], lines[0]
+
+
+async def test_the_count_line_comes_back_only_when_the_counts_change(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from threeup_tui.netplay import run
+
+    said = iter(["", "3 dropped (undecodable 3)", "3 dropped (undecodable 3)", "4 dropped (x 4)"])
+
+    class Counting:
+        def counts_words(self) -> str:
+            return next(said, "4 dropped (x 4)")
+
+    monkeypatch.setattr(run, "COUNTS_LOG_EVERY", 0.001)
+    caplog.set_level(logging.INFO, logger="threeup")
+    task = asyncio.ensure_future(run.log_counts(Counting()))  # type: ignore[arg-type]
+    await asyncio.sleep(0.2)
+    task.cancel()
+    lines = [r.getMessage() for r in caplog.records if "counted so far" in r.getMessage()]
+    assert lines == [
+        "counted so far: 3 dropped (undecodable 3)",
+        "counted so far: 4 dropped (x 4)",
+    ]

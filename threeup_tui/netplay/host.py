@@ -71,6 +71,8 @@ MAX_WATCHERS_PER_IP = 16
 TOO_MANY_WATCHERS = "too many spectators watch this table"
 TOO_MANY_WATCHERS_HERE = "too many spectators from your address"
 
+COUNTED_REASONS_SHOWN = 6  # the most frequent reasons a count line names
+
 Address = tuple[str, int]
 
 
@@ -152,6 +154,30 @@ class NetHost:
         for key in list(self.peers):
             self.table.unsubscribe(("peer", key))
         await self.server.close(reason)
+
+    def counts_words(self) -> str:
+        """What this host has dropped, refused or not sent so far, counted, as
+        one line for its log ("" if nothing): malformed and hostile traffic
+        is dropped and counted, and the counts are for its operator to see."""
+        parts = []
+        dropped = self.server.stats.dropped
+        if dropped:
+            shown = dropped.most_common(COUNTED_REASONS_SHOWN)
+            reasons = ", ".join(f"{reason} {n:,}" for reason, n in shown)
+            more = ", …" if len(dropped) > len(shown) else ""
+            parts.append(f"{sum(dropped.values()):,} dropped ({reasons}{more})")
+        stats = self.stats
+        for count, words in (
+            (sum(stats.refused_hellos.values()), "hellos refused"),
+            (stats.malformed_requests, "malformed requests"),
+            (stats.rejected_requests, "requests refused by the rules"),
+            (stats.stale_moves, "stale moves"),
+            (stats.chat_refused, "chat lines refused"),
+            (stats.messages_dropped, "messages not sent (a send queue full)"),
+        ):
+            if count:
+                parts.append(f"{count:,} {words}")
+        return "; ".join(parts)
 
     # ------------------------------------------------------------ handshake
     def _refuse(self, address: Address, why: str, kind: str | None = None) -> Refuse:

@@ -19,6 +19,7 @@ from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import new_hosting, new_table_config, resume_overrides, value
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
+from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
@@ -31,6 +32,7 @@ from .host import DEFAULT_PORT, NetHost
 from .tokens import TokenStore
 from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
+COUNTS_LOG_EVERY = 600.0  # seconds between the headless host's count lines
 STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
 
 log = logging.getLogger("threeup")
@@ -83,6 +85,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
         await host.close(CLOSE_TABLE_CLOSED)
         raise
     runner.start()
+    counting = asyncio.get_running_loop().create_task(log_counts(host))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -102,10 +105,25 @@ async def _headless_host(args: argparse.Namespace) -> int:
             await announcer.stop()
         # Every client is told first (CLOSE: "the host closed the table");
         # the SSH door then lets its guests' apps say so and end cleanly.
+        await cancel_and_wait(counting)
         await host.close(reason)
         if door is not None:
             await door.close(reason)
         await runner.stop()
+        counted = host.counts_words()
+        if counted:
+            log.info("counted: %s", counted)
+
+
+async def log_counts(host: NetHost) -> None:
+    """Every COUNTS_LOG_EVERY seconds, what the host counted, if it changed."""
+    said = ""
+    while True:
+        await asyncio.sleep(COUNTS_LOG_EVERY)
+        counted = host.counts_words()
+        if counted != said:
+            log.info("counted so far: %s", counted)
+            said = counted
 
 
 def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
