@@ -34,12 +34,13 @@ from net.testing import QUICK_CONFIG
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, Lobby, LobbyChanged
 from threeup_tui.netplay import host as netplay_host
 from threeup_tui.netplay.client import NetClient
-from threeup_tui.netplay.host import (
-    MAX_WATCHERS_PER_IP,
+from threeup_tui.netplay.host import MAX_WATCHERS_PER_IP
+from threeup_tui.netplay.wire import (
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
+    WireError,
+    parse_hello,
 )
-from threeup_tui.netplay.wire import WireError, parse_hello
 from threeup_tui.rules import Move, RulesError
 from threeup_tui.table import Table
 

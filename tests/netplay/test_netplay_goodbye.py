@@ -7,6 +7,7 @@ through the impairment proxy, which loses exactly the CLOSE datagrams."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from net.codec import decode
 from net.packets import ClosePacket
 from threeup_tui.client.events import ChatReceived, ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import HOST_NET
 from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
 # Silence ends a session after a second: the test need not wait 5 s.
@@ -114,6 +116,45 @@ async def test_a_face_up_choice_lost_with_its_session_is_sent_again(tmp_path: Pa
             assert asyncio.get_running_loop().time() < deadline, "the choice was not sent again"
             await asyncio.sleep(0.05)
         assert client.reconnects == 1
+    finally:
+        await client.close()
+        await proxy.stop()
+        await host.close()
+
+
+async def test_a_refusal_for_now_keeps_a_returning_player_knocking(tmp_path: Path) -> None:
+    """A player whose link dropped comes back while the host still holds the
+    old session (until its own idle time-out): with no room for another,
+    the host says "server full".  That is for now, not for good: the client
+    keeps knocking and gets its seat back once the old session is gone
+    (before, it gave up and said the connection is closed)."""
+    table = make_table(tmp_path, players=3, seed=5)
+    one_session = replace(HOST_NET, max_sessions=1, idle_timeout=2.5, heartbeat_interval=0.2)
+    host = await start_host(table, one_session)
+    proxy = await ImpairmentProxy.start(host.address)
+    client = make_client(proxy.address, "ann", tmp_path / "a.json", config=QUICK)
+    try:
+        await client.start()
+        await asyncio.wait_for(seated(client), 10)
+        seat = client.seat
+        proxy.impairment = Impairment(loss_to_server=1.0, loss_to_client=1.0)  # the link drops
+        assert (await asyncio.wait_for(told(client), 10)).state == "reconnecting"
+        await asyncio.sleep(0.3)
+        proxy.impairment = Impairment()  # back, while the host still holds the old session
+        changes: list[ConnectionChanged] = []
+
+        async def back() -> None:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, ConnectionChanged):
+                    changes.append(event)
+                    if event.state != "reconnecting":
+                        return
+
+        await asyncio.wait_for(back(), 15)
+        assert [c.state for c in changes] == ["reconnecting", "connected"], changes
+        assert changes[0].detail == "the table refused: server full"
+        assert client.seat == seat and client.reconnects == 1
     finally:
         await client.close()
         await proxy.stop()

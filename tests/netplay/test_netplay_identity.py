@@ -29,9 +29,9 @@ from net.events import Connected, DisconnectCause, Disconnected, Message
 from threeup_tui.client.events import ConnectionChanged, Notice
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.discovery import decode_announcement
-from threeup_tui.netplay.host import TOO_MANY_WRONG_CODES, WRONG_CODES_ALLOWED, NetHost
+from threeup_tui.netplay.host import WRONG_CODES_ALLOWED, NetHost
 from threeup_tui.netplay.run import describe_table
-from threeup_tui.netplay.wire import CLOSE_REMOVED, make_hello
+from threeup_tui.netplay.wire import CLOSE_REMOVED, TOO_MANY_WRONG_CODES, make_hello
 from threeup_tui.rules import Move
 from threeup_tui.table import Table, TableConfig
 

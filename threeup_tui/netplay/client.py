@@ -44,6 +44,7 @@ from ..tasks import cancel_and_wait
 from .tokens import TokenStore, name_key, new_token
 from .wire import (
     CLOSE_HOST_STOPPED,
+    REFUSED_FOR_NOW,
     ViewDecoder,
     WireError,
     clock_from_wire,
@@ -63,6 +64,11 @@ RECONNECT_MAX_DELAY = 2.0
 # when acks make room.
 RESEND_EVERY = 0.05
 BUSY = "the connection is busy"  # the send queue is full
+
+
+class RefusedForNow(ConnectionRefusedError):
+    """The table refused for the moment (REFUSED_FOR_NOW: no room, or this
+    address must wait): a client coming back to its seat keeps trying."""
 
 
 class NetClient(TableClient):
@@ -156,6 +162,8 @@ class NetClient(TableClient):
             client = await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
             reason = f"the table refused: {err.reason}{self._seat_under_another_name()}"
+            if err.reason in REFUSED_FOR_NOW:
+                raise RefusedForNow(reason) from None
             raise ConnectionRefusedError(reason) from None
         except ConnectTimeout:
             raise ConnectionError(f"no table answers at {self.address}") from None
@@ -242,6 +250,16 @@ class NetClient(TableClient):
                 await self._client.close() if self._client is not None else None
             try:
                 await self._connect()
+            except RefusedForNow as err:
+                # No room for the moment (a stale session of ours may hold
+                # it until the host's idle time-out), or this address must
+                # wait: the seat is still ours, so keep knocking.
+                if str(err) != reason:
+                    reason = str(err)
+                    self._emit(ConnectionChanged("reconnecting", reason))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_DELAY)
+                continue
             except ConnectionRefusedError as err:
                 self._ended = str(err)
                 self._emit(ConnectionChanged("closed", self._ended))

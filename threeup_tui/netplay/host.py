@@ -40,6 +40,9 @@ from ..tasks import cancel_and_wait
 from .wire import (
     CLOSE_REMOVED,
     CLOSE_TAKEN_OVER,
+    TOO_MANY_WATCHERS,
+    TOO_MANY_WATCHERS_HERE,
+    TOO_MANY_WRONG_CODES,
     WireError,
     clock_to_wire,
     hello_bot,
@@ -60,7 +63,6 @@ HOST_NET = NetConfig(max_rto=0.4, ack_delay=0.01)
 # window, and that address is refused until the window has passed.
 WRONG_CODES_ALLOWED = 10
 WRONG_CODE_WINDOW = 60.0
-TOO_MANY_WRONG_CODES = "too many wrong room codes from your address: try again in a minute"
 REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # Spectators need no token: without a bound, one machine watching from 1,024
 # ports fills the session layer (every further hello, a seated player's
@@ -68,8 +70,6 @@ REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # MiB of unacknowledged chat.  Seats always find room beside these.
 MAX_WATCHERS = 256
 MAX_WATCHERS_PER_IP = 16
-TOO_MANY_WATCHERS = "too many spectators watch this table"
-TOO_MANY_WATCHERS_HERE = "too many spectators from your address"
 
 COUNTED_REASONS_SHOWN = 6  # the most frequent reasons a count line names
 

@@ -33,6 +33,17 @@ CLOSE_REMOVED: Final = "the host removed you from the table"
 # their tokens, as after a crash, and the game goes on where it stopped.
 CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may resume the table"
 
+# Refusals that are for now, not for good: the table has no room at the
+# moment, or this address must wait.  A client coming back to its seat keeps
+# trying after them; after any other refusal it stops.
+SERVER_FULL: Final = "server full"  # the session layer's own (net/server.py)
+TOO_MANY_WRONG_CODES: Final = "too many wrong room codes from your address: try again in a minute"
+TOO_MANY_WATCHERS: Final = "too many spectators watch this table"
+TOO_MANY_WATCHERS_HERE: Final = "too many spectators from your address"
+REFUSED_FOR_NOW: Final = frozenset(
+    {SERVER_FULL, TOO_MANY_WRONG_CODES, TOO_MANY_WATCHERS, TOO_MANY_WATCHERS_HERE}
+)
+
 
 class WireError(ValueError):
     """A message that is not one of the game's shapes.  ``kind`` is the
