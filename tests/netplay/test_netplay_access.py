@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import secrets
 from pathlib import Path
 
 import asyncio_dgram
@@ -27,7 +28,7 @@ from netplay_support import (
     verify_record,
 )
 
-from net import Client, NetConfig, Refused
+from net import Accept, Client, NetConfig, Refuse, Refused
 from net.codec import encode, encode_message
 from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
 from net.testing import QUICK_CONFIG
@@ -39,6 +40,7 @@ from threeup_tui.netplay.wire import (
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
     WireError,
+    make_hello,
     parse_hello,
 )
 from threeup_tui.rules import Move, RulesError
@@ -347,30 +349,50 @@ async def test_a_spectator_is_told_the_table_keeps_its_chat_to_the_players(
 async def test_spectators_from_one_address_cannot_crowd_out_the_players(tmp_path: Path) -> None:
     """Spectators need no token.  1,024 of them, from one machine's ports,
     filled the session layer: every later hello got `server full`, a seated
-    player's reconnect too (and its client gave the seat up for good)."""
+    player's reconnect too (and its client gave the seat up for good).  One
+    address other than this machine's may hold MAX_WATCHERS_PER_IP: the host
+    is asked as the session layer asks it, and no datagram leaves loopback."""
     table = make_table(tmp_path, players=2, seed=87, bots=1)
+    host = await start_host(table, NetConfig())
+
+    def watch(address: tuple[str, int]) -> object:
+        return host._authorize(address, make_hello("w", None, secrets.token_hex(16), True))
+
+    try:
+        lan = [("192.0.2.7", 40000 + i) for i in range(MAX_WATCHERS_PER_IP + 1)]
+        assert all(isinstance(watch(a), Accept) for a in lan[:-1])
+        refused = watch(lan[-1])
+        assert isinstance(refused, Refuse) and refused.reason == TOO_MANY_WATCHERS_HERE
+        assert isinstance(watch(lan[0]), Accept)  # the same port again: it replaces its session
+        assert isinstance(watch(("192.0.2.8", 40000)), Accept)  # another machine
+        assert isinstance(watch(("::ffff:192.0.2.8", 40001)), Accept)
+        player = make_client(host.address, "ann", tmp_path / "a.json")
+        await player.start()
+        assert player.seat == 1
+        await player.close()
+    finally:
+        await host.close()
+
+
+async def test_everyone_on_this_machine_may_watch_up_to_the_bound_in_all(
+    tmp_path: Path,
+) -> None:
+    """Every account logged in to the host's machine, and every guest of its
+    SSH door, comes from loopback: one address for the many people of a
+    one-machine party, so only the bound in all holds there."""
+    table = make_table(tmp_path, players=2, seed=86, bots=1)
     host = await start_host(table, NetConfig())
     watchers = [
         make_client(host.address, f"w{i}", tmp_path / f"w{i}.json", watch=True)
-        for i in range(MAX_WATCHERS_PER_IP + 1)
+        for i in range(MAX_WATCHERS_PER_IP + 2)
     ]
-    player = make_client(host.address, "ann", tmp_path / "a.json")
     try:
-        for watcher in watchers[:-1]:
-            await watcher.start()
-        with pytest.raises(ConnectionRefusedError, match=TOO_MANY_WATCHERS_HERE):
-            await watchers[-1].start()
-        await player.start()
-        assert player.seat == 1
-        await watchers[0].close()  # one gone: room for one more
-        for _ in range(100):
-            if sum(1 for p in host.peers.values() if p.seat is None) < MAX_WATCHERS_PER_IP:
-                break
-            await asyncio.sleep(0.02)
-        await watchers[-1].start()
+        for watcher in watchers:
+            await watcher.start()  # ConnectionRefusedError if refused
+        assert all(watcher.seat is None for watcher in watchers)
     finally:
-        for client in (player, *watchers):
-            await client.close()
+        for watcher in watchers:
+            await watcher.close()
         await host.close()
 
 

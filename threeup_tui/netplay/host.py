@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -69,7 +70,7 @@ REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # reconnect too, gets "server full"), and each of its sessions may hold a
 # MiB of unacknowledged chat.  Seats always find room beside these.
 MAX_WATCHERS = 256
-MAX_WATCHERS_PER_IP = 16
+MAX_WATCHERS_PER_IP = 16  # from one address other than this machine's own
 
 COUNTED_REASONS_SHOWN = 6  # the most frequent reasons a count line names
 
@@ -87,6 +88,16 @@ class _Peer:
     view: dict[str, Any] | None = None
     clock: tuple[int, float] | None = None  # (seat, time.monotonic() it runs out)
     dirty: bool = False
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an IP address as the socket gives it) is this machine."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool((mapped or ip).is_loopback)
 
 
 @dataclass
@@ -275,6 +286,10 @@ class NetHost:
         others = [a for a in watching if a != address]
         if len(others) >= MAX_WATCHERS:
             return TOO_MANY_WATCHERS
+        if is_loopback(address[0]):
+            # Everyone logged in to this machine shares the address, and so
+            # does every guest of the SSH door: the bound in all holds.
+            return None
         if sum(1 for a in others if a[0] == address[0]) >= MAX_WATCHERS_PER_IP:
             return TOO_MANY_WATCHERS_HERE
         return None
