@@ -179,3 +179,38 @@ async def test_the_move_log_shows_only_whole_moves(client: ScriptedClient) -> No
                     break
                 whole[:0] = lines
             assert whole == shown, (whole, shown)
+
+
+async def test_the_move_log_says_you_are_out_of_cards(client: ScriptedClient) -> None:
+    """The app's own player is "you": its winning move reads "you are out of
+    cards", not "you is"; anyone else "is"."""
+    from app_states import dealt
+    from table_states import open_table, table_app
+
+    from threeup_tui.app.widgets.move_log import MoveLog
+    from threeup_tui.bots import GreedyBot
+    from threeup_tui.client import ViewChanged
+    from threeup_tui.rules import Move, seat_view
+
+    names = ["you", "Bob"]
+    for seed in range(60):  # a greedy game seat 0 wins, and its moves
+        state = dealt(names, seed=seed)
+        moves: list[Move] = []
+        while not state.over:
+            moves.append(GreedyBot(state.seat).choose_move(seat_view(state, state.seat)))
+            state.apply_move(moves[-1])
+        if state.winner == 0:
+            break
+    state = dealt(names, seed=seed)
+    for move in moves[:-1]:
+        state.apply_move(move)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        log = screen.query_one(MoveLog)
+        state.apply_move(moves[-1])  # the winning move
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: log._seen == len(state.history))
+        assert log.lines[-1].endswith("; you are out of cards"), log.lines[-1]
+    bob_out = LogEntry(1, "play", ("R5",), False, 0, 0, True, False)
+    assert move_words(bob_out, tuple(names)) == "Bob played R5; Bob is out of cards"

@@ -81,7 +81,9 @@ def move_words(entry: LogEntry, names: tuple[str, ...] | list[str], extra: str =
         bonus = EXTRA_OF.get(rank, 0)
         words += ": pile cleared" + (f", {plural(bonus, 'extra discard')}" if bonus else "")
     if entry.out:
-        words += f"; {who} is out of cards"
+        # The app's own player is named "you" (a namesake elsewhere reads
+        # "you (seat 3)": session.names), and "you is" is not English.
+        words += f"; {who} {'are' if who.casefold() == 'you' else 'is'} out of cards"
     return f"{extra}: {words}" if extra else words
 
 
