@@ -485,6 +485,23 @@ async def test_a_refusal_at_game_over_is_gone_once_the_next_game_is_dealt(
         )
 
 
+async def test_a_rematch_at_80x24_shows_every_other_player_at_the_set_up(
+    client: ScriptedClient,
+) -> None:
+    """The next deal's set-up screen has its one status line, as the first
+    deal's has: a second one, docked while the screen had no widgets yet,
+    took a row and hid the sixth player."""
+    names = ["you", "b2", "b3", "b4", "b5", "b6"]
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_game_over(pilot, client, names, seat=0)
+        client.emit(ViewChanged(seat_view(GameState.new(names, seed=5), 0)))  # the rematch
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: "b2 … choosing" in screen_text(app))
+        assert len(app.screen.query(StatusLine)) == 1
+        assert "b6 … choosing" in screen_text(app)
+
+
 async def out_of_turn(
     pilot: Pilot[int], client: ScriptedClient, state: GameState, key: str = "u"
 ) -> StatusLine:

@@ -137,6 +137,13 @@ def status_line_for(app: App[Any]) -> StatusLine | None:
 def route_notifications(app: App[Any]) -> bool:
     """Show the app's notifications on a status line; False if there is no screen."""
     try:
+        top = app.screen
+        if not top.is_mounted:
+            # Resumed before its widgets exist (a rematch's set-up screen):
+            # look again once they do, rather than dock a second, blank line
+            # into a screen that brings its own (it hid the sixth player).
+            top.call_after_refresh(route_notifications, app)
+            return True
         line = status_line_for(app)
     except Exception:  # no screen yet (start-up) or one being torn down
         return False
