@@ -110,6 +110,25 @@ async def test_keys_flip_draw_pick_up_and_chat(client: ScriptedClient) -> None:
         assert client.requests[-1] == ("submit", Move.pickup(0))
 
 
+async def test_a_refused_flip_takes_its_question_off_the_top_line(
+    client: ScriptedClient,
+) -> None:
+    """f then 2 with the hand still full: the table refuses, and the top line
+    no longer asks which card to flip (the digits select cards again)."""
+    state = dealt(["you", "bot"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: "Flip which" in screen_text(app).split("\n")[0])
+        await pilot.press("2")
+        assert client.requests[-1] == ("submit", Move.flip(0, 1))
+        client.emit(ActionRejected("face-down cards are played only once the hand is gone"))
+        await pilot.pause()
+        assert "Flip which" not in screen_text(app).split("\n")[0]
+        assert "YOUR TURN" in screen_text(app).split("\n")[0]
+
+
 async def test_mouse_pile_and_face_down(client: ScriptedClient) -> None:
     state = dealt(["you", "bot"], first=0)
     app = table_app(client)

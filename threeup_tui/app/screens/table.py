@@ -485,7 +485,11 @@ class TableScreen(TableScreenBase):
         if view.phase == "play" and not view.my_turn:
             self._not_your_turn(view)
             return
-        self.flip_prompt = False
+        if self.flip_prompt:
+            # The top line's "Flip which face-down card?" goes with the prompt
+            # now: a refused flip brings no new view to repaint it.
+            self.flip_prompt = False
+            self._repaint()
         session.client.submit(move)
 
     def _not_your_turn(self, view: View) -> None:
