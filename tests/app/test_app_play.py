@@ -119,3 +119,46 @@ async def test_the_hint_at_set_up_selects_three_cards_and_enter_lays_them() -> N
         await wait_for(pilot, lambda: not isinstance(app.screen, SetupScreen), what="the table")
         me = view_of(pilot).me
         assert me is not None and sorted(me.face_up) == sorted(chosen)
+
+
+async def test_a_flip_of_a_played_face_down_card_is_refused_by_its_number_on_screen() -> None:
+    """The face-down cards read 1, 2 and 3 (f then 1-3): f and the number of
+    one already played is refused in those numbers, not the record's 0-2."""
+    for seed in range(40):  # a deal where we come down to our face-down cards
+        if await flip_a_played_face_down_card(seed):
+            return
+    raise AssertionError("no deal in the seeds tried came down to a played face-down card")
+
+
+async def flip_a_played_face_down_card(seed: int) -> bool:
+    """Play the deal; once a face-down card of ours is played, flip it again
+    and check the refusal. False if the game ended first."""
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=seed))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        await pilot.press("minus", "minus", "enter")
+        await wait_for_setup(pilot)
+        bot = GreedyBot(0)
+
+        def status() -> str:
+            return app.screen.query_one(StatusLine).text
+
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "Hint: lay" in status())
+        await pilot.press("enter")
+        acted_at = -1
+        for _ in range(MAX_MOVES):
+            if await wait_for_turn(pilot, acted_at) == "over":
+                return False
+            view = view_of(pilot)
+            me = view.me
+            assert me is not None
+            if view.source == "face-down" and not all(me.face_down):
+                played = me.face_down.index(False) + 1
+                await pilot.press("f", str(played))
+                await wait_for(pilot, lambda: "already played" in status())
+                assert f"face-down card {played} is already played" in status(), status()
+                return True
+            acted_at = view.moves_played
+            await play_by_keys(pilot, bot.choose_move(view))
+    return False

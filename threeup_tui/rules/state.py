@@ -596,7 +596,8 @@ class GameState:
                 )
             if not 0 <= slot <= 2:
                 return f"there is no face-down slot {slot}"
-            return f"face-down slot {slot} is already played"
+            # Numbered as the table shows them (f then 1-3), as seats are 1-based.
+            return f"face-down card {slot + 1} is already played"
         if action < FLIP:
             return f"you cannot {describe_action(action)} now"
         return f"{action} is not an action"
