@@ -133,9 +133,9 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     try:
         return json.loads(text, parse_int=_int_reader())
     except json.JSONDecodeError as err:
-        raise MalformedRecord(
-            f"{path}: not JSON ({err.msg} at line {err.lineno} column {err.colno})"
-        ) from None
+        # Some of Python's messages end in "at" ("Unterminated string starting at").
+        where = f"at line {err.lineno} column {err.colno}"
+        raise MalformedRecord(f"{path}: not JSON ({err.msg.removesuffix(' at')} {where})") from None
     except RecursionError:
         raise MalformedRecord(f"{path}: nested too deeply") from None
     except _NumberTooLong as err:

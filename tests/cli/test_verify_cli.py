@@ -411,6 +411,25 @@ def test_a_number_too_long_is_told_in_plain_words(tmp_path: Path, records, as_js
     assert err == f"threeup verify: not a record: {path}: a number with more than 4300 digits"
 
 
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ('{"format": "thr', "Unterminated string starting at line 1 column 12"),
+        ('{"a": "\x01"}', "Invalid control character at line 1 column 8"),
+    ],
+    ids=["unterminated", "control"],
+)
+def test_json_cut_short_is_told_without_a_doubled_word(
+    tmp_path: Path, content: str, why: str
+) -> None:
+    # Python's message for these ends in "at", and ours went on " at line":
+    # "Unterminated string starting at at line 18 column 4".
+    path = tmp_path / "cut.json"
+    path.write_text(content)
+    err = assert_usage_error(run("verify", str(path)))
+    assert err == f"threeup verify: not a record: {path}: not JSON ({why})"
+
+
 def test_missing_file_and_directory(tmp_path: Path) -> None:
     err = assert_usage_error(run("verify", str(tmp_path / "nope.json"), "--json"))
     assert len(err.splitlines()) == 1
