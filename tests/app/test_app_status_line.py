@@ -106,3 +106,19 @@ async def test_a_screen_without_a_status_line_is_given_one(client: ScriptedClien
         footer = Region(0, 23, 80, 1)
         assert line.region.y == 22 and not line.region.overlaps(footer)
         assert not app.screen.query(Toast)
+
+
+async def test_ctrl_c_asks_its_question_without_a_colon_after_the_question_mark(
+    client: ScriptedClient,
+) -> None:
+    """Textual's ctrl+c note has a question for a title: "Do you want to
+    quit? Press ctrl+q…", not "Do you want to quit?: Press ctrl+q…"."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_table(pilot, client, state)
+        line = screen.query_one(StatusLine)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "quit" in line.text)
+        assert "?:" not in line.text, line.text
+        assert "Do you want to quit? Press ctrl+q" in line.text, line.text

@@ -48,9 +48,12 @@ def notification_content(note: Notification) -> Content:
     title = clean(note.title, 60)
     if not message:  # a title alone ("Your turn") reads as a message
         return Content.assemble((symbol, style), title)
+    # A title that ends its own sentence (Textual's "Do you want to quit?")
+    # takes no colon after it.
+    after = " " if title.endswith(("?", "!", ".", ":")) else ": "
     return Content.assemble(
         (symbol, style),
-        (f"{title}: " if title else "", style),
+        (f"{title}{after}" if title else "", style),
         message,
     )
 
