@@ -132,6 +132,25 @@ async def test_replay_steps_forwards_and_back() -> None:
     assert app.return_code == 0
 
 
+@pytest.mark.parametrize(("first", "then"), [((100, 30), (80, 24)), ((80, 24), (100, 30))])
+async def test_the_replay_keys_fit_the_footer_after_a_resize(
+    first: tuple[int, int], then: tuple[int, int]
+) -> None:
+    """Under 100 columns the footer leaves out ^p palette so that every key
+    fits (widgets/footer.py), after a resize too: shrunk to 80 columns, the
+    replay's footer kept it and cut "space Play/pause q Close" short."""
+    app = create_app(
+        fast_launcher(), StartSpec(mode="replay", record=demo_record(), record_name="g")
+    )
+    async with app.run_test(size=first) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.resize_terminal(*then)
+        await pilot.pause(0.2)
+        footer = screen_text(app).split("\n")[-1]
+        assert "q Close" in footer, footer
+        assert ("palette" in footer) == (then[0] >= 100), footer
+
+
 async def test_the_replay_of_a_game_for_places_gives_the_places() -> None:
     record = demo_record(players=4, options=Options(finish="places"))
     assert record.result is not None and len(record.result["places"]) > 1
