@@ -10,7 +10,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from app_helpers import app_of, fast_launcher, play_by_keys, view_of, wait_for, wait_for_turn
+from app_helpers import (
+    app_of,
+    fast_launcher,
+    play_by_keys,
+    screen_text,
+    view_of,
+    wait_for,
+    wait_for_turn,
+)
 from test_app_home import games_now, notes, play_a_game
 from textual.pilot import Pilot
 from textual.widgets import OptionList
@@ -254,3 +262,20 @@ async def test_a_game_over_quit_with_the_app_leaves_nothing() -> None:
         await play_a_game(app, pilot)
         await app.action_quit()
     assert kept_files() == [] and saved_games() == []
+
+
+async def test_the_leave_question_shows_its_own_keys_in_the_footer() -> None:
+    """Under the question only y and n answer: the footer says so, not the
+    table's keys (space Select, ⏎/p Play...), which do nothing then."""
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_start_screen(pilot)
+        await pilot.press("minus", "minus", "enter")
+        await play_a_few_turns(pilot, 1)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.pause()
+        footer = screen_text(app).split("\n")[-1]
+        assert "y Yes" in footer and "n No" in footer, footer
+        assert "Play" not in footer, footer
+        await pilot.press("n")

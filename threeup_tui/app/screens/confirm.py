@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..widgets.footer import KeysFooter
 from ..widgets.status_line import StatusLine
 
 
@@ -35,6 +36,9 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.yes, id="yes", variant="error", compact=True)
                 yield Button(self.no, id="no", variant="primary", compact=True)
             yield StatusLine()
+        # Its own keys: the footer of the screen under it offered keys that
+        # do nothing while the question is up.
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
