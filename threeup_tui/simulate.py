@@ -86,9 +86,9 @@ class SimulationResult:
         lines.append("decision time (ms):  p50     p95     max  decisions")
         for s in data["seats"]:
             t = s["decision_ms"]
-            lines.append(
-                f"{s['seat'] + 1:>4}  {s['bot']:<8} {t['p50']:>7.2f} {t['p95']:>7.2f} "
-                f"{t['max']:>7.2f}  {t['decisions']}"
+            lines.append(  # each number under its heading, its right edge on the heading's
+                f"{s['seat'] + 1:>4}  {s['bot']:<8}{t['p50']:>10.2f}{t['p95']:>8.2f}"
+                f"{t['max']:>8.2f}  {t['decisions']:>9}"
             )
         return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,23 @@ def test_simulate_text_shows_decision_times_and_think_ms_reaches_the_expert() ->
     p50, p95, worst = (float(x) for x in timing[2:5])
     assert p50 <= p95 <= worst
     assert p95 < 200  # a 5 ms budget, not the default 250 ms
+
+
+def test_simulate_text_puts_each_decision_time_under_its_heading() -> None:
+    # The numbers stood two columns left of "p50", "p95" and "max", and the
+    # count of decisions left of "decisions".
+    proc = run(
+        "simulate", "--games", "2", "--players", "2", "--bots", "expert,random",
+        "--iterations", "20",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("decision time (ms):"))
+    heading = lines[at]
+    ends = [heading.index(name) + len(name) for name in ("p50", "p95", "max", "decisions")]
+    for row in lines[at + 1 : at + 3]:
+        tokens = [m.end() for m in re.finditer(r"\S+", row)]
+        assert tokens[2:] == ends, (heading, row)  # after the seat and the bot
 
 
 @pytest.mark.parametrize(
