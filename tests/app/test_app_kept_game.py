@@ -8,6 +8,7 @@ the test's own state and data directories.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from app_helpers import (
@@ -32,7 +33,7 @@ from threeup_tui.bots import GreedyBot
 from threeup_tui.history import History
 from threeup_tui.paths import games_dir
 from threeup_tui.rules import View
-from threeup_tui.savedgame import GameLock, saved_games
+from threeup_tui.savedgame import GameLock, SavedGame, saved_games
 
 
 def menu_keys(app: ThreeUpApp) -> list[str | None]:
@@ -279,3 +280,20 @@ async def test_the_leave_question_shows_its_own_keys_in_the_footer() -> None:
         assert "y Yes" in footer and "n No" in footer, footer
         assert "Play" not in footer, footer
         await pilot.press("n")
+
+
+async def test_a_long_kept_game_line_breaks_between_its_parts() -> None:
+    """A kept game past its first deal: "5 expert bots · game 3 · 18:38" is
+    wider than the menu, and its time wrapped to the menu's left edge."""
+    app = create_app(fast_launcher(), StartSpec(name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        left = time.time()
+        start.show_saved(SavedGame(Path("game.json"), 6, "expert", 3, left), more=1)
+        await pilot.pause()
+        rows = [line.split("▊", 1)[1] for line in screen_text(app).splitlines() if "▊" in line]
+        first = next(i for i, row in enumerate(rows) if "Continue your game" in row)
+        last = next(i for i, row in enumerate(rows) if "more kept game" in row)
+        shown = rows[first + 1 : last + 1]
+        assert all(row.startswith("   ") for row in shown), shown  # each indented
+        assert any(time.strftime("%H:%M", time.localtime(left)) in row for row in shown), shown

@@ -41,6 +41,11 @@ MENU = [
 ]
 
 
+# Columns a line under "Continue your game" has, after its indent of two,
+# in the menu (styles.tcss: #menu is 32 wide, less its border and padding).
+ABOUT_ROOM = 26
+
+
 class StartScreen(Screen[None]):
     DEFAULT_CSS = "#play-settings { text-align: center; }"
     BINDINGS = [
@@ -90,7 +95,10 @@ class StartScreen(Screen[None]):
         if self.saved is not None:
             # First, so that Enter takes the player back to where they were.
             saved = self.saved
-            about = " · ".join(w for w in (saved.words(), saved.when()) if w)
+            parts = [w for w in (saved.words(), saved.when()) if w]
+            about = " · ".join(parts)
+            if len(about) > ABOUT_ROOM:  # "5 expert bots · game 3 · 18:38"
+                about = "\n  ".join(parts)  # one part a line, each indented
             more = f"\n  and {plural(self.more_saved, 'more kept game')}" if self.more_saved else ""
             words = Content.assemble("Continue your game\n", (f"  {about}{more}", "$text-muted"))
             options.insert(0, Option(words, id="continue"))
