@@ -92,7 +92,7 @@ def test_d5_clear_cards_go_one_at_a_time() -> None:
     game.illegal(Move.play(0, ["RC", "GC"]), "one at a time")
     game.illegal(Move.play(0, ["RC", "RC1"]), "share one number")
     game.play(0, "RC")
-    game.illegal(Move.play(1, ["BC1", "GC1"]), "one at a time", "Clear +1")
+    game.illegal(Move.play(1, ["BC1", "GC1"]), "one at a time", "not 2 Clear +1 cards at once")
     assert (CLEAR1, 2) not in _plays(game)
 
 

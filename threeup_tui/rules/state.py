@@ -553,7 +553,8 @@ class GameState:
         rank = RANK_OF[kinds[0]]
         if rank >= CLEAR and len(kinds) > 1:
             raise IllegalMove(
-                f"Clear cards are played one at a time, not {len(kinds)} {rank_name(rank)} at once"
+                "Clear cards are played one at a time, "
+                f"not {len(kinds)} {rank_name(rank)} cards at once"
             )
         if rank < CLEAR and self.top and rank < self.top:
             cards = " and ".join(CODES[k] for k in kinds)
