@@ -9,6 +9,7 @@ import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
 from app_states import dealt, lobby_for, seat_events
+from table_states import extra_and_draw, played_until
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button
@@ -35,6 +36,7 @@ from threeup_tui.client import (
 )
 from threeup_tui.rules import DRAW, PICKUP, GameState, Move, seat_view
 from threeup_tui.rules.actions import is_play, play_count, play_rank
+from threeup_tui.rules.state import DRAW_NOT_OPEN
 
 
 async def open_table(
@@ -127,6 +129,27 @@ async def test_a_refused_flip_takes_its_question_off_the_top_line(
         await pilot.pause()
         assert "Flip which" not in screen_text(app).split("\n")[0]
         assert "YOUR TURN" in screen_text(app).split("\n")[0]
+
+
+async def test_a_second_early_draw_is_told_it_drew_already(client: ScriptedClient) -> None:
+    """Right after a Clear +1 or +2 and the early draw, `d` again was refused
+    as "you may draw early only right after playing a Clear +1 or Clear +2",
+    which the player had just done: they are told they drew."""
+    state = played_until(["you", "bot"], extra_and_draw)
+    state.apply_move(Move.draw(0))
+    view = seat_view(state, 0)
+    assert view.my_turn and view.draw_reason == DRAW_NOT_OPEN and view.log[-1].kind == "draw"
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        reasons = screen.action_state(view).reason  # in full; the box may shorten them
+        assert "Draw: you have drawn already: the early draw comes once" in reasons, reasons
+        await pilot.press("d")
+        assert client.requests[-1] == ("submit", Move.draw(0))
+        client.emit(ActionRejected(DRAW_NOT_OPEN))
+        line = app.screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "drawn already" in line.text)
+        assert "right after" in line.text and "you may draw early only" not in line.text
 
 
 async def test_mouse_pile_and_face_down(client: ScriptedClient) -> None:

@@ -82,7 +82,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
-from .text import clean, reason_words
+from .text import clean, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
@@ -518,7 +518,9 @@ class ThreeUpApp(App[int]):
     @on(MoveRejected)
     def move_rejected(self, message: MoveRejected) -> None:
         # The engine's reason, as plain text (it may come from another machine).
-        self.notify(reason_words(message.reason), title=NOT_ALLOWED, severity="error", markup=False)
+        view = self.session.view if self.session is not None else None
+        words = refusal_words(view, message.reason)
+        self.notify(words, title=NOT_ALLOWED, severity="error", markup=False)
         for screen in self._table_screens():
             if isinstance(screen, SetupScreen):
                 screen.rejected()

@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from rich.markup import escape
 from textual.content import Content
 
+from ..rules import View
 from ..rules.cards import RANK_OF, parse_code
+from ..rules.state import DRAW_NOT_OPEN
 from ..textclean import clean_text
 
 _RANK_TEXT = {"C": "C", "C1": "C+1", "C2": "C+2"}
@@ -35,6 +37,21 @@ def reason_words(reason: object) -> str:
     machine) and without the engine's rule numbers ("(D12)"), which mean
     something to the rules page's readers, not at the table."""
     return _RULE_REF.sub("", clean(reason, 300))
+
+
+DRAWN_ALREADY = "you have drawn already: the early draw comes once, right after a Clear +1 or +2"
+
+
+def refusal_words(view: View | None, reason: object) -> str:
+    """A refusal's reason for players (:func:`reason_words`), with one told
+    apart: the engine says the early draw comes only right after a Clear +1
+    or +2, which reads as wrong to a player who has just played one and
+    drawn; they are told they drew."""
+    if reason == DRAW_NOT_OPEN and view is not None and view.log:
+        last = view.log[-1]
+        if last.kind == "draw" and last.seat == view.seat:
+            return DRAWN_ALREADY
+    return reason_words(reason)
 
 
 def plain(text: object, style: str = "", limit: int = 200) -> Content:

@@ -20,7 +20,7 @@ from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
 from ..animation import animation_wanted
 from ..messages import GameOverRequested, HelpRequested, LeaveRequested
-from ..text import card_label, rank_of_code, rank_text
+from ..text import card_label, rank_of_code, rank_text, refusal_words
 from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -408,7 +408,7 @@ class TableScreen(TableScreenBase):
         if not view.can_pickup() and view.pickup_reason:
             found.append(Reason.of("Pick up", view.pickup_reason))
         if not view.can_draw() and view.draw_reason:
-            found.append(Reason.of("Draw", view.draw_reason))
+            found.append(Reason.of("Draw", refusal_words(view, view.draw_reason)))
         return ActionState(play_ok, view.can_pickup(), view.can_draw(), tuple(found))
 
     def _cursor_card(self, view: View) -> str | None:

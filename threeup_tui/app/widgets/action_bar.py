@@ -17,7 +17,7 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Button
 
-from ..text import fit_rows, reason_words
+from ..text import DRAWN_ALREADY, fit_rows, reason_words
 
 # Short forms of the engine's reasons (matched on its words, rule numbers gone).
 SHORT_REASONS = {
@@ -26,6 +26,7 @@ SHORT_REASONS = {
     "you may draw early only right after playing a Clear +1 or Clear +2": (
         "only right after a Clear +1 or +2"
     ),
+    DRAWN_ALREADY: "you have drawn already",
     "the early draw is only for a hand of fewer than 3 cards": "only with under 3 cards in hand",
     "the draw pile is empty": "the draw pile is empty",
 }
