@@ -4,7 +4,8 @@ start screen ("Continue your game").
 
 A game left or quit in the middle, or an app that crashed, loses no move.
 A game whose table closes with its game over (or before any game) leaves
-nothing behind: the history already holds a finished game.  The app that
+nothing behind: the history already holds a finished game; so does one
+whose window ended at the game-over box, once a start screen finds it.  The app that
 plays a kept game holds a lock beside it, so a second window neither offers
 nor deletes a game that is being played.
 """
@@ -19,7 +20,8 @@ from typing import IO
 
 from .bots import BOT_LEVELS
 from .paths import games_dir, home_short
-from .recordfile import lock_path, set_aside, stamped_path
+from .recordfile import lock_path, read_json, set_aside, stamped_path
+from .rules import MalformedRecord
 from .tablefile import TableFileError, read_table_file, table_file_path
 from .textclean import plural
 
@@ -80,6 +82,12 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
                     if file.exists():  # (not one another window has just forgotten)
                         aside.append(set_aside_game(journal))
                     continue
+                if _finished(journal):
+                    # Its window ended at the game-over box (killed, or the
+                    # terminal gone) before its table closed: the history
+                    # has the game, and there is nothing to continue.
+                    discard(journal)
+                    continue
             finally:
                 lock.release()
             found.append(saved)
@@ -102,6 +110,15 @@ def _read(journal: Path) -> SavedGame | None:
     if type(players) is not int or not 2 <= players <= 6 or level not in BOT_LEVELS:
         return None
     return SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
+
+
+def _finished(journal: Path) -> bool:
+    """Whether the journal holds a game played to its end (a result)."""
+    try:
+        record = read_json(journal)
+    except MalformedRecord:
+        return False  # offered; the table says what is wrong when it opens
+    return isinstance(record, dict) and isinstance(record.get("result"), dict)
 
 
 def discard(journal: Path) -> None:

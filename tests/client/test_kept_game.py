@@ -116,6 +116,28 @@ async def test_a_game_closed_at_its_end_leaves_no_file() -> None:
     assert saved_games() == []
 
 
+async def test_a_game_whose_window_ended_at_the_game_over_box_is_not_offered() -> None:
+    """Killed at the game-over box, a window leaves the finished game's files
+    (its table never closed): the next start screen offered "Continue your
+    game" for a game with nothing left to play.  It is forgotten instead."""
+    journal, client = await kept_and_started(2, 5)
+    play_until_our_turn(client, 10_000)
+    assert state_of(client).phase == Phase.OVER
+    left = new_journal()
+    while left == journal:  # named by the second: wait for a new name
+        await asyncio.sleep(0.05)
+        left = new_journal()
+    # What a killed window leaves: the files, and no lock held on them.
+    shutil.copy(journal, left)
+    shutil.copy(table_file_path(journal), table_file_path(left))
+    assert "result" in json.loads(left.read_text())
+    try:
+        assert saved_games() == []
+        assert not left.exists() and not table_file_path(left).exists()
+    finally:
+        await client.close()
+
+
 async def test_a_game_closed_before_it_was_dealt_leaves_no_file() -> None:
     journal = new_journal()
     client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
