@@ -270,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write every game's record into DIR, a new or empty one (default: keep none)",
+        help="write every game's record into DIR (game-00000.json, ...), made if missing; "
+        "a record already there stops it before any game (default: keep none)",
     )
     sim.add_argument(
         "--jobs",
@@ -586,8 +587,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import (
         Budget,
         RecordNotWritten,
+        first_record_taken,
         parse_levels,
-        record_path_of_game,
         simulate,
     )
 
@@ -602,8 +603,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             args.records.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"--records {args.records}: {err.strerror}") from None
-        paths = (record_path_of_game(args.records, g) for g in range(args.games))
-        taken = next((path for path in paths if os.path.lexists(path)), None)
+        taken = first_record_taken(args.records, args.games)
         if taken is not None:
             raise CliError(
                 f"--records {args.records}: {taken.name} is already there, and "

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from .bots import Bot, make_bot
 from .recordfile import save_record
@@ -38,8 +40,9 @@ class SimulationResult:
     moves: int = 0
     seconds: float = 0.0
     jobs: int = 1
-    # Every decision's wall-clock time per seat, in seconds (set-up included).
-    decision_times: list[list[float]] = field(default_factory=list)
+    # Every decision's wall-clock time per seat, in seconds (set-up included):
+    # packed doubles, 8 bytes a decision however long the run.
+    decision_times: list[array[float]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,7 +67,7 @@ class SimulationResult:
             "jobs": self.jobs,
         }
 
-    def _times(self, seat: int) -> list[float]:
+    def _times(self, seat: int) -> Sequence[float]:
         return self.decision_times[seat] if seat < len(self.decision_times) else []
 
     def text(self) -> str:
@@ -103,7 +106,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (pos - low)
 
 
-def decision_summary(times: list[float]) -> dict[str, float | int]:
+def decision_summary(times: Sequence[float]) -> dict[str, float | int]:
     """p50, p95 and max of decision times (seconds in, milliseconds out)."""
     ordered = sorted(times)
     return {
@@ -190,6 +193,32 @@ def play_bot_game(
     return state
 
 
+class _Plan(Sequence["_Game"]):
+    """The games of a run, made as they are asked for: a run of ten million
+    games holds no ten million of them."""
+
+    def __init__(
+        self, games: int, seed: int, levels: tuple[str, ...], budget: Budget, records: Path | None
+    ) -> None:
+        self.games, self.seed, self.levels, self.budget, self.records = (
+            games, seed, levels, budget, records,
+        )  # fmt: skip
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> _Game: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_Game]: ...
+    def __getitem__(self, index: int | slice) -> _Game | list[_Game]:
+        if isinstance(index, slice):
+            return [self[g] for g in range(*index.indices(self.games))]
+        if not 0 <= index < self.games:
+            raise IndexError(index)
+        return _Game(index, game_seed(self.seed, index), self.levels, self.budget, self.records)
+
+
 @dataclass(frozen=True, slots=True)
 class _Game:
     """What a worker needs to play one game, and what it sends back."""
@@ -219,6 +248,20 @@ def record_path_of_game(folder: Path, index: int) -> Path:
     return folder / f"game-{index:05d}.json"
 
 
+def first_record_taken(folder: Path, games: int) -> Path | None:
+    """The first of the ``games`` records' paths in ``folder`` that something
+    is at already (simulate writes over no file), or None.  The folder is
+    read once, so a billion games do not stat a billion names first."""
+    taken = []
+    for name in os.listdir(folder):
+        digits = name.removeprefix("game-").removesuffix(".json")
+        if digits.isascii() and digits.isdigit() and int(digits) < games:
+            index = int(digits)
+            if folder / name == record_path_of_game(folder, index):  # its very name
+                taken.append(index)
+    return record_path_of_game(folder, min(taken)) if taken else None
+
+
 def _play(game: _Game) -> _Outcome:
     times: list[list[float]] = [[] for _ in game.levels]
     state = play_bot_game(game.levels, game.seed, budget=game.budget, times=times)
@@ -236,7 +279,10 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def in_processes(work: Callable[[T], R], items: list[T], jobs: int) -> Iterator[R]:
+BATCH_PER_JOB = 64  # games handed to the pool at a time, per process
+
+
+def in_processes(work: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R]:
     """``work`` done on every item, in ``jobs`` processes, the results in the
     items' order (the games of simulate, and of benchmarks/expert_ab.py)."""
     if jobs <= 1 or len(items) <= 1:
@@ -244,8 +290,12 @@ def in_processes(work: Callable[[T], R], items: list[T], jobs: int) -> Iterator[
         return
     # Fresh interpreters (spawn): nothing of this process's state is copied.
     pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(items)), _worker_init)
+    # The pool queues all it is given at once: a batch at a time, so that a
+    # long run holds a batch of games in memory, not all of them.
+    batch = jobs * BATCH_PER_JOB
     try:
-        yield from pool.imap(work, items, chunksize=1)  # in order
+        for start in range(0, len(items), batch):
+            yield from pool.imap(work, items[start : start + batch], chunksize=1)  # in order
     except BaseException:
         pool.terminate()  # Ctrl-C: stop the work being done now too
         raise
@@ -266,9 +316,9 @@ def simulate(
     and (for bots with an iteration budget or none) their results are the
     same for any number of jobs; only the times differ."""
     result = SimulationResult(
-        players, levels, wins=[0] * players, jobs=jobs, decision_times=[[] for _ in levels]
+        players, levels, wins=[0] * players, jobs=jobs, decision_times=[array("d") for _ in levels]
     )
-    plan = [_Game(g, game_seed(seed, g), levels, budget, records) for g in range(games)]
+    plan = _Plan(games, seed, levels, budget, records)
     start = time.perf_counter()
     for outcome in in_processes(_play, plan, jobs):
         result.games += 1

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clihelp import assert_no_traceback, assert_usage_error, run
 
+import threeup_tui.simulate as simulate_module
 from threeup_tui.bots import Bot, ExpertBot, GreedyBot, RandomBot
 from threeup_tui.bots.ismcts import SearchConfig
 from threeup_tui.recordfile import load_record, read_json
@@ -17,6 +19,7 @@ from threeup_tui.simulate import (
     Budget,
     RecordNotWritten,
     bot_seed,
+    first_record_taken,
     game_seed,
     play_bot_game,
     simulate,
@@ -209,3 +212,50 @@ def test_a_record_that_appears_during_a_run_is_not_written_over(tmp_path: Path) 
         simulate(3, 2, ("greedy", "greedy"), records=tmp_path)
     assert theirs.read_text() == "another run's record"
     assert verify(read_json(tmp_path / "game-00000.json")).ok
+
+
+def test_the_records_folder_is_looked_at_once_and_may_hold_other_files(tmp_path: Path) -> None:
+    """Only a record the run would write is in its way: other files are left
+    be (the help once said "a new or empty" folder, and the command took any
+    folder).  The folder is read once: a billion games stat no billion names."""
+    for name in ("notes.txt", "game-2.json", "game-00007.json", "game-00003.json.bak"):
+        (tmp_path / name).write_text("the player's")
+    assert first_record_taken(tmp_path, 7) is None
+    assert first_record_taken(tmp_path, 10**9) == tmp_path / "game-00007.json"
+    (tmp_path / "game-00002.json").write_text("an earlier run's")
+    assert first_record_taken(tmp_path, 10**9) == tmp_path / "game-00002.json"
+    simulate(2, 2, ("greedy", "greedy"), records=tmp_path / "fresh")
+    assert first_record_taken(tmp_path / "fresh", 2) == tmp_path / "fresh" / "game-00000.json"
+
+
+def test_a_long_run_is_planned_as_it_goes_and_fed_to_the_pool_in_batches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """simulate --games 1000000000 made a billion games' plan before the first
+    game (and handed the pool all of it): memory, not games, ran out."""
+    plan = simulate_module._Plan(10**9, 7, ("greedy", "greedy"), Budget(), None)
+    assert len(plan) == 10**9
+    assert plan[123_456_789].seed == game_seed(7, 123_456_789)
+    assert [g.index for g in plan[10:13]] == [10, 11, 12]
+    monkeypatch.setattr(simulate_module, "BATCH_PER_JOB", 1)  # batches of two games
+    assert list(simulate_module.in_processes(abs, [-1, -2, -3, -4, -5], 2)) == [1, 2, 3, 4, 5]
+
+
+def test_simulate_makes_each_game_only_when_it_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    real_game, real_play = simulate_module._Game, simulate_module._play
+
+    def counting_game(index: int, *args: Any) -> Any:
+        made.append(index)
+        return real_game(index, *args)
+
+    def play(game: Any) -> Any:
+        if game.index == 2:
+            raise KeyboardInterrupt  # the player stops the run
+        return real_play(game)
+
+    monkeypatch.setattr(simulate_module, "_Game", counting_game)
+    monkeypatch.setattr(simulate_module, "_play", play)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(10**6, 2, ("random", "random"))
+    assert made == [0, 1, 2]
