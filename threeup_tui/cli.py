@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
+from .textclean import clean_text, shown_value
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
@@ -33,9 +34,9 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} must be at least 1")
     return value
 
 
@@ -43,9 +44,9 @@ def _count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} must not be negative")
     return value
 
 
@@ -60,7 +61,7 @@ def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
 
 
 def _port(text: str) -> int:
@@ -74,18 +75,20 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(
+            f"{shown_value(text)} is not a number of seconds"
+        ) from None
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a number of seconds")
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} must not be negative")
     return value
 
 
 def _turn_seconds(text: str) -> float:
     value = _seconds(text)
     if not 1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text!r}: a turn lasts 1 to 3600 seconds")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)}: a turn lasts 1 to 3600 seconds")
     return value
 
 
@@ -94,10 +97,11 @@ def _name(text: str) -> str:
 
     name = clean_name(text, "", cells=4 * MAX_NAME_CELLS)  # the table's cleaning, uncut
     if not name:
-        raise argparse.ArgumentTypeError(f"{text!r} has nothing to show as a name")
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} has nothing to show as a name")
     if name_width(name) > MAX_NAME_CELLS:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is wider than {MAX_NAME_CELLS} columns (a wide letter such as 山 takes two)"
+            f"{shown_value(text)} is wider than {MAX_NAME_CELLS} columns "
+            "(a wide letter such as 山 takes two)"
         )
     return name
 
@@ -110,7 +114,7 @@ def _code(text: str) -> str:
         raise argparse.ArgumentTypeError("an empty room code: leave --code out for none")
     if text != text.strip() or not text.isprintable():
         raise argparse.ArgumentTypeError(
-            f"{text!r}: a room code is printable characters, no spaces around it"
+            f"{shown_value(text)}: a room code is printable characters, no spaces around it"
         )
     if len(text) > ROOM_CODE_MAX:
         raise argparse.ArgumentTypeError(f"a room code has at most {ROOM_CODE_MAX} characters")
@@ -133,7 +137,7 @@ def _bot_level(text: str) -> str:
 
     if text not in BOT_LEVELS:
         raise argparse.ArgumentTypeError(
-            f"unknown bot level {text!r}: choose from {', '.join(BOT_LEVELS)}"
+            f"unknown bot level {shown_value(text)}: choose from {', '.join(BOT_LEVELS)}"
         )
     return text
 
@@ -676,7 +680,13 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # Told by the command they were given to ("threeup play: ..."), not by
+        # the top parser, which would send the player to the wrong --help.
+        prog = f"threeup {args.command}" if args.command else "threeup"
+        words = clean_text(" ".join(extra), 80)
+        parser.exit(EXIT_USAGE, f"{prog}: unrecognized arguments: {words} (see {prog} --help)\n")
     handlers = {
         "verify": cmd_verify,
         "simulate": cmd_simulate,

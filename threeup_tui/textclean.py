@@ -7,6 +7,15 @@ from __future__ import annotations
 import unicodedata
 
 MAX_NAME = 24  # characters in a player's name
+SHOWN_VALUE = 40  # characters of a value quoted in an error or a refusal
+
+
+def shown_value(value: object) -> str:
+    """A value as an error quotes it (a command-line argument, a peer's
+    field): its repr, cut to SHOWN_VALUE characters, so that a long one
+    makes no long line."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 
 def clean_text(text: object, limit: int) -> str:

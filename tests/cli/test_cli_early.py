@@ -53,6 +53,9 @@ EARLY = [
     (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),
     (["play", "--players", "0"], ["--players"]),
+    # Told by the command given, which names its own --help.
+    (["play", "X"], ["threeup play: unrecognized arguments: X", "threeup play --help"]),
+    (["host", "--bogus"], ["threeup host: unrecognized", "threeup host --help"]),
 ]
 
 
@@ -363,3 +366,9 @@ def test_a_port_in_use_is_one_line_and_leaves_no_file_to_refuse_a_retry(
     assert_usage_error(proc, "cannot listen", "in use")
     assert "Exception ignored" not in proc.stderr, proc.stderr
     assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_long_bad_value_is_quoted_short() -> None:
+    """A 500-character --name was repeated whole in its error line."""
+    err = assert_usage_error(run("play", "--name", "x" * 500, timeout=30), "--name", "…")
+    assert len(err.strip()) < 160, err

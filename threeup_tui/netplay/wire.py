@@ -16,6 +16,7 @@ from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES
 from ..rules.views import own_to_json, public_to_json
+from ..textclean import shown_value
 
 PROTOCOL: Final = 1
 GAME: Final = "threeup"
@@ -53,15 +54,6 @@ class WireError(ValueError):
     def __init__(self, reason: str, kind: str | None = None) -> None:
         super().__init__(reason)
         self.kind = reason if kind is None else kind
-
-
-SHOWN_VALUE: Final = 40  # characters of a peer's value quoted in a reason
-
-
-def shown_value(value: Any) -> str:
-    """A peer's value as a reason quotes it: its repr, cut to SHOWN_VALUE."""
-    text = repr(value)
-    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 
 _KIND: Final = {code: kind for kind, code in enumerate(CODES)}
