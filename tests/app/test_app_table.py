@@ -12,7 +12,7 @@ from app_states import dealt, lobby_for, seat_events
 from table_states import extra_and_draw, played_until
 from textual.command import CommandPalette
 from textual.pilot import Pilot
-from textual.widgets import Button
+from textual.widgets import Button, Input
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
@@ -337,6 +337,30 @@ async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+
+
+async def test_after_a_save_the_box_offers_the_next_free_name(
+    client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name field kept the name just saved to, so a second `s` was
+    refused as "already exists" (another name needed Shift+Tab or the mouse)."""
+    monkeypatch.chdir(tmp_path)
+    state = dealt(["you", "bot"], first=0, seed=4)
+    while state.phase.name != "OVER":
+        state.apply(state.legal_actions()[0])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("s")
+        assert client.requests[-1] == ("save_record", "threeup-game.json")
+        (tmp_path / "threeup-game.json").write_text("{}")  # what the table wrote
+        client.emit(GameSaved("threeup-game.json"))
+        field = app.screen.query_one("#record-path", Input)
+        await wait_for(pilot, lambda: field.value == "threeup-game-2.json")
+        await pilot.press("s")
+        assert client.requests[-1] == ("save_record", "threeup-game-2.json")
 
 
 async def test_in_a_game_for_places_the_last_seat_reads_last_not_out(

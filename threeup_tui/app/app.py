@@ -584,6 +584,9 @@ class ThreeUpApp(App[int]):
         if session is not None and message.path in session.kept_records:
             return  # the history's own copy: no news to the player
         self.notify(f"Saved the record to {message.path}", markup=False)
+        for screen in self.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                screen.record_saved(message.path)
 
     # ------------------------------------------------------------ history
     def _remember_game(self, session: Session, view: View) -> None:

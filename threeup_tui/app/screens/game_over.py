@@ -215,6 +215,15 @@ class GameOverScreen(ModalScreen[None]):
         path = self.query_one("#record-path", Input).value.strip() or free_record_name()
         session.client.save_record(path)
 
+    def record_saved(self, path: str) -> None:
+        """The record is written where the box said: it offers the next free
+        name now, so that a second Save writes a second file rather than
+        being refused as "already exists"."""
+        field = self.query_one("#record-path", Input)
+        if field.value.strip() == path:
+            saved = Path(path)
+            field.value = str(free_path(saved.parent, saved.stem, saved.suffix or ".json"))
+
     def action_close(self) -> None:
         self.dismiss(None)
 
