@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP, load_rules
 from threeup_tui.app.scenes import Announcement
 from threeup_tui.app.screens.game_over import GameOverScreen
@@ -432,8 +433,16 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         assert isinstance(replay, ReplayScreen) and replay.last == game.moves
         await pilot.press("q")
         await wait_for(pilot, lambda: on(app, StatsScreen))
+        assert screen_text(app).count("⏎ replay") == 2  # the title's "⏎ replays", and the row
         await pilot.press("escape")
         await wait_for(pilot, lambda: on(app, StartScreen))
+        # A record deleted since says so in its row, before Enter is pressed.
+        Path(game.record).unlink()
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "gone" in text and text.count("⏎ replay") == 1, text
 
 
 def finished_state(seed: int = 5):  # type: ignore[no-untyped-def]

@@ -29,6 +29,14 @@ class StatsLoaded(Message):
     error: str | None = None
 
 
+def record_words(record: str | None) -> str:
+    """The record column: what Enter does with the game's record.  A record
+    deleted since is told as such here, not only once Enter is pressed."""
+    if not record:
+        return ""
+    return "⏎ replay" if Path(record).is_file() else "gone"
+
+
 def result_words(game: FinishedGame) -> str:
     if game.won:
         return "won"
@@ -153,7 +161,7 @@ class StatsScreen(Screen[None]):
                 result_words(game),
                 str(game.moves),
                 VENUES.get(game.venue, clean(game.venue, 8)),
-                "⏎ replay" if game.record else "",
+                record_words(game.record),
                 key=key,
             )
 
