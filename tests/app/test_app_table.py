@@ -318,15 +318,24 @@ async def test_a_watcher_sees_the_table_without_a_hand(client: ScriptedClient) -
         assert len(app.screen.query(".opponent")) == 3
 
 
-async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
-    state = dealt(["you", "bot"], first=0, seed=4)
-    while state.phase.name != "OVER":
+def finished_deal(seed: int = 4) -> GameState:
+    """A two-seat game played to its end by the first legal action each time."""
+    state = dealt(["you", "bot"], first=0, seed=seed)
+    while not state.over:
         state.apply(state.legal_actions()[0])
+    return state
+
+
+async def open_game_over(pilot: Pilot[int], client: ScriptedClient, state: GameState) -> None:
+    for event in seat_events(state, 0):
+        client.emit(event)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+
+
+async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
     app = table_app(client)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await open_game_over(pilot, client, finished_deal())
         await pilot.press("s")
         assert client.requests[-1] == ("save_record", "threeup-game.json")
         client.emit(GameSaved("threeup-game.json"))
@@ -345,14 +354,9 @@ async def test_after_a_save_the_box_offers_the_next_free_name(
     """The name field kept the name just saved to, so a second `s` was
     refused as "already exists" (another name needed Shift+Tab or the mouse)."""
     monkeypatch.chdir(tmp_path)
-    state = dealt(["you", "bot"], first=0, seed=4)
-    while state.phase.name != "OVER":
-        state.apply(state.legal_actions()[0])
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await open_game_over(pilot, client, finished_deal())
         await pilot.press("s")
         assert client.requests[-1] == ("save_record", "threeup-game.json")
         (tmp_path / "threeup-game.json").write_text("{}")  # what the table wrote
@@ -398,14 +402,9 @@ async def test_the_box_offers_a_name_no_file_has(
     free name: the table writes over no file, so Enter just saves."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "threeup-game.json").write_text("last game's record")
-    state = dealt(["you", "bot"], first=0, seed=4)
-    while not state.over:
-        state.apply(state.legal_actions()[0])
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await open_game_over(pilot, client, finished_deal())
         await pilot.press("s")
         assert client.requests[-1] == ("save_record", "threeup-game-2.json")
 
