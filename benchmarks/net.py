@@ -402,7 +402,7 @@ async def host_cost(spectators: int, seed: int, workdir: Path) -> dict[str, Any]
     args = [
         str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", "0",
         "--players", str(SEATS), "--bots", "0", "--seed", str(seed),
-        "--record", str(record), "--announce", "off", "--takeover-after", "600",
+        "--record", str(record), "--announce", "off", "--takeover-after", "600", "--games", "1",
     ]  # fmt: skip
     usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with err.open("wb") as err_file:
