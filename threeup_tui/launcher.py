@@ -225,7 +225,7 @@ class Launcher:
     async def host(self, settings: HostSettings) -> TableClient:
         """A table this process hosts and serves, with the host in seat 1
         (a resumed table: the host's own seat again)."""
-        from .netplay.host import DEFAULT_PORT, NetHost
+        from .netplay.host import NetHost
         from .netplay.run import start_announcer
 
         # The lobby's Start button starts; the history keeps finished games
@@ -267,12 +267,7 @@ class Launcher:
             )
         hosting = table.hosting
         client = HostedClient(table, settings.name)
-        port = DEFAULT_PORT if hosting.port is None else hosting.port
-        try:
-            client.net_host = await NetHost.start(table, hosting.bind, port)
-        except BaseException:
-            table.abandon()  # a new table that could not listen leaves no file
-            raise
+        client.net_host = await NetHost.serve(table)
         game_port = client.net_host.address[1]
         table.set_hosting(port=game_port)
         try:

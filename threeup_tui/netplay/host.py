@@ -149,6 +149,19 @@ class NetHost:
         host._task = asyncio.get_running_loop().create_task(host._serve())
         return host
 
+    @classmethod
+    async def serve(cls, table: Table) -> NetHost:
+        """Serve ``table`` where its hosting says (DEFAULT_PORT if none); a
+        new table that cannot listen leaves no file (Table.abandon), so the
+        same command given again once the port is free finds none."""
+        hosting = table.hosting
+        port = DEFAULT_PORT if hosting.port is None else hosting.port
+        try:
+            return await cls.start(table, hosting.bind, port)
+        except BaseException:
+            table.abandon()
+            raise
+
     @property
     def address(self) -> tuple[str, int]:
         address: tuple[str, int] = self.server.address

@@ -28,7 +28,7 @@ from .discovery import (
     Announcer,
     encode_announcement,
 )
-from .host import DEFAULT_PORT, NetHost
+from .host import NetHost
 from .tokens import TokenStore
 from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
@@ -54,12 +54,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     table = build_table(args, auto_start=True)
     hosting = table.hosting
     runner = TableRunner(table)
-    port = DEFAULT_PORT if hosting.port is None else hosting.port
-    try:
-        host = await NetHost.start(table, hosting.bind, port)
-    except BaseException:
-        table.abandon()
-        raise
+    host = await NetHost.serve(table)
     bound = host.address
     table.set_hosting(port=bound[1])  # a resume listens here again
     log.info(
