@@ -290,7 +290,7 @@ class NetClient(TableClient):
         view = payload.get("view")
         if view is not None:
             self.view = self._views.decode(view)
-            self._after_reconnect(self.view)
+            self._keep_setup_choice(self.view)
             self._emit(ViewChanged(self.view))
         clock = payload.get("clock")
         if clock is not None or clock != self._clock_raw:
@@ -301,7 +301,11 @@ class NetClient(TableClient):
             self._clock_raw = clock
             self._emit(TurnClock(*clock_from_wire(clock)))
 
-    def _after_reconnect(self, view: View) -> None:
+    def _keep_setup_choice(self, view: View) -> None:
+        """Every view: the set-up choice is forgotten once its set-up is over;
+        the first view after a reconnect sends it again if the table shows
+        this seat not ready in the same set-up (the choice was lost with the
+        old session)."""
         if view.phase != "setup":
             self._last_setup = None  # that set-up is over
         unsure, self._setup_unsure = self._setup_unsure, False

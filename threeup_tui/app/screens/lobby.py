@@ -83,7 +83,7 @@ def join_lines(client: object) -> list[Content]:
 WAITING = "Waiting for the host to start the game…"
 
 
-def link_words(session: Session) -> Content:
+def guest_wait_line(session: Session) -> Content:
     """A guest's line under the seats: the wait for the start while the link
     to the host holds, else plainly that it does not.  The app's note on the
     status line goes after a few seconds, and the lobby, which changes only
@@ -244,7 +244,7 @@ class LobbyScreen(TableScreenBase):
     def tick_clock(self) -> None:
         session = self.session
         if session is not None and not session.is_host and self.ready:
-            self.query_one("#lobby-wait", Static).update(link_words(session))
+            self.query_one("#lobby-wait", Static).update(guest_wait_line(session))
 
     def _sync_options(self, lobby: Lobby) -> None:
         options = lobby.options
