@@ -115,8 +115,8 @@ async def test_known_cards_too_many_for_the_row_say_how_many_more(
                 continue
             row = pane.render().plain
             shown = row.split("known ", 1)[1].split()
-            cards = [w for w in shown if not w.startswith("+")]
-            more = [w for w in shown if w.startswith("+")]
+            cards = [w for w in shown if not w.startswith("…+")]
+            more = [w.removeprefix("…") for w in shown if w.startswith("…+")]
             # The first cards, and the count of the rest: all of them accounted for.
             assert len(cards) + (int(more[0][1:]) if more else 0) == len(known), row
             counted += bool(more)

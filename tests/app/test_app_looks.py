@@ -58,7 +58,8 @@ def test_fitting_prefers_long_forms_and_shortens_in_order() -> None:
 
 def test_a_run_of_cards_cut_short_counts_the_rest() -> None:
     forms = [f.plain for f in cards_forms(("G1", "G2", "B2", "R3"), "known")]
-    assert forms == ["known G1 G2 B2 R3", "known G1 G2 B2 +1", "known G1 G2 +2", "known G1 +3"]
+    # "…+1", never "+1" alone: after "up R1 B1" that read like a Clear +1.
+    assert forms == ["known G1 G2 B2 R3", "known G1 G2 B2 …+1", "known G1 G2 …+2", "known G1 …+3"]
 
 
 def test_clamped_rows_end_with_an_ellipsis() -> None:

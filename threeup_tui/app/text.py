@@ -155,11 +155,11 @@ def cards_forms(
     codes: Sequence[str], label: str = "", least: int = 1, empty: str = "-"
 ) -> list[Content]:
     """A run of cards, then the same run cut short with a count of the rest:
-    ``known G1 G2 B2 R3 B6``, ``known G1 G2 B2 +2``, ... ``known G1 +4``."""
+    ``known G1 G2 B2 R3 B6``, ``known G1 G2 B2 …+2``, ... ``known G1 …+4``."""
     head = Content(f"{label} ") if label else Content("")
     forms = [head + cards_content(codes, empty)]
     for keep in range(len(codes) - 1, least - 1, -1):
-        rest = Content.styled(f" +{len(codes) - keep}", "$text-muted")
+        rest = Content.styled(f" …+{len(codes) - keep}", "$text-muted")
         forms.append(head + cards_content(codes[:keep], empty) + rest)
     return forms
 

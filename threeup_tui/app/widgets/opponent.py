@@ -3,7 +3,7 @@
 A one-line row on small terminals, a box on roomy ones.  Every line is
 fitted to the pane's width when it is drawn: long words give way to short
 ones, and a run of known cards too long for the line shows its first cards
-and how many more (``known G1 G2 B2 +4``), never a silently shorter list.
+and how many more (``known G1 G2 B2 …+4``), never a silently shorter list.
 """
 
 from __future__ import annotations
