@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from net.codec import Rejected, decode, encode, encode_message
@@ -40,9 +40,13 @@ log = logging.getLogger(__name__)
 class Accept:
     """``authorize`` verdict: admit the client. ``payload`` (any msgpack-able
     value, e.g. the seat's secret token) travels in the ACCEPT datagram, so
-    it must encode to well under 1 KiB."""
+    it must encode to well under 1 KiB.  ``max_send_queue_bytes``: this
+    session's bound on reliable messages not yet acknowledged (None: the
+    server's config), so that sessions which need little may hold little
+    when their peer stops acknowledging."""
 
     payload: Any = None
+    max_send_queue_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -314,10 +318,13 @@ class Server(Endpoint):
             self._engine.end_session(
                 existing, DisconnectCause.REPLACED, "new handshake from the same address"
             )
+        config = self._config
+        if verdict.max_send_queue_bytes is not None:
+            config = replace(config, max_send_queue_bytes=verdict.max_send_queue_bytes)
         session = SessionCore(
             session_id,
             addr,
-            self._config,
+            config,
             self._engine.stats,
             now,
             peer_window=echo.recv_window,

@@ -391,6 +391,33 @@ async def test_send_queue_limit_pushes_back_on_the_sender(connected: Any) -> Non
             client.send("m" * 60_000)
 
 
+async def test_authorize_may_give_a_session_a_smaller_send_queue() -> None:
+    """A session that needs little holds little when its peer stops
+    acknowledging (a game's spectators); the others keep the config's bound."""
+
+    def authorize(address: Any, hello: Any) -> Accept:
+        return Accept(hello, max_send_queue_bytes=4096 if hello == "small" else None)
+
+    async with await Server.start("127.0.0.1", 0, authorize, QUICK_CONFIG) as server:
+        port = server.address[1]
+        small = await Client.connect("127.0.0.1", port, "small", QUICK_CONFIG)
+        large = await Client.connect("127.0.0.1", port, "large", QUICK_CONFIG)
+        ids = {}
+        for _ in range(2):
+            event = await next_event_of(server.next_event, Connected)
+            ids[event.hello] = event.session_id
+        try:
+            # No await between sends: no acknowledgement can come meanwhile.
+            with pytest.raises(SendQueueFull):
+                for _ in range(10):
+                    server.send(ids["small"], "m" * 1000)
+            for _ in range(10):
+                server.send(ids["large"], "m" * 1000)
+        finally:
+            await small.close()
+            await large.close()
+
+
 async def test_a_close_that_is_itself_cancelled_still_closes_the_socket() -> None:
     """A client closed while it is being closed (an app that quits while its
     client gives up a reconnect) once kept its socket open past the loop's

@@ -35,7 +35,7 @@ from net.testing import QUICK_CONFIG
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, Lobby, LobbyChanged
 from threeup_tui.netplay import host as netplay_host
 from threeup_tui.netplay.client import NetClient
-from threeup_tui.netplay.host import MAX_WATCHERS_PER_IP
+from threeup_tui.netplay.host import MAX_WATCHERS_PER_IP, WATCHER_QUEUE_BYTES
 from threeup_tui.netplay.wire import (
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
@@ -370,6 +370,26 @@ async def test_spectators_from_one_address_cannot_crowd_out_the_players(tmp_path
         await player.start()
         assert player.seat == 1
         await player.close()
+    finally:
+        await host.close()
+
+
+async def test_a_spectator_holds_a_small_send_queue_and_a_player_the_whole(
+    tmp_path: Path,
+) -> None:
+    """256 spectators that never acknowledge could pin a MiB of chat each: a
+    spectator's session gets WATCHER_QUEUE_BYTES, a seat's the config's."""
+    table = make_table(tmp_path, players=2, seed=84, bots=1)
+    host = await start_host(table, NetConfig())
+    try:
+        watcher = host._authorize(("127.0.0.1", 40001), make_hello("w", None, "t" * 32, True))
+        player = host._authorize(("127.0.0.1", 40002), make_hello("p", None, "u" * 32, False))
+        assert isinstance(watcher, Accept) and isinstance(player, Accept)
+        assert watcher.payload["seat"] is None and player.payload["seat"] == 1
+        assert (
+            watcher.max_send_queue_bytes == WATCHER_QUEUE_BYTES < NetConfig().max_send_queue_bytes
+        )
+        assert player.max_send_queue_bytes is None
     finally:
         await host.close()
 

@@ -71,6 +71,7 @@ REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # MiB of unacknowledged chat.  Seats always find room beside these.
 MAX_WATCHERS = 256
 MAX_WATCHERS_PER_IP = 16  # from one address other than this machine's own
+WATCHER_QUEUE_BYTES = 64 * 1024  # a spectator's unacknowledged messages, at most
 
 COUNTED_REASONS_SHOWN = 6  # the most frequent reasons a count line names
 
@@ -287,7 +288,11 @@ class NetHost:
                 "token": token,
                 "table": self.table.config.table_name,
                 "table_id": self.table.table_id,
-            }
+            },
+            # A spectator is sent chat and lobby lines (its views go by the
+            # state channel, which holds one): a small queue, so that 256
+            # that never acknowledge hold 16 MiB, not 256.
+            max_send_queue_bytes=WATCHER_QUEUE_BYTES if seat is None else None,
         )
 
     def _watchers_crowded(self, address: Address) -> str | None:
