@@ -65,9 +65,10 @@ async def _headless_host(args: argparse.Namespace) -> int:
         len(table.seats),
         table.table_id,
     )
-    # A line for scripts and tests that start the host on port 0.
-    print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     keep_host_players_seat(table, bound)
+    # A line for scripts and tests that start the host on port 0; after the
+    # lines about the table, so that a script which sees it finds them.
+    print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
     announcer = await start_announcer(hosting.announce, hosting.announce_port, table, bound[1])
     try:
         door = await start_ssh_door(table, bound[1])
