@@ -20,12 +20,13 @@ from net.errors import (
 from net.events import Address, Connected, DisconnectCause, Disconnected, Event, Message, State
 from net.impair import Impairment, ImpairmentProxy
 from net.packets import MAX_DATAGRAM, PROTOCOL_VERSION
-from net.server import Accept, Authorize, Refuse, Server
+from net.server import SERVER_FULL, Accept, Authorize, Refuse, Server
 from net.stats import NetStats
 
 __all__ = [
     "MAX_DATAGRAM",
     "PROTOCOL_VERSION",
+    "SERVER_FULL",
     "Accept",
     "Address",
     "Authorize",

@@ -35,6 +35,8 @@ from net.transport import DatagramTap, UdpSocket
 
 log = logging.getLogger(__name__)
 
+SERVER_FULL = "server full"  # the REFUSE reason when max_sessions are open
+
 
 @dataclass(frozen=True)
 class Accept:
@@ -264,7 +266,7 @@ class Server(Endpoint):
             return
         live = len(self._engine.sessions) - (existing is not None)
         if self._engine.stopped or live >= self._config.max_sessions:
-            self._refuse(addr, echo.nonce, "server full")
+            self._refuse(addr, echo.nonce, SERVER_FULL)
             return
         try:
             verdict = self._authorize(addr, echo.payload)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from net import SERVER_FULL
+
 from ..client.events import Lobby, SeatSlot
 from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
@@ -36,8 +38,8 @@ CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may 
 
 # Refusals that are for now, not for good: the table has no room at the
 # moment, or this address must wait.  A client coming back to its seat keeps
-# trying after them; after any other refusal it stops.
-SERVER_FULL: Final = "server full"  # the session layer's own (net/server.py)
+# trying after them; after any other refusal it stops.  SERVER_FULL is the
+# session layer's own.
 TOO_MANY_WRONG_CODES: Final = "too many wrong room codes from your address: try again in a minute"
 TOO_MANY_WATCHERS: Final = "too many spectators watch this table"
 TOO_MANY_WATCHERS_HERE: Final = "too many spectators from your address"
