@@ -61,6 +61,12 @@ def show_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def reached_here(bind: str) -> str:
+    """Where this machine reaches a socket bound to ``bind``: loopback for
+    a wildcard (every address, IPv4 or IPv6), else the address itself."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(bind, bind)
+
+
 def _is_ip(text: str, version: int | None = None) -> bool:
     try:
         address = ipaddress.ip_address(text)

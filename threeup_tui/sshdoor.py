@@ -71,6 +71,7 @@ from rich.cells import cell_len
 
 from net.ratelimit import LruTable
 
+from .addresses import reached_here, show_address
 from .guest import GUEST_ENV, GUEST_FD_ENV
 from .names import clean_name
 from .netplay.tokens import state_dir
@@ -389,12 +390,7 @@ class SshDoor:
     @property
     def game_address(self) -> str:
         """Where the guests' apps reach the table: the host's own address."""
-        bind = self.table.hosting.bind
-        if bind in ("", "0.0.0.0"):
-            return f"127.0.0.1:{self.game_port}"
-        if bind == "::":
-            return f"[::1]:{self.game_port}"
-        return f"[{bind}]:{self.game_port}" if ":" in bind else f"{bind}:{self.game_port}"
+        return show_address(reached_here(self.table.hosting.bind), self.game_port)
 
     async def start(self, bind: str, port: int) -> tuple[str, int]:
         if self.authorized_keys_path is not None:

@@ -12,7 +12,7 @@ import signal
 import sys
 from typing import Any
 
-from ..addresses import show_address
+from ..addresses import reached_here, show_address
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -132,7 +132,7 @@ def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
     seat = None if i is None else table.seats[i]
     if i is None or seat is None or seat.kind != "human" or seat.token is None:
         return
-    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(bound[0], bound[0])
+    host = reached_here(bound[0])
     TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token)
     log.info(
         "seat %d is %s's, who hosted this table from the app: "
