@@ -65,13 +65,14 @@ class StartScreen(Screen[None]):
         players: int = 4,
         bot_level: str = "greedy",
         name: str = "",
-        saved: SavedGame | None = None,
     ) -> None:
         super().__init__(id="start-screen")
         self.players = players
         self.bot_level = bot_level
         self.player_name = name  # "" until chosen: "You" then
-        self.saved = saved  # a game against bots left in the middle
+        # A game against bots left in the middle, once the app has looked
+        # (show_saved), and how many more are kept.
+        self.saved: SavedGame | None = None
         self.more_saved = 0  # other kept games, offered once this one is done
 
     def compose(self) -> ComposeResult:
