@@ -97,14 +97,24 @@ class ChatInput(Input):
         # letters showing, the next keys (moves now) once seemed to be typed
         # into it.  It is put away, and the box says how to take it up.
         if self.value and not self.disabled:
-            self.draft, self.value = self.value, ""
-            self.placeholder = f"c to go on: {self.draft}"
+            text, self.value = self.value, ""
+            self._put_away(text)
 
     def on_focus(self) -> None:
         if self.draft:
-            self.value, self.draft = self.draft, ""
-            self.cursor_position = len(self.value)
+            text, self.draft = self.draft, ""
+            self._take_up(text)
             self.placeholder = PLACEHOLDER
+
+    def _put_away(self, text: str) -> None:
+        """``text`` kept unsent while the keys are the table's, and shown so."""
+        self.draft = text
+        self.placeholder = f"c to go on: {text}"
+
+    def _take_up(self, text: str) -> None:
+        """``text`` in the box to write on, the cursor at its end."""
+        self.value = text
+        self.cursor_position = len(text)
 
     async def _on_key(self, event: events.Key) -> None:
         if event.is_printable:
@@ -131,11 +141,9 @@ class ChatInput(Input):
         if not self.sent or self.value or self.draft:
             return
         if self.has_focus:
-            self.value = self.sent
-            self.cursor_position = len(self.value)
+            self._take_up(self.sent)
         else:
-            self.draft = self.sent
-            self.placeholder = f"c to go on: {self.draft}"
+            self._put_away(self.sent)
         self.sent = ""
 
     def action_leave(self) -> None:
