@@ -255,10 +255,9 @@ def first_record_taken(folder: Path, games: int) -> Path | None:
     taken = []
     for name in os.listdir(folder):
         digits = name.removeprefix("game-").removesuffix(".json")
-        if digits.isascii() and digits.isdigit() and int(digits) < games:
-            index = int(digits)
-            if folder / name == record_path_of_game(folder, index):  # its very name
-                taken.append(index)
+        index = int(digits) if digits.isascii() and digits.isdigit() else games
+        if index < games and folder / name == record_path_of_game(folder, index):  # its name
+            taken.append(index)
     return record_path_of_game(folder, min(taken)) if taken else None
 
 
