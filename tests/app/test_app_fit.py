@@ -33,7 +33,8 @@ from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
 from threeup_tui.bots import GreedyBot
-from threeup_tui.client import ChatReceived
+from threeup_tui.client import ChatReceived, ViewChanged
+from threeup_tui.rules import seat_view
 
 NAMES = ["you", "Bob", "Cyrille", "Dominique", "Ed", "Florentina"]
 
@@ -265,3 +266,29 @@ async def test_a_narrow_footer_keeps_help_and_leave_and_cuts_no_key(
             assert not cut, f"at {width}:\n" + "\n".join(cut)
         await pilot.resize_terminal(80, 24)
         await wait_for(pilot, lambda: footer_keys(app) == whole)
+
+
+def opponents_shown(app: ThreeUpApp) -> str:
+    """The opponents' lines the screen shows."""
+    region = app.screen.query_one("#opponents").region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return "\n".join(row[region.x : region.right] for row in rows)
+
+
+async def test_a_short_table_keeps_the_opponent_who_plays_in_sight(
+    client: ScriptedClient,
+) -> None:
+    """Under 20 lines five opponents share two lines, and the one to play
+    could be out of sight, with only the top line naming them: their line
+    scrolls into sight, and on your turn the list goes back to the seats
+    that play next."""
+    theirs = played_until(NAMES, lambda s, v: v.phase == "play" and v.to_act == 5)
+    mine = played_until(NAMES, lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await open_table(pilot, client, theirs)
+        await wait_for(pilot, lambda: "Florentina" in opponents_shown(app))
+        assert "Bob" not in opponents_shown(app)  # two lines: seat 1's scrolled away
+        client.emit(ViewChanged(seat_view(mine, 0)))
+        await wait_for(pilot, lambda: "Bob" in opponents_shown(app))
+        assert "Florentina" not in opponents_shown(app)

@@ -125,6 +125,7 @@ class TableScreen(TableScreenBase):
         self._my_turn_before = False
         self._moves_seen: int | None = None  # moves_played of the last view shown
         self._to_act_seen: int | None = None  # and whose turn it was
+        self._turn_followed: tuple[int | None, str] | None = None  # (seat, phase) scrolled to
         self._panes: dict[int, OpponentPane] = {}
         self._keys_for: tuple[bool, bool, bool] | None = None
 
@@ -248,6 +249,7 @@ class TableScreen(TableScreenBase):
         names = session.names()
         self._show_banner(view)
         self._show_opponents(view)
+        self._follow_turn(view)
         log = self.query_one(MoveLog)
         log.show(view, names)
         animate = animation_wanted(self.app, session.client)
@@ -317,6 +319,21 @@ class TableScreen(TableScreenBase):
                 ),
                 roomy,
             )
+
+    def _follow_turn(self, view: View) -> None:
+        """Keep the seat that plays now in sight: a short terminal shows two
+        of up to five opponents' lines, and the one thinking may be below.
+        On this seat's own turn the list goes back to its top, the seats
+        that play next."""
+        turn = (view.to_act, view.phase)
+        if turn == self._turn_followed:
+            return  # the player may have scrolled since: leave it until the turn moves
+        self._turn_followed = turn
+        pane = self._panes.get(view.to_act) if view.to_act is not None else None
+        if pane is not None:
+            pane.scroll_visible(animate=False)
+        else:
+            self.query_one("#opponents").scroll_home(animate=False)
 
     def tick_clock(self) -> None:
         view = self._view()
