@@ -9,8 +9,9 @@ are 1-based, as people count them.
 The database is the user's file and may be locked by another threeup, or
 damaged.  Every problem is a :class:`HistoryError` with one line for the
 player, and none of them may stop a game: the app reports the line and
-plays on.  A damaged file is never deleted: the next game added moves it
-aside (``history.sqlite3.damaged``) and starts a new one.
+plays on.  A damaged file, or a database that is not a threeup history
+(its tables lack our columns), is never deleted: the next game added moves
+it aside (``history.sqlite3.damaged``) and starts a new one.
 
 Connections are short-lived (one per call), so the app can use the history
 from a worker thread while the event loop keeps painting.
@@ -19,6 +20,7 @@ from a worker thread while the event loop keeps painting.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -71,7 +73,7 @@ class HistoryError(Exception):
 
 
 class DamagedHistory(HistoryError):
-    """The file is not a database, or a damaged one."""
+    """The file is not a database, a damaged one, or not a threeup history."""
 
 
 @dataclass(frozen=True)
@@ -171,10 +173,9 @@ class History:
         with locked(self.path):
             try:
                 game_id = self._insert(game)
-            except DamagedHistory:
+            except DamagedHistory as err:
                 aside = self._set_aside()
-                note = f"Your games: {self.path} was damaged; it is kept as {aside.name}, "
-                note += "and a new history starts with this game"
+                note = f"{err}; it is kept as {aside.name}, and a new history starts with this game"
                 game_id = self._insert(game)
         return game_id, note
 
@@ -297,7 +298,7 @@ class History:
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
             with db:
-                _ensure_schema(db)
+                _ensure_schema(db, self.path)
                 yield db
         except sqlite3.DatabaseError as err:
             raise _history_error(self.path, err) from None
@@ -310,8 +311,9 @@ class History:
                 db.close()
 
 
-def _ensure_schema(db: sqlite3.Connection) -> None:
+def _ensure_schema(db: sqlite3.Connection, path: Path) -> None:
     db.execute("PRAGMA foreign_keys = ON")
+    _check_shape(db, path)
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version == SCHEMA_VERSION:
         return
@@ -319,6 +321,34 @@ def _ensure_schema(db: sqlite3.Connection) -> None:
         raise HistoryError(f"Your games: the history was written by a newer threeup ({version})")
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _check_shape(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database whose tables lack a column of ours: another
+    program's file, or one made by hand, would fail every query with
+    SQLite's words ("no such column: finished_at") and never count a game.
+    A table not there yet is fine: the schema makes it."""
+    for table, ours in _our_columns().items():
+        theirs = _columns(db, table)
+        missing = ours - theirs
+        if theirs and missing:
+            raise DamagedHistory(
+                f"Your games: {path} is not a threeup history"
+                f" (its {table} table has no {min(missing)} column)"
+            )
+
+
+@functools.cache
+def _our_columns() -> dict[str, frozenset[str]]:
+    """Every table's columns, as SCHEMA makes them (one place says what they are)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(SCHEMA)
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        return {name: _columns(db, name) for (name,) in tables}
+
+
+def _columns(db: sqlite3.Connection, table: str) -> frozenset[str]:
+    return frozenset(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
 
 
 def _history_error(path: Path, err: sqlite3.DatabaseError) -> HistoryError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sqlite3
 import stat
@@ -289,3 +290,27 @@ def test_a_confined_guest_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None
         history.add(game(1))
     assert history.stats().total.games == 0
     assert not history.path.exists() and not history.path.parent.exists()
+
+
+def test_a_database_that_is_not_a_history_is_one_line_then_kept_aside() -> None:
+    """A SQLite file of another shape at the history's place (another
+    program's "games" table) failed every query with SQLite's words ("no
+    such column: finished_at"), so no game ever counted again; it is kept
+    aside like a damaged file, and a new history starts."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
+        db.execute("INSERT INTO games (title) VALUES ('Chess')")
+    for _ in range(2):  # the first look stamps nothing that hides it from the second
+        with pytest.raises(HistoryError) as caught:
+            history.stats()
+        assert "not a threeup history" in str(caught.value), caught.value
+        assert "\n" not in str(caught.value)
+    game_id, note = history.add(game(1))
+    assert note is not None and "is not a threeup history" in note and "kept as" in note
+    assert game_id == 1
+    aside = history.path.with_name(HISTORY_FILE + ".damaged")
+    with contextlib.closing(sqlite3.connect(aside)) as db:
+        assert db.execute("SELECT title FROM games").fetchall() == [("Chess",)]
+    assert history.stats().total.games == 1
