@@ -362,7 +362,9 @@ def loop_decision_times(games: int = 20) -> dict[str, dict[str, float]]:
     return times
 
 
-def summary(values: list[float]) -> dict[str, float]:
+def summary(values: list[float]) -> dict[str, float] | None:
+    if not values:  # a part left out (--cold 0, say)
+        return None
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return {
@@ -434,6 +436,9 @@ def main() -> int:
         ("view_to_repaint", "any view to repaint"),
     ):
         s = result[key]
+        if s is None:
+            print(f"{label:<34} not measured")
+            continue
         assert isinstance(s, dict)
         print(
             f"{label:<34} median {s['median_ms']:>7.1f} ms   p95 {s['p95_ms']:>7.1f} ms"
