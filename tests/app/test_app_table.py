@@ -21,6 +21,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import ordinal
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
+from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.app.widgets.status_line import HINT, NOT_ALLOWED, NOT_YOUR_TURN, StatusLine
@@ -683,3 +684,33 @@ async def test_a_spectators_result_box_goes_when_the_next_game_begins(
         client.emit(ViewChanged(seat_view(following, None)))
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_a_spectators_moves_box_starts_empty_with_the_next_game(
+    client: ScriptedClient,
+) -> None:
+    """A spectator keeps its table screen from game to game: when the next
+    deal came, its Moves box went on showing the last game's final moves
+    through the whole set-up and the first turn, until a move or a key
+    happened to repaint it."""
+    names = ["you", "bot"]
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_game_over(pilot, client, names, seat=None)
+        screen = app.screen_stack[-2]
+        assert isinstance(screen, TableScreen)
+        log = screen.query_one(MoveLog)
+        last = log.last
+        assert last and " ".join(last.split()[:2]) in moves_box(app, log)
+        following = GameState.new(names, seed=5)  # the next deal: nobody has chosen yet
+        client.emit(ViewChanged(seat_view(following, None)))
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause()
+        assert moves_box(app, log) == ""
+
+
+def moves_box(app: ThreeUpApp, log: MoveLog) -> str:
+    """The words the Moves box shows on the screen, as one line."""
+    region = log.content_region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())

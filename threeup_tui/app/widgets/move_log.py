@@ -137,6 +137,7 @@ class MoveLog(Widget, can_focus=True):
             self._seen = 0
             self._extras = ExtraCount()
             self._go_back(0)
+            self.refresh()  # a new game: the last one's moves go now, not at its first move
         new = view.moves_played - self._seen
         if new <= 0:
             return
