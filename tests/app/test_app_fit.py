@@ -168,6 +168,39 @@ async def test_chat_wraps_whole_with_its_scrollbar_and_after_a_resize(
         no_cut(app, "chat after a resize")
 
 
+async def test_chat_follows_new_lines_after_the_terminal_gets_shorter(
+    client: ScriptedClient,
+) -> None:
+    """At the newest line, a shorter terminal (80x24 to 80x20) left the chat
+    where the end had been: the last lines went out of sight, and every line
+    said after that too (a pane not at its end follows nothing). A reader
+    who scrolled back to older lines is still left where they read."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    lines = [f"line {i}: a greedy bot plays for Bob while he is away" for i in range(14)]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        chat = screen.query_one(ChatLines)
+        for text in lines:
+            client.emit(ChatReceived(None, "", text))
+        await wait_for(pilot, lambda: len(chat.lines) >= len(lines))
+        await pilot.pause()
+        assert chat_shown(app, chat).endswith(lines[-1])
+        await pilot.resize_terminal(80, 20)
+        await wait_for(pilot, lambda: chat.scroll_y == chat.max_scroll_y, what="the end")
+        assert chat_shown(app, chat).endswith(lines[-1])
+        client.emit(ChatReceived(None, "", "said after the resize"))
+        await wait_for(pilot, lambda: chat_shown(app, chat).endswith("said after the resize"))
+        # Scrolled back, the reader keeps their place through a resize and a new line.
+        chat.scroll_home(animate=False)
+        await pilot.pause()
+        await pilot.resize_terminal(80, 18)
+        client.emit(ChatReceived(None, "", "said while reading"))
+        await wait_for(pilot, lambda: len(chat.lines) == len(lines) + 2)
+        await pilot.pause()
+        assert chat.scroll_y == 0 and "said while reading" not in chat_shown(app, chat)
+
+
 async def test_a_spectators_chat_line_is_theirs_never_the_tables(
     client: ScriptedClient,
 ) -> None:

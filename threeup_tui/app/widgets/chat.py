@@ -48,18 +48,31 @@ def line_content(line: ChatLine) -> Content:
 
 
 class ChatLines(VerticalScroll):
-    """The chat's lines, newest at the bottom, scrolled to the end as they come."""
+    """The chat's lines, newest at the bottom, scrolled to the end as they
+    come, unless the reader has scrolled back to older ones."""
 
     def __init__(self) -> None:
         super().__init__(id="chat-lines")
         self.lines: list[ChatLine] = []
+        self.following = True  # the newest line is in sight: new lines and resizes keep it so
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.following = new_value >= self.max_scroll_y
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A shorter pane (a smaller terminal) leaves the end below what was
+        # the end: the newest lines went out of sight, and so did every
+        # later one, since a pane not at its end follows no new line.
+        if self.following:
+            self.scroll_end(animate=False)
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-text", markup=False)
 
     def set_lines(self, lines: list[ChatLine]) -> None:
         self.lines = list(lines[-KEEP:])
-        follow = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        follow = self.following or self.max_scroll_y == 0
         text = Content("\n").join(line_content(line) for line in self.lines)
         self.query_one("#chat-text", Static).update(text)
         if follow:
