@@ -163,6 +163,13 @@ def screen_text(app: object) -> str:
     return "\n".join(strip.text for strip in strips)
 
 
+def words_shown(app: object, widget: Any) -> str:
+    """The words ``widget``'s content region shows on the screen, in order, as one line."""
+    region = widget.content_region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
 def send_at_once(app: Any, keys: list[str]) -> None:
     """Queue keys all at once, as a terminal (or an SSH link) delivers a burst."""
     driver = app._driver

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import screen_text, wait_for
+from app_helpers import screen_text, wait_for, words_shown
 from table_states import (
     extra_and_draw,
     hand_empty,
@@ -158,13 +158,13 @@ async def test_chat_wraps_whole_with_its_scrollbar_and_after_a_resize(
         assert chat.max_scroll_y > 0  # the scrollbar shows
         no_cut(app, "chat with a scrollbar")
         # The newest lines are on screen, whole: no word loses its end.
-        assert chat_shown(app, chat).endswith(lines[-1])
+        assert words_shown(app, chat).endswith(lines[-1])
         text = chat.query_one("#chat-text")
         before = text.size.width
         await pilot.resize_terminal(120, 40)
         await wait_for(pilot, lambda: text.size.width != before)  # wrapped at the new width
         await pilot.pause()
-        assert chat_shown(app, chat).endswith(lines[-1])
+        assert words_shown(app, chat).endswith(lines[-1])
         no_cut(app, "chat after a resize")
 
 
@@ -185,12 +185,12 @@ async def test_chat_follows_new_lines_after_the_terminal_gets_shorter(
             client.emit(ChatReceived(None, "", text))
         await wait_for(pilot, lambda: len(chat.lines) >= len(lines))
         await pilot.pause()
-        assert chat_shown(app, chat).endswith(lines[-1])
+        assert words_shown(app, chat).endswith(lines[-1])
         await pilot.resize_terminal(80, 20)
         await wait_for(pilot, lambda: chat.scroll_y == chat.max_scroll_y, what="the end")
-        assert chat_shown(app, chat).endswith(lines[-1])
+        assert words_shown(app, chat).endswith(lines[-1])
         client.emit(ChatReceived(None, "", "said after the resize"))
-        await wait_for(pilot, lambda: chat_shown(app, chat).endswith("said after the resize"))
+        await wait_for(pilot, lambda: words_shown(app, chat).endswith("said after the resize"))
         # Scrolled back, the reader keeps their place through a resize and a new line.
         chat.scroll_home(animate=False)
         await pilot.pause()
@@ -198,7 +198,7 @@ async def test_chat_follows_new_lines_after_the_terminal_gets_shorter(
         client.emit(ChatReceived(None, "", "said while reading"))
         await wait_for(pilot, lambda: len(chat.lines) == len(lines) + 2)
         await pilot.pause()
-        assert chat.scroll_y == 0 and "said while reading" not in chat_shown(app, chat)
+        assert chat.scroll_y == 0 and "said while reading" not in words_shown(app, chat)
 
 
 async def test_a_spectators_chat_line_is_theirs_never_the_tables(
@@ -215,19 +215,12 @@ async def test_a_spectators_chat_line_is_theirs_never_the_tables(
         client.emit(ChatReceived(None, "Sam", "greedy bot 2 won", spectator=True))
         await wait_for(pilot, lambda: len(chat.lines) >= 2)
         await pilot.pause()
-        shown = " ".join(chat_shown(app, chat).translate(SCROLLBAR).split())
+        shown = " ".join(words_shown(app, chat).translate(SCROLLBAR).split())
         assert shown.endswith("· game 1 begins Sam (watching): greedy bot 2 won"), shown
         assert "· greedy bot 2 won" not in screen_text(app)
 
 
 SCROLLBAR = str.maketrans("", "", "▁▂▃▄▅▆▇█▔")  # the thumb, drawn among the words
-
-
-def chat_shown(app: ThreeUpApp, chat: ChatLines) -> str:
-    """The words the chat pane shows, in order, as one line."""
-    region = chat.content_region
-    rows = screen_text(app).splitlines()[region.y : region.bottom]
-    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
 
 
 # Every width from the compact layout to the roomy one; and every height at
@@ -302,10 +295,8 @@ async def test_a_narrow_footer_keeps_help_and_leave_and_cuts_no_key(
 
 
 def opponents_shown(app: ThreeUpApp) -> str:
-    """The opponents' lines the screen shows."""
-    region = app.screen.query_one("#opponents").region
-    rows = screen_text(app).splitlines()[region.y : region.bottom]
-    return "\n".join(row[region.x : region.right] for row in rows)
+    """The opponents' lines the screen shows, as one line."""
+    return words_shown(app, app.screen.query_one("#opponents"))
 
 
 async def test_a_short_table_keeps_the_opponent_who_plays_in_sight(

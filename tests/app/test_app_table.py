@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import screen_text, wait_for
+from app_helpers import screen_text, wait_for, words_shown
 from app_states import dealt, lobby_for, seat_events
 from table_states import extra_and_draw, played_until
 from textual.command import CommandPalette
@@ -701,16 +701,9 @@ async def test_a_spectators_moves_box_starts_empty_with_the_next_game(
         assert isinstance(screen, TableScreen)
         log = screen.query_one(MoveLog)
         last = log.last
-        assert last and " ".join(last.split()[:2]) in moves_box(app, log)
+        assert last and " ".join(last.split()[:2]) in words_shown(app, log)
         following = GameState.new(names, seed=5)  # the next deal: nobody has chosen yet
         client.emit(ViewChanged(seat_view(following, None)))
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.pause()
-        assert moves_box(app, log) == ""
-
-
-def moves_box(app: ThreeUpApp, log: MoveLog) -> str:
-    """The words the Moves box shows on the screen, as one line."""
-    region = log.content_region
-    rows = screen_text(app).splitlines()[region.y : region.bottom]
-    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+        assert words_shown(app, log) == ""
