@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ipaddress
 
+from .textclean import shown_value
+
 DEFAULT_GAME_PORT = 47823  # the UDP port a table listens on unless told otherwise
 
 
@@ -26,34 +28,44 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
     if text.startswith("["):
         host, sep, rest = text[1:].partition("]")
         if not sep:
-            raise AddressError(f"{text!r}: missing ']'")
-        port_text = rest[1:] if rest.startswith(":") else ""
+            raise AddressError(f"{shown_value(text)}: missing ']'")
+        port_text = rest[1:] if rest.startswith(":") else None
         if rest and not rest.startswith(":"):
-            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
+            raise AddressError(f"{shown_value(text)}: expected ':PORT' after ']'")
         if not _is_ip(host, 6):
-            raise AddressError(f"{text!r}: {host!r} in brackets is not an IPv6 address")
+            raise AddressError(f"{_quoted(text, host)} in brackets is not an IPv6 address")
     elif text.count(":") == 1:
         host, port_text = text.split(":")
     else:
-        host, port_text = text, ""  # a name, IPv4, or a bare IPv6 address
+        host, port_text = text, None  # a name, IPv4, or a bare IPv6 address
         if ":" in host and not _is_ip(host, 6):
-            raise AddressError(f"{text!r}: not HOST:PORT, nor an IPv6 address")
+            raise AddressError(f"{shown_value(text)}: not HOST:PORT, nor an IPv6 address")
     if not host:
-        raise AddressError(f"{text!r}: no host")
-    if any(ch.isspace() for ch in host) or "/" in host:
-        raise AddressError(f"{text!r}: {host!r} is not a host name or address")
+        raise AddressError(f"{shown_value(text)}: no host")
+    if not _is_ip(host) and not _is_host_name(host):
+        # A backslash, a NUL or an escape would go to the resolver as a name.
+        raise AddressError(f"{_quoted(text, host)} is not a host name or address")
     if _all_numbers(host) and not _is_ip(host, 4):
         # A host name never has this form (RFC 1123, 2.1), though the resolver
         # would read "47823" or "10.1" as some address: say so instead.
         raise AddressError(
-            f"{text!r}: {host!r} is neither a host name nor an IPv4 address "
+            f"{_quoted(text, host)} is neither a host name nor an IPv4 address "
             "(four numbers 0-255, like 192.168.1.20)"
         )
-    if not port_text:
+    if port_text is None:
         return host, default_port
+    if not port_text:  # "host:" is a port forgotten, not the default asked for
+        raise AddressError(
+            f"{shown_value(text)}: no port after ':' (leave the ':' out for {default_port})"
+        )
     if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
-        raise AddressError(f"{text!r}: {port_text!r} is not a port (1-65535)")
+        raise AddressError(f"{_quoted(text, port_text)} is not a port (1-65535)")
     return host, int(port_text)
+
+
+def _quoted(text: str, part: str) -> str:
+    """The part of an address at fault, after the whole if it is only a part."""
+    return shown_value(part) if part == text else f"{shown_value(text)}: {shown_value(part)}"
 
 
 def show_address(host: str, port: int) -> str:
@@ -75,6 +87,20 @@ def _is_ip(text: str, version: int | None = None) -> bool:
     return version is None or address.version == version
 
 
+def _is_host_name(host: str) -> bool:
+    """Labels of letters, digits, '-' and '_' (1 to 63 each, 253 in all),
+    with a trailing dot allowed: what a resolver can be asked for.  Letters
+    may be any script's (an internationalised name is encoded by the
+    resolver's IDNA codec)."""
+    name = host.removesuffix(".")
+    if not 0 < len(name) <= 253:
+        return False
+    return all(
+        0 < len(label) <= 63 and all(ch.isalnum() or ch in "-_" for ch in label)
+        for label in name.split(".")
+    )
+
+
 def _all_numbers(host: str) -> bool:
     """Digits and dots only, like an IPv4 address: "256.1.1.1", "47823"."""
     return all(part.isascii() and part.isdigit() for part in host.split("."))
@@ -84,7 +110,7 @@ def bind_address(text: str) -> str:
     """An IP address to listen on (IPv4 or IPv6, no names)."""
     if not _is_ip(text.strip()):
         raise AddressError(
-            f"{text!r} is not an IP address: give one, like 0.0.0.0 (all IPv4), "
+            f"{shown_value(text)} is not an IP address: give one, like 0.0.0.0 (all IPv4), "
             "127.0.0.1, :: or ::1 (host names are not looked up)"
         )
     return text.strip()
@@ -97,7 +123,7 @@ def announce_address(text: str) -> str:
         return text
     if not _is_ip(text, 4):
         raise AddressError(
-            f"{text!r} is neither 'off' nor an IPv4 address, like 255.255.255.255 or "
+            f"{shown_value(text)} is neither 'off' nor an IPv4 address, like 255.255.255.255 or "
             "192.168.1.255 (host names are not looked up)"
         )
     return text

@@ -27,6 +27,15 @@ EARLY = [
     (["join", "[notv6]:5"], ["IPv6"]),
     (["join", "a:b:c"], ["IPv6"]),
     (["join", "two words"], ["host"]),
+    # Only what a resolver can be asked for goes to it as a name.
+    (["join", "table\\pc"], ["is not a host name"]),
+    (["join", "table\x1bpc"], ["is not a host name"]),
+    (["join", "..table"], ["is not a host name"]),
+    (["join", "x" * 64 + ".lan"], ["is not a host name"]),
+    (["join", "x" * 300], ["'" + "x" * 38 + "… is not a host name"]),  # quoted once, cut
+    # A port forgotten after the colon is not the default port.
+    (["join", "127.0.0.1:"], ["no port after ':'"]),
+    (["join", "[::1]:"], ["no port after ':'"]),
     # Digits and dots are never a host name, and the resolver would make
     # some address of them (47823 is 0.0.186.207): an IPv4 typo, or a port alone.
     (["join", "256.1.1.1"], ["256.1.1.1", "IPv4"]),
