@@ -62,6 +62,10 @@ EARLY = [
     (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),
     (["play", "--players", "0"], ["--players"]),
+    # The app without a terminal (these runs have none) ran on unseen at
+    # full speed until killed.
+    (["play"], ["threeup play: the app needs a terminal", "--headless"]),
+    (["join", "127.0.0.1:47399"], ["threeup join: the app needs a terminal"]),
     # Told by the command given, which names its own --help.
     (["play", "X"], ["threeup play: unrecognized arguments: X", "threeup play --help"]),
     (["host", "--bogus"], ["threeup host: unrecognized", "threeup host --help"]),

@@ -98,11 +98,28 @@ def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) ->
     return create_app(launcher, spec_from_args(args, settings.settings), settings=settings)
 
 
+def in_a_terminal() -> bool:
+    """Whether the app has a terminal to read keys from and draw on."""
+    streams = (sys.__stdin__, sys.__stderr__)
+    return all(stream is not None and stream.isatty() for stream in streams)
+
+
 def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     try:
         app = app_from_args(args, launcher)
     except MalformedRecord as err:
         print(f"threeup replay: not a record: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    if not in_a_terminal():
+        # Without one the app ran on unseen, busy (its input read nothing
+        # but end-of-file, at full speed) until it was killed.
+        command = getattr(args, "command", None)
+        print(
+            f"{f'threeup {command}' if command else 'threeup'}: the app needs a terminal "
+            "(its input, and stderr, where it draws); without one: threeup host "
+            "--headless, threeup join --bot, threeup simulate or threeup verify",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
     try:
