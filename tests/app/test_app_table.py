@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import screen_text, wait_for, words_shown
+from app_helpers import screen_text, send_at_once, wait_for, words_shown
 from app_states import dealt, lobby_for, seat_events
 from table_states import extra_and_draw, played_until
 from textual.command import CommandPalette
@@ -707,3 +707,22 @@ async def test_a_spectators_moves_box_starts_empty_with_the_next_game(
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.pause()
         assert words_shown(app, log) == ""
+
+
+async def test_c_on_the_result_box_opens_the_chat_and_keeps_what_is_typed(
+    client: ScriptedClient,
+) -> None:
+    """After a game is when people talk ("gg"), and the result box hid the
+    chat's key: `c` there did nothing, and a line typed at once ran into the
+    box's keys ("t" took the box down, "r" asked for a rematch). Now `c`
+    takes the box down with the chat open, and a burst of keys is the line."""
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_game_over(pilot, client, ["you", "bot"], seat=0)
+        assert "c Chat" in screen_text(app).splitlines()[-1]
+        text = "gg, that was a great rematch"
+        send_at_once(app, ["c", *text, "enter"])
+        await wait_for(pilot, lambda: bool(client.requests))
+        await pilot.pause(0.2)
+        assert client.requests == [("chat", text)]
+        assert isinstance(app.screen, TableScreen)

@@ -123,6 +123,7 @@ class GameOverScreen(ModalScreen[None]):
         Binding("r", "next_game", "Next game"),
         Binding("s", "save", "Save record"),
         Binding("escape,t", "close", "See the table"),
+        Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
     ]
 
@@ -182,6 +183,8 @@ class GameOverScreen(ModalScreen[None]):
             return self.offers.rematch and self.offers.rematch_word == word
         if action == "save":
             return self.offers.save
+        if action == "chat":
+            return self.table.check_action("chat", ())
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -226,6 +229,12 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_chat(self) -> None:
+        """The table, its chat box open: after a game is when people talk
+        ("gg"), and the box hid the chat's key."""
+        self.dismiss(None)
+        self.table.action_chat()
 
     def action_leave(self) -> None:
         self.post_message(LeaveRequested(confirm=False))
