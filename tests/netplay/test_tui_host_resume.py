@@ -12,6 +12,7 @@ import contextlib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from netplay_support import (
     LOOPBACK,
     ClientLog,
@@ -105,18 +106,21 @@ async def test_a_tui_host_resumed_from_its_journal_plays_on_in_its_own_seat(
     assert verdict.ok and verdict.finished
 
 
+@pytest.mark.parametrize("code", [None, "pizza"])
 async def test_an_app_tables_host_player_gets_their_seat_back_from_a_headless_resume(
-    tmp_path: Path,
+    tmp_path: Path, code: str | None
 ) -> None:
     """The app's player has no app in a headless host, and their token was
     only in the table file: the headless host keeps it for a join from this
-    account and says the command."""
+    account and says the command.  A table with a room code asks for it of
+    a returning player too, so the command says to give it (without
+    printing it in the log)."""
     journal = tmp_path / "table.json"
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0.0
     settings = HostSettings(
         players=2, bots=1, name="Hostess Ann", seed=9, port=free_udp_port(), bind=LOOPBACK,
-        journal=journal, takeover_after=600,
+        journal=journal, takeover_after=600, code=code,
     )  # fmt: skip
     host = await launcher.host(settings)
     assert isinstance(host, HostedClient) and host.address is not None
@@ -137,9 +141,14 @@ async def test_an_app_tables_host_player_gets_their_seat_back_from_a_headless_re
     try:
         port = headless.port
         assert port == settings.port
-        said = f"`threeup join {LOOPBACK}:{port} --name 'Hostess Ann'`"
+        give_code = " --code CODE" if code else ""
+        said = f"`threeup join {LOOPBACK}:{port} --name 'Hostess Ann'{give_code}`"
         assert said in headless.stderr()
-        back = make_client((LOOPBACK, port), "Hostess Ann", tmp_path / "host-state" / "seats.json")
+        if code is not None:
+            assert code not in headless.stderr()  # the log names the code, never shows it
+        back = make_client(
+            (LOOPBACK, port), "Hostess Ann", tmp_path / "host-state" / "seats.json", code=code
+        )
         log = ClientLog("Hostess Ann")
         try:
             await asyncio.wait_for(play_bot(back, log, seed=1), timeout=60)

@@ -134,13 +134,18 @@ def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
         return
     host = reached_here(bound[0])
     TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token)
+    # A returning player gives the room code too (the host checks it before
+    # the token); the log names it but does not print it.
+    code = table.config.code is not None
     log.info(
         "seat %d is %s's, who hosted this table from the app: "
-        "`threeup join %s --name %s` from this account sits there again",
+        "`threeup join %s --name %s%s` from this account sits there again%s",
         i + 1,
         seat.name,
         show_address(host, bound[1]),
         shlex.quote(seat.name),
+        " --code CODE" if code else "",
+        " (CODE: the table's room code)" if code else "",
     )
 
 
