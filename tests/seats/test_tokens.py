@@ -85,6 +85,16 @@ def test_a_damaged_or_old_file_starts_afresh_and_is_kept_aside(
     assert store.token_for(HOST, "Tia") == "t" * 32
 
 
+def test_a_second_damaged_seats_file_is_kept_beside_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    path.write_text("first damage")
+    TokenStore(path).remember(HOST, "Tia", "table-aaaa", "t" * 32)
+    path.write_text("second damage")
+    TokenStore(path).remember(HOST, "Tia", "table-aaaa", "u" * 32)
+    assert (tmp_path / "seats.json.bad").read_text() == "first damage"
+    assert (tmp_path / "seats.json.bad-2").read_text() == "second damage"
+
+
 def test_a_seats_file_that_is_no_file_is_not_waited_on(tmp_path: Path) -> None:
     """A FIFO in its place would block a join forever on reading it."""
     path = tmp_path / "seats.json"

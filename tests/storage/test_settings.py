@@ -64,6 +64,21 @@ def test_a_file_that_is_not_toml_gives_defaults_one_line_and_is_kept(tmp_path: P
     assert SettingsFile().settings.players == 3
 
 
+def test_a_second_damaged_file_is_kept_beside_the_first() -> None:
+    """A damaged file is never deleted: the one kept aside before stays."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("players = [oops\n", encoding="utf-8")
+    assert SettingsFile().change(players=3) is None
+    path.write_text("players = [again\n", encoding="utf-8")
+    assert SettingsFile().change(players=5) is None
+    assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == "players = [oops\n"
+    assert (path.parent / "settings.toml.bad-2").read_text(encoding="utf-8") == (
+        "players = [again\n"
+    )
+    assert SettingsFile().settings.players == 5
+
+
 @pytest.mark.parametrize(
     ("text", "bad"),
     [
