@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .paths import confined_guest, data_dir
-from .recordfile import free_path, locked
+from .recordfile import free_path, locked, set_aside
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
@@ -209,13 +209,8 @@ class History:
         return game_id
 
     def _set_aside(self) -> Path:
-        aside = self.path.with_name(self.path.name + ".damaged")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.damaged-{n}")
         try:
-            self.path.replace(aside)
+            aside = set_aside(self.path, ".damaged")
             for suffix in ("-journal", "-wal", "-shm"):  # SQLite's companions go with it
                 companion = self.path.with_name(self.path.name + suffix)
                 if companion.exists():

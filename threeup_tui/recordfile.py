@@ -86,16 +86,16 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def set_aside(path: Path) -> Path:
+def set_aside(path: Path, mark: str = ".bad") -> Path:
     """Move a damaged file out of the way (``NAME.bad``) instead of writing
     over it, so what it held stays for the player to look at or mend.  A
     file set aside before is not written over either: the next one goes
     to ``NAME.bad-2``, ``NAME.bad-3``, ..."""
-    aside = path.with_name(path.name + ".bad")
+    aside = path.with_name(path.name + mark)
     n = 1
     while aside.exists() or aside.is_symlink():
         n += 1
-        aside = path.with_name(f"{path.name}.bad-{n}")
+        aside = path.with_name(f"{path.name}{mark}-{n}")
     path.replace(aside)
     return aside
 

@@ -142,14 +142,18 @@ def forget(journal: Path) -> bool:
 
 
 def set_aside_game(journal: Path) -> str:
-    """Move a kept game that cannot come back out of the way (``NAME.bad``),
-    never deleting it; the name it went under, for the player."""
+    """Move a kept game that cannot come back out of the way (``NAME.bad``,
+    or ``NAME.bad-2`` if one is there already), never deleting it; the
+    journal's new name, for the player."""
+    shown = journal.with_name(journal.name + ".bad")
     for path in (journal, table_file_path(journal)):
         with contextlib.suppress(OSError):
-            set_aside(path)
+            aside = set_aside(path)
+            if path == journal:
+                shown = aside
     with contextlib.suppress(OSError):
         lock_path(journal).unlink(missing_ok=True)
-    return home_short(journal)
+    return home_short(shown)
 
 
 class GameLock:

@@ -290,7 +290,7 @@ class ThreeUpApp(App[int]):
         games, aside = self.launcher.kept_games()
         for name in aside:
             self.notify(
-                f"A kept game could not be read; its files are kept aside as {name}.bad",
+                f"A kept game could not be read; its files are kept aside as {name}",
                 severity="warning",
                 markup=False,
                 timeout=10,

@@ -165,7 +165,7 @@ def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
         kept.release()
         # Offered again it would fail again: its files go aside, kept.
         aside = set_aside_game(journal)
-        raise TableError(f"{err} (its files are kept aside as {aside}.bad)") from None
+        raise TableError(f"{err} (its files are kept aside as {aside})") from None
     except BaseException:
         kept.release()
         raise
