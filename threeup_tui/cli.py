@@ -434,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PORT",
         help="also serve the app over SSH on this TCP port, for friends who install "
-        "nothing; needs threeup[ssh] (default: no SSH)",
+        "nothing; needs the ssh extra, pip install '.[ssh]' (default: no SSH)",
     )
     host.add_argument(
         "--ssh-authorized-keys",
@@ -644,14 +644,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CliError(f"--record {record}: is a directory; name the file to write")
     if record is not None and not record.absolute().parent.is_dir():
         raise CliError(f"--record {record}: no directory {record.absolute().parent}")
-    from .hostargs import check_host_args
+    from .hostargs import SSH_EXTRA_MISSING, check_host_args
 
     try:
         check_host_args(args)
     except ValueError as err:
         raise CliError(str(err)) from None
     if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
-        raise CliError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'")
+        raise CliError(SSH_EXTRA_MISSING)
     if args.headless:
         from .netplay.run import run_headless_host
 

@@ -46,6 +46,14 @@ GAME_FLAGS = ("players", "bots", "finish", "voluntary_pickup")
 HEADLESS_JOURNAL = Path("threeup-game.json")
 
 
+# Said when --ssh-port is asked of an install without asyncssh.  The README
+# installs from threeup's source folder, so that is where the extra comes from.
+SSH_EXTRA_MISSING = (
+    "--ssh-port needs the ssh extra (asyncssh): pip install '.[ssh]' in threeup's "
+    'folder (README: "Playing over SSH")'
+)
+
+
 def value(args: argparse.Namespace, name: str) -> Any:
     """A flag's value, or its default when it was not given."""
     given = getattr(args, name, None)

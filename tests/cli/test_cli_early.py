@@ -9,6 +9,8 @@ import dataclasses
 import json
 import os
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -385,3 +387,17 @@ def test_a_long_bad_value_is_quoted_short() -> None:
     """A 500-character --name was repeated whole in its error line."""
     err = assert_usage_error(run("play", "--name", "x" * 500, timeout=30), "--name", "…")
     assert len(err.strip()) < 160, err
+
+
+def test_ssh_port_without_the_extra_names_the_readmes_install(tmp_path: Path) -> None:
+    """It said pip install 'threeup[ssh]', a package index's name, where the
+    README installs from threeup's folder ('.[ssh]')."""
+    hide = "import sys; sys.modules['asyncssh'] = None; from threeup_tui.cli import main; "
+    proc = subprocess.run(
+        [sys.executable, "-c", hide + "sys.exit(main(['host', '--ssh-port', '2222']))"],
+        capture_output=True, text=True, timeout=30, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "pip install '.[ssh]'" in proc.stderr and "threeup[ssh]" not in proc.stderr
+    assert "pip install '.[ssh]'" in (Path(__file__).parents[2] / "README.md").read_text()

@@ -17,7 +17,7 @@ from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
-from ..hostargs import new_hosting, new_table_config, resume_overrides, value
+from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
@@ -236,7 +236,7 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     try:
         from ..sshdoor import SshDoor
     except ImportError:
-        raise TableError("--ssh-port needs the ssh extra: pip install 'threeup[ssh]'") from None
+        raise TableError(SSH_EXTRA_MISSING) from None
     door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
     bound = await door.start(hosting.bind, hosting.ssh_port)
     table.set_hosting(ssh_port=bound[1])
