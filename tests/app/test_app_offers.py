@@ -181,6 +181,27 @@ async def test_a_dedicated_hosts_player_asks_for_the_next_game(client: ScriptedC
         await wait_for(pilot, lambda: "1 of 1 asked, you too" in screen_text(app))
 
 
+async def test_a_table_that_closes_after_the_game_takes_its_next_game_offer_back(
+    client: ScriptedClient,
+) -> None:
+    """A dedicated host stopped between games: the box went on offering
+    "Next game (r)", in its footer too, and r did nothing."""
+    state = finished(["you", "bo"])
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["you", "bo"]), host_seat=None), rematch="vote"
+    )
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, False, lobby)
+        assert "r Next game" in footer_words(app)
+        client.emit(ConnectionChanged("closed", "the host closed the table"))
+        await wait_for(pilot, lambda: "The table has closed" in screen_text(app))
+        assert "Next game" not in footer_words(app) and "asked" not in screen_text(app)
+        assert screen.query_one("#rematch", Button).disabled
+        await pilot.press("r")
+        assert ("rematch", None) not in client.requests
+
+
 async def test_the_host_may_rematch_and_save(client: ScriptedClient) -> None:
     state = finished(["you", "bo"])
     app = table_app(client)

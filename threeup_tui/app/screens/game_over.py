@@ -78,6 +78,9 @@ def offers_for(session: Session | None) -> Offers:
     lobby = session.lobby if session is not None else None
     seated = view is not None and view.seat is not None
     host = session is not None and session.is_host
+    if session is not None and not session.live:
+        # The table closed (its host stopped it, say): no next game will come.
+        return Offers(False, "", host, "The table has closed: there is no next game.")
     mode = rematch_mode(lobby)
     if mode == "none":
         return Offers(False, "", host, "This table closes after this game.")
@@ -165,16 +168,24 @@ class GameOverScreen(ModalScreen[None]):
                 return
 
     def refresh_offers(self) -> None:
-        """The table changed (a vote, the host leaving): say so; the buttons stay."""
+        """The table changed (a vote, the host leaving, the table closing):
+        say so.  The buttons stay as they were made, but one for a next game
+        that can no longer come is turned off (and its key with it)."""
         offers = offers_for(self.table.session)
-        if offers.waiting == self.offers.waiting:
+        rematch = self.offers.rematch and offers.rematch
+        if offers.waiting == self.offers.waiting and rematch == self.offers.rematch:
             return
-        self.offers = dataclasses.replace(
-            offers, rematch=self.offers.rematch, save=self.offers.save
-        )
+        self.offers = dataclasses.replace(self.offers, rematch=rematch, waiting=offers.waiting)
         found = self.query("#rematch-wait")
         if found:
             found.first(Static).update(offers.waiting)
+        elif offers.waiting:
+            self.query_one("#game-over").mount(
+                Static(offers.waiting, id="rematch-wait"), before=self.query_one(StatusLine)
+            )
+        for button in self.query("#rematch").results(Button):
+            button.disabled = not rematch
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys (and the footer) offer only what this seat may do.
