@@ -59,7 +59,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 with warnings.catch_warnings():
     # cryptography 51 deprecates DSA, which asyncssh 2.24 still names as it
@@ -94,6 +94,10 @@ MAX_AT_THE_DOOR_PER_ADDRESS = 3
 MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
 TRIES = 3  # wrong room codes or seat words before the connection closes
 PROMPT_TIMEOUT = 120.0
+# A logged-in connection that runs no session (``ssh -N``, or one left open
+# after its session ended) is closed after this many seconds: it would hold
+# one of the MAX_CONNECTIONS places, and enough of them kept everyone out.
+SESSION_WAIT = 10.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
 MAX_LINE = 200
 
@@ -333,6 +337,7 @@ class _DoorServer(asyncssh.SSHServer):
             self.conn.set_extra_info(
                 threeup_fingerprint=fingerprint, threeup_code_given=self.code_given
             )
+            self.door.expect_a_session(self.conn)
 
 
 def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
@@ -366,6 +371,9 @@ class SshDoor:
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
         self._session_tasks: set[asyncio.Task[Any]] = set()
+        # Sessions running on each connection (OpenSSH may share one among
+        # several terminals): a connection without one is closed.
+        self._sessions: collections.Counter[asyncssh.SSHServerConnection] = collections.Counter()
         self._at_the_door: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # unseated: address
         # Seat words given out (a seat that opened again before the game, a
         # lobby drop, still takes its word back), the oldest forgotten first.
@@ -453,8 +461,32 @@ class SshDoor:
         if self._server is not None:
             await self._server.wait_closed()
 
+    def expect_a_session(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Close ``conn`` if it runs no session ``SESSION_WAIT`` seconds from now."""
+
+        def check() -> None:
+            if conn in self.connections and not self._sessions[conn]:
+                log.info("closing an SSH connection that runs no session")
+                conn.disconnect(
+                    asyncssh.DISC_BY_APPLICATION,
+                    "threeup: this door only seats players: connect with 'ssh -t'",
+                )
+
+        asyncio.get_running_loop().call_later(SESSION_WAIT, check)
+
     # ------------------------------------------------------------ a session
     async def _session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+        conn = cast(asyncssh.SSHServerConnection, process.channel.get_connection())
+        self._sessions[conn] += 1
+        try:
+            await self._one_session(process)
+        finally:
+            self._sessions[conn] -= 1
+            if not self._sessions[conn]:
+                del self._sessions[conn]
+                self.expect_a_session(conn)
+
+    async def _one_session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         task = asyncio.current_task()
         if task is not None:
             self._session_tasks.add(task)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,20 @@ def test_connections_are_rate_limited_per_address(
     told = ssh(door, client_key, "ann", "-T", "-o", "LogLevel=INFO")
     assert told.returncode == 255
     assert "too many connections from your address: try again in 10 s" in told.stderr
+    assert proc.poll() is None
+
+
+def test_a_connection_that_runs_no_session_is_closed(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """``ssh -N`` logs in and asks for nothing: kept open, 64 of them filled
+    the door, and a seated player coming back read "the door is full"."""
+    proc, door = start_door(headless_host, tmp_path, "--code", "pizza")
+    started = time.monotonic()
+    result = ssh(door, client_key, "mallory", "-N", timeout=40)
+    assert time.monotonic() - started < 30
+    assert result.returncode == 255
+    assert "this door only seats players: connect with 'ssh -t'" in result.stderr
     assert proc.poll() is None
 
 
