@@ -768,6 +768,15 @@ class _Prompt:
             self.process.stdout.write(text.encode() + b"\r\n")
 
     async def ask(self, question: str, secret: bool = False) -> str | None:
+        """The line typed; None if the player gives up, says nothing in
+        PROMPT_TIMEOUT seconds, or is gone (the channel closed while the
+        door waited to answer a wrong try: a drop, not a failure)."""
+        try:
+            return await self._ask(question, secret)
+        except BrokenPipeError:
+            return None
+
+    async def _ask(self, question: str, secret: bool) -> str | None:
         out = self.process.stdout
         out.write(question.encode())
         line = bytearray()

@@ -404,3 +404,25 @@ def test_backspace_at_the_doors_prompt_rubs_out_a_wide_character_whole(
     tmux.keys("wide", "BSpace", "x")
     shown = tmux.wait_for("wide", re.compile(r"seat: 山.?x"))
     assert "seat: 山x" in shown, shown
+
+
+def test_a_player_gone_while_the_door_waits_to_answer_leaves_no_traceback(
+    headless_host, tmux: Tmux
+) -> None:
+    """A wrong seat word is answered after a wait; a player who closes the
+    terminal in it is a drop, not a failure: the host's log once showed "an
+    SSH session failed" and a BrokenPipeError traceback for it."""
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "zed", door_command(door, "zed", None))
+    tmux.wait_for("zed", "or Enter for a new seat")
+    tmux.keys("zed", "otter-100", "Enter")
+    tmux.wait_for("zed", "2 tries left")
+    tmux.keys("zed", "otter-101", "Enter")
+    wait_for_line(proc, r"unknown seat word at the SSH door .* \((2) of 3\)")
+    tmux.run("kill-session", "-t", "zed")  # gone while the door waits 1 s to answer
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    rest = proc.stderr.read()
+    assert "Traceback" not in rest and "SSH session failed" not in rest, rest
+    assert proc.wait(10) == 0
