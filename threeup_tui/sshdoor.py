@@ -67,6 +67,7 @@ with warnings.catch_warnings():
     # line a refused command prints, and before every hosted table's log.
     warnings.filterwarnings("ignore", message="DSA is deprecated")
     import asyncssh
+    from asyncssh.sftp import MIN_SFTP_VERSION
 from rich.cells import cell_len
 
 from net.ratelimit import LruTable
@@ -100,6 +101,12 @@ PROMPT_TIMEOUT = 120.0
 SESSION_WAIT = 10.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
 MAX_LINE = 200
+# The largest terminal a session's app is given.  The app keeps and draws
+# every cell its terminal has, and the client says how many: 30000 x 30000
+# would take the host's memory, and a size past 32767 failed the session
+# and left its pseudo-terminal open on the host.
+MAX_COLUMNS = 1000
+MAX_ROWS = 500
 
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
@@ -207,6 +214,25 @@ def tries_left(wrong: int) -> str:
     return f"{left} {'try' if left == 1 else 'tries'} left"
 
 
+class _DoorSession(asyncssh.SSHServerProcess[bytes]):
+    """A session whose terminal, as the app's pseudo-terminal is given it
+    (at the start and at each window change), is at most MAX_COLUMNS x
+    MAX_ROWS, whatever the client asks."""
+
+    @property
+    def term_size(self) -> tuple[int, int, int, int]:
+        width, height, _, _ = super().term_size
+        return _bounded(width, height)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        super().terminal_size_changed(*_bounded(width, height))
+
+
+def _bounded(width: int, height: int) -> tuple[int, int, int, int]:
+    """A terminal size (no pixel size) that the door lets an app have."""
+    return min(width, MAX_COLUMNS), min(height, MAX_ROWS), 0, 0
+
+
 class _DoorServer(asyncssh.SSHServer):
     """One SSH connection's log-in: it learns who the player is.
 
@@ -264,6 +290,10 @@ class _DoorServer(asyncssh.SSHServer):
         if self.refusal is not None and self.conn is not None:
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
         return True
+
+    def session_requested(self) -> _DoorSession:
+        # No SFTP and no scp: only the app.
+        return _DoorSession(self.door._session, None, MIN_SFTP_VERSION, False)
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -413,7 +443,7 @@ class SshDoor:
             bind,
             port,
             server_host_keys=[load_or_create_host_key(self.host_key)],
-            process_factory=self._session,
+            # Sessions: _DoorServer.session_requested, each one _session.
             encoding=None,
             line_editor=False,
             allow_scp=False,

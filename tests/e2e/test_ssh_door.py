@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -127,6 +129,48 @@ def test_a_connection_that_runs_no_session_is_closed(
     assert result.returncode == 255
     assert "this door only seats players: connect with 'ssh -t'" in result.stderr
     assert proc.poll() is None
+
+
+async def test_a_terminal_larger_than_the_door_gives_is_cut_to_its_largest(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """The client says how large its terminal is, and the app keeps every
+    cell: 100000 x 100000 failed the session (and left its pseudo-terminal
+    open on the host), 30000 x 30000 would have taken the host's memory."""
+    from threeup_tui.sshdoor import MAX_ROWS, asyncssh
+
+    proc, door = start_door(headless_host, tmp_path)
+    async with asyncssh.connect(
+        "127.0.0.1",
+        door,
+        username="ann",
+        client_keys=[str(client_key)],
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
+        process = await conn.create_process(
+            term_type="xterm", term_size=(100000, 100000, 99999, 99999), encoding=None
+        )
+        shown = b""
+
+        async def until(text: bytes) -> None:
+            nonlocal shown
+            while text not in shown:
+                more = await asyncio.wait_for(process.stdout.read(1 << 20), 30)
+                assert more, shown[-2000:]  # the session ended
+                shown += more
+
+        await until(b"Seats:")
+        # The app draws its screen at the largest size the door gives.
+        assert f"\x1b[{MAX_ROWS};1H".encode() in shown
+        assert f"\x1b[{MAX_ROWS + 1};1H".encode() not in shown
+        process.change_terminal_size(40000, 40000, 70000, 70000)
+        process.stdin.write(b"q")  # the app still answers: it asks to leave
+        await until(b"Leave this table?")
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    assert "SSH session failed" not in proc.stderr.read()
 
 
 def test_the_room_code_is_asked_at_connect(headless_host, tmp_path: Path, tmux: Tmux) -> None:
