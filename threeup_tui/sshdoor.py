@@ -58,6 +58,7 @@ import termios
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -93,6 +94,10 @@ REFUSAL_WAIT = 5.0  # seconds a refused connection may take to hear why
 MAX_AT_THE_DOOR = 8
 MAX_AT_THE_DOOR_PER_ADDRESS = 3
 MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
+# Connections refused at once (rate, a full door) are logged at most once
+# per address in this many seconds, with a count: a client that reconnects
+# without a pause is refused thousands of times a minute.
+REFUSALS_LOG_EVERY = 60.0
 TRIES = 3  # wrong room codes or seat words before the connection closes
 PROMPT_TIMEOUT = 120.0
 # A logged-in connection that runs no session (``ssh -N``, or one left open
@@ -159,6 +164,39 @@ class RateLimiter:
             for key in [k for k, v in self.seen.items() if not v][:1024]:
                 del self.seen[key]
         return True
+
+
+@dataclass
+class _Refused:
+    logged_at: float  # when the host's log last said so
+    since: int = 0  # connections refused since, unsaid
+
+
+class RefusalLog:
+    """The host's log of refused connections: the first from an address,
+    then at most one line per ``every`` seconds saying how many more."""
+
+    def __init__(self, every: float = REFUSALS_LOG_EVERY) -> None:
+        self.every = every
+        self.addresses: LruTable[str, _Refused] = LruTable(4096)
+
+    def refused(self, address: str, why: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        entry = self.addresses.get(address)
+        if entry is None:
+            log.warning("refusing an SSH connection from %s (%s)", address, why)
+            self.addresses.setdefault(address, lambda: _Refused(now))
+        elif now - entry.logged_at < self.every:
+            entry.since += 1
+        else:
+            log.warning(
+                "refusing an SSH connection from %s (%s; %d more refused in the last %.0f s)",
+                address,
+                why,
+                entry.since,
+                now - entry.logged_at,
+            )
+            entry.logged_at, entry.since = now, 0
 
 
 class FailureGuard:
@@ -276,7 +314,7 @@ class _DoorServer(asyncssh.SSHServer):
         telling the client why: OpenSSH prints "Received disconnect from …:
         too many connections …".  Closed at once instead, the client was
         still writing its own opening and died of a broken pipe, unread."""
-        log.warning("refusing an SSH connection from %s (%s)", self.address, why)
+        self.door.refusals.refused(self.address, why)
         self.refusal = f"threeup: {words}"
         conn = self.conn
         if conn is not None:  # one that never gets as far is not waited for
@@ -397,6 +435,7 @@ class SshDoor:
         self.host_key = host_key
         self.limiter = RateLimiter()
         self.failures = FailureGuard()
+        self.refusals = RefusalLog()
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()

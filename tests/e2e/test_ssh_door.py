@@ -117,6 +117,24 @@ def test_connections_are_rate_limited_per_address(
     assert proc.poll() is None
 
 
+def test_a_client_that_reconnects_without_a_pause_is_logged_once(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """Refused at once, a client that reconnects without a pause is refused
+    thousands of times a minute: the host's log once had a line for each
+    (a megabyte a minute), now the first and then one a minute with a count."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    results = [ssh(door, client_key, "ann", "-T") for _ in range(15)]
+    refused = [r for r in results if "too many connections" in r.stderr]
+    assert len(refused) >= 8
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert log.count("refusing an SSH connection from 127.0.0.1") == 1, log
+
+
 def test_a_connection_that_runs_no_session_is_closed(
     headless_host, tmp_path: Path, client_key: Path
 ) -> None:

@@ -3,9 +3,12 @@ tokens it derives for identities."""
 
 from __future__ import annotations
 
+import logging
 import re
 
-from threeup_tui.sshdoor import FailureGuard, SshDoor, seat_word
+import pytest
+
+from threeup_tui.sshdoor import FailureGuard, RefusalLog, SshDoor, seat_word
 from threeup_tui.table import Hosting, Table, TableConfig
 
 
@@ -16,6 +19,22 @@ def test_each_failure_from_an_address_makes_the_next_answer_wait_longer() -> Non
     assert guard.delay("10.0.0.6", now=110.0) == 0.0  # another address: no wait
     assert guard.delay("10.0.0.5", now=706.5) == 0.5  # only the last one is recent
     assert guard.delay("10.0.0.5", now=10_000.0) == 0.0
+
+
+def test_refused_connections_are_logged_once_a_minute_with_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    refusals = RefusalLog(every=60.0)
+    with caplog.at_level(logging.WARNING, logger="threeup.ssh"):
+        for i in range(100):  # one a second
+            refusals.refused("10.0.0.5", "more than 5 connections in 10 s", now=100.0 + i)
+        refusals.refused("10.0.0.6", "64 connections are open", now=150.0)
+    assert [r.getMessage() for r in caplog.records] == [
+        "refusing an SSH connection from 10.0.0.5 (more than 5 connections in 10 s)",
+        "refusing an SSH connection from 10.0.0.5 (more than 5 connections in 10 s;"
+        " 59 more refused in the last 60 s)",
+        "refusing an SSH connection from 10.0.0.6 (64 connections are open)",
+    ]
 
 
 def test_seat_words_are_easy_to_type_back() -> None:
