@@ -257,6 +257,8 @@ def test_when_the_host_quits_guests_get_a_last_line_and_their_terminal_back(
     assert "the host stopped in the middle of the game: it may resume the table" in last
     assert "To get this seat back once the table is back, reconnect with the same key" in last
     assert "goodbye from threeup" in last and "the host closed the table" not in last
+    # The app, ended by the door, does not say the player left: they did not.
+    assert "left the table" not in last
     assert tmux.flag("gus", "#{alternate_on}") == "0"
     assert tmux.flag("gus", "#{mouse_any_flag}") == "0"
     assert tmux.flag("gus", "#{cursor_flag}") == "1"
@@ -280,6 +282,7 @@ def test_a_keyless_player_of_a_host_stopped_mid_game_is_told_their_seat_word(
     last = tmux.screen("ida")
     assert "the host stopped in the middle of the game: it may resume the table" in last
     assert f"once the table is back, reconnect and give: {word}" in last
+    assert "left the table" not in last
     assert proc.wait(10) == 130
 
 

@@ -167,6 +167,7 @@ class ThreeUpApp(App[int]):
         self._over_shown_for = -1
         self.leave_on_sigterm = False
         self._quitting = False
+        self._terminated = False  # SIGTERM: for a guest, the door says why it ends
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
 
     def on_key(self, event: events.Key) -> None:
@@ -189,9 +190,7 @@ class ThreeUpApp(App[int]):
             # SIGTERM (the SSH door ending a session, `kill`) quits as the
             # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(
-                    signal.SIGTERM, lambda: self.run_worker(self.action_quit(), group="quit")
-                )
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
         self._apply_theme()
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
@@ -409,11 +408,18 @@ class ThreeUpApp(App[int]):
     def guest(self) -> bool:
         return self.start_spec.guest
 
+    def _sigterm(self) -> None:
+        self._terminated = True
+        self.run_worker(self.action_quit(), group="quit")
+
     def guest_exit(self, words: str, code: int = 0) -> None:
         """A guest's app ends with a last line, which ``run_app`` prints once
         the terminal is restored (Textual's own exit message may still land
-        on the alternate screen, and vanish with it)."""
-        self.goodbye = words
+        on the alternate screen, and vanish with it).  None once the door
+        has ended the app (SIGTERM): the session dropped, with nobody to
+        read it, or the host stopped, and the door says so and how to come
+        back; the app's "you left the table" would tell them otherwise."""
+        self.goodbye = None if self._terminated else words
         self.exit(code, return_code=code)
 
     @on(ClientFailed)
