@@ -87,6 +87,14 @@ log = logging.getLogger("threeup.ssh")
 MAX_CONNECTIONS_PER_WINDOW = 5
 RATE_WINDOW = 10.0
 MAX_CONNECTIONS = 64  # open at once, logging in or in a session
+# Connections not yet logged in, from one address and in all.  asyncssh
+# gives each LOGIN_TIMEOUT seconds; a client that connects and says nothing
+# (a raw TCP connection) holds its place that long, and the rate limit
+# alone let a few addresses fill every place, a seated player's return too
+# (as OpenSSH's MaxStartups bounds it).
+MAX_LOGGING_IN_PER_ADDRESS = 4
+MAX_LOGGING_IN = 16
+LOGIN_TIMEOUT = 60.0
 REFUSAL_WAIT = 5.0  # seconds a refused connection may take to hear why
 # People at the door's prompts (room code, seat word) who hold no seat yet:
 # at most this many in all, and from one address.  A seated player coming
@@ -307,7 +315,12 @@ class _DoorServer(asyncssh.SSHServer):
                 f"{MAX_CONNECTIONS} connections are open", "the door is full: try again later"
             )
             return
+        busy = door.logging_in_refusal(self.address)
+        if busy is not None:
+            self._refuse(busy, "too many people are logging in: try again in a minute")
+            return
         door.connections.add(conn)
+        door.logging_in[conn] = self.address
 
     def _refuse(self, why: str, words: str) -> None:
         """Refuse the connection once its key exchange is done (begin_auth),
@@ -323,6 +336,7 @@ class _DoorServer(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.conn is not None:
             self.door.connections.discard(self.conn)
+            self.door.logging_in.pop(self.conn, None)
 
     def begin_auth(self, username: str) -> bool:
         if self.refusal is not None and self.conn is not None:
@@ -402,6 +416,7 @@ class _DoorServer(asyncssh.SSHServer):
         key = self.key if self.method == "publickey" else None
         fingerprint = key.get_fingerprint("sha256") if key is not None else None
         if self.conn is not None:
+            self.door.logging_in.pop(self.conn, None)
             self.conn.set_extra_info(
                 threeup_fingerprint=fingerprint, threeup_code_given=self.code_given
             )
@@ -437,6 +452,8 @@ class SshDoor:
         self.failures = FailureGuard()
         self.refusals = RefusalLog()
         self.connections: set[asyncssh.SSHServerConnection] = set()
+        # Those not yet logged in, and the address each came from.
+        self.logging_in: dict[asyncssh.SSHServerConnection, str] = {}
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
         self._session_tasks: set[asyncio.Task[Any]] = set()
@@ -489,6 +506,7 @@ class SshDoor:
             agent_forwarding=False,
             x11_forwarding=False,
             allow_pty=True,
+            login_timeout=LOGIN_TIMEOUT,
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -529,6 +547,16 @@ class SshDoor:
             conn.close()
         if self._server is not None:
             await self._server.wait_closed()
+
+    def logging_in_refusal(self, address: str) -> str | None:
+        """Why a new connection from ``address`` may not start logging in now
+        (for the host's log), or None."""
+        if len(self.logging_in) >= MAX_LOGGING_IN:
+            return f"{MAX_LOGGING_IN} connections are logging in"
+        mine = sum(1 for where in self.logging_in.values() if where == address)
+        if mine >= MAX_LOGGING_IN_PER_ADDRESS:
+            return f"{MAX_LOGGING_IN_PER_ADDRESS} connections from this address are logging in"
+        return None
 
     def expect_a_session(self, conn: asyncssh.SSHServerConnection) -> None:
         """Close ``conn`` if it runs no session ``SESSION_WAIT`` seconds from now."""

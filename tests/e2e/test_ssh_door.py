@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -115,6 +116,50 @@ def test_connections_are_rate_limited_per_address(
     assert told.returncode == 255
     assert "too many connections from your address: try again in 10 s" in told.stderr
     assert proc.poll() is None
+
+
+def test_connections_that_never_log_in_hold_only_a_few_places(
+    headless_host, tmp_path: Path
+) -> None:
+    """A client that connects and says nothing holds its place until the
+    log-in time-out: from a few addresses, within the rate limit, such
+    connections filled all 64 places and a seated player's return read "the
+    door is full". Only 4 from one address may be logging in at once."""
+    from threeup_tui.sshdoor import MAX_LOGGING_IN_PER_ADDRESS
+
+    proc, door = start_door(headless_host, tmp_path)
+    silent = [
+        socket.create_connection(("127.0.0.1", door), timeout=10)
+        for _ in range(MAX_LOGGING_IN_PER_ADDRESS + 1)
+    ]
+    try:
+        for conn in silent:
+            assert conn.recv(256).startswith(b"SSH-2.0-")  # the door's greeting
+        one_too_many = silent[-1]
+        one_too_many.settimeout(15)
+        assert until_closed(one_too_many), "the fifth silent connection was kept"
+        wait_for_line(proc, r"refusing an SSH connection from 127\.0\.0\.1 \((4) connections "
+                      r"from this address are logging in\)")  # fmt: skip
+        first = silent[0]
+        first.settimeout(0.5)
+        with pytest.raises(TimeoutError):
+            first.recv(256)  # the first four still wait for their log-in
+    finally:
+        for conn in silent:
+            conn.close()
+    assert proc.poll() is None
+
+
+def until_closed(conn: socket.socket) -> bool:
+    """Whether the door closes ``conn`` before its time-out (reading what it sends)."""
+    try:
+        while conn.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
 
 
 def test_a_client_that_reconnects_without_a_pause_is_logged_once(

@@ -8,7 +8,14 @@ import re
 
 import pytest
 
-from threeup_tui.sshdoor import FailureGuard, RefusalLog, SshDoor, seat_word
+from threeup_tui.sshdoor import (
+    MAX_LOGGING_IN,
+    MAX_LOGGING_IN_PER_ADDRESS,
+    FailureGuard,
+    RefusalLog,
+    SshDoor,
+    seat_word,
+)
 from threeup_tui.table import Hosting, Table, TableConfig
 
 
@@ -65,3 +72,19 @@ def test_the_guests_reach_the_table_where_it_listens() -> None:
     ]:
         table.hosting = Hosting(bind=bind)
         assert door.game_address == address
+
+
+def test_only_a_few_connections_may_be_logging_in_at_once() -> None:
+    """Per address, then in all: people logging in from other addresses
+    still get in while one address holds its four places."""
+    door = SshDoor(47823, Table(TableConfig(players=2)))
+    for _ in range(MAX_LOGGING_IN_PER_ADDRESS):
+        assert door.logging_in_refusal("10.0.0.5") is None
+        door.logging_in[object()] = "10.0.0.5"  # type: ignore[index]
+    assert "from this address" in (door.logging_in_refusal("10.0.0.5") or "")
+    n = 0
+    while door.logging_in_refusal(f"10.0.1.{n}") is None:
+        door.logging_in[object()] = f"10.0.1.{n}"  # type: ignore[index]
+        n += 1
+    assert len(door.logging_in) == MAX_LOGGING_IN
+    assert f"{MAX_LOGGING_IN} connections are logging in" == door.logging_in_refusal("10.0.2.1")
