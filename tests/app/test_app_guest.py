@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import wait_for
-from app_states import lobby_for
+from app_states import dealt, lobby_for, seat_events
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.main import guest_seat
 from threeup_tui.app.screens.guest import GuestScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.client import ConnectionChanged, LobbyChanged, Welcome
 from threeup_tui.launcher import JoinSettings
@@ -126,3 +127,20 @@ def test_the_doors_secrets_arrive_through_a_pipe_never_the_command_line(
     assert "THREEUP_GUEST_FD" not in os.environ
     with pytest.raises(OSError):
         os.fstat(read)  # read once, then closed
+
+
+async def test_a_guests_palette_says_what_leaving_and_settings_do_for_a_guest(
+    client: ScriptedClient,
+) -> None:
+    """It offered "Leave the table: Back to the start screen" (a guest has
+    none: the SSH session ends) and a card animation "(remembered)" (a
+    guest keeps nothing)."""
+    app = guest_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for event in seat_events(dealt(["Bo", "ann"], first=0), 1, is_host=False):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        said = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert said["Leave the table"] == "Ends this SSH session"
+        animation = next(help for title, help in said.items() if "animation" in title)
+        assert "remembered" not in animation

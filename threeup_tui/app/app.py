@@ -787,7 +787,9 @@ class ThreeUpApp(App[int]):
                     )
             if screen.check_action("chat", ()) is not False:
                 yield SystemCommand("Chat", "Write to the table", screen.action_chat)
-            yield SystemCommand("Leave the table", "Back to the start screen", screen.action_leave)
+            # A guest of the SSH door has no start screen: leaving ends the session.
+            where = "Ends this SSH session" if self.guest else "Back to the start screen"
+            yield SystemCommand("Leave the table", where, screen.action_leave)
         if isinstance(screen, (TableScreen, SetupScreen)) and screen.check_action("hint", ()):
             yield SystemCommand("Hint", "The expert's suggestion, selected", screen.action_hint)
         if isinstance(screen, StartScreen) and not self.guest:
@@ -811,9 +813,10 @@ class ThreeUpApp(App[int]):
             )
         yield SystemCommand("Rules", "How to play, and the keys", lambda: self.show_help("rules"))
         on_now = self.settings.animation
+        kept = "" if self.guest or self.settings_file.confined else " (remembered)"
         yield SystemCommand(
             f"Card animation: turn {'off' if on_now else 'on'}",
-            "Cards landing on the pile move (remembered)",
+            f"Cards landing on the pile move{kept}",
             self.toggle_animation,
         )
 
