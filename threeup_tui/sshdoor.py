@@ -752,25 +752,28 @@ class SshDoor:
         word: str | None = None,
     ) -> int | None:
         master, slave = pty.openpty()
-        env = dict(os.environ)
-        env["TERM"] = term
-        env[GUEST_ENV] = "1"
-        env.pop("NO_COLOR", None)
-        for key in ("NO_COLOR", "LANG", "COLORTERM"):
-            value = process.env.get(key) if hasattr(process, "env") else None
-            if isinstance(value, str):
-                env[key] = value
-        # The seat's secrets go through a pipe, never the command line.
-        secret_read, secret_write = os.pipe()
-        seat = {"address": self.game_address, "name": name, "token": token, "code": self.code}
-        if word is not None:  # a keyless player's: the app shows it in the chat
-            seat["word"] = word
-        os.write(secret_write, json.dumps(seat).encode())
-        os.close(secret_write)
-        env[GUEST_FD_ENV] = str(secret_read)
-        width, height, _, _ = process.get_terminal_size()
-        _set_size(slave, width or 80, height or 24)
+        secret_read = -1
         try:
+            env = dict(os.environ)
+            env["TERM"] = term
+            env[GUEST_ENV] = "1"
+            env.pop("NO_COLOR", None)
+            for key in ("NO_COLOR", "LANG", "COLORTERM"):
+                value = process.env.get(key) if hasattr(process, "env") else None
+                if isinstance(value, str):
+                    env[key] = value
+            # The seat's secrets go through a pipe, never the command line.
+            secret_read, secret_write = os.pipe()
+            seat = {"address": self.game_address, "name": name, "token": token, "code": self.code}
+            if word is not None:  # a keyless player's: the app shows it in the chat
+                seat["word"] = word
+            try:
+                os.write(secret_write, json.dumps(seat).encode())
+            finally:
+                os.close(secret_write)
+            env[GUEST_FD_ENV] = str(secret_read)
+            width, height, _, _ = process.get_terminal_size()
+            _set_size(slave, width or 80, height or 24)
             child = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
@@ -784,11 +787,15 @@ class SshDoor:
                 pass_fds=(secret_read,),
             )
         except BaseException:
+            # Nothing of a session that did not start stays open on the host
+            # (a pseudo-terminal, a pipe: a session after session would run
+            # the host out of them).
             os.close(master)
             raise
         finally:
             os.close(slave)
-            os.close(secret_read)
+            if secret_read >= 0:
+                os.close(secret_read)
         self._children.add(child)
         output = _Output(process)
         loop = asyncio.get_running_loop()

@@ -4,7 +4,9 @@ tokens it derives for identities."""
 from __future__ import annotations
 
 import logging
+import os
 import re
+import struct
 
 import pytest
 
@@ -88,3 +90,24 @@ def test_only_a_few_connections_may_be_logging_in_at_once() -> None:
         n += 1
     assert len(door.logging_in) == MAX_LOGGING_IN
     assert f"{MAX_LOGGING_IN} connections are logging in" == door.logging_in_refusal("10.0.2.1")
+
+
+class _SessionThatCannotStart:
+    """A session whose terminal size the pseudo-terminal cannot take."""
+
+    env: dict[str, str] = {}
+
+    def get_terminal_size(self) -> tuple[int, int, int, int]:
+        return 70000, 70000, 0, 0  # past the pty's 16-bit size: struct.error
+
+
+async def test_a_session_that_cannot_start_leaves_nothing_open_on_the_host() -> None:
+    """Each session's app gets a pseudo-terminal and a pipe for its seat's
+    secrets; one that failed before its app started kept both open, and
+    session after session could run the host out of them."""
+    door = SshDoor(47823, Table(TableConfig(players=2)))
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(3):
+        with pytest.raises(struct.error):
+            await door._run_app(_SessionThatCannotStart(), "xterm", "ann", "t" * 32)  # type: ignore[arg-type]
+    assert len(os.listdir("/proc/self/fd")) == before
