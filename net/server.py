@@ -12,6 +12,7 @@ from net.codec import Rejected, decode, encode, encode_message
 from net.config import NetConfig
 from net.endpoint import Endpoint
 from net.engine import Engine
+from net.errors import MessageTooLarge
 from net.events import Address, Connected, DisconnectCause
 from net.handshake import AmplificationLedger, CookieJar, ReplayGuard
 from net.packets import (
@@ -155,14 +156,23 @@ class Server(Endpoint):
         """The same snapshot for several sessions, serialised once (one view
         for every spectator, say).  Returns each live session's new version;
         a session that has ended or is closing is skipped, not raised for,
-        because one gone peer must not stop the others' snapshots.  Raises
-        ``MessageTooLarge`` or ``TypeError`` as ``set_state`` does."""
+        because one gone peer must not stop the others' snapshots; so is one
+        whose peer takes smaller messages than this snapshot (its handshake's
+        ``max_message`` or ``recv_window``), counted as ``too_large_for_peer``.
+        Raises ``MessageTooLarge`` (larger than ``config.max_message_size``)
+        or ``TypeError`` as ``set_state`` does."""
         self._engine.check_open()
         data = encode_message(obj)
+        if len(data) > self._config.max_message_size:
+            limit = self._config.max_message_size
+            raise MessageTooLarge(f"state is {len(data)} bytes, limit {limit}")
         versions: dict[int, int] = {}
         for session_id in session_ids:
             session = self._engine.sessions.get(session_id)
             if session is None or session.closing:
+                continue
+            if len(data) > session.max_message_size:
+                self._engine.stats.drop("too_large_for_peer")
                 continue
             versions[session_id] = session.set_state_encoded(data)
             self._engine.mark_dirty(session_id)

@@ -23,7 +23,8 @@ class NetStats:
     frame level: ``duplicate``, ``out_of_window``, ``stale_state``,
     ``inconsistent_state``, ``message_too_large``, ``malformed_message``;
     local: ``control_queue_full``, ``send_oversize``, ``send_failed``,
-    ``undelivered_at_close``.
+    ``undelivered_at_close``, ``too_large_for_peer`` (a ``set_state_many``
+    snapshot larger than one peer takes: that session went without).
 
     ``send_errors`` counts exceptions met while sending, by exception class
     name (e.g. ``ConnectionRefusedError`` for a queued ICMP error).

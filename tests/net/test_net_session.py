@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -433,3 +434,25 @@ async def test_a_close_that_is_itself_cancelled_still_closes_the_socket() -> Non
             await closing
         assert client._engine.sock._stream._transport.is_closing()
         await client.close()  # and a later close has nothing left to do
+
+
+async def test_one_snapshot_skips_a_peer_that_takes_smaller_messages() -> None:
+    """A peer's handshake may ask for messages of a few bytes: the snapshot
+    for many sessions goes to the others, not raised for the one."""
+    async with await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server:
+        tiny = await Client.connect(
+            *server.address, "tiny", replace(QUICK_CONFIG, max_message_size=64)
+        )
+        tiny_id = (await next_event_of(server.next_event, Connected)).session_id
+        big = await Client.connect(*server.address, "big", QUICK_CONFIG)
+        big_id = (await next_event_of(server.next_event, Connected)).session_id
+        snapshot = {"pile": ["x"] * 100}
+        assert server.set_state_many([tiny_id, big_id], snapshot) == {big_id: 1}
+        assert (await next_event_of(big.next_event, State)).payload == snapshot
+        assert server.stats.dropped["too_large_for_peer"] == 1
+        with pytest.raises(MessageTooLarge):
+            server.set_state(tiny_id, snapshot)
+        with pytest.raises(MessageTooLarge):
+            server.set_state_many([big_id], "x" * (QUICK_CONFIG.max_message_size + 1))
+        for client in (tiny, big):
+            await client.close()

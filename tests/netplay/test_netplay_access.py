@@ -464,3 +464,31 @@ async def test_every_seat_is_told_how_many_watch(tmp_path: Path) -> None:
         for client in (player, *watchers):
             await client.close()
         await host.close()
+
+
+async def test_a_peer_that_takes_only_tiny_messages_holds_nobody_up(tmp_path: Path) -> None:
+    """A handshake may ask for messages of 1 byte (`max_message` 1..65536;
+    `recv_window` 1 means 1,024).  A spectator asking for 64 bytes made its
+    every snapshot and chat line raise MessageTooLarge: the lobby snapshot
+    killed the host's event task, a player sitting down was refused with
+    `internal server error` (the "sat down" line failed in authorize), and
+    the table served nobody.  That peer now goes without; the others play."""
+    table = make_table(tmp_path, players=2, seed=89, bots=1)
+    host = await start_host(table)
+    runner = await run_table(table)
+    hello = make_hello("tiny", None, secrets.token_hex(16), True)
+    tiny = await Client.connect(*host.address, hello, NetConfig(max_message_size=64))
+    player = make_client(host.address, "ann", tmp_path / "a.json")
+    try:
+        while not host.peers:  # the spectator is served before the player comes
+            await asyncio.sleep(0.01)
+        log = await asyncio.wait_for(play_bot(player, ClientLog("ann")), 30)
+        assert log.views[-1].phase == "over"
+        assert host.server.stats.dropped["too_large_for_peer"] > 0
+        assert host.stats.messages_dropped > 0
+        assert host._task is not None and not host._task.done()
+    finally:
+        await player.close()
+        await tiny.close()
+        await stop_runner(runner)
+        await host.close()

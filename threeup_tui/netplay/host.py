@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.config import NetConfig
-from net.errors import NetError, SendQueueFull, SessionClosed
+from net.errors import MessageTooLarge, NetError, SendQueueFull, SessionClosed
 from net.events import Connected, Disconnected, Message
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
@@ -107,7 +107,7 @@ class HostStats:
     malformed_requests: int = 0
     stale_moves: int = 0
     chat_refused: int = 0  # chat lines refused (too long, too many, spectators muted)
-    messages_dropped: int = 0  # not sent: the peer's send queue was full
+    messages_dropped: int = 0  # not sent: the peer's send queue was full, or it takes less
     refused_hellos: dict[str, int] = field(default_factory=dict)
 
 
@@ -198,7 +198,7 @@ class NetHost:
             (stats.rejected_requests, "requests refused by the rules"),
             (stats.stale_moves, "stale moves"),
             (stats.chat_refused, "chat lines refused"),
-            (stats.messages_dropped, "messages not sent (a send queue full)"),
+            (stats.messages_dropped, "messages not sent (a send queue full, or too large)"),
         ):
             if count:
                 parts.append(f"{count:,} {words}")
@@ -342,13 +342,13 @@ class NetHost:
             event = await self.server.next_event()
             try:
                 self._handle(event)
+                if self._flush_scheduled:
+                    # The request's whole table change is done: send the views
+                    # now rather than one loop turn later (the scheduled flush
+                    # finds nothing left to send).
+                    self._flush()
             except Exception:  # one bad event must never stop the table
                 log.exception("error handling %r", event)
-            if self._flush_scheduled:
-                # The request's whole table change is done: send the views now
-                # rather than one loop turn later (the scheduled flush finds
-                # nothing left to send).
-                self._flush()
 
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
@@ -492,9 +492,11 @@ class NetHost:
                 self.server.send(peer.session_id, message)
             except SessionClosed:
                 pass
-            except SendQueueFull:
+            except (SendQueueFull, MessageTooLarge):
                 # A peer that does not read (a flooder ignoring its
-                # refusals) loses messages; it can never hold the host up.
+                # refusals), or that asked in its handshake for messages
+                # smaller than this one, loses messages; it can never hold
+                # the host up.
                 self.stats.messages_dropped += 1
 
     def _mark(self, peer: _Peer) -> None:
