@@ -10,6 +10,8 @@ import pytest
 
 from threeup_tui.launcher import HostSettings, Launcher
 from threeup_tui.netplay.discovery import (
+    MAX_TABLES,
+    MAX_TABLES_PER_HOST,
     Announcer,
     Listener,
     decode_announcement,
@@ -150,4 +152,56 @@ async def test_a_host_with_announcing_off_sends_nothing() -> None:
         assert client.announcer is None  # type: ignore[attr-defined]
     finally:
         await client.close()
+        await listener.stop()
+
+
+async def test_the_list_of_tables_is_bounded_per_address_and_in_all() -> None:
+    """Anyone on the LAN may announce a "table" on each of its ports: one
+    machine filled the list with 65,535 (and the join screen redrew them
+    all each time).  A listener keeps MAX_TABLES_PER_HOST per IP address and
+    MAX_TABLES in all; a table it keeps is still heard, and the rest is
+    counted as ignored.  Everything is sent to 127.0.0.1 from 127.0.0.x."""
+    port = free_udp_port()
+    listener = Listener(port, bind="127.0.0.1")
+    await listener.start()
+    hosts = [f"127.0.0.{i}" for i in range(1, MAX_TABLES // MAX_TABLES_PER_HOST + 2)]
+    socks = []
+    for host in hosts:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind((host, 0))
+        socks.append(sock)
+    sent = 0
+
+    async def announce(sock: socket.socket, game_port: int, name: str = "t") -> None:
+        nonlocal sent
+        sock.sendto(encode_announcement(name, game_port, 1, 2, False, False), ("127.0.0.1", port))
+        sent += 1
+        for _ in range(500):  # one at a time: the socket buffer drops nothing
+            if len(listener.tables) + listener.ignored == sent:
+                break
+            await asyncio.sleep(0.002)
+
+    try:
+        for game_port in range(1, MAX_TABLES_PER_HOST + 11):
+            await announce(socks[0], game_port)
+        assert len(listener.current()) == MAX_TABLES_PER_HOST
+        for sock in socks[1:]:
+            for game_port in range(1, MAX_TABLES_PER_HOST + 1):
+                await announce(sock, game_port)
+        tables = listener.current()
+        assert len(tables) == MAX_TABLES
+        assert {t.host for t in tables} == set(hosts[: MAX_TABLES // MAX_TABLES_PER_HOST])
+        assert listener.ignored == sent - MAX_TABLES
+        socks[0].sendto(  # a table kept is heard again
+            encode_announcement("renamed", 1, 1, 2, False, False), ("127.0.0.1", port)
+        )
+        for _ in range(500):
+            if "renamed" in [t.name for t in listener.current()]:
+                break
+            await asyncio.sleep(0.002)
+        assert "renamed" in [t.name for t in listener.current()]
+        assert len(listener.current()) == MAX_TABLES
+    finally:
+        for sock in socks:
+            sock.close()
         await listener.stop()

@@ -28,6 +28,11 @@ DEFAULT_ANNOUNCE_PORT: Final = 47824
 ANNOUNCE_INTERVAL: Final = 1.0
 FORGET_AFTER: Final = 5.0
 MAX_ANNOUNCEMENT: Final = 512
+# Anyone on the LAN can announce, from one machine, a "table" on each of its
+# 65,535 ports: a listener keeps this many tables per IP address, and this
+# many in all; a table already heard is always heard again.
+MAX_TABLES_PER_HOST: Final = 16
+MAX_TABLES: Final = 64
 
 
 @dataclass(frozen=True)
@@ -181,20 +186,32 @@ class Listener:
             while True:
                 data, addr = await stream.recv()
                 heard = decode_announcement(data, addr[0])
-                if heard is None:
+                now = time.monotonic()
+                if heard is None or not self._room_for(heard, now):
                     self.ignored += 1
                     continue
-                self.tables[(heard.host, heard.port)] = (heard, time.monotonic())
+                self.tables[(heard.host, heard.port)] = (heard, now)
                 self.changed.set()
         finally:
             stream.close()
 
-    def current(self) -> list[TableAnnouncement]:
-        """Tables heard within the last few seconds, by name."""
-        now = time.monotonic()
+    def _room_for(self, heard: TableAnnouncement, now: float) -> bool:
+        """Whether ``heard`` may be kept: a table already kept always is; a
+        new one while its IP address and the whole list have room."""
+        if (heard.host, heard.port) in self.tables:
+            return True
+        self._forget(now)
+        same_host = sum(1 for host, _ in self.tables if host == heard.host)
+        return same_host < MAX_TABLES_PER_HOST and len(self.tables) < MAX_TABLES
+
+    def _forget(self, now: float) -> None:
         for key, (_heard, when) in list(self.tables.items()):
             if now - when > FORGET_AFTER:
                 del self.tables[key]
+
+    def current(self) -> list[TableAnnouncement]:
+        """Tables heard within the last few seconds, by name."""
+        self._forget(time.monotonic())
         return sorted((t for t, _ in self.tables.values()), key=lambda t: (t.name, t.address))
 
     async def stop(self) -> None:
