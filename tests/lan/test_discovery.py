@@ -63,6 +63,9 @@ def test_the_valid_announcement_used_below_is_heard() -> None:
         msgpack.packb({**VALID, "v": 2}),
         msgpack.packb({**VALID, "port": 70000}),
         msgpack.packb({**VALID, "name": 5}),
+        msgpack.packb({**VALID, "name": "x" * 41}),  # longer than any host sends
+        msgpack.packb({**VALID, "v": True}),  # not an integer
+        msgpack.packb({**VALID, "v": 1.0}),
         msgpack.packb([1, 2, 3]),
         b"\xdd\xff\xff\xff\xff",  # an array header declaring 4 billion items
         b"\x00" * 600,  # too large

@@ -52,6 +52,7 @@ class TableAnnouncement:
 
 
 MAX_TABLE_ID: Final = 64
+MAX_NAME: Final = 40
 
 
 def encode_announcement(
@@ -68,7 +69,7 @@ def encode_announcement(
     fields: dict[str, Any] = {
         "game": GAME,
         "v": PROTOCOL,
-        "name": name[:40],
+        "name": name[:MAX_NAME],
         "port": port,
         "free": free_seats,
         "seats": seats,
@@ -91,7 +92,11 @@ def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
         )
     except Exception:  # any malformed datagram: msgpack raises many kinds
         return None
-    if not isinstance(value, dict) or value.get("game") != GAME or value.get("v") != PROTOCOL:
+    if (
+        not isinstance(value, dict)
+        or value.get("game") != GAME
+        or not _small_int(value.get("v"), PROTOCOL, PROTOCOL)  # not true, not 1.0
+    ):
         return None
     name, port, free, seats = (value.get(k) for k in ("name", "port", "free", "seats"))
     code, started = value.get("code"), value.get("started")
@@ -102,6 +107,7 @@ def decode_announcement(data: bytes, host: str) -> TableAnnouncement | None:
         return None
     if not (
         isinstance(name, str)
+        and len(name) <= MAX_NAME
         and _small_int(port, 1, 65535)
         and _small_int(free, 0, 6)
         and _small_int(seats, 2, 6)
