@@ -208,9 +208,10 @@ class Engine:
         now = self.now()
         if session.expired(now):
             idle = self.config.idle_timeout
-            self.end_session(
-                session, DisconnectCause.IDLE_TIMEOUT, f"nothing received for {idle:g} s"
-            )
+            silent = now - session.last_received >= idle
+            what = "received" if silent else "acknowledged"
+            reason = f"nothing {what} for {idle:g} s"
+            self.end_session(session, DisconnectCause.IDLE_TIMEOUT, reason)
             return 0
         if session.ready_to_close(now):
             data = session.close_datagram()

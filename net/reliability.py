@@ -97,12 +97,16 @@ class Outgoing:
     retries: int = 0
     deadline: float = NEVER
     acked: bool = False
+    first_sent_at: float = NEVER
+    """Time of the first transmission; NEVER if never sent."""
 
     def mark_sent(self, now: float, rtt: RttEstimator) -> bool:
         """Record a transmission; True if it was a retransmission."""
         again = self.sent_at >= 0
         if again:
             self.retries += 1
+        else:
+            self.first_sent_at = now
         self.sent_at = now
         self.deadline = now + rtt.backoff(self.retries)
         return again
@@ -224,6 +228,14 @@ class ReliableSender:
 
     def next_deadline(self) -> float:
         return min((u.deadline for u in self.units_in_flight() if not u.acked), default=NEVER)
+
+    def oldest_unacked(self) -> float:
+        """When the oldest frame not yet acknowledged was first sent (frames
+        go out in order), NEVER if none is."""
+        for unit in self.units_in_flight():
+            if not unit.acked:
+                return unit.first_sent_at
+        return NEVER
 
 
 @dataclass(slots=True)

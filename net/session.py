@@ -88,6 +88,7 @@ class SessionCore:
         self._state_out = StateSender(self.rtt)
         self._state_in = StateReceiver(config.max_message_size, stats.drop)
         self.last_received = now
+        self._acked_at = now  # the peer's latest acknowledgement of something new
         self._silence_seen: float | None = None  # when expired() first found it silent
         self.last_sent = now
         self._ack_deadline: float | None = now if ack_now else None
@@ -152,6 +153,8 @@ class SessionCore:
         self._sender.on_ack(ack.next_seq, ack.sack, now, tally)
         self._state_out.on_ack(ack.state_done, ack.state_version, ack.state_bits, now, tally)
         self.last_received = now
+        if tally.newest_sent_at >= 0:
+            self._acked_at = now
         if self.rtt_probe_sent_at is not None:
             self.rtt.sample(now - self.rtt_probe_sent_at)
             self.rtt_probe_sent_at = None
@@ -255,15 +258,26 @@ class SessionCore:
             deadline = min(deadline, self._ack_deadline)
         return deadline
 
+    def deaf(self, now: float) -> bool:
+        """Something sent has waited ``idle_timeout`` for its acknowledgement
+        and the peer has acknowledged nothing new in that time: it does not
+        read what it is sent (or says so while its heartbeats keep the
+        session alive, to be sent every frame again and again)."""
+        limit = now - self._config.idle_timeout
+        if self._acked_at > limit:
+            return False
+        return min(self._sender.oldest_unacked(), self._state_out.oldest_unacked()) <= limit
+
     def expired(self, now: float) -> bool:
-        """Nothing received for ``idle_timeout``, and still nothing
-        ``IDLE_GRACE`` after that was first seen.  A process that was
-        stopped (SIGSTOP, a suspended laptop) wakes to its overdue timers
-        before it reads what arrived while it slept; it must read that
-        first: the peer was not silent, and a CLOSE among it is final (a
-        client taken over while stopped once reconnected instead, and took
-        its seat back from the player's newer terminal)."""
-        if now - self.last_received < self._config.idle_timeout:
+        """Nothing received (or, see ``deaf``, nothing acknowledged) for
+        ``idle_timeout``, and still so ``IDLE_GRACE`` after that was first
+        seen.  A process that was stopped (SIGSTOP, a suspended laptop)
+        wakes to its overdue timers before it reads what arrived while it
+        slept; it must read that first: the peer was not silent, and a CLOSE
+        among it is final (a client taken over while stopped once
+        reconnected instead, and took its seat back from the player's newer
+        terminal)."""
+        if now - self.last_received < self._config.idle_timeout and not self.deaf(now):
             self._silence_seen = None
             return False
         if self._silence_seen is None:

@@ -92,6 +92,11 @@ class StateSender:
             (u.deadline for u in self._units if not u.acked and u.sent_at >= 0), default=NEVER
         )
 
+    def oldest_unacked(self) -> float:
+        """When the oldest fragment sent and not yet acknowledged was first
+        sent, NEVER if none is."""
+        return min((u.first_sent_at for u in self._units if not u.acked), default=NEVER)
+
 
 class StateReceiver:
     def __init__(self, max_message_size: int, drop: Callable[[str], None]) -> None:

@@ -316,3 +316,48 @@ async def test_client_survives_a_garbage_spewing_server() -> None:
         await asyncio.gather(task, return_exceptions=True)
         fake.close()
         await asyncio.sleep(0)
+
+
+async def test_a_peer_that_acknowledges_nothing_is_not_served_for_ever(
+    server: Server, raw_peer_factory: RawFactory
+) -> None:
+    """A peer that keeps its session alive with heartbeats but acknowledges
+    nothing had every frame it was sent resent every max_rto for as long as
+    it liked: 20 such spectators of a threeup table, each sending 9 bytes a
+    second, drew 1.3 MB/s from the host.  Nothing acknowledged for
+    idle_timeout ends the session as silence does (IDLE_TIMEOUT), while one
+    with nothing waiting for an acknowledgement lives on its heartbeats."""
+    idle = QUICK_CONFIG.idle_timeout
+    deaf, quiet = await raw_peer_factory(), await raw_peer_factory()
+    ids = []
+    for nonce, peer in enumerate((deaf, quiet), 1):
+        await peer.send(echo(nonce, await challenge_for(peer, nonce)))
+        accept = decode(await peer.recv() or b"")
+        assert isinstance(accept, AcceptPacket)
+        ids.append(accept.session_id)
+    deaf_id, quiet_id = ids
+    server.send(deaf_id, "x" * 3000)  # three frames, never acknowledged
+    server.set_state(deaf_id, {"view": "y" * 100})
+
+    async def heartbeats(peer: RawPeer, session_id: int) -> None:
+        while True:
+            await peer.send(encode(SessionPacket(session_id, EMPTY_ACK, ())))
+            await asyncio.sleep(QUICK_CONFIG.heartbeat_interval)
+
+    tasks = [asyncio.create_task(heartbeats(p, i)) for p, i in ((deaf, deaf_id), (quiet, quiet_id))]
+    try:
+        started = asyncio.get_running_loop().time()
+        gone = await next_event_of(server.next_event, Disconnected, timeout=idle + 2)
+        waited = asyncio.get_running_loop().time() - started
+        assert (gone.session_id, gone.cause) == (deaf_id, DisconnectCause.IDLE_TIMEOUT)
+        assert gone.reason == f"nothing acknowledged for {idle:g} s"
+        assert idle - 0.5 < waited < idle + 1
+        assert server.stats.retransmissions > 0
+        await asyncio.sleep(0.3)
+        resent = server.stats.retransmissions
+        await asyncio.sleep(1.0)
+        assert server.stats.retransmissions == resent  # nothing more for it
+        assert server.session_ids == [quiet_id]
+    finally:
+        for task in tasks:
+            task.cancel()
