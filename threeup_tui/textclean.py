@@ -14,7 +14,10 @@ def shown_value(value: object) -> str:
     """A value as an error quotes it (a command-line argument, a peer's
     field): its repr, cut to SHOWN_VALUE characters, so that a long one
     makes no long line."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # a peer's list nested 1,000 deep: msgpack allows 1,024
+        text = f"a {type(value).__name__} nested too deep to show"
     return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 

@@ -29,8 +29,15 @@ from netplay_support import (
 )
 
 from net import Accept, Client, NetConfig, Refuse, Refused
-from net.codec import encode, encode_message
-from net.packets import EMPTY_ACK, ClosePacket, DataFrame, SessionPacket
+from net.codec import decode, encode, encode_message
+from net.packets import (
+    EMPTY_ACK,
+    ChallengePacket,
+    ClosePacket,
+    DataFrame,
+    RefusePacket,
+    SessionPacket,
+)
 from net.testing import QUICK_CONFIG
 from threeup_tui.client.events import ActionRejected, ConnectionChanged, Lobby, LobbyChanged
 from threeup_tui.netplay import host as netplay_host
@@ -134,6 +141,48 @@ async def test_hellos_of_other_protocols_are_counted_and_logged_as_one_reason(
         assert len(logged) == 1, logged
         assert logged[0].endswith("this table speaks protocol 1, not 2")
     finally:
+        await host.close()
+
+
+async def test_a_hello_nested_too_deep_to_show_is_refused_as_another_protocol(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """msgpack unpacks values nested up to 1,024 deep, and a hello's `v`
+    fits 1,000 in its ECHO: quoting it in the refusal (its repr) raised
+    RecursionError inside authorize, so each such ECHO, sent again and
+    again, was refused with `internal server error` and logged a traceback
+    (18 lines), around the host's one line a minute per refusal."""
+    table = make_table(tmp_path, players=2, seed=82)
+    host = await start_host(table, NetConfig())
+    deep = b"\x91" * 1000 + b"\xc0"  # [[[...[nil]...]]]
+    hello = b"\x82" + encode_message("game") + encode_message("threeup")
+    hello += encode_message("v") + deep
+    nonce = encode_message(77) + encode_message(128) + encode_message(65536)
+
+    def padded(head: bytes, fields: int) -> bytes:
+        head = bytes([0x90 | fields]) + head
+        pad = 1200 - len(head) - 3
+        return head + b"\xc5" + pad.to_bytes(2, "big") + bytes(pad)
+
+    peer = await asyncio_dgram.connect(host.address)
+    try:
+        with caplog.at_level(logging.INFO):
+            await peer.send(padded(b"\x01\x01" + nonce + hello, 7))
+            challenge = decode((await asyncio.wait_for(peer.recv(), 3))[0])
+            assert isinstance(challenge, ChallengePacket)
+            cookie = encode_message(challenge.cookie_time) + encode_message(challenge.cookie_mac)
+            echo = padded(b"\x03\x01" + nonce + hello + cookie, 9)
+            for _ in range(3):
+                await peer.send(echo)
+                refusal = decode((await asyncio.wait_for(peer.recv(), 3))[0])
+                assert isinstance(refusal, RefusePacket)
+                assert refusal.reason == (
+                    "this table speaks protocol 1, not a list nested too deep to show"
+                )
+        assert host.stats.refused_hellos == {"this table speaks protocol 1, not V": 3}
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        peer.close()
         await host.close()
 
 
