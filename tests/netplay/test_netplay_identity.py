@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 from pathlib import Path
 
+import asyncio_dgram
 import pytest
 from netplay_support import (
     ClientLog,
@@ -24,8 +26,10 @@ from netplay_support import (
 )
 
 from net import Accept, Client, NetConfig, Refused
+from net.codec import decode, encode
 from net.errors import NetError
 from net.events import Connected, DisconnectCause, Disconnected, Message
+from net.packets import AcceptPacket, ChallengePacket, EchoPacket, HelloPacket, RefusePacket
 from threeup_tui.client.events import ConnectionChanged, Notice
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.discovery import decode_announcement
@@ -185,6 +189,42 @@ async def test_guessing_the_room_code_locks_the_address_out(tmp_path: Path) -> N
         with pytest.raises(Refused) as refused:
             await Client.connect(*host.address, right)
         assert refused.value.reason == TOO_MANY_WRONG_CODES
+        assert all(seat.kind == "open" for seat in table.seats)
+    finally:
+        await host.close()
+
+
+async def test_guessing_from_many_loopback_addresses_is_one_guesser(tmp_path: Path) -> None:
+    """Anyone on the host's machine may send from any of 127.0.0.0/8: a
+    guesser moving to a new loopback address after every 9 wrong codes
+    tried 200 four-digit codes in a fraction of a second and sat down.  The
+    loopback addresses share one lock-out."""
+    table = make_table(tmp_path, players=2, seed=96, code="4821")
+    host = await start_host(table, NetConfig())
+
+    async def join_from(ip: str, code: str) -> str:
+        """The REFUSE reason, or "accepted", for a hello sent from ``ip``."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind((ip, 0))
+        sock.connect(host.address)
+        stream = await asyncio_dgram.from_socket(sock)
+        hello = make_hello("guesser", code, secrets.token_hex(16), False)
+        try:
+            await stream.send(encode(HelloPacket(7, 128, 65536, hello)))
+            challenge = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+            assert isinstance(challenge, ChallengePacket)
+            mac = challenge.cookie_mac
+            await stream.send(encode(EchoPacket(7, 128, 65536, hello, challenge.cookie_time, mac)))
+            reply = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+            assert isinstance(reply, RefusePacket | AcceptPacket)
+            return reply.reason if isinstance(reply, RefusePacket) else "accepted"
+        finally:
+            stream.close()
+
+    try:
+        for i in range(WRONG_CODES_ALLOWED):
+            assert await join_from(f"127.0.0.{i + 2}", f"{i:04d}") == "wrong room code"
+        assert await join_from("127.0.1.1", "4821") == TOO_MANY_WRONG_CODES
         assert all(seat.kind == "open" for seat in table.seats)
     finally:
         await host.close()

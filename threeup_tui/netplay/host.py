@@ -101,6 +101,13 @@ def is_loopback(host: str) -> bool:
     return bool((mapped or ip).is_loopback)
 
 
+def lockout_key(host: str) -> str:
+    """Whose wrong room codes ``host`` counts towards: its IP address's,
+    except that every loopback address is one, this machine (anyone on it
+    may send from any of 127.0.0.0/8, 16 million addresses)."""
+    return "loopback" if is_loopback(host) else host
+
+
 @dataclass
 class HostStats:
     rejected_requests: int = 0
@@ -256,12 +263,12 @@ class NetHost:
             name, code, token, watch = parse_hello(hello)
         except WireError as err:
             return self._refuse(address, str(err), err.kind)
-        if self._locked_out(address[0]):
+        if self._locked_out(lockout_key(address[0])):
             return self._refuse(address, TOO_MANY_WRONG_CODES)
         try:
             self.table.check_code(code)
         except TableError as err:
-            self._wrong_code(address[0])
+            self._wrong_code(lockout_key(address[0]))
             return self._refuse(address, str(err))
         if watch:
             crowded = self._watchers_crowded(address)
