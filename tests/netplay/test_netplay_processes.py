@@ -10,6 +10,7 @@ import logging
 import shutil
 import signal
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +25,9 @@ from netplay_support import (
     verify_cli,
     wait_for_moves,
 )
+
+from net.codec import decode, encode
+from net.packets import HelloPacket, RefusePacket
 
 
 def _stop(procs: list[Proc]) -> None:
@@ -231,3 +235,40 @@ async def test_the_count_line_comes_back_only_when_the_counts_change(
         "counted so far: 3 dropped (undecodable 3)",
         "counted so far: 4 dropped (x 4)",
     ]
+
+
+def test_a_hostile_hosts_refusal_reaches_the_terminal_without_escapes(tmp_path: Path) -> None:
+    """A REFUSE's reason is the host's text: `threeup join --bot` printed it
+    raw, so whoever answered the address could write escape sequences to
+    the joiner's terminal (retitle it, clear it, colour a fake prompt).
+    What it prints is cleaned, as the app and the bot's other lines are."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((LOOPBACK, 0))
+    sock.settimeout(0.1)
+    port = sock.getsockname()[1]
+    reason = "\x1b]0;owned\x07\x1b[2J\x1b[31mrun this\x1b[0m"
+    stop = threading.Event()
+
+    def refuse_everyone() -> None:
+        while not stop.is_set():
+            try:
+                data, addr = sock.recvfrom(2048)
+            except TimeoutError:
+                continue
+            packet = decode(data)
+            if isinstance(packet, HelloPacket):
+                sock.sendto(encode(RefusePacket(packet.nonce, reason)), addr)
+
+    thread = threading.Thread(target=refuse_everyone)
+    thread.start()
+    bot = start_bot_process(tmp_path, port, "joiner", tmp_path / "state")
+    try:
+        assert bot.wait(20) == 1
+        err = bot.stderr()
+        assert "threeup join: the table refused: ]0;owned" in err and "run this" in err
+        assert "\x1b" not in err and "\x07" not in err
+    finally:
+        bot.kill()
+        stop.set()
+        thread.join()
+        sock.close()

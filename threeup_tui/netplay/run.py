@@ -302,8 +302,8 @@ def run_bot_client(args: argparse.Namespace) -> int:
     except AddressError as err:
         print(f"threeup join: {err}", file=sys.stderr)
         return 2
-    except ConnectionError as err:
-        print(f"threeup join: {err}", file=sys.stderr)
+    except ConnectionError as err:  # a refusal quotes the host's untrusted words
+        print(f"threeup join: {clean_text(str(err), 300)}", file=sys.stderr)
         return 1
     finally:
         close_shared_pool()  # the bot's thinking workers
