@@ -26,6 +26,7 @@ from netplay_support import (
     LOOPBACK,
     RawSeat,
     fingerprint,
+    make_client,
     make_table,
     pump_until_one_is_to_act,
     run_table,
@@ -35,7 +36,7 @@ from netplay_support import (
     verify_record,
 )
 
-from net import Client, NetConfig
+from net import Accept, Client, Connected, NetConfig, Server
 from net.codec import Rejected, decode, encode, encode_message
 from net.packets import (
     EMPTY_ACK,
@@ -50,6 +51,8 @@ from net.packets import (
     StateFrame,
     VersionMismatch,
 )
+from net.testing import next_event_of
+from threeup_tui.client.events import Notice
 from threeup_tui.netplay.host import NetHost
 from threeup_tui.netplay.wire import REQUESTS, WireError, make_hello, parse_request
 from threeup_tui.table import Table
@@ -502,3 +505,38 @@ async def test_random_requests_from_the_seat_not_to_act_change_nothing(tmp_path:
         await first.client.close()
         await second.client.close()
         await host.close()
+
+
+async def test_a_hosts_value_nested_too_deep_is_dropped_and_the_client_goes_on(
+    tmp_path: Path,
+) -> None:
+    """msgpack unpacks values nested up to 1,024 deep.  A hostile host's
+    message or snapshot holding one (a `rejected` reason, a lobby field)
+    raised RecursionError where the client made it a string: not a
+    WireError, so the client's receiving task died and the player's table
+    froze, with nothing said.  It is dropped as malformed, and the next
+    message still comes through."""
+
+    def authorize(address: tuple[str, int], hello: Any) -> Accept:
+        return Accept({"seat": None, "token": hello["token"], "table": "t", "table_id": "x" * 16})
+
+    server = await Server.start(LOOPBACK, 0, authorize, NetConfig())
+    client = make_client(server.address, "ann", tmp_path / "a.json", watch=True)
+    try:
+        await client.start()
+        session_id = (await next_event_of(server.next_event, Connected)).session_id
+        deep = b"\x91" * 1000 + b"\xc0"  # [[[...[nil]...]]], which msgpack.packb refuses
+        rejected = b"\x82" + encode_message("t") + encode_message("rejected")
+        server._engine.session(session_id)._sender.push(rejected + encode_message("reason") + deep)
+        server.send(session_id, {"t": "notice", "text": "still here"})
+
+        async def notice() -> str:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, Notice):
+                    return event.text
+
+        assert await asyncio.wait_for(notice(), 5) == "still here"
+    finally:
+        await client.close()
+        await server.close()

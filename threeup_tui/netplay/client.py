@@ -239,7 +239,9 @@ class NetClient(TableClient):
                     self._on_state(event.payload)
                 elif isinstance(event, Message):
                     self._on_message(event.payload)
-            except WireError as err:
+            except (WireError, RecursionError) as err:
+                # RecursionError: a value nested about 1,000 deep (msgpack
+                # allows 1,024) that str() or repr() met on its way.
                 log.warning("dropped a malformed message from the host: %s", err)
 
     async def _reconnect(self, reason: str) -> bool:
