@@ -57,7 +57,7 @@ import sys
 import termios
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -205,6 +205,24 @@ class RefusalLog:
                 now - entry.logged_at,
             )
             entry.logged_at, entry.since = now, 0
+
+
+def _place_refusal(
+    holders: Collection[str],
+    address: str,
+    in_all: tuple[int, str],
+    per_address: tuple[int, str],
+) -> str | None:
+    """Why ``address`` may not take one more of some bounded places, each
+    held by the address in ``holders`` (for the host's log), or None: the
+    bound in all first, then the bound per address, each (most, words)."""
+    most, words = in_all
+    if len(holders) >= most:
+        return f"{most} {words}"
+    most, words = per_address
+    if sum(1 for holder in holders if holder == address) >= most:
+        return f"{most} {words}"
+    return None
 
 
 class FailureGuard:
@@ -551,12 +569,12 @@ class SshDoor:
     def logging_in_refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` may not start logging in now
         (for the host's log), or None."""
-        if len(self.logging_in) >= MAX_LOGGING_IN:
-            return f"{MAX_LOGGING_IN} connections are logging in"
-        mine = sum(1 for where in self.logging_in.values() if where == address)
-        if mine >= MAX_LOGGING_IN_PER_ADDRESS:
-            return f"{MAX_LOGGING_IN_PER_ADDRESS} connections from this address are logging in"
-        return None
+        return _place_refusal(
+            self.logging_in.values(),
+            address,
+            (MAX_LOGGING_IN, "connections are logging in"),
+            (MAX_LOGGING_IN_PER_ADDRESS, "connections from this address are logging in"),
+        )
 
     def expect_a_session(self, conn: asyncssh.SSHServerConnection) -> None:
         """Close ``conn`` if it runs no session ``SESSION_WAIT`` seconds from now."""
@@ -674,12 +692,12 @@ class SshDoor:
         """Why one more person without a seat may not come to the prompts now
         (None: they may).  People who sit at a prompt and never answer must
         not keep the players out."""
-        if len(self._at_the_door) >= MAX_AT_THE_DOOR:
-            return f"{MAX_AT_THE_DOOR} people are at the door's prompts"
-        mine = sum(1 for there in self._at_the_door.values() if there == address)
-        if mine >= MAX_AT_THE_DOOR_PER_ADDRESS:
-            return f"{MAX_AT_THE_DOOR_PER_ADDRESS} sessions from this address are at its prompts"
-        return None
+        return _place_refusal(
+            self._at_the_door.values(),
+            address,
+            (MAX_AT_THE_DOOR, "people are at the door's prompts"),
+            (MAX_AT_THE_DOOR_PER_ADDRESS, "sessions from this address are at its prompts"),
+        )
 
     def _has_open_seat(self) -> bool:
         table = self.table
