@@ -324,11 +324,14 @@ async def test_malformed_and_illegal_requests_in_a_valid_session(tmp_path: Path)
         m = view.moves_played
         for payload in MALFORMED_REQUESTS:
             seat.client.send(payload)
+        # The state channel is the host's: a client's snapshot, even one
+        # shaped like a request, is nothing it may ask (it went uncounted).
+        seat.client.set_state({"t": "move", "at": m, "move": seat.bot.choose_move(view).to_json()})
         for _ in range(300):
-            if host.stats.malformed_requests >= len(MALFORMED_REQUESTS):
+            if host.stats.malformed_requests >= len(MALFORMED_REQUESTS) + 1:
                 break
             await asyncio.sleep(0.01)
-        assert host.stats.malformed_requests == len(MALFORMED_REQUESTS)
+        assert host.stats.malformed_requests == len(MALFORMED_REQUESTS) + 1
         assert host.stats.rejected_requests == 0
         assert fingerprint(table) == before
 
@@ -374,7 +377,7 @@ async def test_malformed_and_illegal_requests_in_a_valid_session(tmp_path: Path)
             await asyncio.sleep(0.01)
         assert host.stats.stale_moves == 2
         assert fingerprint(table) == before
-        assert host.stats.malformed_requests == len(MALFORMED_REQUESTS)
+        assert host.stats.malformed_requests == len(MALFORMED_REQUESTS) + 1
 
         final = await seat.pump(lambda v: False, timeout=30)
         assert final.phase == "over"

@@ -20,7 +20,7 @@ from typing import Any
 
 from net.config import NetConfig
 from net.errors import MessageTooLarge, NetError, SendQueueFull, SessionClosed
-from net.events import Connected, Disconnected, Message
+from net.events import Connected, Disconnected, Message, State
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
 
@@ -372,6 +372,10 @@ class NetHost:
             sender = self.peers.get(event.session_id)
             if sender is not None:
                 self._request(sender, event.payload)
+        elif isinstance(event, State):
+            # The state channel is the host's (protocol.md): a client's
+            # snapshot is nothing it may ask, and was dropped uncounted.
+            self.stats.malformed_requests += 1
         elif isinstance(event, Disconnected):
             gone = self.peers.pop(event.session_id, None)
             if gone is None:
