@@ -30,21 +30,23 @@ class CliError(Exception):
     """A problem with what the user asked for: printed as one line, exit 2."""
 
 
-def _positive(text: str) -> int:
+def _whole(text: str) -> int:
+    """A whole number, of either sign (a seed)."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{shown_value(text)} must be at least 1")
     return value
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
+    value = _whole(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{shown_value(text)} must not be negative")
     return value
@@ -55,13 +57,6 @@ def _players(text: str) -> int:
     if not 2 <= value <= 6:
         raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {value}")
     return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
 
 
 def _port(text: str) -> int:
@@ -225,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     play.add_argument(
         "--seed",
-        type=_seed,
+        type=_whole,
         default=None,
         metavar="N",
         help="deal from this seed (default: a random deal)",
@@ -264,7 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"LEVEL for every seat, or LEVEL,LEVEL,... one per seat (levels: {levels})",
     )
     sim.add_argument(
-        "--seed", type=_seed, default=0, metavar="N", help="seed of the series of games (default 0)"
+        "--seed",
+        type=_whole,
+        default=0,
+        metavar="N",
+        help="seed of the series of games (default 0)",
     )
     sim.add_argument(
         "--json", action="store_true", help="print one JSON object (default: a table of text)"
@@ -360,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--seed",
-        type=_seed,
+        type=_whole,
         default=None,
         metavar="N",
         help="deal from this seed (default: a random deal)",
