@@ -5,9 +5,9 @@ start screen ("Continue your game").
 A game left or quit in the middle, or an app that crashed, loses no move.
 A game whose table closes with its game over (or before any game) leaves
 nothing behind: the history already holds a finished game; so does one
-whose window ended at the game-over box, once a start screen finds it.  The app that
-plays a kept game holds a lock beside it, so a second window neither offers
-nor deletes a game that is being played.
+whose window ended at the game-over box, once a start screen finds it.
+The app that plays a kept game holds a lock beside it, so a second window
+neither offers nor deletes a game that is being played.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
     TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token)
     # A returning player gives the room code too (the host checks it before
     # the token); the log names it but does not print it.
-    code = table.config.code is not None
+    asks_code = table.config.code is not None
     log.info(
         "seat %d is %s's, who hosted this table from the app: "
         "`threeup join %s --name %s%s` from this account sits there again%s",
@@ -144,8 +144,8 @@ def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
         seat.name,
         show_address(host, bound[1]),
         shlex.quote(seat.name),
-        " --code CODE" if code else "",
-        " (CODE: the table's room code)" if code else "",
+        " --code CODE" if asks_code else "",
+        " (CODE: the table's room code)" if asks_code else "",
     )
 
 
