@@ -99,6 +99,10 @@ class Outgoing:
     acked: bool = False
     first_sent_at: float = NEVER
     """Time of the first transmission; NEVER if never sent."""
+    lost: bool = False
+    """Declared lost because something sent after it was acknowledged; only
+    such a unit (and a channel's probe, see ``resendable``) is resent when
+    its deadline comes."""
 
     def mark_sent(self, now: float, rtt: RttEstimator) -> bool:
         """Record a transmission; True if it was a retransmission."""
@@ -108,8 +112,38 @@ class Outgoing:
         else:
             self.first_sent_at = now
         self.sent_at = now
+        self.lost = False
         self.deadline = now + rtt.backoff(self.retries)
         return again
+
+
+def resendable(units: Iterator[Outgoing]) -> Iterator[Outgoing]:
+    """The units sent and not acknowledged that may be resent when their
+    deadline comes: the oldest one (the probe) and those declared lost.
+
+    A timeout says nothing about which frames were lost, only that the peer
+    has acknowledged nothing for a while: it may be gone, or deaf. So it
+    resends one frame, not the whole flight (QUIC's probe timeout); when
+    the probe is acknowledged, every frame sent before it is declared lost
+    and resent at once. A lost flight costs one round trip more, and a peer
+    that acknowledges nothing gets one frame per back-off, not all of them.
+    """
+    probe = True
+    for unit in units:
+        if unit.acked or unit.sent_at < 0:
+            continue
+        if probe or unit.lost:
+            yield unit
+        probe = False
+
+
+def retransmission_due(units: Iterator[Outgoing], now: float) -> Iterator[Outgoing]:
+    return (unit for unit in resendable(units) if unit.deadline <= now)
+
+
+def retransmission_deadline(units: Iterator[Outgoing]) -> float:
+    """When ``retransmission_due`` will next have something to give."""
+    return min((unit.deadline for unit in resendable(units)), default=NEVER)
 
 
 class AckTally:
@@ -138,6 +172,7 @@ def mark_late_units_lost(
     for unit in units:
         if not unit.acked and 0 <= unit.sent_at < newest_acked_sent_at:
             unit.deadline = min(unit.deadline, unit.sent_at + loss_delay)
+            unit.lost = True
 
 
 class Transmitter(Protocol):
@@ -154,8 +189,8 @@ class ReliableSender:
     Every message is cut into frames with consecutive sequence numbers; the
     last frame of a message carries ``last=True``. Frames are sent in
     sequence order the first time, at most ``window`` beyond the peer's
-    cumulative acknowledgement, and each is retransmitted on its own timer
-    with exponential back-off until acknowledged.
+    cumulative acknowledgement, and retransmitted with exponential back-off
+    until acknowledged: see ``resendable`` for which ones.
     """
 
     def __init__(self, rtt: RttEstimator, window: int) -> None:
@@ -186,9 +221,7 @@ class ReliableSender:
                 yield unit
 
     def due_retransmissions(self, now: float) -> Iterator[Outgoing]:
-        for unit in self.units_in_flight():
-            if not unit.acked and unit.deadline <= now:
-                yield unit
+        return retransmission_due(self.units_in_flight(), now)
 
     def new_frames(self) -> Iterator[Outgoing]:
         """Never-sent frames inside the window, in order. The caller must
@@ -227,7 +260,7 @@ class ReliableSender:
                 tally.add(held, now)
 
     def next_deadline(self) -> float:
-        return min((u.deadline for u in self.units_in_flight() if not u.acked), default=NEVER)
+        return retransmission_deadline(self.units_in_flight())
 
     def oldest_unacked(self) -> float:
         """When the oldest frame not yet acknowledged was first sent (frames

@@ -205,7 +205,8 @@ class SessionCore:
         if self.next_deadline(now) > now:
             return [], False  # the common case after an ack: nothing to say
         ack_due = self._ack_deadline is not None and now >= self._ack_deadline
-        heartbeat_due = now - self.last_sent >= self._config.heartbeat_interval
+        # The same sum as next_deadline's: a difference can round below it.
+        heartbeat_due = now >= self.last_sent + self._config.heartbeat_interval
         header = session_header(self.session_id, encode_ack(self._ack_block()))
         room = MAX_DATAGRAM - len(header) - 3  # 3: largest frame-array header
         datagrams: list[bytes] = []

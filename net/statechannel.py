@@ -21,6 +21,8 @@ from net.reliability import (
     RttEstimator,
     iter_bits,
     make_bitmap,
+    retransmission_deadline,
+    retransmission_due,
     split_chunks,
 )
 
@@ -48,10 +50,10 @@ class StateSender:
         return (unit for unit in self._units if unit.sent_at >= 0)
 
     def due(self, now: float) -> Iterator[Outgoing]:
-        """Never-sent fragments and those whose timer expired."""
-        for unit in self._units:
-            if not unit.acked and (unit.sent_at < 0 or unit.deadline <= now):
-                yield unit
+        """Never-sent fragments and those due again (``retransmission_due``),
+        in order; listed before any is sent, which would change the list."""
+        again = {id(unit) for unit in retransmission_due(iter(self._units), now)}
+        return iter([unit for unit in self._units if unit.sent_at < 0 or id(unit) in again])
 
     @property
     def has_unsent(self) -> bool:
@@ -88,9 +90,7 @@ class StateSender:
                 tally.add(unit, now)
 
     def next_deadline(self) -> float:
-        return min(
-            (u.deadline for u in self._units if not u.acked and u.sent_at >= 0), default=NEVER
-        )
+        return retransmission_deadline(iter(self._units))
 
     def oldest_unacked(self) -> float:
         """When the oldest fragment sent and not yet acknowledged was first

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from net import NetConfig, NetStats
 from net.codec import decode, encode, encode_frame, encode_message
@@ -151,6 +153,41 @@ def test_lossy_duplicating_reordering_network_delivers_everything_once_in_order(
         assert peer.sink.messages == expected
         assert peer.stats.dropped["duplicate"] > 0
     assert sum(p.stats.retransmissions for p in link.peers) > 0
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    loss=st.floats(0.0, 0.4),
+    duplicate=st.floats(0.0, 0.3),
+    jitter=st.floats(0.0, 0.1),
+    sizes=st.lists(st.sampled_from([0, 5, 900, 1500, 4000]), min_size=1, max_size=40),
+    states=st.integers(0, 5),
+)
+def test_any_lossy_network_delivers_every_message_once_in_order_and_the_last_state(
+    seed: int,
+    loss: float,
+    duplicate: float,
+    jitter: float,
+    sizes: list[int],
+    states: int,
+) -> None:
+    """Whatever is lost, duplicated or reordered, both streams converge: no
+    frame is left without a timer that resends it (the probe rule leaves
+    most frames' own timers idle). Up to 40% loss each way: at 50% a
+    session now and then hears nothing for the whole idle time-out, and
+    ends, as it should."""
+    link = SimulatedLink(seed, loss=loss, duplicate=duplicate, jitter=jitter)
+    expected = [{"n": n, "pad": "p" * size} for n, size in enumerate(sizes)]
+    for n, message in enumerate(expected):
+        link.peers[n % 2].core.send_message(message)
+        if n < states:
+            link.peers[0].core.set_state({"v": n, "pad": "s" * 2000})
+    link.run_until(lambda: all(p.core.flushed for p in link.peers), limit=600.0)
+    assert link.peers[1].sink.messages == expected[0::2]
+    assert link.peers[0].sink.messages == expected[1::2]
+    if states:
+        assert link.peers[1].sink.states[-1][1]["v"] == min(states, len(sizes)) - 1
 
 
 def test_full_application_queue_throttles_the_sender_without_losing_anything() -> None:
@@ -361,3 +398,94 @@ def test_a_silent_peer_expires_only_after_what_waits_has_had_a_moment() -> None:
     assert isinstance(packet, SessionPacket)
     assert quiet.on_packet(packet, idle + 5.02, link.peers[0].sink)
     assert not quiet.expired(idle + 5.0 + IDLE_GRACE)
+
+
+def _frames_in(datagrams: list[bytes]) -> list[DataFrame | StateFrame]:
+    frames: list[DataFrame | StateFrame] = []
+    for datagram in datagrams:
+        packet = decode(datagram)
+        assert isinstance(packet, SessionPacket)
+        frames.extend(packet.frames)
+    return frames
+
+
+def _lone_core(config: NetConfig | None = None) -> SessionCore:
+    config = config or NetConfig()
+    return SessionCore(
+        7,
+        ("sim", 1),
+        config,
+        NetStats(),
+        0.0,
+        peer_window=config.window_frames,
+        peer_max_message=config.max_message_size,
+    )
+
+
+def test_a_timeout_resends_one_frame_of_each_channel_not_the_whole_flight() -> None:
+    """A peer that acknowledges nothing (gone, or deaf on purpose) is sent one
+    probe a back-off, not every frame again: 40 messages and a 10-fragment
+    state cost 50 frames, then two a timeout until the idle time-out."""
+    core = _lone_core()
+    for n in range(40):
+        core.send_message({"n": n, "pad": "p" * 900})
+    core.set_state({"blob": "s" * 10_000})
+    datagrams, more = core.poll_transmit(0.0, 1000)
+    assert not more
+    first = _frames_in(datagrams)
+    assert len(first) == 50
+    now = 0.0
+    again: list[DataFrame | StateFrame] = []
+    timeouts = 0
+    while (now := core.next_deadline(now)) < 9.9:
+        frames = _frames_in(core.poll_transmit(now, 1000)[0])
+        if frames:
+            timeouts += 1
+            again.extend(frames)
+    # Only the oldest frame of each channel is ever resent, once a timeout.
+    assert {(type(f).__name__, getattr(f, "seq", getattr(f, "index", None))) for f in again} == {
+        ("DataFrame", 0),
+        ("StateFrame", 0),
+    }
+    assert len(again) == 2 * timeouts
+    assert 5 <= timeouts <= 16  # back-off from 50 ms, doubling up to 1 s
+    assert core.deaf(10.0)
+
+
+def test_a_lost_flight_is_resent_at_once_when_its_probe_is_acknowledged() -> None:
+    sender, receiver = _lone_core(), _lone_core()
+    sink = ListSink()
+    for n in range(10):
+        sender.send_message({"n": n, "pad": "p" * 900})
+    lost = _frames_in(sender.poll_transmit(0.0, 1000)[0])
+    assert [f.seq for f in lost if isinstance(f, DataFrame)] == list(range(10))
+    now = sender.next_deadline(0.0)
+    probe = sender.poll_transmit(now, 1000)[0]
+    assert [f.seq for f in _frames_in(probe) if isinstance(f, DataFrame)] == [0]
+    for datagram in probe:
+        packet = decode(datagram)
+        assert isinstance(packet, SessionPacket)
+        assert receiver.on_packet(packet, now + 0.01, sink)
+    ack, _ = receiver.poll_transmit(now + 0.02, 1000)
+    for datagram in ack:
+        packet = decode(datagram)
+        assert isinstance(packet, SessionPacket)
+        assert sender.on_packet(packet, now + 0.03, ListSink())
+    # Everything sent before the acknowledged probe is lost: all of it goes
+    # now, without waiting for a timer of its own.
+    assert sender.next_deadline(now + 0.03) <= now + 0.03
+    resent = _frames_in(sender.poll_transmit(now + 0.03, 1000)[0])
+    assert [f.seq for f in resent if isinstance(f, DataFrame)] == list(range(1, 10))
+
+
+def test_a_heartbeat_goes_when_its_deadline_comes_however_the_sum_rounds() -> None:
+    # 3.9645767525604403 + 1.0 - 3.9645767525604403 is just below 1.0: a
+    # session that woke at its deadline sent nothing, and asked to be woken
+    # at once, for ever (a virtual clock never moved on).
+    core = _lone_core()
+    core.last_sent = core.last_received = 3.9645767525604403
+    now = core.next_deadline(core.last_sent)
+    assert now - core.last_sent < core._config.heartbeat_interval
+    datagrams, _ = core.poll_transmit(now, 32)
+    assert len(datagrams) == 1
+    assert core.next_deadline(now) > now
