@@ -163,6 +163,40 @@ async def test_an_unknown_theme_in_the_file_is_ignored() -> None:
         assert app.theme == default
 
 
+def unseen_text(app: ThreeUpApp) -> str:
+    """The characters the screen draws in its own background colour, as the
+    terminal is sent them (Textual's colour filters applied)."""
+    hidden = []
+    for strip in app.screen._compositor.render_strips():
+        for text, style, _ in strip:
+            if not text.strip() or style is None or style.color is None:
+                continue
+            fg, bg = style.color, style.bgcolor
+            if bg is not None and not fg.is_default and fg.get_truecolor() == bg.get_truecolor():
+                hidden.append(text.strip())
+    return " ".join(hidden)
+
+
+@pytest.mark.parametrize("theme", ["ansi-dark", "ansi-light", "textual-dark"])
+async def test_no_color_shows_every_theme_in_black_and_white(
+    monkeypatch: pytest.MonkeyPatch, theme: str
+) -> None:
+    """Under NO_COLOR an ANSI theme chosen in the palette came back as black
+    text on black: every word on the screen was invisible."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    SettingsFile().change(theme=theme)
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        assert app.theme == theme and app.no_color
+        assert "Play against bots" in screen_text(app)
+        assert unseen_text(app) == ""
+        # Chosen while the app runs, the other way round too.
+        app.theme = "textual-light" if theme.startswith("ansi") else "ansi-light"
+        await pilot.pause()
+        assert unseen_text(app) == ""
+
+
 async def test_animation_setting_toggles_from_the_palette() -> None:
     app = create_app(fast_launcher())
     async with app.run_test(size=(80, 24)) as pilot:

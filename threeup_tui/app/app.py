@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from textual import events, on
 from textual.app import App, SystemCommand
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -231,6 +232,25 @@ class ThreeUpApp(App[int]):
             self.theme = theme
         # From now on a theme chosen (in the command palette) is remembered.
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def watch_theme(self) -> None:
+        """Under NO_COLOR, keep the black-and-white filter that suits the theme.
+
+        Textual picks it once, for the theme it starts with: shades of grey for
+        a theme of RGB colours, the terminal's own foreground and background
+        for an ANSI theme.  The theme comes later (from the settings, the
+        palette), and an ANSI one (ansi-dark, ansi-light) put through the
+        greys came out as black text on black.
+        """
+        if not self.no_color:
+            return
+        wanted = NoColor if self.native_ansi_color else Monochrome
+        filters = self._filters  # Textual's own list: there is no public way in
+        for index, line_filter in enumerate(filters):
+            if isinstance(line_filter, NoColor | Monochrome) and type(line_filter) is not wanted:
+                # The stylesheet refresh that follows every change of theme
+                # draws the screen again, through this one.
+                filters[index] = wanted()
 
     def _theme_changed(self, theme: object) -> None:
         name = getattr(theme, "name", None)
