@@ -17,6 +17,7 @@ from table_states import (
 )
 from text_fit import cut_text, footer_keys, hidden_cards
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.scenes import (
@@ -29,6 +30,7 @@ from threeup_tui.app.scenes import (
 )
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.widgets.action_bar import ActionBar
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
@@ -255,6 +257,30 @@ async def test_every_card_shows_whole_at_every_size(client: ScriptedClient) -> N
                 cards = [p for p in cut_text(app) if p.startswith("CardTile")]
                 assert not cards, f"at {width}x{height}:\n" + "\n".join(cards)
         assert seen == {"-narrow", "-short", "-roomy"}  # every layout was looked at
+
+
+@pytest.mark.parametrize("theme", ["ansi-dark", "ansi-light", "textual-dark"])
+async def test_the_action_buttons_keep_to_one_line_in_every_theme(
+    client: ScriptedClient, theme: str
+) -> None:
+    """Under the ANSI themes (the terminal's own colours: the palette's
+    ansi-dark and ansi-light) a button that could not be pressed grew a
+    border three lines high in the bar's two: its label dropped to the
+    second line, under the first line of the reasons beside it, and the
+    buttons jumped up and down as they were enabled and disabled."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        screen = await open_table(pilot, client, state)
+        bar = screen.query_one(ActionBar)
+        buttons = list(bar.query(Button))
+        assert any(b.disabled for b in buttons)  # nothing selected: Play is off
+        first_line = screen_text(app).splitlines()[bar.region.y]
+        for button in buttons:
+            assert button.region.height == 1 and button.region.y == bar.region.y, button.id
+            assert str(button.label) in first_line
+        no_cut(app, theme)
 
 
 @pytest.mark.parametrize("size", [(80, 12), (100, 19)], ids=lambda s: f"{s[0]}x{s[1]}")
