@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from app_fakes import ScriptedClient
 from app_helpers import wait_for
 from table_states import open_table, played_until, someone_made_extras, table_app
 
+from threeup_tui.app.app import ThreeUpApp
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card import CardTile
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.client import ViewChanged
-from threeup_tui.rules import seat_view
+from threeup_tui.rules import View, seat_view
 from threeup_tui.settings import SettingsFile
 
 
@@ -94,6 +96,84 @@ async def test_an_unplayable_card_is_dimmed_and_says_why_under_the_cursor(
         await pilot.press("home", *["right"] * low)
         reason = screen.query_one(ReasonBox).text
         assert "is lower than the" in reason and "on top" in reason
+
+
+def uncoloured(app: ThreeUpApp, tile: CardTile) -> list[tuple[str, bool, bool, bool, bool]]:
+    """How ``tile`` looks without colour (NO_COLOR, a monochrome screen):
+    each character it shows, with the attributes the terminal is sent for it
+    (bold, dim, underline, reverse), colours left out."""
+    region = tile.region
+    attributes = ("bold", "dim", "underline", "reverse")
+    cells = []
+    for strip in app.screen._compositor.render_strips()[region.y : region.bottom]:
+        for text, style, _ in strip.crop(region.x, region.right):
+            looks = [bool(style and getattr(style, a)) for a in attributes]
+            cells += [(ch, *looks) for ch in text]
+    return cells  # type: ignore[return-value]
+
+
+def label_looks(app: ThreeUpApp, tile: CardTile) -> set[tuple[bool, bool, bool, bool]]:
+    """The attributes the tile's letters and digits are drawn with."""
+    return {tuple(cell[1:]) for cell in uncoloured(app, tile) if cell[0].isalnum()}  # type: ignore[misc]
+
+
+def playable_and_not(state: object, view: View) -> bool:
+    """Our turn, from the hand, with a card to play and a number too low to."""
+    ranks = view.playable_ranks()
+    digits = [int(c[1:]) for c in view.hand if c[1:].isdigit()]
+    return (
+        view.my_turn
+        and view.source == "hand"
+        and any(d in ranks for d in digits)
+        and any(d not in ranks for d in digits)
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_cursor_shows_without_colour_on_a_selected_card(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """The cursor on a selected card looked just like a selected card
+    elsewhere but for a background colour: under NO_COLOR, or in 16 colours,
+    the player lost the cursor as soon as a card was selected (and on roomy
+    terminals, in every colour too: both had the selection's border)."""
+    state = played_until(["you", "bot"], playable_and_not)
+    view = seat_view(state, 0)
+    ranks = view.playable_ranks()
+    card = next(i for i, c in enumerate(view.hand) if c[1:].isdigit() and int(c[1:]) in ranks)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_table(pilot, client, state)
+        tile = screen.query_one("#hand", CardRow).tiles[card]
+        await pilot.press("home", *["right"] * card, "space")
+        assert tile.spec.selected and tile.spec.cursor
+        under_cursor = uncoloured(app, tile)
+        await pilot.press("left" if card else "right")
+        assert tile.spec.selected and not tile.spec.cursor
+        assert uncoloured(app, tile) != under_cursor
+
+
+async def test_the_cursor_keeps_a_card_that_cannot_be_played_dimmed(
+    client: ScriptedClient,
+) -> None:
+    """Under the cursor, a card too low to play lost its dimming and looked
+    just like a playable card: without colour, exactly like one."""
+    state = played_until(["you", "bot"], playable_and_not)
+    view = seat_view(state, 0)
+    ranks = view.playable_ranks()
+    digits = {i: int(c[1:]) for i, c in enumerate(view.hand) if c[1:].isdigit()}
+    low = next(i for i, d in digits.items() if d not in ranks)
+    good = next(i for i, d in digits.items() if d in ranks)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        tiles = screen.query_one("#hand", CardRow).tiles
+        await pilot.press("home", *["right"] * low)
+        assert tiles[low].spec.cursor and tiles[low].spec.dimmed
+        low_looks = label_looks(app, tiles[low])
+        await pilot.press("home", *["right"] * good)
+        assert tiles[good].spec.cursor and tiles[good].spec.playable
+        assert label_looks(app, tiles[good]) != low_looks
 
 
 async def next_view(client: ScriptedClient, state: object, pilot: object) -> None:

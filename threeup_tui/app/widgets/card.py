@@ -3,8 +3,10 @@
 On small terminals a tile is one line (``R7``, ``▒1▒``); on roomy ones it
 is drawn as a card (see :mod:`.card_art`): a bordered face with its rank
 large, a patterned back, or, in a fanned row, the strip a covered card
-shows.  The cursor's card has a heavy border, a selected card a double one
-and a tick, so neither rests on colour.
+shows.  The cursor's card has a heavy border, a selected card a tick (and
+a double border, away from the cursor), so neither rests on colour; a
+one-line tile is underlined under the cursor, reversed and ticked when
+selected.
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def tile_content(spec: TileSpec, strip: bool = False) -> Content:
 
 def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
     """The card drawn for a roomy terminal."""
-    border = "selected" if spec.selected else "cursor" if spec.cursor else "plain"
+    # The cursor's border even on a selected card (whose tick still says so):
+    # with the selection's, the cursor there showed by colour alone.
+    border = "cursor" if spec.cursor else "selected" if spec.selected else "plain"
     frame = "bold $accent" if (spec.selected or spec.cursor) else ""
     if spec.code is None:
         if not spec.present:
