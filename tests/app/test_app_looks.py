@@ -215,3 +215,51 @@ async def test_the_move_log_says_you_are_out_of_cards(client: ScriptedClient) ->
         assert log.lines[-1].endswith("; you are out of cards"), log.lines[-1]
     bob_out = LogEntry(1, "play", ("R5",), False, 0, 0, True, False)
     assert move_words(bob_out, tuple(names)) == "Bob played R5; Bob is out of cards"
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of two colours: 1 (the same) to 21 (black on white)."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        parts = [v / 255 for v in rgb]
+        r, g, b = (p / 12.92 if p <= 0.03928 else ((p + 0.055) / 1.055) ** 2.4 for p in parts)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def corner_contrast(app: object, widget: object) -> float:
+    """How far the top-left corner of ``widget``'s frame stands out from
+    the background it is drawn on."""
+    region = widget.region  # type: ignore[attr-defined]
+    strip = app.screen._compositor.render_strips()[region.y]  # type: ignore[attr-defined]
+    (text, style, _), *_ = list(strip.crop(region.x, region.x + 1))
+    assert text in "╭┌╔┏" and style is not None and style.bgcolor is not None
+    return contrast(tuple(style.color.get_truecolor()), tuple(style.bgcolor.get_truecolor()))
+
+
+async def test_the_frames_of_moves_chat_and_opponents_show_in_every_theme(
+    client: ScriptedClient,
+) -> None:
+    """In the light themes the frames around the moves, the chat and (on
+    roomy terminals) each opponent were drawn a shade from white on a light
+    background: the boxes all but vanished."""
+    from table_states import open_table, played_until, table_app
+
+    state = played_until(["you", "Bob", "Cy"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_table(pilot, client, state)
+        assert screen.has_class("-roomy")
+        framed = [screen.query_one("#moves"), screen.query_one("#chat"), *screen.query(".opponent")]
+        themes = [name for name, theme in app.available_themes.items() if not theme.ansi]
+        assert "textual-light" in themes and "textual-dark" in themes
+        for theme in themes:
+            app.theme = theme
+            await pilot.pause()
+            for widget in framed:
+                # Quiet, but there: the dark themes' frames stand at 1.9 to 3.3
+                # (the light ones, lighter than their background, at 1.0 to 1.3).
+                seen = corner_contrast(app, widget)
+                assert seen >= 1.5, (theme, widget.id, seen)
