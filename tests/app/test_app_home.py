@@ -197,6 +197,52 @@ async def test_no_color_shows_every_theme_in_black_and_white(
         assert unseen_text(app) == ""
 
 
+def words_contrast(app: ThreeUpApp, words: str) -> float:
+    """The WCAG contrast (1 to 21) of ``words`` on the screen with the
+    background they are drawn on (the least, where they are drawn twice)."""
+    from test_app_looks import contrast
+
+    seen = []
+    for strip in app.screen._compositor.render_strips():
+        for text, style, _ in strip:
+            if words in text and style is not None and style.bgcolor is not None:
+                fg, bg = style.color, style.bgcolor
+                if style.reverse:
+                    fg, bg = bg, fg
+                assert fg is not None and bg is not None
+                seen.append(contrast(tuple(fg.get_truecolor()), tuple(bg.get_truecolor())))
+    assert seen, f"{words!r} is not on the screen"
+    return min(seen)
+
+
+@pytest.mark.parametrize(
+    ("scene_name", "keys", "words", "name"),
+    [("lobby", [], "(host, you)", "Ana"), ("join", ["down"], "playing", "basement LAN")],
+)
+async def test_a_highlighted_row_keeps_its_words_readable_in_every_theme(
+    scene_name: str, keys: list[str], words: str, name: str
+) -> None:
+    """On the highlighted row of a list (the lobby's seats, the tables
+    found), "(host, you)" and "playing" were drawn in the theme's accent and
+    warning colours, which are close to the highlight's own in many themes:
+    in catppuccin-mocha, nord, atom-one-dark and catppuccin-latte they all
+    but vanished (contrast 1.0 to 1.1)."""
+    from threeup_tui.app.scenes import scene
+
+    shown = scene(scene_name)
+    app = shown.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown.drive(pilot)
+        await pilot.press(*keys)
+        themes = [key for key, theme in app.available_themes.items() if not theme.ansi]
+        for theme in themes:
+            app.theme = theme
+            await pilot.pause()
+            # As readable as the name on the row (the theme's own highlight), or 3.
+            least = min(3.0, words_contrast(app, name))
+            assert words_contrast(app, words) >= least, theme
+
+
 async def test_animation_setting_toggles_from_the_palette() -> None:
     app = create_app(fast_launcher())
     async with app.run_test(size=(80, 24)) as pilot:

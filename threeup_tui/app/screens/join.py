@@ -53,7 +53,9 @@ def announcement_prompt(ann: Any) -> Content:
     if getattr(ann, "code_required", False):
         parts.append(Content("  code needed"))
     if getattr(ann, "started", False):
-        parts.append(Content.styled("  playing", "$text-warning"))
+        # Bold, not the warning colour: on the list's highlighted row that
+        # colour all but vanished in many themes.
+        parts.append(Content.styled("  playing", "bold"))
     return Content.assemble(*parts)
 
 

@@ -41,7 +41,9 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> C
         f"{seat + 1}. ",
         name,
         (f"  {symbol} {word}" if symbol else "", "$text-muted"),
-        (f"  ({', '.join(tags)})" if tags else "", "$text-accent"),
+        # Muted as the words before them, not in the accent: on the list's
+        # highlighted row, the accent all but vanished in many themes.
+        (f"  ({', '.join(tags)})" if tags else "", "$text-muted"),
     )
 
 
