@@ -8,6 +8,7 @@ from app_helpers import wait_for
 from table_states import open_table, played_until, someone_made_extras, table_app
 
 from threeup_tui.app.app import ThreeUpApp
+from threeup_tui.app.text import rank_of_code
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card import CardTile
 from threeup_tui.app.widgets.card_row import CardRow
@@ -174,6 +175,55 @@ async def test_the_cursor_keeps_a_card_that_cannot_be_played_dimmed(
         await pilot.press("home", *["right"] * good)
         assert tiles[good].spec.cursor and tiles[good].spec.playable
         assert label_looks(app, tiles[good]) != low_looks
+
+
+def label_contrast(app: ThreeUpApp, tile: CardTile) -> float:
+    """The contrast (1 to 21) of a roomy card's label, written in its top
+    border, with the background it is drawn on."""
+    from test_app_looks import contrast
+
+    region = tile.region
+    strip = app.screen._compositor.render_strips()[region.y]
+    seen = []
+    for text, style, _ in strip.crop(region.x, region.right):
+        if any(ch.isalnum() for ch in text):
+            assert style is not None and style.color and style.bgcolor
+            fg, bg = style.color.get_truecolor(), style.bgcolor.get_truecolor()
+            seen.append(contrast(tuple(fg), tuple(bg)))
+    assert seen
+    return min(seen)
+
+
+async def test_a_selected_roomy_card_keeps_its_label_readable_in_every_theme(
+    client: ScriptedClient,
+) -> None:
+    """A roomy card that is selected, or under the cursor, has its border
+    (and the label in it, "B8") drawn in the theme's accent on the accent's
+    muted background: in textual-light that was a contrast of 1.2, the
+    card's name all but gone, and under 2 in atom-one-dark, catppuccin-latte
+    and rose-pine-dawn."""
+
+    def two_to_play(state: object, view: View) -> bool:
+        ranks = view.playable_ranks()
+        return view.my_turn and sum(rank_of_code(c) in ranks for c in view.hand) >= 2
+
+    state = played_until(["you", "bot"], two_to_play)
+    view = seat_view(state, 0)
+    first, second = [
+        i for i, c in enumerate(view.hand) if rank_of_code(c) in view.playable_ranks()
+    ][:2]
+    app = table_app(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.press("home", *["right"] * first, "space", *["right"] * (second - first))
+        tiles = screen.query_one("#hand", CardRow).tiles
+        selected, cursor = tiles[first], tiles[second]
+        assert selected.spec.selected and not selected.spec.cursor and cursor.spec.cursor
+        for theme in [key for key, t in app.available_themes.items() if not t.ansi]:
+            app.theme = theme
+            await pilot.pause()
+            for tile in (selected, cursor):
+                assert label_contrast(app, tile) >= 2.5, (theme, tile.spec)
 
 
 async def next_view(client: ScriptedClient, state: object, pilot: object) -> None:

@@ -50,7 +50,9 @@ def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
     # The cursor's border even on a selected card (whose tick still says so):
     # with the selection's, the cursor there showed by colour alone.
     border = "cursor" if spec.cursor else "selected" if spec.selected else "plain"
-    frame = "bold $accent" if (spec.selected or spec.cursor) else ""
+    # The accent's text colour: its label is read on the accent's muted
+    # background, where the accent itself faded out in light themes.
+    frame = "bold $text-accent" if (spec.selected or spec.cursor) else ""
     if spec.code is None:
         if not spec.present:
             return gone_lines()
