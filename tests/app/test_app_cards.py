@@ -259,6 +259,37 @@ async def test_a_card_landing_on_the_pile_is_highlighted_for_a_moment(
         await wait_for(pilot, lambda: not pile.has_class("-landed"), timeout=3, what="its end")
 
 
+async def test_the_piles_title_stays_readable_when_cleared_or_landed_on(
+    client: ScriptedClient,
+) -> None:
+    """On a roomy terminal the pile's title takes its frame's colour: the
+    warning colour once the pile is cleared ("✦ CLEARED ✦ by you"), the
+    accent while cards land on it. In the light themes that title faded
+    to a contrast of 1.5 (textual-light, atom-one-light)."""
+    from test_app_home import words_contrast
+
+    from threeup_tui.app.scenes import scene
+
+    cleared = scene("table-2p")
+    app = cleared.app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await cleared.drive(pilot)
+        assert app.screen.query_one(PileView).has_class("-cleared")
+        for theme in [key for key, t in app.available_themes.items() if not t.ansi]:
+            app.theme = theme
+            await pilot.pause()
+            assert words_contrast(app, "CLEARED") >= 3, theme
+    state = played_until(["you", "bot"], lands)
+    app = table_app(client)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = "textual-light"
+        screen = await open_table(pilot, client, state)
+        pile = screen.query_one(PileView)
+        await next_view(client, state, pilot)
+        await wait_for(pilot, lambda: pile.has_class("-landed"), what="the highlight")
+        assert words_contrast(app, "Pile") >= 3
+
+
 async def test_no_highlight_when_animation_is_off(client: ScriptedClient) -> None:
     SettingsFile().change(animation=False)  # the player's real settings file
     state = played_until(["you", "bot"], lands)
