@@ -245,7 +245,11 @@ class ThreeUpApp(App[int]):
         if not self.no_color:
             return
         wanted = NoColor if self.native_ansi_color else Monochrome
-        filters = self._filters  # Textual's own list: there is no public way in
+        # Textual's own list: there is no public way in. A Textual without it
+        # (pyproject allows any from 1.0) keeps its own choice, as before.
+        filters = getattr(self, "_filters", None)
+        if not isinstance(filters, list):
+            return
         for index, line_filter in enumerate(filters):
             if isinstance(line_filter, NoColor | Monochrome) and type(line_filter) is not wanted:
                 # The stylesheet refresh that follows every change of theme
