@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 from typing import Any
 
 from .paths import confined_guest
@@ -25,6 +26,11 @@ from .paths import confined_guest
 GUEST_ENV = "THREEUP_GUEST"
 GUEST_FD_ENV = "THREEUP_GUEST_FD"
 MAX_SECRETS = 4096
+# The door cut the guest's input (too much at once, see doorkeys): it tells
+# the app with this signal, and the app tells its player, since the door
+# cannot write on the app's screen.  (None where there is no door: Windows.)
+INPUT_CUT_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
+INPUT_CUT = "pasted text cut: too much at once"
 
 
 def is_guest() -> bool:

@@ -37,6 +37,12 @@ one player, and the newer session takes the seat over.
 When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
 cursor) and ends the session with a goodbye line and exit status 0.
+
+**What a guest's keys may cost.**  Every guest's app runs on the host's
+machine, and the door reads each session's input itself: its keys pass a
+budget (:mod:`threeup_tui.doorkeys`) on their way to the prompts and the
+app, and the door reads them at a bounded pace, so that no guest, pasting
+or flooding, keeps a CPU core of the host busy.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import logging
 import os
 import pty
 import secrets
+import signal
 import struct
 import sys
 import termios
@@ -71,10 +78,11 @@ with warnings.catch_warnings():
     from asyncssh.sftp import MIN_SFTP_VERSION
 from rich.cells import cell_len
 
-from net.ratelimit import LruTable
+from net.ratelimit import LruTable, TokenBucket
 
 from .addresses import reached_here, show_address
-from .guest import GUEST_ENV, GUEST_FD_ENV
+from .doorkeys import KeyBudget
+from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
 from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
@@ -120,6 +128,22 @@ MAX_LINE = 200
 # and left its pseudo-terminal open on the host.
 MAX_COLUMNS = 1000
 MAX_ROWS = 500
+# A guest's keys pass through a budget (doorkeys) before its prompts and its
+# app see them: a paste of 100 KB once cost the host 21 s of CPU, key by key.
+# The guest's app, and the host's log, hear of a cut at most once in this
+# many seconds (a flood is cut read after read).
+CUT_TOLD_EVERY = 10.0
+# What is dropped is read first, and reading (decrypting) what a client
+# sent as fast as it could took a CPU core of the host (270 MB a second).
+# Past the first READ_BURST bytes, a session's input is read at most
+# READ_PER_SECOND; more waits in the client (SSH's flow control), which may
+# send at most CHANNEL_WINDOW bytes ahead: with asyncssh's 2 MiB, a flood read at
+# 1 MiB a second still took 13% of a core (it arrived in large bursts of
+# small packets), with 64 KiB 2%.
+READ_BURST = 1 << 20
+READ_PER_SECOND = 256 << 10
+READ_SIZE = 64 << 10  # bytes read from the channel at once
+CHANNEL_WINDOW = 64 << 10
 
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
@@ -469,6 +493,7 @@ class SshDoor:
         self.limiter = RateLimiter()
         self.failures = FailureGuard()
         self.refusals = RefusalLog()
+        self.input_dropped = 0  # bytes of guests' input over their keys' budget
         self.connections: set[asyncssh.SSHServerConnection] = set()
         # Those not yet logged in, and the address each came from.
         self.logging_in: dict[asyncssh.SSHServerConnection, str] = {}
@@ -525,6 +550,7 @@ class SshDoor:
             x11_forwarding=False,
             allow_pty=True,
             login_timeout=LOGIN_TIMEOUT,
+            window=CHANNEL_WINDOW,
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -630,7 +656,8 @@ class SshDoor:
         username = process.get_extra_info("username") or ""
         name = clean_name(username, "player")
         fingerprint = process.get_extra_info("threeup_fingerprint")
-        prompt = _Prompt(process)
+        keys = _Keys(self, process, f"{name} from {address}")
+        prompt = _Prompt(process, keys)
         busy = None if self._holds_a_seat(fingerprint) else self._door_busy(address)
         if busy is not None:
             log.warning("refusing an SSH session from %s (%s)", address, busy)
@@ -652,7 +679,10 @@ class SshDoor:
             prompt.say("goodbye from threeup")
             return 1
         log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
-        returned = await self._run_app(process, term, name, token, word)
+        try:
+            returned = await self._run_app(process, keys, term, name, token, word)
+        finally:
+            keys.done()
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.
         code = 0 if self._closing or not returned else max(returned, 1)
@@ -764,6 +794,7 @@ class SshDoor:
     async def _run_app(
         self,
         process: asyncssh.SSHServerProcess[bytes],
+        keys: _Keys,
         term: str,
         name: str,
         token: str,
@@ -815,15 +846,17 @@ class SshDoor:
             if secret_read >= 0:
                 os.close(secret_read)
         self._children.add(child)
+        keys.app = child
         output = _Output(process)
         loop = asyncio.get_running_loop()
         reader = os.fdopen(master, "rb", buffering=0)
         writer = os.fdopen(os.dup(master), "wb", buffering=0)
         transport, _ = await loop.connect_read_pipe(lambda: output, reader)
         clean = False
+        feeding: asyncio.Future[None] | None = None
         try:
             # Keys (and window size changes) go to the app's terminal.
-            await process.redirect(stdin=writer)
+            feeding = asyncio.ensure_future(_feed(keys, writer))
             exited = asyncio.ensure_future(child.wait())
             dropped = asyncio.ensure_future(process.channel.wait_closed())
             await asyncio.wait({exited, dropped}, return_when=asyncio.FIRST_COMPLETED)
@@ -846,6 +879,9 @@ class SshDoor:
                         child.kill()
                     await child.wait()
             self._children.discard(child)
+            if feeding is not None:
+                feeding.cancel()
+                await asyncio.gather(feeding, return_exceptions=True)
             transport.close()
             with contextlib.suppress(OSError):
                 writer.close()
@@ -855,6 +891,91 @@ class SshDoor:
             if not clean and self._closing and self._goodbye != CLOSE_HOST_STOPPED:
                 process.stdout.write(f"threeup: {self._goodbye}\r\n".encode())
         return child.returncode
+
+
+class _Keys:
+    """A session's input as the door lets it through (doorkeys.KeyBudget),
+    read by the door's prompts and then fed to the app.  A cut is counted,
+    logged, and told to the app, which tells its player."""
+
+    def __init__(self, door: SshDoor, process: asyncssh.SSHServerProcess[bytes], who: str):
+        self.door = door
+        self.process = process
+        self.who = who  # for the host's log: "ann from 127.0.0.1"
+        self.budget = KeyBudget(time.monotonic())
+        self.reading = TokenBucket(READ_PER_SECOND, READ_BURST, time.monotonic())
+        self.app: asyncio.subprocess.Process | None = None  # told of a cut once it runs
+        self._told_at: float | None = None
+        self._logged = 0  # bytes dropped that the log has said
+
+    async def read(self) -> bytes:
+        """The keys that may go on; b"" once the client has sent its last.
+        A window size change, a break or a signal is raised, as the
+        channel raises it."""
+        while True:
+            short = READ_SIZE - self.reading.level(time.monotonic())
+            if short > 0:
+                await asyncio.sleep(short / self.reading.rate)
+            data = await self.process.stdin.read(READ_SIZE)
+            if not data:
+                return b""
+            self.reading.take(time.monotonic(), len(data))
+            dropped = self.budget.dropped
+            kept = self.budget.feed(data, time.monotonic())
+            if self.budget.dropped != dropped:
+                self._cut(self.budget.dropped - dropped)
+            if kept:
+                return kept
+
+    def _cut(self, dropped: int) -> None:
+        self.door.input_dropped += dropped
+        now = time.monotonic()
+        if self._told_at is not None and now - self._told_at < CUT_TOLD_EVERY:
+            return
+        self._told_at = now
+        self._log("sends more keys than the door passes", "so far")
+        app = self.app
+        if app is not None and app.returncode is None and INPUT_CUT_SIGNAL is not None:
+            with contextlib.suppress(ProcessLookupError):
+                app.send_signal(INPUT_CUT_SIGNAL)
+
+    def _log(self, what: str, when: str) -> None:
+        dropped = self.budget.dropped
+        log.warning("SSH: %s %s: %d bytes of input dropped %s", self.who, what, dropped, when)
+        self._logged = dropped
+
+    def done(self) -> None:
+        """The session's app has ended: what the log has not said yet."""
+        if self.budget.dropped != self._logged:
+            self._log("has left", "in all")
+
+
+async def _feed(keys: _Keys, pty_file: Any) -> None:
+    """The player's keys to the app's terminal, and the terminal's size as
+    the player's window changes, until the player sends no more (the app
+    goes on) or the app has gone."""
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pty_file)
+    pty = asyncio.StreamWriter(transport, protocol, None, loop)
+    try:
+        while True:
+            try:
+                data = await keys.read()
+            except asyncssh.TerminalSizeChanged as change:
+                _set_size(pty_file.fileno(), change.width, change.height)
+                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                continue  # nothing the app asks for
+            if not data:
+                return
+            pty.write(data)
+            await pty.drain()  # an app that reads slowly slows the client down
+    except (OSError, asyncssh.Error):
+        return  # the app's terminal, or the channel, has closed: the session ends
+    except Exception:  # the player's keys stop, but the door and the table go on
+        log.exception("an SSH session's keys could not reach its app")
+    finally:
+        transport.close()
 
 
 class _Output(asyncio.Protocol):
@@ -881,8 +1002,9 @@ class _Prompt:
     so the door echoes what is typed (nothing for a secret) and edits the
     line itself (backspace; Ctrl-C or Ctrl-D give up)."""
 
-    def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes], keys: _Keys) -> None:
         self.process = process
+        self.keys = keys
         self._pending = b""  # typed ahead of the question (a fast typist, a paste)
 
     def say(self, text: str) -> None:
@@ -909,7 +1031,7 @@ class _Prompt:
             if not chunk:
                 try:
                     chunk = await asyncio.wait_for(
-                        self.process.stdin.read(256), max(deadline - time.monotonic(), 0.01)
+                        self.keys.read(), max(deadline - time.monotonic(), 0.01)
                     )
                 except asyncssh.TerminalSizeChanged:
                     continue
@@ -951,6 +1073,9 @@ def _controlling_tty() -> None:
     """In the child: a new session whose controlling terminal is the pty."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # A cut told before the app listens must not end it (the signal's default).
+    if INPUT_CUT_SIGNAL is not None:
+        signal.signal(INPUT_CUT_SIGNAL, signal.SIG_IGN)
 
 
 def _set_size(fd: int, width: int, height: int) -> None:

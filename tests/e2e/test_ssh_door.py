@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import socket
@@ -287,4 +288,122 @@ def test_a_dropped_session_keeps_its_seat_and_gets_it_back(
     tmux.new("ann2", command, env={"TERM": "xterm-256color"})
     screen = tmux.wait_for("ann2", re.compile(r"YOUR TURN|turn \d+"), timeout=60)
     assert "full" not in screen
+    assert proc.poll() is None
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has taken so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def apps_of(host: int) -> list[int]:
+    """The door's guests' apps: the host's child processes."""
+    apps = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue  # gone meanwhile
+            if parent == host:
+                apps.append(int(entry))
+    return apps
+
+
+def test_a_paste_of_100_kb_is_cut_at_the_door_and_costs_the_host_little(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """Pasted where the terminal does not bracket it (tmux's paste-buffer
+    sends it so), 100 KB were 100 000 keys for the guest's app: 21 s of the
+    host's CPU for a chat line cut to 200 characters, and the guest's seat
+    dropped meanwhile. The door passes its first keys and says the rest was
+    cut; a chat line pasted as terminals paste it still goes whole."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    command = (
+        f"ssh -t -p {door} -i {client_key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} ann@127.0.0.1"
+    )
+    tmux.new("ann", command, env={"TERM": "xterm-256color"})
+    tmux.wait_for("ann", "Seats:", timeout=60)
+    [app] = apps_of(proc.pid)
+    tmux.keys("ann", "c")
+    tmux.wait_for("ann", "Back to the table")
+    line = tmp_path / "line.txt"
+    line.write_text("a line " * 20)
+    tmux.run("load-buffer", "-b", "line", str(line))
+    tmux.run("paste-buffer", "-p", "-b", "line", "-t", "ann")  # bracketed: the app asked
+    tmux.keys("ann", "Enter")
+    tmux.wait_for("ann", "ann: a line a line a line")
+    before = cpu_seconds(app)
+    flood = tmp_path / "flood.txt"
+    flood.write_text("x" * 100_000)
+    tmux.run("load-buffer", "-b", "flood", str(flood))
+    tmux.run("paste-buffer", "-b", "flood", "-t", "ann")  # unbracketed: key after key
+    tmux.wait_for("ann", "pasted text cut: too much at once", timeout=10)
+    # The app answers at once: Enter sends the line, as much as the chat
+    # takes.  (Keys that come with the flood are over the budget too.)
+    time.sleep(1.0)
+    tmux.keys("ann", "Enter")
+    tmux.wait_for("ann", re.compile(r"ann: *│\n.*│x{30}"), timeout=10)
+    assert cpu_seconds(app) - before < 5.0
+    tmux.keys("ann", "Escape", "Up", "Down")  # keys and escape sequences still work
+    tmux.wait_for("ann", "c Chat")
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert "ann from 127.0.0.1 sends more keys than the door passes" in log
+    assert "Traceback" not in log
+
+
+async def test_a_client_that_sends_as_fast_as_it_can_costs_the_host_little(
+    headless_host, tmp_path: Path
+) -> None:
+    """The door reads a guest's input itself (its prompts, then the keys it
+    passes to the app): read as fast as it came, a client writing without
+    a pause at the seat word's prompt (anyone may log in to an open table)
+    kept a CPU core of the host busy, 12 s in 15 s, in the process that runs
+    the table. The door reads what it may at its own pace, and still answers."""
+    from threeup_tui.sshdoor import asyncssh
+
+    proc, door = start_door(headless_host, tmp_path)
+    async with asyncssh.connect(
+        "127.0.0.1",
+        door,
+        username="mallory",
+        password="anything",
+        preferred_auth="password",
+        client_keys=None,
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        shown = b""
+
+        async def until(text: bytes) -> None:
+            nonlocal shown
+            while text not in shown:
+                more = await asyncio.wait_for(process.stdout.read(1 << 16), 30)
+                assert more, shown[-2000:]  # the session ended
+                shown += more
+
+        await until(b"Your seat word")
+        before = cpu_seconds(proc.pid)
+        deadline = time.monotonic() + 5.0
+        chunk = b"x" * 65536
+        while time.monotonic() < deadline:
+            process.stdin.write(chunk)
+            try:
+                await asyncio.wait_for(process.stdin.drain(), deadline - time.monotonic())
+            except TimeoutError:
+                break
+        spent = cpu_seconds(proc.pid) - before
+        assert spent < 1.5, f"the host took {spent:.1f} s of CPU in 5 s"
+        await asyncio.sleep(1.0)  # (keys that come with the flood are over the budget too)
+        process.stdin.write(b"\r")
+        await until(b"No seat has that seat word")
     assert proc.poll() is None

@@ -109,5 +109,6 @@ async def test_a_session_that_cannot_start_leaves_nothing_open_on_the_host() -> 
     before = len(os.listdir("/proc/self/fd"))
     for _ in range(3):
         with pytest.raises(struct.error):
-            await door._run_app(_SessionThatCannotStart(), "xterm", "ann", "t" * 32)  # type: ignore[arg-type]
+            session = _SessionThatCannotStart()
+            await door._run_app(session, None, "xterm", "ann", "t" * 32)  # type: ignore[arg-type]
     assert len(os.listdir("/proc/self/fd")) == before

@@ -35,6 +35,7 @@ from ..client import (
     ViewChanged,
     Welcome,
 )
+from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher
 from ..paths import resume_command
@@ -192,6 +193,10 @@ class ThreeUpApp(App[int]):
             # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
+        if self.guest and INPUT_CUT_SIGNAL is not None:
+            # The door cut this guest's keys (too much at once): only the app can say so.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(INPUT_CUT_SIGNAL, self._input_cut)
         self._apply_theme()
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
@@ -431,6 +436,9 @@ class ThreeUpApp(App[int]):
     @property
     def guest(self) -> bool:
         return self.start_spec.guest
+
+    def _input_cut(self) -> None:
+        self.notify(INPUT_CUT, severity="warning", timeout=6)
 
     def _sigterm(self) -> None:
         self._terminated = True
