@@ -632,6 +632,14 @@ class SshDoor:
         if task is not None:
             self._session_tasks.add(task)
             task.add_done_callback(self._session_tasks.discard)
+        if process.command:
+            # Not run, and not ignored either: the game ran as if nothing had
+            # been asked, and a player who asked for ``ls`` found a seat taken.
+            process.stderr.write(
+                b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
+            )
+            process.exit(1)
+            return
         term = process.get_terminal_type()
         if term is None:
             process.stderr.write(

@@ -52,7 +52,12 @@ def start_door(headless_host, tmp_path: Path, *extra: str) -> tuple[subprocess.P
 
 
 def ssh(
-    door_port: int, key: Path, user: str, *args: str, timeout: float = 20
+    door_port: int,
+    key: Path,
+    user: str,
+    *args: str,
+    timeout: float = 20,
+    command: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
@@ -68,6 +73,7 @@ def ssh(
             *SSH_OPTS,
             *args,
             f"{user}@127.0.0.1",
+            *command,
         ],
         capture_output=True,
         text=True,
@@ -86,6 +92,27 @@ def test_a_session_without_a_terminal_is_refused_with_a_message(
     assert result.returncode == 1
     assert "needs a terminal" in result.stderr
     assert proc.poll() is None  # the table goes on
+
+
+def test_a_command_is_refused_with_a_line_and_takes_no_seat(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """The door runs only the game: ``ssh -tt HOST ls`` ran it as if nothing
+    had been asked (and sat the player down); without a terminal it was told
+    to get one, as if that were all."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    for terminal in ("-tt", "-T"):
+        result = ssh(door, client_key, "ann", terminal, command=("--", "ls", "-l"))
+        assert result.returncode == 1, terminal
+        told = result.stdout + result.stderr
+        assert "this door runs only the game, no commands" in told, terminal
+        assert "needs a terminal" not in told
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    assert "sits down" not in proc.stderr.read()
 
 
 def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: Path) -> None:
