@@ -48,6 +48,7 @@ or flooding, keeps a CPU core of the host busy.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import collections
 import contextlib
 import fcntl
@@ -965,6 +966,11 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
     loop = asyncio.get_running_loop()
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pty_file)
     pty = asyncio.StreamWriter(transport, protocol, None, loop)
+    # The app reads its terminal as UTF-8 and ended at the first byte that
+    # was not (0xff: a traceback on the player's screen, and the session
+    # gone): such bytes reach it as U+FFFD.  A character split between two
+    # reads is held until it is whole.
+    utf8 = codecs.getincrementaldecoder("utf-8")("replace")
     try:
         while True:
             try:
@@ -976,7 +982,7 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
                 continue  # nothing the app asks for
             if not data:
                 return
-            pty.write(data)
+            pty.write(utf8.decode(data).encode())
             await pty.drain()  # an app that reads slowly slows the client down
     except (OSError, asyncssh.Error):
         return  # the app's terminal, or the channel, has closed: the session ends

@@ -340,14 +340,11 @@ def apps_of(host: int) -> list[int]:
     return apps
 
 
-def test_a_paste_of_100_kb_is_cut_at_the_door_and_costs_the_host_little(
+def ann_in_the_chat(
     headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
-) -> None:
-    """Pasted where the terminal does not bracket it (tmux's paste-buffer
-    sends it so), 100 KB were 100 000 keys for the guest's app: 21 s of the
-    host's CPU for a chat line cut to 200 characters, and the guest's seat
-    dropped meanwhile. The door passes its first keys and says the rest was
-    cut; a chat line pasted as terminals paste it still goes whole."""
+) -> subprocess.Popen[str]:
+    """A door whose one guest, Ann (OpenSSH in the tmux pane "ann"), sits in
+    the lobby with the chat line open; the host's process."""
     keys = tmp_path / "authorized_keys"
     keys.write_text(client_key.with_suffix(".pub").read_text())
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
@@ -356,9 +353,21 @@ def test_a_paste_of_100_kb_is_cut_at_the_door_and_costs_the_host_little(
     )
     tmux.new("ann", command, env={"TERM": "xterm-256color"})
     tmux.wait_for("ann", "Seats:", timeout=60)
-    [app] = apps_of(proc.pid)
     tmux.keys("ann", "c")
     tmux.wait_for("ann", "Back to the table")
+    return proc
+
+
+def test_a_paste_of_100_kb_is_cut_at_the_door_and_costs_the_host_little(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """Pasted where the terminal does not bracket it (tmux's paste-buffer
+    sends it so), 100 KB were 100 000 keys for the guest's app: 21 s of the
+    host's CPU for a chat line cut to 200 characters, and the guest's seat
+    dropped meanwhile. The door passes its first keys and says the rest was
+    cut; a chat line pasted as terminals paste it still goes whole."""
+    proc = ann_in_the_chat(headless_host, tmp_path, client_key, tmux)
+    [app] = apps_of(proc.pid)
     line = tmp_path / "line.txt"
     line.write_text("a line " * 20)
     tmux.run("load-buffer", "-b", "line", str(line))
@@ -433,4 +442,19 @@ async def test_a_client_that_sends_as_fast_as_it_can_costs_the_host_little(
         await asyncio.sleep(1.0)  # (keys that come with the flood are over the budget too)
         process.stdin.write(b"\r")
         await until(b"No seat has that seat word")
+    assert proc.poll() is None
+
+
+def test_bytes_that_are_not_utf8_do_not_end_the_guests_app(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """The app reads its terminal as UTF-8: one byte that was not (0xff, or
+    the first byte of a character without the rest) ended it with a
+    traceback on the player's screen. A terminal set to Latin-1 sends such
+    bytes for é."""
+    proc = ann_in_the_chat(headless_host, tmp_path, client_key, tmux)
+    tmux.run("send-keys", "-t", "ann", "-H", "ff", "e9", "e5", "41")  # not UTF-8
+    tmux.keys("ann", "-l", "zq9 ok")
+    screen = tmux.wait_for("ann", "zq9 ok")
+    assert "Error" not in screen
     assert proc.poll() is None
