@@ -631,12 +631,21 @@ class Table:
     def choose_face_up(self, i: int, cards: Sequence[str]) -> None:
         """The player of seat ``i`` lays ``cards`` face up."""
         self._choose_face_up(i, cards)
-        self.seats[i].timeouts = 0
+        self._acted(i)
 
     def submit(self, i: int, move: Move) -> None:
         """The player of seat ``i`` makes ``move``."""
         self._submit(i, move)
-        self.seats[i].timeouts = 0
+        self._acted(i)
+
+    def _acted(self, i: int) -> None:
+        """The player of seat ``i`` acted in time: their count of time-outs
+        starts again.  The action wrote the table file before the count
+        changed, so it is written again (when the count did change): a crash
+        now must not bring back the old count."""
+        if self.seats[i].timeouts:
+            self.seats[i].timeouts = 0
+            self.save_table_file()
 
     def _choose_face_up(self, i: int, cards: Sequence[str]) -> None:
         state = self._game()
@@ -804,6 +813,9 @@ class Table:
         after AWAY_AFTER in a row let the bot play the seat until they act."""
         seat = self.seats[i]
         seat.timeouts += 1
+        # The stand-in's action wrote the table file before this count: a
+        # crash now must not bring back one time-out fewer.
+        self.save_table_file()
         self._send(i, Notice(_stand_in_words(state, i, before)))
         if seat.timeouts >= AWAY_AFTER and not seat.away and state.phase != Phase.OVER:
             seat.away = True

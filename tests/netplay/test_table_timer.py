@@ -18,7 +18,7 @@ from threeup_tui.client.events import Event, Notice, TurnClock
 from threeup_tui.client.local import bot_game
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.rules.cards import CODES
-from threeup_tui.table import AWAY_AFTER, RESUME_GRACE, Table, TableConfig
+from threeup_tui.table import AWAY_AFTER, RESUME_GRACE, Table, TableConfig, check_resumable
 
 
 class FakeClock:
@@ -166,6 +166,28 @@ def test_a_player_who_acts_in_time_starts_the_count_again() -> None:
     # ann plays herself, with time to spare.
     table.submit(0, make_bot("greedy", 1).choose_move(seat_view(state, 0)))
     assert table.seats[0].timeouts == 0
+
+
+def test_a_crash_right_after_a_time_out_or_a_move_keeps_the_count(tmp_path: Path) -> None:
+    """The table file holds each seat's count of time-outs the moment it
+    changes: a crash right after the turn timer's bot acted, or right after
+    the player's own move started the count again, brings back the count
+    the table had.  (Found by tests/seats/test_table_stateful.py: the file
+    was written with the move, a moment before the count changed.)"""
+    journal = tmp_path / "game.json"
+    table, clock, _events = timed_table(journal=journal)
+    table.start(None)
+    run_bots(table)
+    clock.now += 20
+    table.step_bot()  # the bot lays ann's face-up cards: her first time-out
+    assert table.seats[0].timeouts == 1
+    assert check_resumable(journal).seats[0].timeouts == 1  # kill -9 now
+    to_anns_turn(table, clock)
+    state = table.state
+    assert state is not None and state.seat == 0 and table.seats[0].timeouts == 1
+    table.submit(0, make_bot("greedy", 1).choose_move(seat_view(state, 0)))
+    assert table.seats[0].timeouts == 0
+    assert check_resumable(journal).seats[0].timeouts == 0  # kill -9 now
 
 
 def test_a_reconnect_does_not_reset_the_clock() -> None:
