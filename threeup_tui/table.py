@@ -475,6 +475,13 @@ class Table:
                 soonest = due
         return soonest
 
+    def _check_seat(self, i: int) -> None:
+        """Refuse a request in the name of a seat number that names no seat.
+        (Without this, -1 would speak or vote as the last seat: a list
+        index, not a seat.)"""
+        if not 0 <= i < len(self.seats):
+            raise TableError(f"there is no seat {i + 1}")
+
     def _require_host(self, by: int | None) -> None:
         if by is not None and by != self.host_seat:
             raise TableError("only the host can change the table")
@@ -576,6 +583,7 @@ class Table:
             self._require_host(by)
             self.start(None)
             return
+        self._check_seat(by)
         if by not in self.rematch_votes:
             self.rematch_votes.add(by)
             self._system(f"{self.seats[by].name} would like another game")
@@ -884,6 +892,8 @@ class Table:
         """A chat line from seat ``i``, or (``i`` None) from the spectator
         ``speaker`` under its ``name``.  Raises TableError when refused:
         too long, too many lines, or spectators may not chat here."""
+        if i is not None:
+            self._check_seat(i)
         if not isinstance(text, str):
             return
         problem = line_problem(text)

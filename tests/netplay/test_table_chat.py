@@ -118,6 +118,17 @@ def test_a_refused_speaker_who_waits_as_told_is_heard(gaps: list[float]) -> None
             assert try_chat(table, 0, "after the wait") is None, (reason, clock.now)
 
 
+@pytest.mark.parametrize("seat", [-1, 2, 9])
+def test_a_line_from_a_seat_number_that_names_no_seat_is_refused(seat: int) -> None:
+    """Refused in words, and heard by nobody: seat -1 is not the last seat
+    (its player's name), nor is seat 3 of two an IndexError.  (Found by
+    tests/seats/test_table_stateful.py.)"""
+    table, _clock, heard = chat_table()
+    lines = len(table.chat_log)
+    assert try_chat(table, seat, "who am I?") == f"there is no seat {seat + 1}"
+    assert len(table.chat_log) == lines and heard == []
+
+
 def test_a_line_is_at_most_400_characters_and_1000_bytes_and_shown_in_200_cells() -> None:
     table, _clock, heard = chat_table()
     limit = "a chat line is at most 400 characters and 1,000 bytes of UTF-8"

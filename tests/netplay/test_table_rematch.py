@@ -76,6 +76,21 @@ def test_the_next_game_starts_when_every_connected_person_has_asked(tmp_path: Pa
     assert table.lobby().rematch_votes == ()
 
 
+@pytest.mark.parametrize("seat", [-1, 3, 9])
+def test_a_vote_from_a_seat_number_that_names_no_seat_is_refused(tmp_path: Path, seat: int) -> None:
+    """Refused in words and not counted: seat -1 is not the last seat, nor
+    is seat 4 of three an IndexError.  (Found by
+    tests/seats/test_table_stateful.py.)"""
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    lines = len(table.chat_log)
+    with pytest.raises(TableError, match=f"there is no seat {seat + 1}$"):
+        table.rematch(seat)
+    assert table.rematch_votes == set() and table.lobby().rematch_votes == ()
+    assert len(table.chat_log) == lines
+
+
 def test_a_player_who_left_does_not_hold_up_the_next_game(tmp_path: Path) -> None:
     table, clock = headless(tmp_path)
     table.start(None)
