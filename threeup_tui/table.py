@@ -494,9 +494,11 @@ class Table:
             raise TableError("bots are added before the game starts")
         for i, seat in enumerate(self.seats):
             if seat.kind == "open":
-                self.seats[i] = Seat(
-                    f"{level} bot {i + 1}", "bot", level, bot=self._make_bot(level, i)
-                )
+                # Told apart like any newcomer: a player may have sat down as
+                # "greedy bot 2" before this bot came to seat 2.
+                others = [s.name for s in self.seats if s.kind != "open"]
+                name = distinct_name(f"{level} bot {i + 1}", others)
+                self.seats[i] = Seat(name, "bot", level, bot=self._make_bot(level, i))
                 self._notify()
                 self._maybe_auto_start()
                 return

@@ -61,6 +61,17 @@ def test_the_table_seats_two_anns_as_two_players() -> None:
     assert table.seat_of_token("d" * 32) is None and third == 2
 
 
+def test_a_bot_added_after_a_player_with_its_name_is_told_apart() -> None:
+    """A bot is a newcomer too: a player who sat as "random bot 2" is not
+    read as the bot the host adds at seat 2 next.  (Found by
+    tests/seats/test_table_stateful.py: both seats read "random bot 2".)"""
+    table = Table(TableConfig(players=3))
+    table.seat_human("random bot 2", "a" * 32)
+    table.add_bot(None, "random")
+    table.add_bot(None, "greedy")
+    assert [s.name for s in table.seats] == ["random bot 2", "random bot 2 (2)", "greedy bot 3"]
+
+
 @given(st.text(max_size=80))
 def test_any_text_becomes_a_safe_short_name(text: str) -> None:
     name = clean_name(text, "fallback")
