@@ -10,6 +10,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -242,19 +243,13 @@ async def test_a_terminal_larger_than_the_door_gives_is_cut_to_its_largest(
         process = await conn.create_process(
             term_type="xterm", term_size=(100000, 100000, 99999, 99999), encoding=None
         )
-        shown = b""
-
-        async def until(text: bytes) -> None:
-            nonlocal shown
-            while text not in shown:
-                more = await asyncio.wait_for(process.stdout.read(1 << 20), 30)
-                assert more, shown[-2000:]  # the session ended
-                shown += more
+        shown = Shown(process)
+        until = shown.until
 
         await until(b"Seats:")
         # The app draws its screen at the largest size the door gives.
-        assert f"\x1b[{MAX_ROWS};1H".encode() in shown
-        assert f"\x1b[{MAX_ROWS + 1};1H".encode() not in shown
+        assert f"\x1b[{MAX_ROWS};1H".encode() in shown.text
+        assert f"\x1b[{MAX_ROWS + 1};1H".encode() not in shown.text
         process.change_terminal_size(40000, 40000, 70000, 70000)
         process.stdin.write(b"q")  # the app still answers: it asks to leave
         await until(b"Leave this table?")
@@ -262,6 +257,20 @@ async def test_a_terminal_larger_than_the_door_gives_is_cut_to_its_largest(
     proc.send_signal(signal.SIGTERM)
     assert proc.stderr is not None
     assert "SSH session failed" not in proc.stderr.read()
+
+
+class Shown:
+    """What an asyncssh session has shown so far, read on until a text comes."""
+
+    def __init__(self, process: Any) -> None:  # an asyncssh SSHClientProcess
+        self.process = process
+        self.text = b""
+
+    async def until(self, text: bytes) -> None:
+        while text not in self.text:
+            more = await asyncio.wait_for(self.process.stdout.read(1 << 20), 30)
+            assert more, self.text[-2000:]  # the session ended
+            self.text += more
 
 
 def test_the_room_code_is_asked_at_connect(headless_host, tmp_path: Path, tmux: Tmux) -> None:
@@ -418,14 +427,7 @@ async def test_a_client_that_sends_as_fast_as_it_can_costs_the_host_little(
         agent_path=None,
     ) as conn:
         process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
-        shown = b""
-
-        async def until(text: bytes) -> None:
-            nonlocal shown
-            while text not in shown:
-                more = await asyncio.wait_for(process.stdout.read(1 << 16), 30)
-                assert more, shown[-2000:]  # the session ended
-                shown += more
+        until = Shown(process).until
 
         await until(b"Your seat word")
         before = cpu_seconds(proc.pid)
