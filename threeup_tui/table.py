@@ -508,8 +508,7 @@ class Table:
         self._require_host(by)
         if self.state is not None:
             raise TableError("seats are changed before the game starts")
-        if not 0 <= i < len(self.seats):
-            raise TableError(f"there is no seat {i + 1}")
+        self._check_seat(i)
         if i == self.host_seat:
             raise TableError("the host keeps their own seat")
         if self.seats[i].kind == "human":
