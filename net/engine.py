@@ -208,8 +208,7 @@ class Engine:
         now = self.now()
         if session.expired(now):
             idle = self.config.idle_timeout
-            silent = now - session.last_received >= idle
-            what = "received" if silent else "acknowledged"
+            what = "received" if session.silent(now) else "acknowledged"
             reason = f"nothing {what} for {idle:g} s"
             self.end_session(session, DisconnectCause.IDLE_TIMEOUT, reason)
             return 0

@@ -259,6 +259,10 @@ class SessionCore:
             deadline = min(deadline, self._ack_deadline)
         return deadline
 
+    def silent(self, now: float) -> bool:
+        """Nothing received from the peer for ``idle_timeout``."""
+        return now - self.last_received >= self._config.idle_timeout
+
     def deaf(self, now: float) -> bool:
         """Something sent has waited ``idle_timeout`` for its acknowledgement
         and the peer has acknowledged nothing new in that time: it does not
@@ -278,7 +282,7 @@ class SessionCore:
         among it is final (a client taken over while stopped once
         reconnected instead, and took its seat back from the player's newer
         terminal)."""
-        if now - self.last_received < self._config.idle_timeout and not self.deaf(now):
+        if not self.silent(now) and not self.deaf(now):
             self._silence_seen = None
             return False
         if self._silence_seen is None:
