@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from dataclasses import replace
 
@@ -104,6 +105,23 @@ def in_a_terminal() -> bool:
     return all(stream is not None and stream.isatty() for stream in streams)
 
 
+def draw_in_utf8() -> None:
+    """Make the stream Textual draws on (stderr) write UTF-8.
+
+    Textual reads a terminal's keys as UTF-8 whatever the locale says, and
+    the app draws boxes and card backs that no 8-bit code page holds.  Under
+    a locale that is not UTF-8 (``en_US.ISO-8859-1``, or a guest's ``LANG``
+    that the SSH door passes on) Python wrote each of them as a ``\\u2554``
+    escape: a screen of escapes, nothing to play on."""
+    stream = sys.__stderr__
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if stream is None or codecs.lookup(encoding).name == "utf-8":
+        return
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:  # a TextIOWrapper, as a terminal's stderr is
+        reconfigure(encoding="utf-8")
+
+
 def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     try:
         app = app_from_args(args, launcher)
@@ -122,6 +140,7 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         )
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
+    draw_in_utf8()
     try:
         result = app.run()
     finally:
