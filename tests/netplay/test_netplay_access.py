@@ -415,6 +415,12 @@ async def test_spectators_from_one_address_cannot_crowd_out_the_players(tmp_path
         assert isinstance(watch(lan[0]), Accept)  # the same port again: it replaces its session
         assert isinstance(watch(("192.0.2.8", 40000)), Accept)  # another machine
         assert isinstance(watch(("::ffff:192.0.2.8", 40001)), Accept)
+        # An IPv6 machine sends from any address of its /64: that is one address.
+        v6 = [(f"2001:db8:5:6::{i + 1:x}", 40000) for i in range(MAX_WATCHERS_PER_IP + 1)]
+        assert all(isinstance(watch(a), Accept) for a in v6[:-1])
+        refused = watch(v6[-1])
+        assert isinstance(refused, Refuse) and refused.reason == TOO_MANY_WATCHERS_HERE
+        assert isinstance(watch(("2001:db8:5:7::1", 40000)), Accept)  # the next /64
         player = make_client(host.address, "ann", tmp_path / "a.json")
         await player.start()
         assert player.seat == 1

@@ -25,7 +25,7 @@ from netplay_support import (
     verify_record,
 )
 
-from net import Accept, Client, NetConfig, Refused
+from net import Accept, Client, NetConfig, Refuse, Refused
 from net.codec import decode, encode
 from net.errors import NetError
 from net.events import Connected, DisconnectCause, Disconnected, Message
@@ -226,6 +226,36 @@ async def test_guessing_from_many_loopback_addresses_is_one_guesser(tmp_path: Pa
             assert await join_from(f"127.0.0.{i + 2}", f"{i:04d}") == "wrong room code"
         assert await join_from("127.0.1.1", "4821") == TOO_MANY_WRONG_CODES
         assert all(seat.kind == "open" for seat in table.seats)
+    finally:
+        await host.close()
+
+
+async def test_guessing_from_the_addresses_of_one_ipv6_network_is_one_guesser(
+    tmp_path: Path,
+) -> None:
+    """A machine on IPv6 is given a /64: 2**64 addresses to send from.  Each
+    counted alone, a guesser moving to a new one after every 9 wrong codes
+    tried every four-digit code and sat down.  A global address counts as
+    its /64; another /64 is someone else, and on link-local (one /64 for
+    the whole LAN) each address is its own.  The host is asked as the
+    session layer asks it, so no datagram leaves loopback."""
+    table = make_table(tmp_path, players=2, seed=97, code="4821")
+    host = await start_host(table, NetConfig())
+
+    def join_from(ip: str, code: str) -> str:
+        hello = make_hello("guesser", code, secrets.token_hex(16), False)
+        reply = host._authorize((ip, 40000), hello)
+        return reply.reason if isinstance(reply, Refuse) else "accepted"
+
+    try:
+        for i in range(WRONG_CODES_ALLOWED):
+            assert join_from(f"2001:db8:7:1::{i + 1:x}", f"{i:04d}") == "wrong room code"
+        assert join_from("2001:db8:7:1:9e:1:2:3", "4821") == TOO_MANY_WRONG_CODES
+        for i in range(WRONG_CODES_ALLOWED):
+            assert join_from(f"fe80::{i + 1:x}%eth0", f"{i:04d}") == "wrong room code"
+        assert join_from("fe80::99%eth0", "4821") == "accepted"  # a neighbour on the LAN
+        assert join_from("2001:db8:7:2::1", "4821") == "accepted"  # the next /64
+        assert all(seat.kind == "human" for seat in table.seats)
     finally:
         await host.close()
 

@@ -91,21 +91,28 @@ class _Peer:
     dirty: bool = False
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (an IP address as the socket gives it) is this machine."""
+def address_group(host: str) -> str:
+    """Whose share of a per-address bound (wrong room codes, spectators)
+    ``host`` counts towards, as one who can send from it could move.
+
+    Every loopback address is one, this machine (anyone on it may send from
+    any of 127.0.0.0/8, 16 million addresses).  A global IPv6 address counts
+    as its /64, the network one machine or one home is given: a guesser
+    stepping through the 2**64 addresses of its own /64 is still one
+    guesser.  Link-local IPv6 (fe80::/10) is one /64 for the whole LAN, so
+    there each address counts alone; an IPv4-mapped address is its IPv4."""
+    bare = host.split("%", 1)[0]
     try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])
+        ip = ipaddress.ip_address(bare)
     except ValueError:
-        return False
-    mapped = getattr(ip, "ipv4_mapped", None)
-    return bool((mapped or ip).is_loopback)
-
-
-def lockout_key(host: str) -> str:
-    """Whose wrong room codes ``host`` counts towards: its IP address's,
-    except that every loopback address is one, this machine (anyone on it
-    may send from any of 127.0.0.0/8, 16 million addresses)."""
-    return "loopback" if is_loopback(host) else host
+        return host
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    if isinstance(ip, ipaddress.IPv6Address) and not ip.is_link_local:
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 @dataclass
@@ -224,10 +231,10 @@ class NetHost:
 
     def _log_refusal(self, address: Address, why: str, kind: str) -> None:
         """One line per address and kind of reason every REFUSAL_LOG_EVERY
-        seconds (a flood of bad hellos must not flood the log), never a code
-        or token."""
+        seconds (a flood of bad hellos must not flood the log, nor one sent
+        from each address of an IPv6 network), never a code or token."""
         now = time.monotonic()
-        key = (address[0], kind)
+        key = (address_group(address[0]), kind)
         last, quiet = self._refusals_logged.get(key, (-REFUSAL_LOG_EVERY, 0))
         if now - last < REFUSAL_LOG_EVERY:
             self._refusals_logged[key] = (last, quiet + 1)
@@ -263,12 +270,13 @@ class NetHost:
             name, code, token, watch = parse_hello(hello)
         except WireError as err:
             return self._refuse(address, str(err), err.kind)
-        if self._locked_out(lockout_key(address[0])):
+        guesser = address_group(address[0])
+        if self._locked_out(guesser):
             return self._refuse(address, TOO_MANY_WRONG_CODES)
         try:
             self.table.check_code(code)
         except TableError as err:
-            self._wrong_code(lockout_key(address[0]))
+            self._wrong_code(guesser)
             return self._refuse(address, str(err))
         if watch:
             crowded = self._watchers_crowded(address)
@@ -311,11 +319,12 @@ class NetHost:
         others = [a for a in watching if a != address]
         if len(others) >= MAX_WATCHERS:
             return TOO_MANY_WATCHERS
-        if is_loopback(address[0]):
+        group = address_group(address[0])
+        if group == "loopback":
             # Everyone logged in to this machine shares the address, and so
             # does every guest of the SSH door: the bound in all holds.
             return None
-        if sum(1 for a in others if a[0] == address[0]) >= MAX_WATCHERS_PER_IP:
+        if sum(1 for a in others if address_group(a[0]) == group) >= MAX_WATCHERS_PER_IP:
             return TOO_MANY_WATCHERS_HERE
         return None
 
