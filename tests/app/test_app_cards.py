@@ -342,3 +342,43 @@ async def test_an_opponents_extra_discards_are_labelled(client: ScriptedClient) 
         screen = await open_table(pilot, client, state)
         lines = list(screen.query_one(MoveLog).lines)
         assert any(line.startswith("extra 1 of ") and "bot played" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("theme", ["ansi-dark", "ansi-light"])
+async def test_in_the_terminals_own_colours_cards_keep_the_terminals_background(
+    client: ScriptedClient, theme: str
+) -> None:
+    """The ANSI themes use the terminal's own palette (a terminal of 16
+    colours starts in one), whose colours cannot be blended: the muted green
+    behind a playable card, and the accent behind the cursor, were the full
+    green, and a red or blue card on it could hardly be read.  Every card is
+    drawn in its own red, green or blue on the terminal's background; the
+    cursor and the playable cards still look unlike the others."""
+    state = played_until(["you", "bot"], playable_and_not)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        screen = await open_table(pilot, client, state)
+        tiles = screen.query_one("#hand", CardRow).tiles
+        for tile in tiles:
+            for text, style in tile_cells(app, tile):
+                if not text.strip():
+                    continue
+                assert style is not None and style.color is not None, tile.spec
+                letter = next(ch for ch in text if ch in "RGB")
+                assert style.color.number == {"R": 1, "G": 2, "B": 4}[letter], (text, style)
+                assert style.bgcolor is None or style.bgcolor.is_default, (text, style)
+        good = next(i for i, t in enumerate(tiles) if t.spec.playable)
+        low = next(i for i, t in enumerate(tiles) if t.spec.dimmed)
+        await pilot.press("home", *["right"] * good)
+        good_cursor, low_alone = label_looks(app, tiles[good]), label_looks(app, tiles[low])
+        await pilot.press("home", *["right"] * low)
+        good_alone, low_cursor = label_looks(app, tiles[good]), label_looks(app, tiles[low])
+        assert good_alone != low_alone  # playable or not, without a colour for it
+        assert good_cursor != good_alone and low_cursor != low_alone  # the cursor
+
+
+def tile_cells(app: ThreeUpApp, tile: CardTile) -> list[tuple[str, object]]:
+    """The runs of text a one-line tile is drawn as, each with its style."""
+    strip = app.screen._compositor.render_strips()[tile.region.y]
+    return [(text, style) for text, style, _ in strip.crop(tile.region.x, tile.region.right)]

@@ -157,8 +157,9 @@ class Tmux:
     def keys(self, name: str, *keys: str) -> None:
         self.run("send-keys", "-t", name, *keys)
 
-    def screen(self, name: str) -> str:
-        return self.run("capture-pane", "-p", "-t", name)
+    def screen(self, name: str, escapes: bool = False) -> str:
+        """The pane's text; with ``escapes``, with the SGR sequences of its colours."""
+        return self.run("capture-pane", "-p", *(["-e"] if escapes else []), "-t", name)
 
     def wait_for(self, name: str, text: str | re.Pattern[str], timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout

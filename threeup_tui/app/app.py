@@ -91,6 +91,9 @@ Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
 QUIT_CLOSE_WAIT = 5.0  # seconds the app waits for its table to be left as it quits
 CLOSED_NOTE_SECONDS = 24 * 3600.0  # "the connection is closed: …" outlives any game
+# The theme of a terminal of 16 colours, unless the player chose one: its own
+# palette (the background and text too, so a light terminal stays light).
+TERMINAL_COLOURS_THEME = "ansi-dark"
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,10 @@ class ThreeUpApp(App[int]):
         self._game_screen: TableScreenBase | None = None
         self._over_shown_for = -1
         self.leave_on_sigterm = False
+        # Whether to start in the terminal's own colours when no theme was
+        # chosen: run_app sets it for a terminal of 16 colours.
+        self.terminal_colours_first = False
+        self._theme_by_terminal: str | None = None  # that theme, once started in it
         self._quitting = False
         self._terminated = False  # SIGTERM: for a guest, the door says why it ends
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
@@ -235,6 +242,12 @@ class ThreeUpApp(App[int]):
         theme = self.settings.theme
         if theme and theme in self.available_themes:
             self.theme = theme
+        elif self.terminal_colours_first and TERMINAL_COLOURS_THEME in self.available_themes:
+            # A theme of RGB colours brought down to 16 turned every card's
+            # tint the same white; the terminal's own red, green and blue
+            # are the card colours it has.  Not remembered: the same player
+            # may come back in a terminal of millions of colours.
+            self.theme = self._theme_by_terminal = TERMINAL_COLOURS_THEME
         # From now on a theme chosen (in the command palette) is remembered.
         self.theme_changed_signal.subscribe(self, self._theme_changed)
 
@@ -263,6 +276,9 @@ class ThreeUpApp(App[int]):
 
     def _theme_changed(self, theme: object) -> None:
         name = getattr(theme, "name", None)
+        if name is not None and name == self._theme_by_terminal:
+            self._theme_by_terminal = None  # the terminal's choice; the next is the player's
+            return
         if isinstance(name, str) and name != self.settings.theme:
             self.remember(theme=name)
 

@@ -140,6 +140,9 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         )
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
+    # TERM=xterm, the Linux console, TEXTUAL_COLOR_SYSTEM=standard: 16 colours
+    # (the colours Textual detects; NO_COLOR keeps its own black and white).
+    app.terminal_colours_first = app.console.color_system == "standard" and not app.no_color
     draw_in_utf8()
     try:
         result = app.run()

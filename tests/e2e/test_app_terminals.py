@@ -1,0 +1,89 @@
+"""The app in terminals of other kinds (a locale that is not UTF-8, 16
+colours): the real app in tmux panes at 80x24."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from .conftest import Tmux
+
+SGR = re.compile(r"\x1b\[([\d;]*)m|([^\x1b]+)")
+CARD = re.compile(r"(?<![\w+])([RGB])(?:10|[1-9]|C\+?[12]?)(?![\w+])")
+BASIC = {"R": "31", "G": "32", "B": "34"}  # the terminal's own red, green and blue
+
+
+def test_the_app_draws_its_boxes_under_a_locale_that_is_not_utf8(tmux: Tmux) -> None:
+    # PYTHONIOENCODING stands in for an installed ISO-8859-1 locale (this
+    # machine has none): either way Python's stderr writes Latin-1.
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "latin-1"}
+    tmux.new("app", f"{sys.executable} -m threeup_tui; echo EXIT=$?; sleep 60", env=env)
+    screen = tmux.wait_for("app", "Play against bots")
+    assert "\\u" not in screen  # no box or card back written as an escape
+    assert "▊ Play against bots" in screen  # the menu's frame, as drawn in UTF-8
+    tmux.keys("app", "q")
+    assert "EXIT=0" in tmux.wait_for("app", "EXIT=")
+
+
+def hand_colours(line: str) -> dict[str, set[str]]:
+    """The foreground each card's colour letter is drawn in on one line of
+    a pane captured with its escapes: R, G, B to a set of SGR codes ("31",
+    or "38;5;N" for one of 256 colours)."""
+    seen: dict[str, set[str]] = {}
+    colour = "39"
+    for found in SGR.finditer(line):
+        params, text = found.groups()
+        if text is None:
+            codes = (params or "0").split(";")
+            i = 0
+            while i < len(codes):
+                code = codes[i]
+                if code in ("0", "39"):
+                    colour = "39"
+                elif code in ("38", "48"):
+                    if code == "38":
+                        colour = ";".join(codes[i : i + 3])
+                    i += 2 if codes[i + 1 : i + 2] == ["5"] else 4
+                elif len(code) == 2 and code[0] in "39" and code[1] in "01234567":
+                    colour = code
+                i += 1
+            continue
+        for card in CARD.finditer(text):
+            seen.setdefault(card.group(1), set()).add(colour)
+    return seen
+
+
+def test_a_terminal_of_16_colours_shows_the_cards_in_its_own_colours(
+    tmux: Tmux, own_directories: dict[str, Path]
+) -> None:
+    """TERM=xterm (or the Linux console) has 16 colours.  The default theme's
+    tints brought down to 16 made every card the same white; such a
+    terminal starts in its own colours (not remembered: the same player may
+    come back in a terminal of millions), red cards red, green green and
+    blue blue.  A terminal of 256 colours keeps the default theme."""
+    app = f"{sys.executable} -m threeup_tui play --players 2 --seed 5"
+    for name, term in (("sixteen", "xterm"), ("many", "xterm-256color")):
+        # In the command: tmux sets TERM for its panes over what -e gives.
+        command = f"env TERM={term} COLORTERM= {app}; echo EXIT=$?; sleep 60"
+        tmux.new(name, command, env={"LANG": "C.UTF-8"})
+        tmux.wait_for(name, "Chosen 0/3")
+        line = next(
+            line
+            for line in tmux.screen(name, escapes=True).splitlines()
+            if re.sub(r"\x1b\[[\d;]*m", "", line).lstrip().startswith(("G", "R", "B"))
+        )
+        colours = hand_colours(line)
+        assert colours, line
+        if term == "xterm":
+            assert colours == {k: {BASIC[k]} for k in colours}, repr(line)
+        else:
+            assert not set().union(*colours.values()) & set(BASIC.values()), repr(line)
+        tmux.keys(name, "q")
+        tmux.wait_for(name, "Leave")
+        tmux.keys(name, "y")
+        tmux.wait_for(name, "Continue your game")  # the start screen: quit from there
+        tmux.keys(name, "q")
+        assert "EXIT=0" in tmux.wait_for(name, "EXIT=")
+    settings = own_directories["THREEUP_CONFIG_DIR"] / "settings.toml"
+    assert not settings.exists() or "theme" not in settings.read_text()
