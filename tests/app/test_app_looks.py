@@ -20,7 +20,7 @@ from threeup_tui.app.widgets.move_log import ExtraCount, move_words
 from threeup_tui.app.widgets.status import display_turn
 from threeup_tui.app.widgets.tickbox import TickBox
 from threeup_tui.client import LobbyChanged, Welcome
-from threeup_tui.rules import LogEntry
+from threeup_tui.rules import LogEntry, View
 from threeup_tui.rules.cards import CODES
 
 WORD = st.text(alphabet="abcdefgh", min_size=1, max_size=9)
@@ -263,3 +263,83 @@ async def test_the_frames_of_moves_chat_and_opponents_show_in_every_theme(
                 # (the light ones, lighter than their background, at 1.0 to 1.3).
                 seen = corner_contrast(app, widget)
                 assert seen >= 1.5, (theme, widget.id, seen)
+
+
+# xterm's own palette (what "red" means on a terminal nobody has set up), and
+# a dark terminal's default text and background: ansi-dark is the theme a
+# terminal of 16 colours starts in.
+XTERM_16 = [
+    (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0),
+    (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+    (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+    (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+]  # fmt: skip
+DARK_TERMINAL = ((229, 229, 229), (0, 0, 0))  # its default text, its default background
+
+
+def terminal_rgb(color: object, default: tuple[int, int, int]) -> tuple[int, int, int]:
+    """What a dark xterm shows for a colour the app sends it."""
+    if color is None or color.is_default:  # type: ignore[attr-defined]
+        return default
+    number = color.number  # type: ignore[attr-defined]
+    if number is not None and number < 16:
+        return XTERM_16[number]
+    return tuple(color.get_truecolor())  # type: ignore[attr-defined,return-value]
+
+
+def faint_words(app: object) -> list[tuple[str, float]]:
+    """Words (runs with a letter or a digit) on the screen drawn at a
+    contrast under 2 on a dark xterm: each with its contrast."""
+    faint = []
+    for strip in app.screen._compositor.render_strips():  # type: ignore[attr-defined]
+        for text, style, _ in strip:
+            if style is None or not any(ch.isalnum() for ch in text):
+                continue
+            fg = terminal_rgb(style.color, DARK_TERMINAL[0])
+            bg = terminal_rgb(style.bgcolor, DARK_TERMINAL[1])
+            seen = contrast(fg, bg)
+            if seen < 2.0:
+                faint.append((text.strip(), round(seen, 2)))
+    return faint
+
+
+@pytest.mark.parametrize(
+    "name", ["start-continue", "lobby", "join", "setup", "table", "game-over", "replay"]
+)
+async def test_in_the_terminals_own_colours_every_word_can_be_read(name: str) -> None:
+    """ansi-dark draws in the terminal's own colours (a terminal of 16
+    colours starts in it), which cannot be blended or worked out: the
+    theme's text is the terminal's default, light on a dark terminal.  On
+    the lobby's highlighted row, white on white ("(host, you)", "● here");
+    the YOUR TURN bar white on yellow; the result bar white on green; the
+    replay's seat to act, green cards on green.  Every word stands at 2 or
+    more on xterm's own palette (its blue on black is 2.2)."""
+    from threeup_tui.app.scenes import scene
+
+    shown = scene(name)
+    app = shown.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "ansi-dark"
+        await shown.drive(pilot)
+        await pilot.pause()
+        assert faint_words(app) == []
+
+
+async def test_in_the_terminals_own_colours_the_opponent_to_act_keeps_its_cards(
+    client: ScriptedClient,
+) -> None:
+    """The row of the opponent whose turn it is lay on the accent's muted
+    colour, which in the terminal's own colours is the accent, green: that
+    opponent's green cards vanished into it, and its name was white on green."""
+    from table_states import open_table, played_until, table_app
+
+    def bob_to_act_with_green(state: object, view: View) -> bool:
+        return view.to_act == 1 and any(c[0] == "G" for c in view.seats[1].face_up)
+
+    state = played_until(["you", "Bob", "Cy"], bob_to_act_with_green)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "ansi-dark"
+        screen = await open_table(pilot, client, state)
+        assert screen.query(".opponent.-to-act")
+        assert faint_words(app) == []

@@ -84,7 +84,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
-from .text import clean, reason_words, refusal_words
+from .text import WORDS_MUTED, clean, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
@@ -273,6 +273,17 @@ class ThreeUpApp(App[int]):
                 # The stylesheet refresh that follows every change of theme
                 # draws the screen again, through this one.
                 filters[index] = wanted()
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        # Words drawn muted inside a line (Content spans: "● here", " · turn
+        # 16"): "$text-muted" worked out against whatever they are drawn on.
+        # The terminal's own colours cannot be worked out, and there it is
+        # the terminal's default text colour, light on a highlighted row that
+        # is dark text on white; dim words in the row's own colour read.
+        ansi = bool(getattr(self.current_theme, "ansi", False))
+        variables[WORDS_MUTED] = "dim" if ansi else variables.get("text-muted", "dim")
+        return variables
 
     def _theme_changed(self, theme: object) -> None:
         name = getattr(theme, "name", None)

@@ -92,6 +92,13 @@ def colour_class(code: str) -> str:
 
 
 # Theme variables, resolved by Textual at render time: themes apply, and
+# Words drawn muted within a line.  The app gives the variable its value for
+# the theme (ThreeUpApp.get_css_variables): "$text-muted", worked out against
+# what the words are drawn on; dim in the terminal's own colours, where that
+# cannot be worked out.
+WORDS_MUTED = "words-muted"
+MUTED = f"${WORDS_MUTED}"
+
 # NO_COLOR drops the tint while the letter stays.
 CARD_STYLES = {"R": "bold $text-error", "G": "bold $text-success", "B": "bold $text-primary"}
 
@@ -105,7 +112,7 @@ def cards_content(codes: Iterable[str], empty: str = "-") -> Content:
     """Cards separated by spaces, each tinted; ``empty`` when there are none."""
     parts = [card_content(c) for c in codes]
     if not parts:
-        return Content.styled(empty, "$text-muted")
+        return Content.styled(empty, MUTED)
     return Content(" ").join(parts)
 
 
@@ -159,7 +166,7 @@ def cards_forms(
     head = Content(f"{label} ") if label else Content("")
     forms = [head + cards_content(codes, empty)]
     for keep in range(len(codes) - 1, least - 1, -1):
-        rest = Content.styled(f" …+{len(codes) - keep}", "$text-muted")
+        rest = Content.styled(f" …+{len(codes) - keep}", MUTED)
         forms.append(head + cards_content(codes[:keep], empty) + rest)
     return forms
 

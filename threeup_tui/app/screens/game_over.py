@@ -19,6 +19,7 @@ from ...rules import View
 from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
+from ..text import MUTED
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
@@ -48,9 +49,7 @@ def result_content(view: View, names: tuple[str, ...]) -> Content:
     # The same turn number as the top line's (the turn the game ended in).
     turns = display_turn(view)
     lines.append(
-        Content.styled(
-            f"{plural(view.moves_played, 'move')}, {plural(turns, 'turn')}", "$text-muted"
-        )
+        Content.styled(f"{plural(view.moves_played, 'move')}, {plural(turns, 'turn')}", MUTED)
     )
     return Content("\n").join(lines)
 

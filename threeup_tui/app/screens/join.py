@@ -22,7 +22,7 @@ from ...addresses import AddressError, parse_address, show_address
 from ...launcher import JoinSettings
 from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
-from ..text import clean, plain
+from ..text import MUTED, clean, plain
 from ..widgets.tickbox import TickBox
 
 
@@ -45,7 +45,7 @@ def announcement_address(ann: Any) -> str:
 def announcement_prompt(ann: Any) -> Content:
     """One found table in a line; every field is untrusted."""
     name = getattr(ann, "name", None) or getattr(ann, "table_name", None) or "a table"
-    address = Content.styled(f"  {announcement_address(ann)}", "$text-muted")
+    address = Content.styled(f"  {announcement_address(ann)}", MUTED)
     parts = [plain(name, "bold", 32), address]
     free, seats = getattr(ann, "free_seats", None), getattr(ann, "seats", None)
     if isinstance(free, int) and isinstance(seats, int):
@@ -236,9 +236,9 @@ class JoinScreen(Screen[None]):
                 (f"Joining {self.joining}… ", "bold"),
                 (
                     "waiting for the table to answer" + (f" ({waited} s)" if waited else ""),
-                    "$text-muted",
+                    MUTED,
                 ),
-                ("\nEsc stops trying.", "$text-muted"),
+                ("\nEsc stops trying.", MUTED),
             )
         )
 
@@ -257,8 +257,6 @@ class JoinScreen(Screen[None]):
         if self.joining is not None:  # Esc while waiting stops the attempt, stays here
             self.post_message(JoinCancelled())
             self._stop_joining()
-            self.query_one("#join-error", Static).update(
-                Content.styled("Stopped joining.", "$text-muted")
-            )
+            self.query_one("#join-error", Static).update(Content.styled("Stopped joining.", MUTED))
             return
         self.dismiss(None)

@@ -16,7 +16,7 @@ from ...client import Lobby
 from ...rules import Options
 from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, presence
-from ..text import plain, reason_words
+from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
@@ -36,14 +36,14 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> C
         tags.append("host")
     if seat == me:
         tags.append("you")
-    name = plain(slot.name, "bold" if slot.kind != "open" else "$text-muted", 24)
+    name = plain(slot.name, "bold" if slot.kind != "open" else MUTED, 24)
     return Content.assemble(
         f"{seat + 1}. ",
         name,
-        (f"  {symbol} {word}" if symbol else "", "$text-muted"),
+        (f"  {symbol} {word}" if symbol else "", MUTED),
         # Muted as the words before them, not in the accent: on the list's
         # highlighted row, the accent all but vanished in many themes.
-        (f"  ({', '.join(tags)})" if tags else "", "$text-muted"),
+        (f"  ({', '.join(tags)})" if tags else "", MUTED),
     )
 
 
@@ -96,13 +96,13 @@ def guest_wait_line(session: Session) -> Content:
             (f"⚠ Lost the link to the host: {session.link_words()}…", "bold $text-warning"),
             # Why it was judged lost, not how long ago: "26 s" above and
             # "nothing received for 5 s" side by side read as a contradiction.
-            (f"\n(lost: {reason})" if reason else "", "$text-muted"),
+            (f"\n(lost: {reason})" if reason else "", MUTED),
         )
     if not session.live:  # closed for good ("the host closed the table"): no game comes
         said = f"✖ The connection is closed: {reason}" if reason else "✖ The connection is closed"
         return Content.assemble(
             (said, "bold $text-error"),
-            ("\nNo game will start here: q leaves the table.", "$text-muted"),
+            ("\nNo game will start here: q leaves the table.", MUTED),
         )
     return Content(WAITING)
 
@@ -210,9 +210,7 @@ class LobbyScreen(TableScreenBase):
         elif lobby.code_required:
             title.append(Content("This table uses a room code."))
         else:
-            title.append(
-                Content.styled("No room code: anyone who finds the table may sit.", "$text-muted")
-            )
+            title.append(Content.styled("No room code: anyone who finds the table may sit.", MUTED))
         title.extend(join_lines(session.client))
         if lobby.turn_time is not None and not session.is_host:  # the host has its control
             title.append(

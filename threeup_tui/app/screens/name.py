@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from ...names import clean_name
 from ...textclean import MAX_NAME
+from ..text import MUTED
 
 
 class NameScreen(ModalScreen[str | None]):
@@ -41,7 +42,7 @@ class NameScreen(ModalScreen[str | None]):
             yield Input(
                 self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True
             )
-            yield Static(Content.styled("⏎ keep it · Esc cancel", "$text-muted"))
+            yield Static(Content.styled("⏎ keep it · Esc cancel", MUTED))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -18,7 +18,7 @@ from textual.widgets import Header, Static
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import start_state
-from ..text import card_content, cards_content, clean, out_content, plain
+from ..text import MUTED, card_content, cards_content, clean, out_content, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
@@ -101,7 +101,7 @@ class ReplayScreen(Screen[None]):
             ("Replay ", "bold"),
             plain(self.title_text),
             f"  move {self.index} of {self.last}",
-            (f" · turn {display_turn(watcher)}", "$text-muted"),
+            (f" · turn {display_turn(watcher)}", MUTED),
         )
         if watcher.phase == "over":
             # On a line of its own, so the header breaks in one place; each

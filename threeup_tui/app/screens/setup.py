@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 from ...bots.hint import hint_face_up
 from ...rules import View
 from ..messages import HelpRequested, LeaveRequested
-from ..text import card_label, cards_content, plain
+from ..text import MUTED, card_label, cards_content, plain
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
@@ -117,7 +117,7 @@ class SetupScreen(TableScreenBase):
         names = session.names()
         others = [
             Content.assemble(
-                plain(names[s.seat]), (" ✓ ready" if s.ready else " … choosing", "$text-muted")
+                plain(names[s.seat]), (" ✓ ready" if s.ready else " … choosing", MUTED)
             )
             for s in view.seats
             if s.seat != view.seat

@@ -23,7 +23,7 @@ from ..messages import (
     SettingsChanged,
     StatsRequested,
 )
-from ..text import card_content, plain
+from ..text import MUTED, card_content, plain
 from .name import NameScreen
 
 LOGO = """\
@@ -82,7 +82,7 @@ class StartScreen(Screen[None]):
                 Content.assemble(
                     Content(" ").join(card_content(c) for c in ("R3", "G3", "B3")),
                     "   up, three down, and a pile to beat   ",
-                    ("▒ ▒ ▒", "$text-muted"),
+                    ("▒ ▒ ▒", MUTED),
                 ),
                 id="tagline",
             )
@@ -101,7 +101,7 @@ class StartScreen(Screen[None]):
             if len(about) > ABOUT_ROOM:  # "5 expert bots · game 3 · 18:38"
                 about = "\n  ".join(parts)  # one part a line, each indented
             more = f"\n  and {plural(self.more_saved, 'more kept game')}" if self.more_saved else ""
-            words = Content.assemble("Continue your game\n", (f"  {about}{more}", "$text-muted"))
+            words = Content.assemble("Continue your game\n", (f"  {about}{more}", MUTED))
             options.insert(0, Option(words, id="continue"))
         return options
 
@@ -130,7 +130,7 @@ class StartScreen(Screen[None]):
                 who,
                 " against ",
                 (plural(bots, f"{self.bot_level} bot"), "bold"),
-                ("\n+ / - players · b bot level · n name", "$text-muted"),
+                ("\n+ / - players · b bot level · n name", MUTED),
             )
         )
 

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
 from ...textclean import plural
 from ..messages import ReplayRequested
-from ..text import clean, ordinal
+from ..text import MUTED, clean, ordinal
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 
@@ -106,7 +106,7 @@ class StatsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="stats-body"):
-            yield Static(Content.styled("Reading your games…", "$text-muted"), id="stats-summary")
+            yield Static(Content.styled("Reading your games…", MUTED), id="stats-summary")
             with Horizontal(id="stats-tallies"):
                 yield Static(id="by-opponents")
                 yield Static(id="by-players")

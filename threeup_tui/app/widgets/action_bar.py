@@ -17,7 +17,7 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Button
 
-from ..text import DRAWN_ALREADY, fit_rows, reason_words
+from ..text import DRAWN_ALREADY, MUTED, fit_rows, reason_words
 
 # Short forms of the engine's reasons (matched on its words, rule numbers gone).
 SHORT_REASONS = {
@@ -75,7 +75,7 @@ def reasons_content(reasons: tuple[Reason, ...], width: int, rows: int = REASON_
     parts = [[Content(f) for f in r.forms] for r in reasons]
     if not parts:
         return Content("")
-    return fit_rows(parts, width, max(rows, 1)).stylize("$text-muted")
+    return fit_rows(parts, width, max(rows, 1)).stylize(MUTED)
 
 
 class ReasonBox(Widget):

@@ -19,7 +19,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widget import Widget
 
-from ..text import card_label, colour_class
+from ..text import MUTED, card_label, colour_class
 from .card_art import CARD_W, STRIP_W, back_lines, face_lines, gone_lines
 
 COMPACT_W = 5
@@ -56,7 +56,7 @@ def tile_lines(spec: TileSpec, strip: bool = False) -> list[Content]:
     if spec.code is None:
         if not spec.present:
             return gone_lines()
-        lines = back_lines(str(spec.slot + 1), border, "$text-muted", frame or "$text-muted")
+        lines = back_lines(str(spec.slot + 1), border, MUTED, frame or MUTED)
         return [line[:STRIP_W] for line in lines] if strip else lines
     return face_lines(spec.code, border, "✓" if spec.selected else "", "", strip, frame)
 

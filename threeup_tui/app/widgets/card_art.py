@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from textual.content import Content
 
-from ..text import card_label
+from ..text import MUTED, card_label
 
 CARD_W = 9  # cells across a whole card, borders included
 CARD_H = 5  # lines down
@@ -148,7 +148,7 @@ def gone_lines() -> list[Content]:
 def _gone() -> tuple[Content, ...]:
     dots = "┄" * INNER
     rows = [f"┌{dots}┐", *(f"┆{' ' * INNER}┆" for _ in range(3)), f"└{dots}┘"]
-    return tuple(Content.styled(r, "$text-muted") for r in rows)
+    return tuple(Content.styled(r, MUTED) for r in rows)
 
 
 def fan_lines(strips: list[list[Content]], top: list[Content]) -> list[Content]:

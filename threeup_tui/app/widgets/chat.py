@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from ...chatlimit import MAX_CELLS
 from ...names import cut_cells
 from ..session import ChatLine
+from ..text import MUTED
 
 KEEP = 300
 TITLE = "Chat (c)"
@@ -43,7 +44,7 @@ def line_text(line: ChatLine) -> str:
 
 def line_content(line: ChatLine) -> Content:
     if line.seat is None and not line.spectator:
-        return Content.styled(line_text(line), "$text-muted")
+        return Content.styled(line_text(line), MUTED)
     return Content.assemble((f"{speaker(line)}:", "bold"), f" {line.text}")
 
 

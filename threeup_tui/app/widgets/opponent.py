@@ -17,7 +17,7 @@ from textual.widget import Widget
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import cards_forms, fit_parts, out_content
+from ..text import MUTED, cards_forms, fit_parts, out_content
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,13 @@ def head_forms(data: OpponentInfo) -> list[Content]:
     """The name line, from the longest form to the shortest."""
     symbol, word = presence(data.slot, data.live)
     marker = ("▶ ", "bold $text-accent") if data.to_act else ("  ", "")
-    clock = Content.styled(f" {data.clock}", "$text-muted") if data.clock else Content("")
+    clock = Content.styled(f" {data.clock}", MUTED) if data.clock else Content("")
     name = Content.styled(data.name, "bold")
     forms = []
     if word:
-        forms.append(Content.assemble(marker, name, (f" {symbol} {word}", "$text-muted")) + clock)
+        forms.append(Content.assemble(marker, name, (f" {symbol} {word}", MUTED)) + clock)
     if symbol:
-        forms.append(Content.assemble(marker, name, (f" {symbol}", "$text-muted")) + clock)
+        forms.append(Content.assemble(marker, name, (f" {symbol}", MUTED)) + clock)
     forms.append(Content.assemble(marker, name) + clock)
     return forms
 

@@ -20,7 +20,7 @@ from textual.widget import Widget
 
 from ...rules import LogEntry, View
 from ...textclean import plural
-from ..text import CARD_STYLES, card_content, fit_parts, number_words, rank_text
+from ..text import CARD_STYLES, MUTED, card_content, fit_parts, number_words, rank_text
 from .card_art import CARD_H, CARD_W, STRIP_W, back_lines, face_lines, fan_lines, gone_lines
 
 LANDED_FOR = 0.6  # seconds a card that lands stays highlighted
@@ -230,10 +230,10 @@ class PileView(Widget):
                     ("✦ CLEARED ✦", "bold reverse $text-warning"), " by ", (state.who, "bold")
                 )
             )
-            lines.append(Content.styled(clear_words(state.cleared_by), "$text-muted"))
+            lines.append(Content.styled(clear_words(state.cleared_by), MUTED))
         else:
             lines.append(Content.styled("Pile empty", "bold"))
-            lines.append(Content.styled("any card may start it", "$text-muted"))
+            lines.append(Content.styled("any card may start it", MUTED))
         lines.append(self._draw_words(state))
         return lines
 
@@ -242,14 +242,14 @@ class PileView(Widget):
         return Content.assemble(
             ("Draw pile ", "bold"),
             str(state.draw_size),
-            (f" · out of game {state.cleared_count}", "$text-muted"),
+            (f" · out of game {state.cleared_count}", MUTED),
         )
 
     def _roomy_lines(self, state: PileState, width: int) -> list[Content]:
         # The draw pile and its words take the right; the fan gets the rest.
         side = [
             Content.assemble(("Draw pile ", "bold"), str(state.draw_size)),
-            Content.styled(f"out of game {state.cleared_count}", "$text-muted"),
+            Content.styled(f"out of game {state.cleared_count}", MUTED),
             Content(""),
             Content(""),
             Content(""),
@@ -257,7 +257,7 @@ class PileView(Widget):
         if state.cleared_by is not None and not state.pile:
             side[2] = Content.styled(clear_words(state.cleared_by), "$text-warning")
         draw = (
-            back_lines(str(state.draw_size), style="$text-muted", frame="$text-muted")
+            back_lines(str(state.draw_size), style=MUTED, frame=MUTED)
             if state.draw_size
             else gone_lines()
         )

@@ -19,7 +19,7 @@ from ...rules import View
 from ...rules.actions import is_play
 from ...rules.state import TURN_LIMIT
 from ...textclean import plural
-from ..text import fit_parts, rank_text
+from ..text import MUTED, fit_parts, rank_text
 
 SOURCE_WORDS = {
     "hand": "from your hand",
@@ -151,8 +151,8 @@ def banner_content(banner: Banner, width: int) -> Content:
         right_parts.append(Content.styled(banner.connection, "bold $text-error"))
     if banner.watching:
         # Players are told that someone watches (a spectator counts itself).
-        right_parts.append(Content.styled(f"{banner.watching} watching", "$text-muted"))
-    right_parts.append(Content.styled(f"turn {banner.turn}", "$text-muted"))
+        right_parts.append(Content.styled(f"{banner.watching} watching", MUTED))
+    right_parts.append(Content.styled(f"turn {banner.turn}", MUTED))
     right = Content("  ").join(right_parts)
     # The turn keeps its place; a long trouble note is shortened first.
     if right.cell_length > width - 12 and banner.connection:
