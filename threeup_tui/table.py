@@ -1171,8 +1171,12 @@ class Table:
         table.chat_log = _chat_lines(info.get("chat"))
         table._resume_clock(info.get("clock"))
         if state is not None and state.over:
-            # A journal of a finished game: the table waits for the next one.
+            # A journal of a finished game: the table waits for the next one,
+            # and a headless host counts the game as played (a host stopped at
+            # the end of its last --games game closes the table on its resume;
+            # it once waited for ever, its players with it).
             table.game_over_saved = True
+            table.finished.set()
         return table, changes
 
     def _restore_seats(self, info: dict[str, Any], names: Sequence[str] | None) -> None:

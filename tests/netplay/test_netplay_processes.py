@@ -18,6 +18,7 @@ import pytest
 from netplay_support import (
     LOOPBACK,
     Proc,
+    free_udp_port,
     load_record_file,
     read_moves,
     start_bot_process,
@@ -28,6 +29,10 @@ from netplay_support import (
 
 from net.codec import decode, encode
 from net.packets import HelloPacket, RefusePacket
+from threeup_tui.bots import make_bot
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.rules import Phase, seat_view
+from threeup_tui.table import Hosting, Table, TableConfig, open_table
 
 
 def _stop(procs: list[Proc]) -> None:
@@ -272,3 +277,58 @@ def test_a_hostile_hosts_refusal_reaches_the_terminal_without_escapes(tmp_path: 
         stop.set()
         thread.join()
         sock.close()
+
+
+def _play_to_the_end(table: Table, seat: int) -> None:
+    """Play ``table``'s game to its end in this process, ``seat`` by a greedy bot."""
+    bot = make_bot("greedy", 3)
+    state = table.state
+    while state is not None and not state.over:
+        if table.step_bot():
+            continue
+        view = seat_view(state, seat)
+        if state.phase == Phase.SETUP:
+            table.choose_face_up(seat, bot.choose_face_up(view))
+        else:
+            table.submit(seat, bot.choose_move(view))
+
+
+def test_a_host_stopped_at_the_end_of_its_last_game_closes_the_table_on_resume(
+    tmp_path: Path,
+) -> None:
+    """A headless host killed after the last move of its last game (--games
+    1), before it closed the table: its journal holds the finished game.
+    Resumed, it waits for its player to come back (an app notices a crash
+    only after its idle time-out) and closes the table as the host would
+    have: it once waited for ever, and its players with it."""
+    record = tmp_path / "game.json"
+    port = free_udp_port()
+    table = open_table(TableConfig(players=2, seed=41, journal=record, games=1), bots=1)
+    table.hosting = Hosting(bind=LOOPBACK, port=port, announce="off")
+    alice_state = tmp_path / "state-alice"
+    token = "a" * 32
+    TokenStore(alice_state / "seats.json").remember(
+        f"{LOOPBACK}:{port}", "alice", table.table_id, token
+    )
+    seat, _ = table.seat_human("alice", token)
+    table.start(None)
+    table.disconnect(seat)  # the crash: nobody is connected
+    _play_to_the_end(table, seat)
+    assert table.state is not None and table.state.over
+    resumed = start_host_process(
+        tmp_path, players=2, bots=1, seed=41, record=record, resume=record, tag="resumed"
+    )
+    procs = [resumed]
+    try:
+        time.sleep(1.5)  # alice's app has not noticed the crash yet
+        alice = start_bot_process(tmp_path, port, "alice", alice_state)
+        procs.append(alice)
+        assert resumed.wait(20) == 0, resumed.stderr()
+        assert alice.wait(20) == 0, alice.stderr()
+    finally:
+        _stop(procs)
+    assert "game 1 over:" in resumed.stderr()
+    assert "alice came back to seat" in resumed.stderr()
+    assert "the table has played its 1 game" in alice.stderr()
+    verdict = verify_cli(record)
+    assert verdict["ok"] is True and verdict["finished"] is True, verdict

@@ -18,7 +18,7 @@ from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
-from ..table import Table, TableConfig, TableError, TableRunner, open_table
+from ..table import RESUME_GRACE, Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
 from .client import AddressError, NetClient, parse_address
@@ -154,6 +154,9 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
     stopped: 0 between games, 130 during one (the journal can ``--resume``
     it)."""
     stopped = asyncio.ensure_future(stop.wait())
+    # A table resumed from the journal of a finished game: its players are
+    # still to come back, and must be there to hear that the table closes.
+    resumed_at_the_end = table.finished.is_set()
     try:
         while True:
             finished = asyncio.ensure_future(table.finished.wait())
@@ -177,8 +180,11 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                      table.result_words(state), kept)  # fmt: skip
             games = table.config.games
             if games is not None and table.game_number >= games:
+                if resumed_at_the_end:
+                    await _players_back(table, stop, RESUME_GRACE)
                 await asyncio.sleep(0.5)  # let the final views reach everyone
                 return 0
+            resumed_at_the_end = False
             # The table starts the next game itself (votes, --rematch-after).
             while table.finished.is_set() and not stop.is_set():
                 table.changed.clear()
@@ -187,6 +193,22 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                         await table.changed.wait()
     finally:
         stopped.cancel()
+
+
+async def _players_back(table: Table, stop: asyncio.Event, seconds: float) -> None:
+    """Wait until every person's seat is connected again, the host is
+    stopped, or ``seconds`` have passed (their apps notice a crash after
+    their idle time-out, then knock again)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not stop.is_set() and any(s.kind == "human" and not s.connected for s in table.seats):
+        left = deadline - loop.time()
+        if left <= 0:
+            return
+        table.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(min(left, 1.0)):  # not wait_for: see TableRunner
+                await table.changed.wait()
 
 
 def describe_table(table: Table, port: int) -> bytes:
