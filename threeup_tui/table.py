@@ -107,6 +107,10 @@ class Seat:
     timeouts: int = 0  # the turn timer's stand-in acted this many times in a row
     away: bool = False  # AWAY_AFTER timeouts in a row: the bot plays until they act
     network_bot: str | None = None  # the level a `join --bot` client said it plays at
+    # Sessions that have taken the seat so far.  A client coming back by
+    # itself says which it held: one that an older session held is not the
+    # player's any more (they went on in another terminal meanwhile).
+    claims: int = 0
 
     def slot(self, seat: int) -> SeatSlot:
         if self.network_bot is not None and self.bot is None:
@@ -348,7 +352,9 @@ class Table:
         already seated is told apart ("Ann", "Ann (2)").  Returns (seat, token)."""
         back = self.seat_of_token(token)
         if back is not None:
+            self.seats[back].claims += 1
             self._reconnect(back)
+            self.save_table_file()  # the claim, kept across a crash like the token
             token_back = self.seats[back].token
             assert token_back is not None
             return back, token_back
@@ -362,6 +368,7 @@ class Table:
                 seat.token = token if isinstance(token, str) and token else secrets.token_hex(16)
                 seat.connected = True
                 seat.absent_since = None
+                seat.claims = 1
                 if host:
                     self.host_seat = i
                 self._system(f"{seat.name} sat down at seat {i + 1}")
@@ -994,6 +1001,7 @@ class Table:
                     "timeouts": s.timeouts,
                     "away": s.away,
                     "network_bot": s.network_bot,
+                    "claims": s.claims,
                 }
                 for s in self.seats
             ],
@@ -1204,6 +1212,8 @@ class Table:
                 seat = self.seats[i] = Seat(name, "human", None, token, False, now)
                 timeouts = entry.get("timeouts")
                 seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
+                claims = entry.get("claims")
+                seat.claims = claims if type(claims) is int and claims > 0 else 0
                 if entry.get("away") is True and self.state is not None:
                     seat.away = True
                     seat.bot = self._stand_in(i)

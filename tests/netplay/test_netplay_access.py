@@ -107,6 +107,9 @@ GOOD_HELLO = {"game": "threeup", "v": 1, "name": "ann", "code": None, "token": "
         ({"bot": 5}, "a bot level is a string of 1 to 32 characters"),
         ({"bot": "x" * 33}, "a bot level is a string of 1 to 32 characters"),
         ({"bot": ""}, "a bot level is a string of 1 to 32 characters"),
+        ({"claim": -1}, "a claim is a whole number, 0 or more"),
+        ({"claim": True}, "a claim is a whole number, 0 or more"),
+        ({"claim": "3"}, "a claim is a whole number, 0 or more"),
     ],
 )
 def test_a_malformed_hello_is_refused_with_the_documented_reason(
@@ -118,6 +121,7 @@ def test_a_malformed_hello_is_refused_with_the_documented_reason(
     assert str(info.value) == reason
     assert parse_hello(GOOD_HELLO) == ("ann", None, "t" * 32, False)
     assert parse_hello({**GOOD_HELLO, "bot": "expert"}) == ("ann", None, "t" * 32, False)
+    assert parse_hello({**GOOD_HELLO, "claim": 3}) == ("ann", None, "t" * 32, False)
 
 
 async def test_hellos_of_other_protocols_are_counted_and_logged_as_one_reason(

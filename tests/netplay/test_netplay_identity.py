@@ -35,7 +35,12 @@ from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.discovery import decode_announcement
 from threeup_tui.netplay.host import WRONG_CODES_ALLOWED, NetHost
 from threeup_tui.netplay.run import describe_table
-from threeup_tui.netplay.wire import CLOSE_REMOVED, TOO_MANY_WRONG_CODES, make_hello
+from threeup_tui.netplay.wire import (
+    CLOSE_REMOVED,
+    CLOSE_TAKEN_OVER,
+    TOO_MANY_WRONG_CODES,
+    make_hello,
+)
 from threeup_tui.rules import Move
 from threeup_tui.table import Table, TableConfig
 
@@ -358,5 +363,91 @@ async def test_a_session_superseded_before_it_connected_never_acts(tmp_path: Pat
         host._handle(Connected(111, early, hello))  # the earlier one connects last
         host._handle(Connected(222, late, hello))
         assert _seat_sessions(host, 0) == [222]
+    finally:
+        await host.close()
+
+
+async def _closed(client: NetClient, timeout: float) -> str:
+    """Why the client closed for good (waits for it)."""
+
+    async def wait() -> str:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, ConnectionChanged) and event.state == "closed":
+                return event.detail
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def test_after_a_host_crash_the_old_terminal_leaves_the_seat_to_the_newer_one(
+    tmp_path: Path,
+) -> None:
+    """The host crashed in the middle of a game and came back (--resume).
+    Bob's app was still waiting to notice; meanwhile he joined from another
+    terminal of his account, and sat down.  Then the old app reconnected by
+    itself with the same token and took the seat back: the terminal he was
+    using read "your seat was taken over from another terminal" and stopped
+    for good.  The newer terminal keeps the seat; the old one is told."""
+    table = make_table(tmp_path, players=2, seed=98)  # starts once both sit
+    host = await start_host(table, NetConfig())
+    port = host.address[1]
+    bobs = tmp_path / "bob-tokens.json"  # one account, both terminals
+    noticing = NetConfig(idle_timeout=1.5, heartbeat_interval=0.2, connect_timeout=3.0)
+    old = make_client(host.address, "Bob", bobs, config=noticing)
+    ann = make_client(host.address, "Ann", tmp_path / "ann.json")
+    clients = [old, ann]
+    again: NetHost | None = None
+    try:
+        await old.start()
+        await ann.start()
+        assert table.state is not None  # the game is dealt: seats wait for their players
+        await host.server._engine.shutdown()  # a crash: no CLOSE
+        await host.close()
+        journal = table.config.journal
+        assert journal is not None
+        again = await NetHost.start(Table.resume(journal), "127.0.0.1", port)
+        new = make_client(("127.0.0.1", port), "Bob", bobs)
+        clients.append(new)
+        await new.start()  # before the old app notices the crash (1.5 s)
+        assert new.seat == old.seat == 0
+        reason = await _closed(old, 15)
+        assert reason == f"the table refused: {CLOSE_TAKEN_OVER}"
+        await asyncio.sleep(0.5)
+        holders = [p.address for p in again.peers.values() if p.seat == 0]
+        assert len(holders) == 1
+        assert new.closed_by_host is None and new._ended is None
+        assert again.table.seats[0].connected
+    finally:
+        for client in clients:
+            await client.close()
+        if again is not None:
+            await again.close()
+
+
+async def test_a_reconnect_whose_accept_was_lost_is_not_refused_as_taken_over(
+    tmp_path: Path,
+) -> None:
+    """A client coming back by itself sends the claim it last held.  An
+    attempt the host accepted (a newer claim) whose ACCEPT never reached
+    it, so that it never connected, is no newer terminal: the client's next
+    attempt, with its old claim, is admitted.  Once a newer session has
+    connected, the old claim is refused."""
+    table = make_table(tmp_path, players=2, seed=99)
+    host = await start_host(table, NetConfig())
+    token = secrets.token_hex(16)
+    hello = make_hello("tia", None, token, False)
+    try:
+        first = host._authorize(("127.0.0.1", 40001), hello)
+        assert isinstance(first, Accept) and first.payload["claim"] == 1
+        host._handle(Connected(111, ("127.0.0.1", 40001), hello))
+        back = {**hello, "claim": 1}
+        lost = host._authorize(("127.0.0.1", 40002), back)  # its ACCEPT is lost
+        assert isinstance(lost, Accept) and lost.payload["claim"] == 2
+        again = host._authorize(("127.0.0.1", 40003), back)
+        assert isinstance(again, Accept) and again.payload["claim"] == 3
+        host._handle(Connected(333, ("127.0.0.1", 40003), back))
+        refused = host._authorize(("127.0.0.1", 40004), back)
+        assert isinstance(refused, Refuse) and refused.reason == CLOSE_TAKEN_OVER
+        assert _seat_sessions(host, 0) == [333]
     finally:
         await host.close()

@@ -97,6 +97,7 @@ class NetClient(TableClient):
         self._tokens = None if token is not None or watch else (tokens or TokenStore())
         self._token = token
         self.table_id: str | None = None  # from the host's ACCEPT
+        self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
         self.seat: int | None = None
         self.view: View | None = None
@@ -131,6 +132,10 @@ class NetClient(TableClient):
         hello = make_hello(self.name, self.code, self._token, self.watch)
         if self.bot is not None:
             hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
+        if self._claim is not None:
+            # Coming back by itself: if another terminal took the seat since,
+            # the host refuses this one rather than take the seat back.
+            hello["claim"] = self._claim
         return hello
 
     def _seat_under_another_name(self) -> str:
@@ -181,6 +186,8 @@ class NetClient(TableClient):
         self.table_id = table_id
         seat = accept.get("seat")
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        claim = accept.get("claim")
+        self._claim = claim if type(claim) is int and self.seat is not None else None
         self._client = client
         if self._tokens is not None and table_id is not None and self.seat is not None:
             self._tokens.remember(self.address, self.name, table_id, hello["token"])

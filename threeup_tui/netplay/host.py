@@ -47,6 +47,7 @@ from .wire import (
     WireError,
     clock_to_wire,
     hello_bot,
+    hello_claim,
     lobby_to_wire,
     parse_hello,
     parse_request,
@@ -134,6 +135,10 @@ class NetHost:
         self.peers: dict[int, _Peer] = {}
         self.stats = HostStats()
         self._pending: dict[Address, tuple[int | None, str, str]] = {}
+        self._pending_claims: dict[Address, int] = {}  # the claim each pending seat was given
+        # The claim of the last session that connected to each seat: an
+        # older one coming back by itself is refused (see _claim_passed_on).
+        self._live_claims: dict[int, int] = {}
         # One live session per seat: the address of the session that holds
         # (or, accepted but not yet connected, is about to hold) each seat.
         self._seat_owner: dict[int, Address] = {}
@@ -287,6 +292,8 @@ class NetHost:
             log.info("%s watches from %s:%d", shown, *address)
         else:
             back = self.table.seat_of_token(token)
+            if back is not None and self._claim_passed_on(back, hello):
+                return self._refuse(address, CLOSE_TAKEN_OVER)
             try:
                 seat, token = self.table.seat_human(name, token)
             except TableError as err:
@@ -297,18 +304,32 @@ class NetHost:
             self.table.set_network_bot(seat, hello_bot(hello))
             shown = self.table.seats[seat].name
         self._pending[address] = (seat, shown, token)
+        claim = None if seat is None else self.table.seats[seat].claims
+        if claim is not None:
+            self._pending_claims[address] = claim
         return Accept(
             {
                 "seat": seat,
                 "token": token,
                 "table": self.table.config.table_name,
                 "table_id": self.table.table_id,
+                "claim": claim,
             },
             # A spectator is sent chat and lobby lines (its views go by the
             # state channel, which holds one): a small queue, so that 256
             # that never acknowledge hold 16 MiB, not 256.
             max_send_queue_bytes=WATCHER_QUEUE_BYTES if seat is None else None,
         )
+
+    def _claim_passed_on(self, seat: int, hello: Any) -> bool:
+        """Whether ``hello`` comes back by itself (it names the claim it held)
+        to a seat that a newer session has taken and connected to since: the
+        player went on in another terminal while this one was cut off (the
+        host crashed, or the link), and its reconnect must not take the seat
+        back from them.  A newer claim that never connected does not count:
+        it may be this very client's own attempt whose ACCEPT was lost."""
+        claim = hello_claim(hello)
+        return claim is not None and claim < self._live_claims.get(seat, 0)
 
     def _watchers_crowded(self, address: Address) -> str | None:
         """Why one more spectator from ``address`` is refused, or None.  A
@@ -369,6 +390,7 @@ class NetHost:
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
             seat, name, token = self._pending.pop(event.address, (None, "watcher", ""))
+            claim = self._pending_claims.pop(event.address, None)
             if seat is not None and self._seat_owner.get(seat) != event.address:
                 # A newer session took the seat before this one was connected.
                 with contextlib.suppress(NetError):
@@ -376,6 +398,8 @@ class NetHost:
                 return
             peer = _Peer(event.session_id, seat, name, event.address, token)
             self.peers[event.session_id] = peer
+            if seat is not None and claim is not None:
+                self._live_claims[seat] = claim
             self.table.subscribe(("peer", event.session_id), seat, self._listener(peer))
         elif isinstance(event, Message):
             sender = self.peers.get(event.session_id)

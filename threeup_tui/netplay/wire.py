@@ -334,6 +334,17 @@ def _is_bot_level(level: object) -> bool:
     return isinstance(level, str) and 0 < len(level) <= MAX_BOT_LEVEL
 
 
+def hello_claim(data: Any) -> int | None:
+    """The seat's claim number a reconnecting client last held (its ACCEPT's
+    ``claim``), or None: a client that starts afresh sends none."""
+    claim = data.get("claim") if isinstance(data, dict) else None
+    return claim if _is_claim(claim) else None
+
+
+def _is_claim(claim: object) -> bool:
+    return type(claim) is int and 0 <= claim < 2**63
+
+
 def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
     """(name, code, token, watch) from a client's hello."""
     if not isinstance(data, dict) or data.get("game") != GAME:
@@ -354,6 +365,8 @@ def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
         raise WireError("watch is true or false")
     if "bot" in data and not _is_bot_level(data["bot"]):
         raise WireError(f"a bot level is a string of 1 to {MAX_BOT_LEVEL} characters")
+    if "claim" in data and not _is_claim(data["claim"]):
+        raise WireError("a claim is a whole number, 0 or more")
     return name, code, token, watch
 
 
