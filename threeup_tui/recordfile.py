@@ -256,12 +256,20 @@ def stamped_path(folder: Path, prefix: str) -> Path:
 def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
     """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``...: the
     first that no file has yet (records are never written over a file)."""
-    path = folder / f"{stem}{suffix}"
-    n = 1
-    while os.path.lexists(path):  # a dangling link's name is taken too
+    for path in numbered_paths(folder, stem, suffix):
+        if not os.path.lexists(path):  # a dangling link's name is taken too
+            return path
+    raise AssertionError("numbered_paths never ends")
+
+
+def numbered_paths(folder: Path, stem: str, suffix: str = ".json") -> Iterator[Path]:
+    """``folder/stem.json``, ``stem-2.json``, ``stem-3.json``...: the names
+    :func:`free_path` tries, in its order, without end."""
+    yield folder / f"{stem}{suffix}"
+    n = 2
+    while True:
+        yield folder / f"{stem}-{n}{suffix}"
         n += 1
-        path = folder / f"{stem}-{n}{suffix}"
-    return path
 
 
 class JournalWriter:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import secrets
@@ -38,13 +39,14 @@ from .client.events import (
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
-from .recordfile import JournalWriter, free_path, read_json, save_record
+from .recordfile import JournalWriter, free_path, numbered_paths, read_json, save_record
 from .rules import (
     GameState,
     MalformedRecord,
     Move,
     Options,
     Phase,
+    Record,
     RulesError,
     View,
     parse_record,
@@ -714,6 +716,10 @@ class Table:
         if path is None or not self.config.keep_records:
             return
         record = record_of(state)
+        already = self._kept_before(path, record)
+        if already is not None:
+            self.kept_records.append(already)
+            return
         while True:
             kept = free_path(path.parent, f"{path.stem}-{self.game_number}", path.suffix)
             try:
@@ -725,6 +731,19 @@ class Table:
                 log.error("could not keep game %d's record in %s: %s", self.game_number, kept, err)
                 return
         self.kept_records.append(kept)
+
+    def _kept_before(self, journal: Path, record: Record) -> Path | None:
+        """This game's record, if one beside the journal holds it already: a
+        table resumed at the end of a game finds the one its first run kept."""
+        wanted = json.loads(json.dumps(record.to_json()))  # as a file reads back
+        for kept in numbered_paths(journal.parent, f"{journal.stem}-{self.game_number}",
+                                   journal.suffix):  # fmt: skip
+            if not os.path.lexists(kept):
+                return None
+            with contextlib.suppress(MalformedRecord):
+                if read_json(kept) == wanted:
+                    return kept
+        return None
 
     def result_words(self, state: GameState) -> str:
         if state.winner is None:
@@ -1098,6 +1117,11 @@ class Table:
         for key, before, after in changes:
             _log_override(path, key, before, after)
         table.save_table_file()
+        if table.state is not None and table.state.over:
+            # The host may have stopped between the game's last move in the
+            # journal and keeping its record: the next game's journal would
+            # write over the only copy.
+            table._keep_record(table.state)
         return table
 
     @classmethod

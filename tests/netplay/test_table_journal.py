@@ -247,3 +247,34 @@ async def test_in_a_running_loop_the_disk_flush_runs_beside_it_one_at_a_time(
     in_workers = [name for name, in_loop in flushes if not in_loop]
     assert 0 < in_workers.count("j.json") < writes
     assert in_workers.count(tmp_path.name) == in_workers.count("j.json")  # file, then dir
+
+
+def test_a_finished_game_the_host_stopped_before_keeping_is_kept_on_resume(
+    tmp_path: Path,
+) -> None:
+    """A game's last move is written to the journal first, and its record
+    kept as party-1.json just after: a host killed between the two left the
+    finished game in the journal only, and the resumed table's next game
+    wrote over it (the game was lost).  Resumed, the table keeps it, and a
+    resume after one that kept it keeps no second copy."""
+    journal = tmp_path / "party.json"
+    table = bot_table(journal, seed=8)
+    table.start(None)
+    while table.step_bot():
+        pass
+    kept = tmp_path / "party-1.json"
+    assert table.kept_records == [kept]
+    finished = json.loads(journal.read_text())
+    kept.unlink()  # the host was killed before it kept the record
+    resumed = Table.resume(journal)
+    assert resumed.kept_records == [kept]
+    assert json.loads(kept.read_text()) == finished
+    again = Table.resume(journal)
+    assert again.kept_records == [kept]
+    assert sorted(p.name for p in tmp_path.glob("party-*")) == ["party-1.json"]
+    # The next game writes over the journal; the first game stays kept.
+    again.start(None)
+    while again.step_bot():
+        pass
+    assert json.loads(kept.read_text()) == finished
+    assert again.kept_records == [kept, tmp_path / "party-2.json"]
