@@ -164,3 +164,27 @@ async def test_no_worker_outlives_close_even_one_that_is_thinking(
     assert not gate.decided(key)  # terminated mid-thought, not waited for
     with pytest.raises(ThinkingError):
         await thinking
+
+
+async def test_decisions_waiting_when_the_pool_restarts_fail_and_never_cancel_their_callers(
+    gate: Gate,
+) -> None:
+    """A decision that overruns its time-out restarts the pool under the
+    decisions still queued behind it (another seat's, a hint): each of them
+    fails as a ThinkingError, which its caller handles (a fallback move),
+    never as a cancellation of a caller nobody cancelled, which would end
+    a table's runner or a bot seat for good."""
+    pool = ThinkPool(workers=1)
+    try:
+        view = play_view()
+        stuck = asyncio.ensure_future(pool.decide(GatedBot(1), view, timeout=1.0))
+        queued = [
+            asyncio.ensure_future(pool.decide(BusyBot(seed, think_ms=50), view))
+            for seed in range(4)  # more than the executor hands its workers at once
+        ]
+        outcomes = await asyncio.gather(stuck, *queued, return_exceptions=True)
+        assert all(isinstance(outcome, ThinkingError) for outcome in outcomes), outcomes
+        bot = BusyBot(1, think_ms=1)
+        assert await pool.decide(bot, view) == decide(bot, view)  # afresh
+    finally:
+        pool.close()

@@ -11,13 +11,15 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import pytest
 from thinking_bots import Gate, GatedBot, decision_key
 
-from threeup_tui.bots import ExpertBot, GreedyBot
+from threeup_tui.bots import BOT_LEVELS, ExpertBot, GreedyBot
+from threeup_tui.bots.busy import BusyBot
 from threeup_tui.bots.pool import ThinkPool, decide, thinks
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.local import bot_game
-from threeup_tui.rules import Move, seat_view
+from threeup_tui.rules import GameState, Move, Options, View, seat_view
 from threeup_tui.table import BotRequest, Table, TableConfig, TableRunner
 
 
@@ -228,3 +230,43 @@ async def test_a_bot_seat_sends_a_thinking_bots_decision_for_the_view_it_was_mad
     finally:
         await seat.stop()
         await client.close()
+
+
+async def test_a_table_plays_on_when_the_pool_restarts_under_its_bots_waiting_decision(
+    gate: Gate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another caller's decision (a hint, another table's bot) overruns its
+    time-out, and the pool restarts while this table's bot waits its turn
+    for a worker: the table goes on (greedy's move for the dropped decision)."""
+    monkeypatch.setitem(BOT_LEVELS, "busy", BusyBot)
+    pool = ThinkPool(workers=1)
+    table = Table(TableConfig(players=2, seed=3, auto_start=True, think_ms=20))
+    runner = TableRunner(table, pool)
+    try:
+        elsewhere = view_of_another_game(seed=9)
+        await pool.decide(BusyBot(0, think_ms=1), elsewhere)  # the worker is up
+        stuck = asyncio.ensure_future(pool.decide(GatedBot(1), elsewhere, timeout=1.0))
+        await gate.until_thinking(decision_key(elsewhere.seat, elsewhere.moves_played))
+        ahead = [
+            asyncio.ensure_future(pool.decide(BusyBot(seed, think_ms=50), elsewhere))
+            for seed in range(3)
+        ]
+        table.add_bot(None, "busy")
+        table.add_bot(None, "busy")  # the game starts; its first decision queues
+        runner.start()
+        await asyncio.gather(stuck, *ahead, return_exceptions=True)  # the pool restarted
+        await until(
+            lambda: table.state is not None and len(table.state.history) >= 6,
+            what="six moves made after the pool restarted",
+        )
+    finally:
+        await runner.stop()
+        pool.close()
+
+
+def view_of_another_game(seed: int) -> View:
+    """A view of a game of its own (the other caller's)."""
+    state = GameState.new(["a", "b"], Options(), seed)
+    for seat in (0, 1):
+        state.choose_face_up_codes(seat, list(GreedyBot(0).choose_face_up(seat_view(state, seat))))
+    return seat_view(state, state.seat)

@@ -231,7 +231,8 @@ class ThinkPool:
 
         Raises what the bot raised, or ThinkingError when the worker died or
         the decision overran ``timeout`` (default: far beyond the bot's
-        budget); the pool then starts afresh.
+        budget), the pool then starting afresh, or when such a fresh start
+        dropped this decision while it waited for a worker.
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
@@ -248,6 +249,14 @@ class ThinkPool:
         except BrokenProcessPool:
             self._restart()
             raise ThinkingError("the thinking worker stopped") from None
+        except asyncio.CancelledError:
+            if _caller_cancelled():
+                raise
+            # Nobody cancelled the caller: a restart (another decision's
+            # time-out) cancelled this one while it waited for a worker.
+            # Passed on as a cancellation it would end the caller's task for
+            # good (a table's runner, a bot seat) instead of its fallback.
+            raise ThinkingError("the thinking pool restarted") from None
         self.decisions += 1
         return decision
 
@@ -275,6 +284,12 @@ class ThinkPool:
     async def aclose(self, grace: float = 0.5) -> None:
         """:meth:`close` without blocking the event loop."""
         await asyncio.to_thread(self.close, grace)
+
+
+def _caller_cancelled() -> bool:
+    """Whether the task running now is being cancelled (by its owner)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _shut_down(executor: concurrent.futures.Executor, grace: float) -> None:
