@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from threeup_tui.bots.busy import BusyBot, burn
+from threeup_tui.bots.expert import ExpertBot
 from threeup_tui.rules import Move, View
 
 GATE_MAX_SECONDS = 6.0  # a gate never opened (a failing test) lets the bot go on after this
@@ -94,6 +95,19 @@ class GatedBot(BusyBot):
         while not (self.gate / f"open-{key}").exists() and time.monotonic() < deadline:
             burn(0.002)
         (self.gate / f"decided-{key}").touch()
+
+
+class CountedExpertBot(ExpertBot):
+    """The expert on a fixed number of iterations, not a time budget: the
+    same view always gets the same decision, however busy the machine."""
+
+    level = "counted"
+    ITERATIONS = 100
+
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, iterations: int | None = None
+    ) -> None:
+        super().__init__(seed, think_ms, self.ITERATIONS)
 
 
 class FailingBot(BusyBot):
