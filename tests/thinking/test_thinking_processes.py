@@ -254,3 +254,35 @@ async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
             bot.wait()
         await runner.stop()
         await net_host.close()
+
+
+async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(gate: Gate, tmp_path: Path) -> None:
+    """`kill` (or a service manager) stops `threeup join --bot` while its bot
+    thinks: it leaves the table at once, as on Ctrl-C, rather than dying
+    silent and leaving the host to wait out the idle time-out for the seat."""
+    table = Table(TableConfig(players=2, seed=4, auto_start=True, takeover_after=600))
+    table.add_bot(None, "greedy")  # seat 1; the joining bot takes seat 2
+    net_host = await NetHost.start(table, LOOPBACK, 0)
+    runner = TableRunner(table, None)
+    runner.start()
+    stderr = tmp_path / "bot.stderr"
+    bot = threeup(
+        gate, "join", f"{LOOPBACK}:{net_host.address[1]}", "--bot", "gated", "--name", "robo",
+        stderr=stderr,
+    )  # fmt: skip
+    try:
+        await gate.until_thinking("1-setup")
+        worker = gate.pid("1-setup")
+        assert table.seats[1].connected
+        bot.send_signal(signal.SIGTERM)
+        await until(lambda: bot.poll() is not None, "the bot to end", 15)
+        errors = stderr.read_text()
+        assert bot.returncode == 143 and "Traceback" not in errors, (bot.returncode, errors)
+        await until(lambda: not table.seats[1].connected, "the host to see the seat left", 5)
+        await until(lambda: not alive(worker), "the thinking worker to go", 15)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        await runner.stop()
+        await net_host.close()

@@ -34,6 +34,7 @@ from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
 COUNTS_LOG_EVERY = 600.0  # seconds between the headless host's count lines
 STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
+EXIT_TERMINATED = 128 + signal.SIGTERM  # a joined bot stopped by SIGTERM, as a shell reports it
 
 log = logging.getLogger("threeup")
 
@@ -292,9 +293,10 @@ async def _bot_client(args: argparse.Namespace) -> int:
         shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False, bot=args.bot)
-    await client.start()
+    terminated = _stop_on_sigterm()
     seat = BotSeat(client, bot)
     try:
+        await client.start()
         # Game after game: a network bot always agrees to the next one, and
         # stays until the host closes the table.
         while True:
@@ -309,9 +311,31 @@ async def _bot_client(args: argparse.Namespace) -> int:
                 seat.rejected()  # try again on the next view
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
+    except asyncio.CancelledError:
+        if not terminated.is_set():
+            raise
+        return EXIT_TERMINATED
     finally:
         await seat.stop()
         await client.close()
+
+
+def _stop_on_sigterm() -> asyncio.Event:
+    """Make SIGTERM (`kill`, a service manager) stop the task running now as
+    Ctrl-C does, through its ``finally``: a bot leaves the table at once
+    (without it, it died silent, and the host waited out the idle time-out
+    before it knew the seat was empty).  The event says that it came."""
+    task = asyncio.current_task()
+    terminated = asyncio.Event()
+
+    def stop() -> None:
+        terminated.set()
+        if task is not None:
+            task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    return terminated
 
 
 def run_bot_client(args: argparse.Namespace) -> int:
