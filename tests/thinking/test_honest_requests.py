@@ -40,11 +40,11 @@ class RecordingPool(ThinkPool):
         self.sent: list[bytes] = []
         self.views: list[View] = []
 
-    def _submit(self, fn: Any, *args: Any) -> Any:
+    def _submit_to(self, executor: Any, fn: Any, *args: Any) -> Any:
         if fn is _decide_in_worker:
             self.sent.append(pickle.dumps((fn, args)))
             self.views.append(args[1])
-        return super()._submit(fn, *args)
+        return super()._submit_to(executor, fn, *args)
 
 
 @pytest.fixture

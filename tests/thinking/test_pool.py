@@ -188,3 +188,26 @@ async def test_decisions_waiting_when_the_pool_restarts_fail_and_never_cancel_th
         assert await pool.decide(bot, view) == decide(bot, view)  # afresh
     finally:
         pool.close()
+
+
+async def test_a_decision_failing_with_the_old_workers_leaves_the_new_ones_alone(
+    gate: Gate,
+) -> None:
+    """A time-out restarts the pool; a decision that was queued on the old
+    workers fails a moment later, when they are gone.  That failure must not
+    restart the pool again under a decision already made on the new
+    workers (it would fail too, and its caller would fall back to greedy)."""
+    pool = ThinkPool(workers=1)
+    try:
+        view = play_view()
+        stuck = asyncio.ensure_future(pool.decide(GatedBot(1), view, timeout=1.0))
+        queued = asyncio.ensure_future(pool.decide(BusyBot(2, think_ms=50), view))
+        with pytest.raises(ThinkingError, match="no decision within"):
+            await stuck
+        bot = BusyBot(3, think_ms=300)
+        afresh = asyncio.ensure_future(pool.decide(bot, view))  # on the new workers
+        with pytest.raises(ThinkingError):
+            await queued
+        assert await afresh == decide(bot, view)
+    finally:
+        pool.close()

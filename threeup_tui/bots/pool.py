@@ -207,12 +207,20 @@ class ThinkPool:
             initializer=_worker_init,
         )
 
-    def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
+    def _current_executor(self) -> concurrent.futures.Executor:
+        """The executor in use, made now if there is none."""
         with self._lock:
             if self._executor is None:
                 with _sigint_blocked():  # it starts multiprocessing's resource tracker
                     self._executor = self._make_executor()
-            executor = self._executor
+            return self._executor
+
+    def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
+        return self._submit_to(self._current_executor(), fn, *args)
+
+    def _submit_to(
+        self, executor: concurrent.futures.Executor, fn: Callable[..., _T], *args: Any
+    ) -> concurrent.futures.Future[_T]:
         # Blocked afresh: starting the tracker unblocks SIGINT in this thread
         # on its way out (resource_tracker.ensure_running), and submit() may
         # start a worker.
@@ -236,7 +244,8 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        future = self._submit(_decide_in_worker, bot, view)
+        executor = self._current_executor()
+        future = self._submit_to(executor, _decide_in_worker, bot, view)
         if timeout is None:
             budget = getattr(bot, "think_ms", None) or ASSUMED_THINK_MS
             timeout = max(10.0, 20 * budget / 1000)
@@ -244,10 +253,10 @@ class ThinkPool:
             async with asyncio.timeout(timeout):
                 decision = await asyncio.wrap_future(future)
         except TimeoutError:
-            self._restart()
+            self._restart(executor)
             raise ThinkingError(f"no decision within {timeout:g} s") from None
         except BrokenProcessPool:
-            self._restart()
+            self._restart(executor)
             raise ThinkingError("the thinking worker stopped") from None
         except asyncio.CancelledError:
             if _caller_cancelled():
@@ -260,11 +269,16 @@ class ThinkPool:
         self.decisions += 1
         return decision
 
-    def _restart(self) -> None:
+    def _restart(self, failed: concurrent.futures.Executor) -> None:
+        """Start afresh after a decision failed on ``failed``, unless the
+        pool already has: the decisions queued on the old workers fail one
+        by one as they go, and a late one must not end the new workers (and
+        the decisions they are making) too."""
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            threading.Thread(target=_shut_down, args=(executor, 0.0), daemon=True).start()
+            if self._executor is not failed:
+                return
+            self._executor = None
+        threading.Thread(target=_shut_down, args=(failed, 0.0), daemon=True).start()
 
     # ------------------------------------------------------------ lifetime
     def worker_pids(self) -> list[int]:
