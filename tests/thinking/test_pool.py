@@ -211,3 +211,30 @@ async def test_a_decision_failing_with_the_old_workers_leaves_the_new_ones_alone
         assert await afresh == decide(bot, view)
     finally:
         pool.close()
+
+
+async def test_workers_that_died_idle_are_replaced_before_the_next_decision() -> None:
+    """Workers killed between decisions (the OOM killer, a `kill`) leave the
+    executor refusing all work: the next decision, and the warm-up of the
+    next game, start fresh workers instead of failing for ever (the app
+    said "Could not play: ... the process pool is not usable anymore" to
+    every new game against experts, and every bot move was greedy's)."""
+    pool = ThinkPool()
+    try:
+        view = play_view()
+        bot = BusyBot(1, think_ms=1)
+        await pool.decide(bot, view)
+        executor = pool._executor
+        dead = pool.worker_pids()
+        for pid in dead:
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(500):  # until the executor has noticed (it marks itself broken)
+            if getattr(executor, "_broken", False):
+                break
+            await asyncio.sleep(0.01)
+        assert getattr(executor, "_broken", False)
+        pool.warm()  # a new game's runner warms the pool first
+        assert await pool.decide(bot, view) == decide(bot, view)
+        assert pool.worker_pids() and not set(pool.worker_pids()) & set(dead)
+    finally:
+        pool.close()

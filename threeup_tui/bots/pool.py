@@ -216,7 +216,24 @@ class ThinkPool:
             return self._executor
 
     def _submit(self, fn: Callable[..., _T], *args: Any) -> concurrent.futures.Future[_T]:
-        return self._submit_to(self._current_executor(), fn, *args)
+        return self._submit_anew(fn, *args)[1]
+
+    def _submit_anew(
+        self, fn: Callable[..., _T], *args: Any
+    ) -> tuple[concurrent.futures.Executor, concurrent.futures.Future[_T]]:
+        """Submit to the executor in use, or to a fresh one if it refuses:
+        a worker that died between decisions (the OOM killer, a `kill`)
+        leaves it broken, and it would refuse every call from then on.
+        Nothing had been asked of it, so nothing is lost.  The executor
+        the call went to, and the call's future."""
+        executor = self._current_executor()
+        try:
+            return executor, self._submit_to(executor, fn, *args)
+        except BrokenProcessPool:
+            log.warning("a thinking worker had stopped: starting afresh")
+            self._restart(executor)
+        executor = self._current_executor()
+        return executor, self._submit_to(executor, fn, *args)
 
     def _submit_to(
         self, executor: concurrent.futures.Executor, fn: Callable[..., _T], *args: Any
@@ -244,8 +261,7 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        executor = self._current_executor()
-        future = self._submit_to(executor, _decide_in_worker, bot, view)
+        executor, future = self._submit_anew(_decide_in_worker, bot, view)
         if timeout is None:
             budget = getattr(bot, "think_ms", None) or ASSUMED_THINK_MS
             timeout = max(10.0, 20 * budget / 1000)
