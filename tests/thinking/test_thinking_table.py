@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from thinking_bots import Gate, GatedBot, decision_key
+from thinking_bots import Gate, GatedBot, alive, decision_key
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot, GreedyBot
 from threeup_tui.bots.busy import BusyBot
@@ -270,3 +270,43 @@ def view_of_another_game(seed: int) -> View:
     for seat in (0, 1):
         state.choose_face_up_codes(seat, list(GreedyBot(0).choose_face_up(seat_view(state, seat))))
     return seat_view(state, state.seat)
+
+
+async def test_leaving_a_game_ends_a_long_thought_its_bot_was_thinking(
+    gate: Gate, pool: ThinkPool
+) -> None:
+    """A game left (the runner stopped) while its bot thinks with a long
+    budget: the worker does not go on burning a core for the rest of the
+    thought; the next game's bot gets a fresh worker."""
+    table = Table(
+        TableConfig(players=2, seed=3, bot_level="gated", auto_start=True, think_ms=20_000)
+    )
+    table.add_bot(None, "gated")
+    table.add_bot(None, "gated")
+    runner = TableRunner(table, pool)
+    runner.start()
+    await gate.until_thinking("0-setup")
+    worker = gate.pid("0-setup")
+    await runner.stop()  # the player leaves the game
+    await until(lambda: not alive(worker), timeout=10, what="the abandoned thought to end")
+    assert not gate.decided("0-setup")
+    bot = BusyBot(1, think_ms=1)
+    view = view_of_another_game(seed=2)
+    assert await pool.decide(bot, view) == decide(bot, view)
+
+
+async def test_a_short_thought_given_up_keeps_its_worker(gate: Gate, pool: ThinkPool) -> None:
+    """Giving up a decision of the usual budget costs no worker: it would
+    end sooner than a new worker starts."""
+    view = view_of_another_game(seed=2)
+    key = decision_key(view.seat, view.moves_played)
+    thinking = asyncio.ensure_future(pool.decide(GatedBot(1, think_ms=250), view))
+    await gate.until_thinking(key)
+    worker = gate.pid(key)
+    thinking.cancel()
+    await asyncio.gather(thinking, return_exceptions=True)
+    gate.open(key)
+    await until(lambda: gate.decided(key), what="the given-up decision")
+    bot = BusyBot(1, think_ms=1)
+    assert await pool.decide(bot, view) == decide(bot, view)
+    assert worker in pool.worker_pids()

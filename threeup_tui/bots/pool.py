@@ -60,6 +60,7 @@ MODES: tuple[Mode, ...] = ("process", "thread", "inline")
 WORKER_NICE = 5
 DEFAULT_WORKERS = 2  # one decision at a time per table; two for set-up, hints, a second table
 ASSUMED_THINK_MS = 250  # for the time-out of a thinking bot that states no budget
+GIVEN_UP_RESTART_AFTER = 2.0  # s: a thought given up with more left ends its worker
 _T = TypeVar("_T")
 
 
@@ -192,6 +193,7 @@ class ThinkPool:
         self.workers = max(1, workers)
         self._executor: concurrent.futures.Executor | None = None
         self._lock = threading.Lock()
+        self._outstanding = 0  # decisions asked for and not yet come back
         self.decisions = 0  # decisions made off the loop, for tests and benchmarks
 
     # ------------------------------------------------------------ executor
@@ -261,13 +263,31 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        executor, future = self._submit_anew(_decide_in_worker, bot, view)
+        budget = (getattr(bot, "think_ms", None) or ASSUMED_THINK_MS) / 1000
         if timeout is None:
-            budget = getattr(bot, "think_ms", None) or ASSUMED_THINK_MS
-            timeout = max(10.0, 20 * budget / 1000)
+            timeout = max(10.0, 20 * budget)
+        executor, future = self._submit_anew(_decide_in_worker, bot, view)
+        self._outstanding += 1
+        try:
+            decision = await self._outcome(executor, future, timeout, budget)
+        finally:
+            self._outstanding -= 1
+        self.decisions += 1
+        return decision
+
+    async def _outcome(
+        self,
+        executor: concurrent.futures.Executor,
+        future: concurrent.futures.Future[Decision],
+        timeout: float,
+        budget: float,
+    ) -> Decision:
+        """What the decision submitted as ``future`` comes to (see decide)."""
+        loop = asyncio.get_running_loop()
+        ends_by = loop.time() + budget  # at the earliest: it may have queued
         try:
             async with asyncio.timeout(timeout):
-                decision = await asyncio.wrap_future(future)
+                return await asyncio.wrap_future(future)
         except TimeoutError:
             self._restart(executor)
             raise ThinkingError(f"no decision within {timeout:g} s") from None
@@ -276,20 +296,35 @@ class ThinkPool:
             raise ThinkingError("the thinking worker stopped") from None
         except asyncio.CancelledError:
             if _caller_cancelled():
+                self._given_up(executor, future, ends_by - loop.time())
                 raise
             # Nobody cancelled the caller: a restart (another decision's
             # time-out) cancelled this one while it waited for a worker.
             # Passed on as a cancellation it would end the caller's task for
             # good (a table's runner, a bot seat) instead of its fallback.
             raise ThinkingError("the thinking pool restarted") from None
-        self.decisions += 1
-        return decision
+
+    def _given_up(
+        self,
+        executor: concurrent.futures.Executor,
+        future: concurrent.futures.Future[Decision],
+        left: float,
+    ) -> None:
+        """The caller gave up a decision (its game was left, its seat's view
+        moved on).  A worker already on it would think on for the rest of
+        the budget, ``left`` seconds or more: a core busy for nothing, and a
+        worker fewer for the next decision.  When that is longer than a new
+        worker takes to start, and nothing else is being decided, the
+        workers go (new ones start with the next decision)."""
+        if future.running() and left > GIVEN_UP_RESTART_AFTER and self._outstanding == 1:
+            log.debug("ending a thought given up with %.1f s of it left", left)
+            self._restart(executor)
 
     def _restart(self, failed: concurrent.futures.Executor) -> None:
-        """Start afresh after a decision failed on ``failed``, unless the
-        pool already has: the decisions queued on the old workers fail one
-        by one as they go, and a late one must not end the new workers (and
-        the decisions they are making) too."""
+        """End the workers of ``failed`` (a decision failed or was given up
+        there) and start afresh, unless the pool already has: the decisions
+        queued on the old workers fail one by one as they go, and a late one
+        must not end the new workers (and the decisions they are making) too."""
         with self._lock:
             if self._executor is not failed:
                 return
