@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar, overload
 
 from .bots import Bot, make_bot
+from .bots.pool import end_with_parent
 from .recordfile import save_record
 from .rules import GameState, Options, Phase, record_of, seat_view
 
@@ -276,6 +277,8 @@ def _play(game: _Game) -> _Outcome:
 def _worker_init() -> None:
     # Ctrl-C reaches the whole process group; stopping is the parent's call.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A parent killed outright (SIGKILL, SIGTERM) stops nothing itself.
+    end_with_parent()
 
 
 BATCH_PER_JOB = 64  # games handed to the pool at a time, per process

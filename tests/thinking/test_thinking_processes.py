@@ -286,3 +286,53 @@ async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(gate: Gate, tmp_path: Pa
             bot.wait()
         await runner.stop()
         await net_host.close()
+
+
+async def test_a_simulation_killed_outright_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """`threeup simulate --jobs 2` killed outright (SIGKILL; also what
+    SIGTERM does to it): its game workers notice and go at once, rather
+    than playing their games out and then dying on the broken pipe with a
+    traceback each on the terminal."""
+    stderr = tmp_path / "simulate.stderr"
+    with stderr.open("wb") as err:
+        simulate = subprocess.Popen(
+            [
+                sys.executable, "-m", "threeup_tui", "simulate", "--games", "40",
+                "--players", "4", "--bots", "expert", "--jobs", "2",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+        )  # fmt: skip
+    workers: list[int] = []
+    try:
+        await until(
+            lambda: len([pid for pid in children(simulate.pid) if busy(pid)]) >= 2,
+            "two workers playing",
+        )
+        workers = children(simulate.pid)
+        simulate.kill()
+        simulate.wait()
+        await until(
+            lambda: not any(alive(pid) for pid in workers),
+            "the workers to go",
+            5,  # a game of four experts lasts some 20 s: without the watch they play on
+            lambda: "; ".join(described(pid) for pid in workers if alive(pid)),
+        )
+        assert "Traceback" not in stderr.read_text()
+    finally:
+        if simulate.poll() is None:
+            simulate.kill()
+            simulate.wait()
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def busy(pid: int) -> bool:
+    """Whether process ``pid`` has spent a second of CPU (a game worker at work)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return False
+    return int(fields[11]) + int(fields[12]) >= os.sysconf("SC_CLK_TCK")

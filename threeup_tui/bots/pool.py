@@ -101,6 +101,12 @@ def _worker_init() -> None:
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         os.close(quiet)
+    end_with_parent()
+
+
+def end_with_parent() -> None:
+    """In a worker process (this pool's, simulate's): end it as soon as its
+    parent has ended, however the parent ended."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
@@ -111,7 +117,9 @@ def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
 
     A parent that is killed outright never sends the pool's "stop", and the
     worker would wait for work for ever: it holds both ends of its own work
-    queue's pipe, so it never sees the end of it.
+    queue's pipe, so it never sees the end of it.  A worker busy with work
+    would finish it first, for nothing, and then die with a traceback on
+    the broken pipe back.
     """
     parent.join()  # the parent's sentinel: readable once the parent is gone
     os._exit(0)
