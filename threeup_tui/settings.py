@@ -132,6 +132,12 @@ class SettingsFile:
         except tomllib.TOMLDecodeError as err:
             self._report(f"{self.path} is not valid TOML ({_short(err)})")
             return
+        except RecursionError:  # tomllib parses nested arrays by recursion
+            self._report(f"{self.path} is nested too deeply to be settings")
+            return
+        except ValueError:  # tomllib's int() past Python's limit on digits
+            self._report(f"{self.path} holds a number with too many digits to be settings")
+            return
         self.settings, bad = _checked(raw)
         if bad:
             self._damaged = True

@@ -187,3 +187,28 @@ def test_a_confined_guest_reads_and_writes_nothing(monkeypatch: pytest.MonkeyPat
     assert guest.settings == Settings()  # not the host user's name
     assert guest.change(name="guest", players=2) is None
     assert settings_path().read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("players = " + "1" * 5000 + "\n", "too many digits"),
+        ("theme = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("theme = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", "nested too deeply"),
+    ],
+    ids=["long-number", "deep-array", "deep-table"],
+)
+def test_a_number_too_long_or_nesting_too_deep_is_one_line_and_kept(text: str, words: str) -> None:
+    """tomllib raises Python's ValueError ("use sys.set_int_max_str_digits()")
+    and RecursionError for these, not TOMLDecodeError: the app and every
+    command (`threeup play`) ended in a traceback before any screen."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    loaded = SettingsFile()
+    assert loaded.settings == Settings()
+    assert loaded.problem is not None and "\n" not in loaded.problem
+    assert str(path) in loaded.problem and words in loaded.problem
+    assert loaded.change(players=3) is None
+    assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == text
+    assert SettingsFile().settings.players == 3
