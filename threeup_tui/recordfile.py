@@ -136,6 +136,12 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise MalformedRecord(f"{path}: cannot read: {reason}") from None
+    return json_of(text, path)
+
+
+def json_of(text: str, path: str | os.PathLike[str]) -> Any:
+    """The decoded JSON of ``text``, read from the file at ``path``;
+    MalformedRecord (one line naming ``path``) if it cannot be."""
     try:
         return json.loads(text, parse_int=_int_reader())
     except json.JSONDecodeError as err:

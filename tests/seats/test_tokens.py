@@ -66,12 +66,23 @@ def test_a_new_table_at_the_same_address_is_another_table(tmp_path: Path) -> Non
     assert store.token_for(HOST, "Tia") == "v" * 32
 
 
-@pytest.mark.parametrize("content", ["", "not json", "[]", '{"host:1|Tia|/dev/pts/3": "x"}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "not json",
+        "[]",
+        '{"host:1|Tia|/dev/pts/3": "x"}',
+        pytest.param("[" * 100_000 + "]" * 100_000, id="nested-too-deeply"),
+        pytest.param('{"format": ' + "7" * 5000 + "}", id="a-number-too-long"),
+    ],
+)
 def test_a_damaged_or_old_file_starts_afresh_and_is_kept_aside(
     tmp_path: Path, content: str
 ) -> None:
     """Whatever tokens a damaged file may still hold are not written over:
-    the file is kept as seats.json.bad, for the player to mend."""
+    the file is kept as seats.json.bad, for the player to mend.  (Nested too
+    deeply, json raised RecursionError, and `threeup join` ended in a traceback.)"""
     path = tmp_path / "seats.json"
     path.write_text(content)
     store = TokenStore(path)

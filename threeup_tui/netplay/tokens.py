@@ -43,7 +43,7 @@ from typing import Any
 from ..names import clean_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
-from ..recordfile import locked, read_text, set_aside, write_atomic
+from ..recordfile import json_of, locked, read_text, set_aside, write_atomic
 
 log = logging.getLogger("threeup.tokens")
 
@@ -74,10 +74,10 @@ class TokenStore:
         data: Any = None
         unusable = False
         try:
-            data = json.loads(read_text(self.path))
+            data = json_of(read_text(self.path), self.path)
         except FileNotFoundError:
             data = {"format": FORMAT}
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # MalformedRecord and UnicodeDecodeError are ValueErrors
             unusable = True
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             data = {}  # start afresh
