@@ -67,6 +67,24 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE INDEX IF NOT EXISTS games_by_time ON games(finished_at);
 """
 
+# A game row as threeup writes it.  The file is the user's: a row changed
+# by hand or by another program (a date that is no date, a place in words)
+# once stopped the app with a traceback on "Your games".  Such rows are
+# passed over when reading, and counted (Stats.unreadable), never changed.
+_OUR_GAME = (
+    "threeup_time(finished_at) AND typeof(venue) = 'text'"
+    " AND typeof(players) = 'integer' AND typeof(my_seat) = 'integer'"
+    " AND typeof(place) IN ('integer', 'null')"
+    " AND typeof(won) = 'integer' AND won IN (0, 1)"
+    " AND typeof(stalemate) = 'integer' AND stalemate IN (0, 1)"
+    " AND typeof(moves) = 'integer' AND typeof(turns) = 'integer'"
+    " AND typeof(finish) = 'text' AND typeof(opponents) = 'text'"
+    " AND typeof(record) IN ('text', 'null')"
+)
+_OUR_SEAT = (
+    "typeof(name) = 'text' AND typeof(kind) = 'text' AND typeof(bot_level) IN ('text', 'null')"
+)
+
 
 class HistoryError(Exception):
     """The history cannot be used now; the message is one line for the player."""
@@ -138,6 +156,7 @@ class Stats:
     streak: int  # > 0: the last games won in a row; < 0: lost in a row; 0: none yet
     best_streak: int  # the most games won in a row
     last: tuple[FinishedGame, ...]  # newest first
+    unreadable: int = 0  # rows threeup did not write as they are: not counted
 
 
 class History:
@@ -230,7 +249,7 @@ class History:
         with self._connect(create=False) as db:
             rows = db.execute(
                 "SELECT id, finished_at, venue, my_seat, place, won, stalemate, moves, turns,"
-                " finish, record FROM games ORDER BY id DESC"
+                f" finish, record FROM games WHERE {_OUR_GAME} ORDER BY id DESC"
                 + (" LIMIT ?" if limit is not None else ""),
                 (limit,) if limit is not None else (),
             ).fetchall()
@@ -238,7 +257,8 @@ class History:
             ids = [row[0] for row in rows]
             for game_id, name, kind, level in db.execute(
                 "SELECT game_id, name, kind, bot_level FROM seats"
-                f" WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
+                f" WHERE game_id IN ({','.join('?' * len(ids))}) AND {_OUR_SEAT}"
+                " ORDER BY game_id, seat",
                 ids,
             ):
                 seats.setdefault(game_id, []).append(SeatEntry(name, kind, level))
@@ -267,7 +287,13 @@ class History:
             total = _tallies(db, "'all games'")
             by_opponents = _tallies(db, "opponents", "COUNT(*) DESC, 1")
             by_players = _tallies(db, "players")
-            results = [bool(won) for (won,) in db.execute("SELECT won FROM games ORDER BY id")]
+            results = [
+                bool(won)
+                for (won,) in db.execute(f"SELECT won FROM games WHERE {_OUR_GAME} ORDER BY id")
+            ]
+            (unreadable,) = db.execute(
+                f"SELECT COUNT(*) FROM games WHERE NOT ({_OUR_GAME})"
+            ).fetchone()
         streak, best = _streaks(results)
         return Stats(
             total[0] if total else Tally("all games", 0, 0, ()),
@@ -276,6 +302,7 @@ class History:
             streak,
             best,
             tuple(self.games(last)),
+            unreadable,
         )
 
     # ------------------------------------------------------------ the file
@@ -292,6 +319,7 @@ class History:
                 # the database's mode; a file already there keeps its own.
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
+            db.create_function("threeup_time", 1, _readable_time, deterministic=True)
             with db:
                 _ensure_schema(db, self.path)
                 yield db
@@ -360,14 +388,28 @@ def _history_error(path: Path, err: sqlite3.DatabaseError) -> HistoryError:
     return HistoryError(f"Your games: {path}: {err}")
 
 
+def _readable_time(text: object) -> bool:
+    """Whether ``text`` is a time as the history keeps it (``finished_at``),
+    one that can be read back and shown in local time."""
+    if not isinstance(text, str):
+        return False
+    try:
+        datetime.fromisoformat(text).astimezone()
+    except (ValueError, OverflowError):
+        return False
+    return True
+
+
 def _tallies(db: sqlite3.Connection, group: str, order: str = "1") -> list[Tally]:
     """One Tally per value of the SQL expression ``group`` (a column, or a constant)."""
     tallies: dict[str, Tally] = {}
     rows = db.execute(
-        f"SELECT {group}, COUNT(*), SUM(won) FROM games GROUP BY 1 ORDER BY {order}"
+        f"SELECT {group}, COUNT(*), SUM(won) FROM games WHERE {_OUR_GAME}"
+        f" GROUP BY 1 ORDER BY {order}"
     ).fetchall()
     places = db.execute(
-        f"SELECT {group}, place, COUNT(*) FROM games WHERE place IS NOT NULL GROUP BY 1, 2"
+        f"SELECT {group}, place, COUNT(*) FROM games WHERE {_OUR_GAME} AND place IS NOT NULL"
+        " GROUP BY 1, 2"
     ).fetchall()
     counts: dict[str, dict[int, int]] = {}
     for label, place, count in places:

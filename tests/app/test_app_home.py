@@ -8,6 +8,7 @@ the record and the history matter, scripted views where only the screens do.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import socket
@@ -39,7 +40,7 @@ from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
-from threeup_tui.history import FinishedGame, History, HistoryError
+from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.paths import tables_dir
 from threeup_tui.rules import Options, Phase, seat_view
@@ -856,4 +857,26 @@ async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
         assert isinstance(client.address, tuple)  # and the game's own join line
         assert f"threeup join 127.0.0.1:{client.address[1]}" in screen_text(app)
         app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_the_stats_screen_reads_past_a_game_changed_by_hand() -> None:
+    """A date that is no date, written into the history by hand or by another
+    program, ended the app with a traceback when Your games was opened."""
+    history = History()
+    for place in (1, 2):
+        history.add(FinishedGame((SeatEntry("me", "you"), SeatEntry("b", "bot", "greedy")),
+                                 0, place, place == 1, False, 20, 15))  # fmt: skip
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.execute("UPDATE games SET finished_at = 'yesterday' WHERE id = 2")
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        assert list(app.screen.games) == ["1"]
+        await wait_for(pilot, lambda: any("1 game in" in n for n in notes(app)))
+        (note,) = [n for n in notes(app) if "cannot be read" in n]
+        assert str(history.path) in note and "\n" not in note
+        await pilot.press("escape")
         await wait_for(pilot, lambda: on(app, StartScreen))

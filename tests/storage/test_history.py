@@ -314,3 +314,47 @@ def test_a_database_that_is_not_a_history_is_one_line_then_kept_aside() -> None:
     with contextlib.closing(sqlite3.connect(aside)) as db:
         assert db.execute("SELECT title FROM games").fetchall() == [("Chess",)]
     assert history.stats().total.games == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "finished_at = 'yesterday'",
+        "finished_at = x'32303236'",  # the bytes of '2026', not text
+        "finished_at = '0001-01-01T00:00:00+14:00'",  # no local time can show it
+        "place = 'first'",
+        "won = 'yes'",
+        "moves = 'many'",
+        "players = 2.5",
+        "record = x'00'",
+    ],
+)
+def test_a_game_row_changed_by_hand_is_passed_over_and_counted(change: str) -> None:
+    """The file is the user's: a row another program or a hand changed once
+    made "Your games" end the app with a traceback (Invalid isoformat
+    string; '>' not supported between str and int).  The other games are
+    read, the changed one is counted as unreadable, and the file is left."""
+    history = History()
+    for place in (1, 2, 1):
+        history.add(game(place))
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.execute(f"UPDATE games SET {change} WHERE id = 2")
+    before = history.path.read_bytes()
+    stats = history.stats()
+    assert stats.unreadable == 1
+    assert stats.total.games == 2 and stats.total.wins == 2 and stats.total.places == (2,)
+    assert [g.id for g in stats.last] == [3, 1] == [g.id for g in history.games()]
+    assert (stats.streak, stats.best_streak) == (2, 2)
+    assert history.path.read_bytes() == before
+    history.add(game(3))  # and the next game is counted as ever
+    assert history.stats().total.games == 3
+
+
+def test_a_seat_row_changed_by_hand_is_passed_over() -> None:
+    history = History()
+    history.add(game(1, players=3))
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.execute("UPDATE seats SET name = x'00ff' WHERE seat = 1")
+    (back,) = history.games()
+    assert [s.name for s in back.seats] == ["me", "greedy-3"]
+    assert history.stats().unreadable == 0

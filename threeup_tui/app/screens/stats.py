@@ -136,6 +136,16 @@ class StatsScreen(Screen[None]):
             top.update(Content.styled(message.error or "Your games cannot be read", "$text-error"))
             return
         stats = message.stats
+        if stats.unreadable:
+            # Rows changed by hand or by another program: said, not hidden.
+            count = stats.unreadable
+            self.notify(
+                f"Your games: {plural(count, 'game')} in {self.history.path} cannot be read:"
+                f" {'it is' if count == 1 else 'they are'} not counted; the file is left as it is",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         if not stats.total.games:
             top.update(
                 "No finished games yet: play one from the start screen, and it is counted here."
