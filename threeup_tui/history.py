@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .paths import confined_guest, data_dir
-from .recordfile import free_path, locked, set_aside
+from .recordfile import free_path, locked, open_regular, set_aside
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
@@ -317,7 +317,9 @@ class History:
                 # Yours alone, as the records beside it are (write_atomic):
                 # whom you played and how it went.  SQLite gives its journal
                 # the database's mode; a file already there keeps its own.
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+                # (open_regular: a FIFO in its place would wait for a reader forever.)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                os.close(open_regular(self.path, flags, 0o600))
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
             db.create_function("threeup_time", 1, _readable_time, deterministic=True)
             with db:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .rules import GameState, MalformedRecord, Record, parse_record, record_of
 from .rules.record import result_of
@@ -42,17 +42,44 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
     NotOurFile for a FIFO, a device or a larger file, UnicodeDecodeError.
     O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as file:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        if not stat.S_ISREG(mode):
-            raise NotOurFile("not a regular file (a FIFO, a device or a socket)")
+    with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as file:
         data = file.read(limit + 1)  # at most: a file may grow while read
     if len(data) > limit:
         raise NotOurFile(f"too large to be threeup's (over {limit // (1024 * 1024)} MiB)")
     return data.decode("utf-8")
+
+
+_NOT_REGULAR = "not a regular file (a FIFO, a device or a socket)"
+
+
+def open_regular(path: str | os.PathLike[str], flags: int, mode: int = 0o666) -> int:
+    """``os.open`` for a file of threeup's, that never waits: a descriptor of
+    a regular file, else IsADirectoryError, or NotOurFile for a FIFO, a
+    device or a socket.  O_NONBLOCK: opening a FIFO waits for the other end,
+    forever (a FIFO for a kept game's lock file kept the start screen from
+    ever showing); for writing, with no reader, it fails at once (ENXIO)."""
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), mode)
+    except OSError as err:
+        if err.errno == errno.ENXIO:  # a FIFO with no reader, a socket: in words
+            raise NotOurFile(_NOT_REGULAR) from None
+        raise
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        if not stat.S_ISREG(kind):
+            raise NotOurFile(_NOT_REGULAR)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_lock_file(path: Path) -> IO[str]:
+    """``PATH.lock``, opened (made if need be) to hold its advisory lock."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    return os.fdopen(open_regular(lock_path(path), flags), "a")
 
 
 def lock_path(path: Path) -> Path:
@@ -74,7 +101,7 @@ def locked(path: Path) -> Iterator[None]:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(lock_path(path), "a")  # noqa: SIM115 (held below)
+        lock = open_lock_file(path)
     except OSError:
         yield
         return

@@ -20,7 +20,7 @@ from typing import IO
 
 from .bots import BOT_LEVELS
 from .paths import games_dir, home_short
-from .recordfile import lock_path, read_json, set_aside, stamped_path
+from .recordfile import lock_path, open_lock_file, read_json, set_aside, stamped_path
 from .rules import MalformedRecord
 from .tablefile import TableFileError, read_table_file, table_file_path
 from .textclean import plural
@@ -173,7 +173,7 @@ class GameLock:
         except ImportError:  # pragma: no cover (POSIX here)
             return cls(None)
         try:
-            file = open(lock_path(journal), "a")  # noqa: SIM115 (held until release)
+            file = open_lock_file(journal)
         except OSError:
             return cls(None)
         try:
