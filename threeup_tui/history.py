@@ -244,7 +244,7 @@ class History:
     # ------------------------------------------------------------ reading
     def games(self, limit: int | None = None) -> list[FinishedGame]:
         """Finished games, newest first."""
-        if not self.enabled or not self.path.exists():
+        if not self.enabled or not self._there():
             return []
         with self._connect(create=False) as db:
             rows = db.execute(
@@ -281,7 +281,7 @@ class History:
         ]
 
     def stats(self, last: int = LAST_GAMES) -> Stats:
-        if not self.enabled or not self.path.exists():
+        if not self.enabled or not self._there():
             return Stats(Tally("all games", 0, 0, ()), (), (), 0, 0, ())
         with self._connect(create=False) as db:
             total = _tallies(db, "'all games'")
@@ -306,6 +306,18 @@ class History:
         )
 
     # ------------------------------------------------------------ the file
+    def _there(self) -> bool:
+        """Whether there is a history to read.  A data directory that cannot
+        be searched (mode 000, another user's) raised PermissionError here,
+        which ended the app with a traceback on "Your games"."""
+        try:
+            return self.path.exists()
+        except OSError as err:
+            raise self._cannot_use(err) from None
+
+    def _cannot_use(self, err: OSError) -> HistoryError:
+        return HistoryError(f"Your games: cannot use {self.path}: {err.strerror or err}")
+
     @contextlib.contextmanager
     def _connect(self, create: bool) -> Iterator[sqlite3.Connection]:
         """A connection in a transaction (committed on success), every SQLite
@@ -328,9 +340,7 @@ class History:
         except sqlite3.DatabaseError as err:
             raise _history_error(self.path, err) from None
         except OSError as err:
-            raise HistoryError(
-                f"Your games: cannot use {self.path}: {err.strerror or err}"
-            ) from None
+            raise self._cannot_use(err) from None
         finally:
             if db is not None:
                 db.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import sqlite3
 import stat
 import time
@@ -358,3 +359,39 @@ def test_a_seat_row_changed_by_hand_is_passed_over() -> None:
     (back,) = history.games()
     assert [s.name for s in back.seats] == ["me", "greedy-3"]
     assert history.stats().unreadable == 0
+
+
+@pytest.mark.parametrize(
+    "why",
+    [
+        pytest.param(
+            "unsearchable",
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root searches any directory"),
+        ),
+        "a-name-too-long",
+    ],
+)
+def test_a_data_dir_that_cannot_be_looked_in_is_one_line(
+    own_directories: dict[str, Path], monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    """Whether the history is there at all was asked outside the file's own
+    error handling: a data dir of mode 000 (or a name longer than the file
+    system allows) raised PermissionError (OSError) from "Your games"."""
+    data = own_directories["THREEUP_DATA_DIR"]
+    if why == "unsearchable":
+        History().add(game(1))
+        data.chmod(0)
+    else:
+        data.mkdir(parents=True)
+        monkeypatch.setenv("THREEUP_DATA_DIR", str(data / ("x" * 300)))
+    try:
+        history = History()
+        for read in (history.stats, history.games, lambda: history.add(game(2))):
+            with pytest.raises(HistoryError) as caught:
+                read()
+            assert str(caught.value).startswith(f"Your games: cannot use {history.path}: ")
+            assert "\n" not in str(caught.value)
+    finally:
+        data.chmod(0o700)
+    if why == "unsearchable":
+        assert History().stats().total.games == 1  # nothing was lost
