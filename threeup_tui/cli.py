@@ -8,13 +8,14 @@ happen only in the sub-commands that need them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import math
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -600,12 +601,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CliError(str(err)) from None
     if args.records is not None:
-        if args.records.exists() and not args.records.is_dir():
-            raise CliError(f"--records {args.records}: not a directory")
-        try:
+        with _looked_at("--records", args.records):
+            if args.records.exists() and not args.records.is_dir():
+                raise CliError(f"--records {args.records}: not a directory")
             args.records.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise CliError(f"--records {args.records}: {err.strerror}") from None
         taken = first_record_taken(args.records, args.games)
         if taken is not None:
             raise CliError(
@@ -639,10 +638,11 @@ def cmd_host(args: argparse.Namespace) -> int:
                 raise CliError(f"{flag} is for a --headless host (in the app, the host "
                                "starts each rematch)")  # fmt: skip
     record = args.record
-    if record is not None and record.is_dir():
-        raise CliError(f"--record {record}: is a directory; name the file to write")
-    if record is not None and not record.absolute().parent.is_dir():
-        raise CliError(f"--record {record}: no directory {record.absolute().parent}")
+    with _looked_at("--record", record):
+        if record is not None and record.is_dir():
+            raise CliError(f"--record {record}: is a directory; name the file to write")
+        if record is not None and not record.absolute().parent.is_dir():
+            raise CliError(f"--record {record}: no directory {record.absolute().parent}")
     from .hostargs import SSH_EXTRA_MISSING, check_host_args
 
     try:
@@ -656,6 +656,17 @@ def cmd_host(args: argparse.Namespace) -> int:
 
         return run_headless_host(args)
     return cmd_app(args)
+
+
+@contextlib.contextmanager
+def _looked_at(flag: str, path: Path | None) -> Iterator[None]:
+    """An OSError from looking at ``path`` as one line for ``flag``: Path's
+    exists() and is_dir() raise for a directory on the way that cannot be
+    searched (Permission denied), or a name too long, and that was a traceback."""
+    try:
+        yield
+    except OSError as err:
+        raise CliError(f"{flag} {path}: {err.strerror or err}") from None
 
 
 def cmd_join(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import getpass
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +77,9 @@ def check_host_args(args: argparse.Namespace) -> None:
                 raise ValueError(
                     f"{setting_flag(name)}: a resumed table keeps its seats and rules; leave it out"
                 )
-        if not resume.is_file() and not table_file_path(resume).is_file():
-            raise ValueError(f"--resume {resume}: {_not_a_file(resume)}")
+        problem = _not_a_file(resume)
+        if problem is not None and _not_a_file(table_file_path(resume)) is not None:
+            raise ValueError(f"--resume {resume}: {problem}")
         try:
             table = check_resumable(resume, resume_overrides(args))
         except TableError as err:
@@ -96,8 +98,8 @@ def check_host_args(args: argparse.Namespace) -> None:
             raise ValueError(f"--bots {bots} leaves no seat for a person at {players} seats")
         _check_journal_free(args)
     keys: Path | None = getattr(args, "ssh_authorized_keys", None)
-    if keys is not None and not keys.is_file():
-        raise ValueError(f"--ssh-authorized-keys {keys}: {_not_a_file(keys)}")
+    if keys is not None and (problem := _not_a_file(keys)) is not None:
+        raise ValueError(f"--ssh-authorized-keys {keys}: {problem}")
     if keys is not None:
         try:
             from .sshdoor import read_authorized_keys
@@ -106,11 +108,19 @@ def check_host_args(args: argparse.Namespace) -> None:
         read_authorized_keys(keys)
 
 
-def _not_a_file(path: Path) -> str:
-    """Why ``path``, which is no regular file, cannot be read as one."""
-    if not path.exists():
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a regular file, in a few words; None
+    when it can be.  Path.is_file() raised for a directory on the way that
+    cannot be searched (Permission denied), a traceback on the command line."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
         return "no such file"
-    return "is a directory" if path.is_dir() else "not a regular file (a FIFO or a device)"
+    except OSError as err:
+        return f"cannot read: {err.strerror or err}"
+    if stat.S_ISREG(mode):
+        return None
+    return "is a directory" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or a device)"
 
 
 def _check_journal_free(args: argparse.Namespace) -> None:

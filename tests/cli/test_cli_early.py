@@ -85,6 +85,28 @@ def test_a_bad_value_is_one_line_before_any_screen(args: list[str], words: list[
     assert time.monotonic() - started < 20  # nothing waited on a network or a screen
 
 
+# A directory on the way whose name no file system allows: looking at the
+# path fails with an error other than "no such file", as it does (for a
+# user who is not root) under a directory of mode 000: Permission denied.
+UNLOOKABLE = "/tmp/" + "x" * 256 + "/game.json"
+SIMULATE = ["simulate", "--players", "2", "--bots", "greedy", "--games", "1"]
+UNLOOKABLE_PATHS = {
+    "resume": ["host", "--resume", UNLOOKABLE],
+    "authorized-keys": ["host", "--ssh-authorized-keys", UNLOOKABLE],
+    "record": ["host", "--record", UNLOOKABLE],
+    "records": [*SIMULATE, "--records", UNLOOKABLE],
+}
+
+
+@pytest.mark.parametrize("args", UNLOOKABLE_PATHS.values(), ids=UNLOOKABLE_PATHS.keys())
+def test_a_path_that_cannot_be_looked_at_is_one_line_before_any_screen(args: list[str]) -> None:
+    """Path.is_file(), is_dir() and exists() raise for such a path: each
+    of these ended in a traceback (PermissionError under a mode-000 dir)."""
+    flag = next(a for a in args if a.startswith("--r") or a.startswith("--ssh"))
+    err = assert_usage_error(run(*args, timeout=30), f"{flag} {UNLOOKABLE}: ", "too long")
+    assert len(err.splitlines()) == 1
+
+
 def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Path) -> None:
     journal = tmp_path / "game.json"
     journal.write_text("{}")
