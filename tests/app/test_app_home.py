@@ -880,3 +880,21 @@ async def test_the_stats_screen_reads_past_a_game_changed_by_hand() -> None:
         assert str(history.path) in note and "\n" not in note
         await pilot.press("escape")
         await wait_for(pilot, lambda: on(app, StartScreen))
+
+
+async def test_a_record_that_cannot_be_looked_at_is_told_as_gone() -> None:
+    """Path.is_file() raises for a record under a directory that cannot be
+    searched (mode 000; here a name no file system allows, for any user):
+    drawing the list of last games ended the app with a traceback."""
+    record = "/tmp/" + "x" * 256 + "/game.json"
+    History().add(FinishedGame((SeatEntry("me", "you"), SeatEntry("b", "bot", "greedy")),
+                               0, 1, True, False, 20, 15, record=record))  # fmt: skip
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        assert "gone" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("The record is gone" in n for n in notes(app)))
+        assert on(app, StatsScreen)

@@ -34,7 +34,17 @@ def record_words(record: str | None) -> str:
     deleted since is told as such here, not only once Enter is pressed."""
     if not record:
         return ""
-    return "⏎ replay" if Path(record).is_file() else "gone"
+    return "⏎ replay" if record_there(record) else "gone"
+
+
+def record_there(record: str) -> bool:
+    """Whether the record file is there.  Path.is_file() raises for a path
+    it cannot look at (a directory on the way of mode 000: Permission
+    denied), which ended the app with a traceback as the list was drawn."""
+    try:
+        return Path(record).is_file()
+    except OSError:
+        return False  # told as gone; Enter says so in the same words
 
 
 def result_words(game: FinishedGame) -> str:
@@ -191,7 +201,7 @@ class StatsScreen(Screen[None]):
             return
         if not game.record:
             self.notify("No record of this game: only the host keeps one", timeout=4)
-        elif not Path(game.record).is_file():
+        elif not record_there(game.record):
             self.notify(f"The record is gone: {game.record}", severity="warning", markup=False)
         else:
             self.post_message(ReplayRequested(game.record))
