@@ -201,8 +201,10 @@ def write_atomic(
     program needs; only a power cut before the flush could lose it.
     ``new=True``: the file must not exist, and FileExistsError says it does,
     even when another process makes it between a look and the write.
+    A symbolic link to a file is written through: the file it leads to gets
+    the new content, and the link stays.
     """
-    target = Path(path)
+    target = Path(path) if new else _through_link(Path(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
@@ -220,6 +222,18 @@ def write_atomic(
         raise
     if sync:
         sync_dir(target.parent)  # the rename itself
+
+
+def _through_link(path: Path) -> Path:
+    """The file a symbolic link at ``path`` leads to, if it leads to one.
+    Replacing the link itself cut it: a settings.toml kept with the user's
+    other dotfiles and linked into ~/.config became a file of its own at
+    the first change of a setting, and the linked file kept the old ones.
+    A link that leads to no file is replaced, as a file would be."""
+    if not path.is_symlink():
+        return path
+    real = Path(os.path.realpath(path))
+    return real if real.is_file() else path
 
 
 def _publish_new(tmp: str, target: Path) -> None:

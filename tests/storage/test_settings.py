@@ -212,3 +212,25 @@ def test_a_number_too_long_or_nesting_too_deep_is_one_line_and_kept(text: str, w
     assert loaded.change(players=3) is None
     assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == text
     assert SettingsFile().settings.players == 3
+
+
+def test_a_settings_file_linked_from_elsewhere_is_written_through_the_link(
+    tmp_path: Path,
+) -> None:
+    """A settings.toml kept with the user's dotfiles and linked into the
+    config dir: a change was written over the link, which became a file of
+    its own, and the dotfiles' copy never saw a change again."""
+    kept = tmp_path / "dotfiles" / "threeup.toml"
+    kept.parent.mkdir()
+    kept.write_text("players = 3\n", encoding="utf-8")
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.symlink_to(kept)
+    assert SettingsFile().change(players=5) is None
+    assert path.is_symlink() and path.readlink() == kept
+    assert tomllib.loads(kept.read_text(encoding="utf-8"))["players"] == 5
+    assert SettingsFile().settings.players == 5
+    assert sorted(p.name for p in kept.parent.iterdir()) == ["threeup.toml"]  # no temp left
+    kept.unlink()  # a link that leads nowhere now: replaced by the file, as before
+    assert SettingsFile().change(players=6) is None
+    assert not path.is_symlink() and SettingsFile().settings.players == 6
