@@ -726,3 +726,26 @@ async def test_c_on_the_result_box_opens_the_chat_and_keeps_what_is_typed(
         await pilot.pause(0.2)
         assert client.requests == [("chat", text)]
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_a_record_name_from_home_is_saved_in_home(
+    client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name "~/games/x.json" went to the table as typed, which wrote it under a
+    new directory named ~ where the app runs, and said it was saved to
+    ~/games/x.json: not where the player then looked."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_game_over(pilot, client, finished_deal())
+        field = app.screen.query_one("#record-path", Input)
+        field.value = "~/games/x.json"
+        await pilot.press("s")
+        saved = str(home / "games" / "x.json")
+        assert client.requests[-1] == ("save_record", saved)
+        (home / "games").mkdir(parents=True)
+        (home / "games" / "x.json").write_text("{}")  # what the table wrote
+        client.emit(GameSaved(saved))
+        await wait_for(pilot, lambda: field.value == str(home / "games" / "x-2.json"))

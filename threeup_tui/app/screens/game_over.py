@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,15 +226,22 @@ class GameOverScreen(ModalScreen[None]):
         session = self.table.session
         if session is None or not self.offers.save:
             return
-        path = self.query_one("#record-path", Input).value.strip() or free_record_name()
+        path = self._typed_path() or free_record_name()
         session.client.save_record(path)
+
+    def _typed_path(self) -> str:
+        """The name in the box, ``~`` as the home directory, as a shell reads
+        it: the table took "~/games/x.json" as a directory named ~ where the
+        app runs, and said "Saved the record to ~/games/x.json"."""
+        typed = self.query_one("#record-path", Input).value.strip()
+        return os.path.expanduser(typed) if typed else ""
 
     def record_saved(self, path: str) -> None:
         """The record is written where the box said: it offers the next free
         name now, so that a second Save writes a second file rather than
         being refused as "already exists"."""
         field = self.query_one("#record-path", Input)
-        if field.value.strip() == path:
+        if self._typed_path() == path:
             saved = Path(path)
             field.value = str(free_path(saved.parent, saved.stem, saved.suffix or ".json"))
 
