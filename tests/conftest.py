@@ -10,7 +10,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -32,3 +37,38 @@ def own_directories(
         monkeypatch.setenv(name, str(path))
     monkeypatch.delenv("THREEUP_GUEST", raising=False)
     return paths
+
+
+@pytest.fixture
+def read_only() -> Callable[[Path], AbstractContextManager[None]]:
+    """``with read_only(folder):`` the folder cannot be written: by its mode
+    for a user, by a read-only bind mount for root (whom no mode stops);
+    the test is skipped where neither can be done."""
+
+    @contextlib.contextmanager
+    def made_read_only(folder: Path) -> Iterator[None]:
+        if os.geteuid() != 0:
+            folder.chmod(0o500)
+            try:
+                yield
+            finally:
+                folder.chmod(0o700)
+            return
+        mount = shutil.which("mount")
+
+        def done(*args: str | Path) -> bool:
+            return (
+                mount is not None
+                and not subprocess.run([mount, *args], capture_output=True).returncode
+            )
+
+        if not done("--bind", folder, folder):
+            pytest.skip("root, and no bind mount to make a directory read-only")
+        try:
+            if not done("-o", "remount,bind,ro", folder, folder):
+                pytest.skip("root, and no read-only remount")
+            yield
+        finally:
+            subprocess.run(["umount", folder], check=True)
+
+    return made_read_only

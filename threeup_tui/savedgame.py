@@ -64,10 +64,10 @@ def saved_games() -> list[SavedGame]:
 
 
 def kept_games() -> tuple[list[SavedGame], list[str]]:
-    """Kept games no window is playing, the newest first; and those whose
-    table file cannot be read, which are set aside (``NAME.bad``, never
-    deleted: they are the player's to look at), by the names they went
-    under, for the player to be told once."""
+    """Kept games no window is playing, the newest first; and one line for
+    the player for each whose table file cannot be read, which is set aside
+    (``NAME.bad``, never deleted: it is the player's to look at) where it
+    can be."""
     found: list[SavedGame] = []
     aside: list[str] = []
     with contextlib.suppress(OSError):
@@ -80,7 +80,7 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
                 saved = _read(journal)
                 if saved is None:
                     if file.exists():  # (not one another window has just forgotten)
-                        aside.append(set_aside_game(journal))
+                        aside.append(_unreadable(journal))
                     continue
                 if _finished(journal):
                     # Its window ended at the game-over box (killed, or the
@@ -92,6 +92,19 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
                 lock.release()
             found.append(saved)
     return sorted(found, key=lambda g: g.left_at, reverse=True), aside
+
+
+def _unreadable(journal: Path) -> str:
+    """Set aside a kept game that cannot be read; what the player is told."""
+    try:
+        return (
+            f"A kept game could not be read; its files are kept aside as {set_aside_game(journal)}"
+        )
+    except OSError as err:
+        return (
+            f"A kept game could not be read, nor moved aside ({err.strerror or err}): "
+            f"{home_short(table_file_path(journal))}"
+        )
 
 
 def _read(journal: Path) -> SavedGame | None:
@@ -144,13 +157,15 @@ def forget(journal: Path) -> bool:
 def set_aside_game(journal: Path) -> str:
     """Move a kept game that cannot come back out of the way (``NAME.bad``,
     or ``NAME.bad-2`` if one is there already), never deleting it; the
-    journal's new name, for the player."""
+    journal's new name, for the player.  OSError if its table file (which
+    makes it a kept game) could not be moved: the player was told it was
+    kept aside when nothing had moved (a directory that cannot be written),
+    and told again by every start screen."""
     shown = journal.with_name(journal.name + ".bad")
-    for path in (journal, table_file_path(journal)):
+    if journal.exists():  # none yet for a game left in its set-up
         with contextlib.suppress(OSError):
-            aside = set_aside(path)
-            if path == journal:
-                shown = aside
+            shown = set_aside(journal)
+    set_aside(table_file_path(journal))
     with contextlib.suppress(OSError):
         lock_path(journal).unlink(missing_ok=True)
     return home_short(shown)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from app_helpers import (
@@ -297,3 +299,28 @@ async def test_a_long_kept_game_line_breaks_between_its_parts() -> None:
         shown = rows[first + 1 : last + 1]
         assert all(row.startswith("   ") for row in shown), shown  # each indented
         assert any(time.strftime("%H:%M", time.localtime(left)) in row for row in shown), shown
+
+
+async def test_a_kept_game_that_cannot_be_moved_aside_is_told_once_a_run(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    """In a games directory that cannot be written, the start screen said
+    "kept aside as NAME.bad" of a file that had not moved, and said it again
+    each time it showed (back from a game, a join that failed)."""
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+    (kept,) = saved_games()
+    table_file = Path(f"{kept.journal}.table")
+    table_file.write_text('{"format": "threeup-tab')
+    with read_only(games_dir()):
+        second = create_app(fast_launcher(), StartSpec(name="me"))
+        async with second.run_test(size=(80, 24), notifications=True) as pilot:
+            start = await on_start_screen(pilot)
+            await wait_for(pilot, lambda: any("could not be read" in n for n in notes(second)))
+            second._show_saved_game()  # as the start screen's every return does
+            await pilot.pause(0.2)
+            (said,) = [n for n in notes(second) if "could not be read" in n]
+            assert "nor moved aside" in said and said.endswith(str(table_file))
+            assert start.saved is None
+    assert table_file.read_text() == '{"format": "threeup-tab'  # left as it was

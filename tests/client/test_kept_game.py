@@ -11,6 +11,8 @@ import logging
 import os
 import shutil
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -169,7 +171,8 @@ async def test_kept_games_are_offered_newest_first_passing_over_what_cannot_be_r
     games, aside = kept_games()
     assert [g.journal for g in games] == [journals[1]]
     # Said once, by the names they went under...
-    assert sorted(aside) == sorted([f"{journals[2]}.bad", f"{journals[0]}.bad"])
+    said = "A kept game could not be read; its files are kept aside as"
+    assert sorted(aside) == sorted([f"{said} {journals[2]}.bad", f"{said} {journals[0]}.bad"])
     bad = Path(f"{table_file_path(journals[2])}.bad")
     assert bad.read_text() == "{ not json"  # ...and set aside, never deleted
     assert kept_games() == (games, [])
@@ -239,3 +242,29 @@ def test_finished_games_are_kept_beside_the_journal_as_the_resuming_host_chooses
     open_table(TableConfig(players=2, journal=journal, keep_records=False))
     assert open_table(TableConfig(), resume=journal).config.keep_records  # headless
     assert not open_table(TableConfig(keep_records=False), resume=journal).config.keep_records
+
+
+async def test_a_kept_game_that_cannot_be_moved_aside_is_not_said_to_be(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    """In a games directory that cannot be written, an unreadable kept game
+    stayed where it was while the player was told it was "kept aside as
+    NAME.bad" (a name no file had), and told so again by every start screen."""
+    journal = new_journal()
+    client = bot_game(players=2, seed=3, bot_delay=0.0, journal=journal)
+    await client.start()
+    await client.close()  # in its set-up: kept
+    table_file = table_file_path(journal)
+    table_file.write_text("{ not json")
+    with read_only(games_dir()):
+        games, unreadable = kept_games()
+        assert games == []
+        (line,) = unreadable
+        assert line.startswith("A kept game could not be read, nor moved aside (")
+        assert line.endswith(f"): {table_file}") and "kept aside as" not in line
+        assert table_file.read_text() == "{ not json"  # left as it was
+    games, unreadable = kept_games()  # once the directory can be written again
+    assert unreadable == [
+        f"A kept game could not be read; its files are kept aside as {journal}.bad"
+    ]
+    assert Path(f"{table_file}.bad").read_text() == "{ not json"

@@ -178,6 +178,7 @@ class ThreeUpApp(App[int]):
         self._quitting = False
         self._terminated = False  # SIGTERM: for a guest, the door says why it ends
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
+        self._told: set[str] = set()  # lines on kept games, said once a run
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -342,14 +343,12 @@ class ThreeUpApp(App[int]):
         start = self._start_screen
         if start is None or self.session is not None:
             return
-        games, aside = self.launcher.kept_games()
-        for name in aside:
-            self.notify(
-                f"A kept game could not be read; its files are kept aside as {name}",
-                severity="warning",
-                markup=False,
-                timeout=10,
-            )
+        games, unreadable = self.launcher.kept_games()
+        for line in unreadable:
+            if line in self._told:
+                continue  # one that could not be moved aside is found again
+            self._told.add(line)
+            self.notify(line, severity="warning", markup=False, timeout=10)
         start.show_saved(games[0] if games else None, len(games) - 1 if games else 0)
 
     @on(HostFormRequested)

@@ -164,8 +164,11 @@ def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
     except TableError as err:
         kept.release()
         # Offered again it would fail again: its files go aside, kept.
-        aside = set_aside_game(journal)
-        raise TableError(f"{err} (its files are kept aside as {aside})") from None
+        try:
+            aside = f"its files are kept aside as {set_aside_game(journal)}"
+        except OSError as why:
+            aside = f"its files could not be moved aside: {why.strerror or why}"
+        raise TableError(f"{err} ({aside})") from None
     except BaseException:
         kept.release()
         raise
