@@ -238,7 +238,13 @@ class Launcher:
             journal = settings.journal
             crash = journal is None and self.crash_journals
             if crash:
-                journal = crash_journal()
+                try:
+                    journal = crash_journal()
+                except OSError:
+                    # No state directory to keep it in (a file in its place,
+                    # one that cannot be written): the table is hosted all the
+                    # same, unkept, as a game against bots is played.
+                    journal = None
             config = TableConfig(
                 players=settings.players,
                 options=settings.options,

@@ -898,3 +898,19 @@ async def test_a_record_that_cannot_be_looked_at_is_told_as_gone() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: any("The record is gone" in n for n in notes(app)))
         assert on(app, StatsScreen)
+
+
+async def test_an_app_host_without_a_state_directory_hosts_unkept(
+    own_directories: dict[str, Path],
+) -> None:
+    """A file where the state directory should be (or one that cannot be
+    written) left the app unable to host at all: "Could not host: [Errno
+    20] Not a directory", though the journal is only a crash's safety net."""
+    own_directories["THREEUP_STATE_DIR"].write_text("a file where the state dir should be")
+    app = create_app(loopback_host(), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.journal is None
+        assert not any("Could not host" in n for n in notes(app))
+        assert "threeup host --resume" not in chat_text(app)  # nothing to resume from
