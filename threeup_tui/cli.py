@@ -677,12 +677,26 @@ def cmd_join(args: argparse.Namespace) -> int:
             raise CliError("--bot plays a seat; it cannot --watch")
         from .netplay.run import run_bot_client
 
+        _check_home()  # where the seat's token is kept
         return run_bot_client(args)
     return cmd_app(args)
 
 
+def _check_home() -> None:
+    """The directories must have names before the app (its settings, its
+    history) or a seat's token are looked for: without a home they once
+    ended in platformdirs' RuntimeError, a traceback before any screen."""
+    from .paths import no_home
+
+    why = no_home()
+    if why is not None:
+        raise CliError(why)
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from .app.main import run_app
+
+    _check_home()
 
     code: int = run_app(args)
     return code

@@ -36,6 +36,22 @@ def data_dir() -> Path:
     return _dir("THREEUP_DATA_DIR", user_data_dir(APP, appauthor=False))
 
 
+def no_home() -> str | None:
+    """Why the directories cannot be named, in one line; None when they can.
+    platformdirs raises RuntimeError where there is no home directory (HOME
+    not set, and a user with no entry in the password file, as a container
+    run as a bare uid has) and no variable names the directory instead."""
+    try:
+        for directory in (state_dir, config_dir, data_dir):
+            directory()
+    except RuntimeError:
+        return (
+            "no home directory to keep settings, games and seat tokens in: "
+            "set HOME (or XDG_CONFIG_HOME, XDG_STATE_HOME and XDG_DATA_HOME)"
+        )
+    return None
+
+
 def confined_guest() -> bool:
     """A guest of someone else's machine (the SSH door): keep nothing on disk."""
     return os.environ.get("THREEUP_GUEST", "") not in ("", "0")
@@ -54,9 +70,14 @@ def games_dir() -> Path:
 
 
 def home_short(path: Path) -> str:
-    """``path`` with the home directory as ~ (shorter to read and to type)."""
-    home = Path.home()
+    """``path`` with the home directory as ~ (shorter to read and to type);
+    the whole path where there is no home (Path.home() raises RuntimeError:
+    HOME not set, and a user with no entry in the password file)."""
     absolute = path.absolute()
+    try:
+        home = Path.home()
+    except RuntimeError:
+        return str(absolute)
     return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
 
 

@@ -8,6 +8,7 @@ import argparse
 import dataclasses
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -104,6 +105,33 @@ def test_a_path_that_cannot_be_looked_at_is_one_line_before_any_screen(args: lis
     of these ended in a traceback (PermissionError under a mode-000 dir)."""
     flag = next(a for a in args if a.startswith("--r") or a.startswith("--ssh"))
     err = assert_usage_error(run(*args, timeout=30), f"{flag} {UNLOOKABLE}: ", "too long")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="runs the command as a user with no home: needs root and setpriv",
+)
+@pytest.mark.parametrize(
+    "args",
+    [["play"], ["join", "127.0.0.1:43999", "--bot", "greedy"], ["host"]],
+    ids=["play", "join-bot", "host"],
+)
+def test_without_a_home_the_app_and_a_bot_say_so_in_one_line(args: list[str]) -> None:
+    """A container run as a bare uid (no entry in the password file) and no
+    HOME: platformdirs raised RuntimeError as the settings or the seat's
+    token were looked for, a traceback before any screen."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "THREEUP_"))}
+    env.pop("HOME", None)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent.parent)
+    uid = "54321"  # in no password file of a test machine
+    as_uid = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    proc = subprocess.run(
+        [*as_uid, sys.executable, "-m", "threeup_tui", *args],
+        capture_output=True, text=True, timeout=30, cwd="/", env=env,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    err = assert_usage_error(proc, f"threeup {args[0]}: no home directory", "set HOME")
     assert len(err.splitlines()) == 1
 
 

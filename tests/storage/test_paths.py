@@ -1,0 +1,56 @@
+"""Where threeup keeps things, when there is no home directory to keep them in."""
+
+from __future__ import annotations
+
+import pwd
+from pathlib import Path
+
+import pytest
+
+from threeup_tui import paths
+
+
+@pytest.fixture
+def homeless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No HOME, no XDG variables, and a user the password file does not know
+    (a container run as a bare uid): Path.home() and platformdirs give up."""
+    for name in ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("THREEUP_STATE_DIR", "THREEUP_CONFIG_DIR", "THREEUP_DATA_DIR"):
+        monkeypatch.delenv(name)
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+
+
+def test_without_a_home_the_directories_say_why_in_one_line(homeless: None) -> None:
+    why = paths.no_home()
+    assert why is not None and "\n" not in why
+    assert why.startswith("no home directory") and "set HOME" in why
+
+
+def test_a_directory_given_by_name_needs_no_home(
+    homeless: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / name))
+    assert paths.no_home() is None
+    assert paths.state_dir() == tmp_path / "XDG_STATE_HOME" / "threeup"
+
+
+def test_without_a_home_a_path_is_told_whole(homeless: None, tmp_path: Path) -> None:
+    """Path.home() raised RuntimeError, and telling the host how to resume
+    a table ended the app."""
+    journal = tmp_path / "tables" / "table.json"
+    assert paths.home_short(journal) == str(journal)
+    assert paths.resume_command(journal) == f"`threeup host --resume {journal}`"
+
+
+def test_a_path_under_home_is_told_from_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert paths.home_short(tmp_path / "a" / "b.json") == "~/a/b.json"
+    assert paths.home_short(Path("/elsewhere/b.json")) == "/elsewhere/b.json"
