@@ -128,7 +128,9 @@ class SettingsFile:
             self._report(f"cannot read {self.path}: {reason}")
             return
         try:
-            raw = tomllib.loads(text)
+            # A byte order mark is how some editors (Windows Notepad) begin a
+            # UTF-8 file; tomllib calls it an "invalid statement at line 1".
+            raw = tomllib.loads(text.removeprefix("\ufeff"))
         except tomllib.TOMLDecodeError as err:
             self._report(f"{self.path} is not valid TOML ({_short(err)})")
             return

@@ -234,3 +234,14 @@ def test_a_settings_file_linked_from_elsewhere_is_written_through_the_link(
     kept.unlink()  # a link that leads nowhere now: replaced by the file, as before
     assert SettingsFile().change(players=6) is None
     assert not path.is_symlink() and SettingsFile().settings.players == 6
+
+
+def test_a_file_an_editor_began_with_a_byte_order_mark_is_read() -> None:
+    """Saved by Windows Notepad, the file began with U+FEFF, and was refused
+    as "not valid TOML (invalid statement at line 1, column 1)"."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes('\ufeffplayers = 3\r\nname = "Åsa"\r\n'.encode())
+    loaded = SettingsFile()
+    assert loaded.problem is None
+    assert (loaded.settings.players, loaded.settings.name) == (3, "Åsa")
