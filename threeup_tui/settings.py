@@ -16,6 +16,7 @@ not the guest's.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -28,6 +29,7 @@ from .recordfile import read_text, set_aside, write_atomic
 from .textclean import clean_text
 
 SETTINGS_FILE = "settings.toml"
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -73,20 +75,41 @@ def _checked(raw: dict[str, Any]) -> tuple[Settings, list[str]]:
     return replace(default, **values), bad
 
 
-def to_toml(settings: Settings) -> str:
+def to_toml(settings: Settings, kept: dict[str, Any] | None = None) -> str:
+    """The file's text; ``kept``: keys this threeup does not know (a newer
+    one's settings), written back as they were read rather than dropped."""
     lines = ["# threeup settings: the app writes this file when you change a setting."]
     for key, value in asdict(settings).items():
-        if isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, int):
-            text = str(value)
-        else:
-            # A JSON string without ASCII escaping is a TOML basic string:
-            # the escapes json writes (\" \\ \n \t \uXXXX ...) are TOML's too,
-            # and DEL, which json leaves alone, TOML wants escaped.
-            text = json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-        lines.append(f"{key} = {text}")
+        lines.append(f"{key} = {_toml_value(value)}")
+    if kept:
+        lines.append("# kept as they were: settings of another version of threeup")
+        lines.extend(f"{_toml_key(key)} = {_toml_value(value)}" for key, value in kept.items())
     return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    """A value as tomllib reads it back, as TOML text (a table inline)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)  # 1.5, 1e+100, inf, -inf, nan: each TOML's too
+    if isinstance(value, str):
+        # A JSON string without ASCII escaping is a TOML basic string:
+        # the escapes json writes (\" \\ \n \t \uXXXX ...) are TOML's too,
+        # and DEL, which json leaves alone, TOML wants escaped.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        pairs = (f"{_toml_key(key)} = {_toml_value(item)}" for key, item in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    return str(value.isoformat())  # a date, a time or a date-time: TOML's own form
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _toml_value(key)
 
 
 def _short(err: tomllib.TOMLDecodeError) -> str:
@@ -108,6 +131,7 @@ class SettingsFile:
         self.settings = Settings()
         self.problem: str | None = None
         self._damaged = False  # keep the file aside before writing over it
+        self._kept: dict[str, Any] = {}  # keys of another version, written back
         if not self.confined:
             self._load()
 
@@ -141,6 +165,8 @@ class SettingsFile:
             self._report(f"{self.path} holds a number with too many digits to be settings")
             return
         self.settings, bad = _checked(raw)
+        ours = {f.name for f in fields(Settings)}
+        self._kept = {key: value for key, value in raw.items() if key not in ours}
         if bad:
             self._damaged = True
             self.problem = (
@@ -172,7 +198,7 @@ class SettingsFile:
                 set_aside(self.path)
             self._damaged = False
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, to_toml(self.settings), sync=False)
+            write_atomic(self.path, to_toml(self.settings, self._kept), sync=False)
         except OSError as err:
             self.problem = f"Settings not saved to {self.path}: {err.strerror or err}"
             return self.problem

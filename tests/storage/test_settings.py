@@ -245,3 +245,38 @@ def test_a_file_an_editor_began_with_a_byte_order_mark_is_read() -> None:
     loaded = SettingsFile()
     assert loaded.problem is None
     assert (loaded.settings.players, loaded.settings.name) == (3, "Åsa")
+
+
+def test_settings_of_another_version_are_written_back_not_dropped() -> None:
+    """A newer threeup's settings (keys this one does not know) were read,
+    passed over, and dropped from the file at the first change here."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    theirs = (
+        'sound = "chime"\nvolume = 0.75\n"odd key" = [1, 2, [3]]\n'
+        "started = 2026-12-06T03:00:00Z\n[window]\nwidth = 80\nsizes = {a = 1}\n"
+    )
+    path.write_text(f"players = 3\n{theirs}", encoding="utf-8")
+    loaded = SettingsFile()
+    assert loaded.problem is None and loaded.settings.players == 3
+    assert loaded.change(players=5) is None
+    back = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert back.pop("players") == 5
+    assert {k: v for k, v in back.items() if k in tomllib.loads(theirs)} == tomllib.loads(theirs)
+
+
+toml_values = st.recursive(
+    st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=8), toml_values, max_size=4))
+def test_any_setting_kept_reads_back_as_it_was(kept: dict[str, object]) -> None:
+    kept = {k: v for k, v in kept.items() if k not in Settings.__dataclass_fields__}
+    text = to_toml(Settings(), kept)
+    back = tomllib.loads(text)
+    assert {k: back[k] for k in kept} == kept
