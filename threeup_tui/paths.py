@@ -20,8 +20,12 @@ APP = "threeup"
 
 
 def _dir(variable: str, default: str) -> Path:
+    """The directory ``variable`` names, else ``default``; made absolute
+    against the working directory now: the history keeps its records' paths,
+    and a relative one ("data/records/game-1.json") was "gone" to an app
+    started anywhere else."""
     override = os.environ.get(variable)
-    return Path(override) if override else Path(default)
+    return (Path(override) if override else Path(default)).absolute()
 
 
 def state_dir() -> Path:

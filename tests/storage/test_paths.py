@@ -54,3 +54,24 @@ def test_a_path_under_home_is_told_from_home(
     monkeypatch.setenv("HOME", str(tmp_path))
     assert paths.home_short(tmp_path / "a" / "b.json") == "~/a/b.json"
     assert paths.home_short(Path("/elsewhere/b.json")) == "/elsewhere/b.json"
+
+
+def test_a_directory_named_relative_is_kept_absolute(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """THREEUP_DATA_DIR=data: the history kept "data/records/game-....json"
+    as a game's record, which an app started in any other directory could
+    not find ("gone")."""
+    from threeup_tui.history import FinishedGame, History, SeatEntry
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("THREEUP_DATA_DIR", "data")
+    history = History()
+    record = history.new_record_path()
+    record.parent.mkdir(parents=True)
+    record.write_text("{}")
+    seats = (SeatEntry("me", "you"), SeatEntry("bot", "bot", "greedy"))
+    history.add(FinishedGame(seats, 0, 1, True, False, 20, 15, record=str(record)))
+    monkeypatch.chdir("/")
+    (game,) = History(tmp_path / "data" / "history.sqlite3", enabled=True).games()
+    assert game.record is not None and Path(game.record).is_file()
