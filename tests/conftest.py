@@ -72,3 +72,41 @@ def read_only() -> Callable[[Path], AbstractContextManager[None]]:
             subprocess.run(["umount", folder], check=True)
 
     return made_read_only
+
+
+class SmallDisk:
+    """A file system of 64 KiB (tmpfs) at ``path``, to be filled and freed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._filler = path / "filler"
+
+    def fill(self) -> None:
+        """Write until no byte more fits (ENOSPC)."""
+        with contextlib.suppress(OSError), self._filler.open("ab") as file:
+            while True:
+                file.write(b"\0" * 1024)
+                file.flush()
+
+    def free(self) -> None:
+        self._filler.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
+    """A real full disk: a 64 KiB tmpfs mounted for the test (root only;
+    skipped where it cannot be mounted)."""
+    where = tmp_path / "small-disk"
+    where.mkdir()
+    mount = shutil.which("mount")
+    if os.geteuid() != 0 or mount is None:
+        pytest.skip("mounting a small tmpfs needs root")
+    made = subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=64k", "tmpfs", where], capture_output=True
+    )
+    if made.returncode:
+        pytest.skip("no tmpfs could be mounted here")
+    try:
+        yield SmallDisk(where)
+    finally:
+        subprocess.run(["umount", where], check=True)

@@ -194,8 +194,15 @@ class History:
                 game_id = self._insert(game)
             except DamagedHistory as err:
                 aside = self._set_aside()
+                try:
+                    game_id = self._insert(game)
+                except HistoryError as again:
+                    # The damaged file has moved: that must be told even when
+                    # the new history cannot be started (a full disk), or the
+                    # next game starts one and the old games seem gone.
+                    why = str(again).removeprefix("Your games: ")
+                    raise HistoryError(f"{err}; it is kept as {aside.name}; {why}") from None
                 note = f"{err}; it is kept as {aside.name}, and a new history starts with this game"
-                game_id = self._insert(game)
         return game_id, note
 
     def _insert(self, game: FinishedGame) -> int:

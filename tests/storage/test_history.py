@@ -395,3 +395,27 @@ def test_a_data_dir_that_cannot_be_looked_in_is_one_line(
         data.chmod(0o700)
     if why == "unsearchable":
         assert History().stats().total.games == 1  # nothing was lost
+
+
+def test_a_damaged_history_moved_aside_on_a_full_disk_is_told(
+    own_directories: dict[str, Path], monkeypatch: pytest.MonkeyPatch, small_disk: Any
+) -> None:
+    """The damaged file was moved aside, the new history could not be made
+    (no space), and only "database or disk is full" was told: once space
+    came back the next game began a new history, and the old games seemed
+    gone, with no word of history.sqlite3.damaged."""
+    monkeypatch.setenv("THREEUP_DATA_DIR", str(small_disk.path / "data"))
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.write_bytes(b"this is not a database, it is a shopping list\n" * 20)
+    small_disk.fill()
+    with pytest.raises(HistoryError) as caught:
+        history.add(game(1))
+    told = str(caught.value)
+    assert "damaged" in told and f"kept as {HISTORY_FILE}.damaged" in told
+    assert "full" in told and "\n" not in told and told.count("Your games") == 1
+    aside = history.path.with_name(HISTORY_FILE + ".damaged")
+    assert aside.read_bytes().startswith(b"this is not")  # nothing lost
+    small_disk.free()
+    assert history.add(game(1))[0] == 1  # space back: the next game is kept
+    assert history.stats().total.games == 1
