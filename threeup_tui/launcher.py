@@ -98,8 +98,9 @@ class HostedClient(LocalClient):
 
     @property
     def journal(self) -> Path | None:
-        """The table's journal: what ``threeup host --resume`` takes after a crash."""
-        return self.table.config.journal
+        """The table's journal: what ``threeup host --resume`` takes after a
+        crash; None while the table's files are not kept (a full disk)."""
+        return self.table.config.journal if self.table.keeping_files else None
 
     @property
     def address(self) -> tuple[str, int] | None:
@@ -120,7 +121,7 @@ class HostedClient(LocalClient):
         ``--resume`` (they come back by themselves); else it closes."""
         from .netplay.wire import CLOSE_HOST_STOPPED
 
-        table, journal = self.table, self.table.config.journal
+        table, journal = self.table, self.journal
         if journal is None or not table.game_under_way:
             await self.close()
             return None

@@ -227,6 +227,9 @@ class Table:
         self._suspended_clock: dict[str, Any] | None = None  # the turn clock at a clean stop
         self._file_failed = False
         self._journal_failed = False
+        # Why the table's files are not being kept now (a full disk, say),
+        # in the words its host's seat is told; None while they are.
+        self.files_problem: str | None = None
         self._journal = JournalWriter()
         self.turn_clock = Clock()
         self._stand_ins: dict[int, Bot] = {}  # the turn timer's bot, per seat
@@ -249,6 +252,8 @@ class Table:
         self._send_clock(sub)  # a reconnect finds the clock where it was
         for line in self.chat_log[-CHAT_ON_CONNECT:]:
             callback(dataclasses.replace(line, old=True))
+        if self.files_problem is not None and seat is not None and seat == self.host_seat:
+            callback(Notice(self.files_problem))  # it came before they sat down
 
     def unsubscribe(self, key: object) -> None:
         gone = self._subscribers.pop(key, None)
@@ -988,8 +993,10 @@ class Table:
             if not self._journal_failed:  # once: the game plays on without it
                 log.error("cannot write the journal %s: %s", path, err)
             self._journal_failed = True
+            self._cannot_keep(err)
         else:
             self._journal_failed = False
+            self._kept_again()
         # A move may change a seat's count of time-outs (about 30 us when
         # nothing changed: the file is compared, not written).
         self.save_table_file()
@@ -1068,9 +1075,36 @@ class Table:
             if not self._file_failed:  # once: the table plays on without it
                 log.warning("cannot write the table file beside %s: %s", journal, err)
             self._file_failed = True
+            self._cannot_keep(err)
             return
         self._file_failed = False
         self._file_written = data
+        self._kept_again()
+
+    @property
+    def keeping_files(self) -> bool:
+        """Whether the journal and the table file are kept on disk now: what
+        brings the game back after its app or host stops (``--resume``,
+        Continue your game).  False without a journal, or while writing
+        them fails."""
+        return self.config.journal is not None and self.files_problem is None
+
+    def _cannot_keep(self, err: OSError) -> None:
+        """Writing the table's files failed: the game plays on, unkept.  The
+        host's seat (the player of a game against bots, the app that hosts)
+        is told once, as the log reaches nobody there: it was still told
+        its game was kept, and found nothing to continue."""
+        told = self.files_problem is not None
+        self.files_problem = (
+            f"This game cannot be kept on disk ({err.strerror or err}): it plays on, "
+            "but could not come back if this app stopped"
+        )
+        if not told and self.host_seat is not None:
+            self._send(self.host_seat, Notice(self.files_problem))
+
+    def _kept_again(self) -> None:
+        if not (self._journal_failed or self._file_failed):
+            self.files_problem = None
 
     def abandon(self) -> None:
         """The table never opened (its host could not listen).  A new table

@@ -914,3 +914,24 @@ async def test_an_app_host_without_a_state_directory_hosts_unkept(
         assert isinstance(client, HostedClient) and client.journal is None
         assert not any("Could not host" in n for n in notes(app))
         assert "threeup host --resume" not in chat_text(app)  # nothing to resume from
+
+
+async def test_an_app_host_on_a_full_disk_promises_no_resume(
+    monkeypatch: pytest.MonkeyPatch, small_disk: Any
+) -> None:
+    """On a full disk the table's files could not be written (the log said
+    so, and nobody reads the app's log), yet the chat told the host "if this
+    app stops, threeup host --resume ... brings the table back, no move
+    lost", and --resume then found no such file.  The host is told the
+    game cannot be kept, and is promised no resume."""
+    monkeypatch.setenv("THREEUP_STATE_DIR", str(small_disk.path / "state"))
+    (small_disk.path / "state").mkdir()
+    small_disk.fill()
+    app = create_app(loopback_host(), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        client = app.session.client if app.session else None
+        assert isinstance(client, HostedClient) and client.journal is None
+        await wait_for(pilot, lambda: any("cannot be kept on disk" in n for n in notes(app)))
+        assert "threeup host --resume" not in chat_text(app)
+        await client.close()  # its lock file, on the small disk, before it goes

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -268,3 +269,41 @@ async def test_a_kept_game_that_cannot_be_moved_aside_is_not_said_to_be(
         f"A kept game could not be read; its files are kept aside as {journal}.bad"
     ]
     assert Path(f"{table_file}.bad").read_text() == "{ not json"
+
+
+def notices(client: LocalClient) -> list[str]:
+    """The texts of the Notice events waiting for ``client`` (read off its queue)."""
+    from threeup_tui.client.events import Notice
+
+    said = []
+    while not client._events.empty():
+        event = client._events.get_nowait()
+        if isinstance(event, Notice):
+            said.append(event.text)
+    return said
+
+
+async def test_a_game_that_cannot_be_kept_on_a_full_disk_is_not_said_to_be(
+    small_disk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a full disk the table's files could not be written, which only
+    the log said: the player was asked "Leave this game? It is kept:
+    continue it from the start screen", and found nothing to continue.
+    The player is told once, the game plays on, and it is not said to be
+    kept until its files are written again (here, once the disk has room)."""
+    monkeypatch.setenv("THREEUP_STATE_DIR", str(small_disk.path / "state"))
+    journal = new_journal()
+    small_disk.fill()
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
+    await client.start()
+    try:
+        play_until_our_turn(client, 2)
+        assert not client.kept and not client.table.keeping_files
+        (said,) = notices(client)
+        assert said.startswith("This game cannot be kept on disk (No space left on device)")
+        small_disk.free()
+        play_until_our_turn(client, 1)  # a move: the journal and the table file again
+        assert client.kept and notices(client) == []
+    finally:
+        await client.close()
+    assert [game.journal for game in saved_games()] == [journal]

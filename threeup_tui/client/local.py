@@ -46,7 +46,8 @@ class LocalClient(TableClient):
 
     @property
     def kept(self) -> bool:
-        return self._kept is not None and self.table.config.journal is not None
+        """Whether this game against bots is kept now (Continue your game)."""
+        return self._kept is not None and self.table.keeping_files
 
     async def start(self) -> None:
         token = None
