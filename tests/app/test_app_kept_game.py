@@ -203,15 +203,21 @@ async def test_a_kept_game_that_cannot_come_back_is_set_aside_in_words() -> None
     assert saved_games() == []
 
 
-async def test_a_kept_game_whose_table_file_is_damaged_is_set_aside_in_words() -> None:
-    """Passed over without a word, the next kept game was offered as if it
-    were the one the player left."""
+async def a_kept_game_with_a_damaged_table_file() -> tuple[SavedGame, Path]:
+    """A game against bots left in the middle, its table file then cut short."""
     app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
     async with app.run_test(size=(80, 24)) as pilot:
         await leave_in_the_middle(pilot)
     (kept,) = saved_games()
     table_file = Path(f"{kept.journal}.table")
     table_file.write_text('{"format": "threeup-tab')
+    return kept, table_file
+
+
+async def test_a_kept_game_whose_table_file_is_damaged_is_set_aside_in_words() -> None:
+    """Passed over without a word, the next kept game was offered as if it
+    were the one the player left."""
+    kept, table_file = await a_kept_game_with_a_damaged_table_file()
     second = create_app(fast_launcher(), StartSpec(name="me"))
     async with second.run_test(size=(80, 24), notifications=True) as pilot:
         start = await on_start_screen(pilot)
@@ -307,12 +313,7 @@ async def test_a_kept_game_that_cannot_be_moved_aside_is_told_once_a_run(
     """In a games directory that cannot be written, the start screen said
     "kept aside as NAME.bad" of a file that had not moved, and said it again
     each time it showed (back from a game, a join that failed)."""
-    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await leave_in_the_middle(pilot)
-    (kept,) = saved_games()
-    table_file = Path(f"{kept.journal}.table")
-    table_file.write_text('{"format": "threeup-tab')
+    _, table_file = await a_kept_game_with_a_damaged_table_file()
     with read_only(games_dir()):
         second = create_app(fast_launcher(), StartSpec(name="me"))
         async with second.run_test(size=(80, 24), notifications=True) as pilot:

@@ -10,12 +10,13 @@ bot level (thinking_bots.py), whose decisions wait for this test.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from thinking_bots import Gate, alive
@@ -224,20 +225,37 @@ async def test_a_host_killed_outright_leaves_no_thinking_worker_behind(
                 os.kill(pid, signal.SIGKILL)
 
 
-async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
-    gate: Gate, tmp_path: Path
-) -> None:
+@contextlib.asynccontextmanager
+async def a_joined_gated_bot(
+    gate: Gate, stderr: Path
+) -> AsyncIterator[tuple[Table, NetHost, subprocess.Popen[bytes]]]:
+    """A table of two on loopback, a greedy bot in seat 1, and a real
+    `threeup join --bot gated` process in seat 2 (its stderr to ``stderr``);
+    the table's runner plays; everything is stopped afterwards."""
     table = Table(TableConfig(players=2, seed=4, auto_start=True, takeover_after=600))
     table.add_bot(None, "greedy")  # seat 1; the joining bot takes seat 2
     net_host = await NetHost.start(table, LOOPBACK, 0)
     runner = TableRunner(table)
     runner.start()
-    stderr = tmp_path / "bot.stderr"
     bot = threeup(
         gate, "join", f"{LOOPBACK}:{net_host.address[1]}", "--bot", "gated", "--name", "robo",
         stderr=stderr,
     )  # fmt: skip
     try:
+        yield table, net_host, bot
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        await runner.stop()
+        await net_host.close()
+
+
+async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
+    gate: Gate, tmp_path: Path
+) -> None:
+    stderr = tmp_path / "bot.stderr"
+    async with a_joined_gated_bot(gate, stderr) as (table, net_host, bot):
         await gate.until_thinking("1-setup")  # the game is on, and the joined bot thinks
         (session_id,) = net_host.server.session_ids
         session = net_host.server._engine.session(session_id)  # to see the bot's acks
@@ -248,29 +266,14 @@ async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
         worker = gate.pid("1-setup")
         assert worker != bot.pid and alive(worker)
         await ctrl_c_ends_it_and_its_worker(bot, stderr, worker)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait()
-        await runner.stop()
-        await net_host.close()
 
 
 async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(gate: Gate, tmp_path: Path) -> None:
     """`kill` (or a service manager) stops `threeup join --bot` while its bot
     thinks: it leaves the table at once, as on Ctrl-C, rather than dying
     silent and leaving the host to wait out the idle time-out for the seat."""
-    table = Table(TableConfig(players=2, seed=4, auto_start=True, takeover_after=600))
-    table.add_bot(None, "greedy")  # seat 1; the joining bot takes seat 2
-    net_host = await NetHost.start(table, LOOPBACK, 0)
-    runner = TableRunner(table, None)
-    runner.start()
     stderr = tmp_path / "bot.stderr"
-    bot = threeup(
-        gate, "join", f"{LOOPBACK}:{net_host.address[1]}", "--bot", "gated", "--name", "robo",
-        stderr=stderr,
-    )  # fmt: skip
-    try:
+    async with a_joined_gated_bot(gate, stderr) as (table, _, bot):
         await gate.until_thinking("1-setup")
         worker = gate.pid("1-setup")
         assert table.seats[1].connected
@@ -280,12 +283,6 @@ async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(gate: Gate, tmp_path: Pa
         assert bot.returncode == 143 and "Traceback" not in errors, (bot.returncode, errors)
         await until(lambda: not table.seats[1].connected, "the host to see the seat left", 5)
         await until(lambda: not alive(worker), "the thinking worker to go", 15)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait()
-        await runner.stop()
-        await net_host.close()
 
 
 async def test_a_simulation_killed_outright_leaves_no_worker_behind(tmp_path: Path) -> None:
