@@ -124,7 +124,7 @@ def test_client_process_killed_mid_game_gets_its_seat_back(tmp_path: Path) -> No
     assert table["seats"][seat]["token"] in kept
 
 
-@pytest.mark.parametrize("stop", ["killed", "stopped"])
+@pytest.mark.parametrize("stop", ["killed", "stopped", "hung up"])
 def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, stop: str) -> None:
     """`threeup host --headless --resume FILE`, and nothing else: the table
     comes back on the port it had (port 0 picked it at random), still asks
@@ -147,7 +147,9 @@ def test_host_process_killed_mid_game_resumes_with_no_move_lost(tmp_path: Path, 
         if stop == "killed":
             host.kill()
         else:
-            host.popen.send_signal(signal.SIGINT)
+            # Ctrl-C, or SIGHUP (its terminal closed, its SSH session dropped),
+            # which once ended it on the spot, its players told nothing.
+            host.popen.send_signal(signal.SIGINT if stop == "stopped" else signal.SIGHUP)
             assert host.wait(30) == 130, host.stderr()
             # The line it leaves is a command that works as given.
             assert f"`threeup host --headless --resume {record}` brings it back" in host.stderr()
@@ -332,3 +334,16 @@ def test_a_host_stopped_at_the_end_of_its_last_game_closes_the_table_on_resume(
     assert "the table has played its 1 game" in alice.stderr()
     verdict = verify_cli(record)
     assert verdict["ok"] is True and verdict["finished"] is True, verdict
+
+
+def test_a_hang_up_stops_a_host_cleanly_unless_it_runs_under_nohup() -> None:
+    """SIGHUP stops a headless host or a joined bot as Ctrl-C does; one
+    started under `nohup` asked to ignore it, and does."""
+    from threeup_tui.netplay.run import stop_signals
+
+    assert signal.SIGHUP in stop_signals()
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup leaves it
+    try:
+        assert stop_signals() == (signal.SIGINT, signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGHUP, before)

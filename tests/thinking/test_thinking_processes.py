@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import pytest
 from thinking_bots import Gate, alive
 
 from threeup_tui.bots import GreedyBot
@@ -268,19 +269,23 @@ async def test_a_bot_joined_over_the_network_acks_while_it_thinks(
         await ctrl_c_ends_it_and_its_worker(bot, stderr, worker)
 
 
-async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(gate: Gate, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["sigterm", "sighup"])
+async def test_sigterm_ends_a_joined_bot_as_ctrl_c_does(
+    gate: Gate, tmp_path: Path, sig: signal.Signals
+) -> None:
     """`kill` (or a service manager) stops `threeup join --bot` while its bot
-    thinks: it leaves the table at once, as on Ctrl-C, rather than dying
+    thinks, and so does a hang-up (its terminal closed, its SSH session
+    dropped): it leaves the table at once, as on Ctrl-C, rather than dying
     silent and leaving the host to wait out the idle time-out for the seat."""
     stderr = tmp_path / "bot.stderr"
     async with a_joined_gated_bot(gate, stderr) as (table, _, bot):
         await gate.until_thinking("1-setup")
         worker = gate.pid("1-setup")
         assert table.seats[1].connected
-        bot.send_signal(signal.SIGTERM)
+        bot.send_signal(sig)
         await until(lambda: bot.poll() is not None, "the bot to end", 15)
         errors = stderr.read_text()
-        assert bot.returncode == 143 and "Traceback" not in errors, (bot.returncode, errors)
+        assert bot.returncode == 128 + sig and "Traceback" not in errors, (bot.returncode, errors)
         await until(lambda: not table.seats[1].connected, "the host to see the seat left", 5)
         await until(lambda: not alive(worker), "the thinking worker to go", 15)
 

@@ -34,7 +34,7 @@ from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
 COUNTS_LOG_EVERY = 600.0  # seconds between the headless host's count lines
 STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
-EXIT_TERMINATED = 128 + signal.SIGTERM  # a joined bot stopped by SIGTERM, as a shell reports it
+EXIT_BY_SIGNAL = 128  # + the signal: a joined bot stopped by SIGTERM or SIGHUP, as a shell says
 
 log = logging.getLogger("threeup")
 
@@ -85,7 +85,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     counting = asyncio.get_running_loop().create_task(log_counts(host))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in stop_signals():
         loop.add_signal_handler(sig, stop.set)
     reason = CLOSE_TABLE_CLOSED
     try:
@@ -267,6 +267,19 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     return door
 
 
+def stop_signals() -> tuple[signal.Signals, ...]:
+    """The signals that stop a headless host or a joined bot cleanly: Ctrl-C,
+    SIGTERM (`kill`, a service manager) and SIGHUP (its terminal closed or
+    its SSH session dropped: it once died on the spot, the host's players
+    told nothing until their idle time-out, a bot's seat left "connected"
+    as long).  Not SIGHUP under `nohup`, which asked to ignore it."""
+    hangup = getattr(signal, "SIGHUP", None)
+    wanted = [signal.SIGINT, signal.SIGTERM]
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        wanted.append(hangup)
+    return tuple(wanted)
+
+
 def run_headless_host(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr
@@ -293,7 +306,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
         shared_pool().warm()  # its worker starts while we shake hands
     name = args.name or f"{args.bot} bot"
     client = NetClient(host, port, name, args.code, watch=False, bot=args.bot)
-    terminated = _stop_on_sigterm()
+    terminated = _stop_on_signals()
     seat = BotSeat(client, bot)
     try:
         await client.start()
@@ -312,30 +325,34 @@ async def _bot_client(args: argparse.Namespace) -> int:
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
     except asyncio.CancelledError:
-        if not terminated.is_set():
+        if not terminated:
             raise
-        return EXIT_TERMINATED
+        return EXIT_BY_SIGNAL + terminated[0]
     finally:
         await seat.stop()
         await client.close()
 
 
-def _stop_on_sigterm() -> asyncio.Event:
-    """Make SIGTERM (`kill`, a service manager) stop the task running now as
-    Ctrl-C does, through its ``finally``: a bot leaves the table at once
-    (without it, it died silent, and the host waited out the idle time-out
-    before it knew the seat was empty).  The event says that it came."""
+def _stop_on_signals() -> list[int]:
+    """Make SIGTERM and SIGHUP (:func:`stop_signals`; Ctrl-C is asyncio's
+    own) stop the task running now as Ctrl-C does, through its ``finally``:
+    a bot leaves the table at once (without it, it died silent, and the host
+    waited out the idle time-out before it knew the seat was empty).  The
+    list gets the signal that came."""
     task = asyncio.current_task()
-    terminated = asyncio.Event()
+    came: list[int] = []
 
-    def stop() -> None:
-        terminated.set()
+    def stop(sig: int) -> None:
+        came.append(sig)
         if task is not None:
             task.cancel()
 
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
-    return terminated
+    loop = asyncio.get_running_loop()
+    for sig in stop_signals():
+        if sig != signal.SIGINT:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, stop, int(sig))
+    return came
 
 
 def run_bot_client(args: argparse.Namespace) -> int:
