@@ -87,13 +87,19 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+LOCK_WAIT = 5.0  # seconds to wait for a lock threeup itself holds for milliseconds
+
+
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path, wait: float | None = None) -> Iterator[None]:
     """One writer at a time, across processes, for the file at ``path``: an
     advisory lock on ``PATH.lock`` beside it, held while the block runs (two
     terminals of one account may write their tokens, or end a game, at
     once).  Where there is no ``fcntl`` (not POSIX), or the lock file cannot
-    be made, the block runs unlocked and meets the file's own errors."""
+    be made, or another program has held the lock for ``wait`` seconds
+    (``LOCK_WAIT``; threeup holds it for milliseconds), the block runs
+    unlocked and meets the file's own errors: a lock held for ever once
+    kept a finished game from being counted, and its app from ending."""
     try:
         import fcntl
     except ImportError:
@@ -106,7 +112,17 @@ def locked(path: Path) -> Iterator[None]:
         yield
         return
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    log.warning("%s is locked by another program: going on without it", path)
+                    yield
+                    return
+                time.sleep(0.05)
         try:
             yield
         finally:

@@ -266,6 +266,41 @@ def test_a_locked_database_is_one_line_and_loses_nothing() -> None:
     assert history.stats().total.games == 2
 
 
+def test_a_lock_file_held_by_another_program_does_not_hold_the_game_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Something other than threeup holding `history.sqlite3.lock` (threeup
+    holds it for milliseconds) kept the game from being counted, and its
+    app from ending, until it let go.  After LOCK_WAIT the game is written
+    without the lock (SQLite's own locking still guards the file)."""
+    import subprocess
+    import sys
+    import threading
+
+    from threeup_tui import recordfile
+
+    monkeypatch.setattr(recordfile, "LOCK_WAIT", 0.5)
+    history = History()
+    history.add(game(1))
+    lock = history.path.with_name(history.path.name + ".lock")
+    hold = "import fcntl,sys,time; f=open(sys.argv[1],'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+    hold += "print('held', flush=True); time.sleep(60)"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(lock)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        adding = threading.Thread(target=history.add, args=(game(2),), daemon=True)
+        adding.start()
+        adding.join(10)
+        assert not adding.is_alive()  # not waiting for the other program
+        assert holder.poll() is None  # which still holds its lock
+    finally:
+        holder.kill()
+        holder.wait()
+    assert history.stats().total.games == 2
+
+
 def test_a_directory_in_the_way_is_one_line(own_directories: dict[str, Path]) -> None:
     own_directories["THREEUP_DATA_DIR"].write_text("a file where the data dir should be")
     history = History()
