@@ -134,8 +134,8 @@ class NetHost:
         self.server = server
         self.peers: dict[int, _Peer] = {}
         self.stats = HostStats()
-        self._pending: dict[Address, tuple[int | None, str, str]] = {}
-        self._pending_claims: dict[Address, int] = {}  # the claim each pending seat was given
+        # Accepted, not yet connected: (seat, name, token, the seat's claim).
+        self._pending: dict[Address, tuple[int | None, str, str, int | None]] = {}
         # The claim of the last session that connected to each seat: an
         # older one coming back by itself is refused (see _claim_passed_on).
         self._live_claims: dict[int, int] = {}
@@ -303,10 +303,8 @@ class NetHost:
             self._seat_owner[seat] = address
             self.table.set_network_bot(seat, hello_bot(hello))
             shown = self.table.seats[seat].name
-        self._pending[address] = (seat, shown, token)
         claim = None if seat is None else self.table.seats[seat].claims
-        if claim is not None:
-            self._pending_claims[address] = claim
+        self._pending[address] = (seat, shown, token, claim)
         return Accept(
             {
                 "seat": seat,
@@ -336,7 +334,7 @@ class NetHost:
         session from this very address is not counted: the new one replaces
         it (the same client starting again)."""
         watching = [p.address for p in self.peers.values() if p.seat is None]
-        watching += [a for a, (seat, _, _) in self._pending.items() if seat is None]
+        watching += [a for a, (seat, *_) in self._pending.items() if seat is None]
         others = [a for a in watching if a != address]
         if len(others) >= MAX_WATCHERS:
             return TOO_MANY_WATCHERS
@@ -389,8 +387,7 @@ class NetHost:
 
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
-            seat, name, token = self._pending.pop(event.address, (None, "watcher", ""))
-            claim = self._pending_claims.pop(event.address, None)
+            seat, name, token, claim = self._pending.pop(event.address, (None, "watcher", "", None))
             if seat is not None and self._seat_owner.get(seat) != event.address:
                 # A newer session took the seat before this one was connected.
                 with contextlib.suppress(NetError):
