@@ -36,8 +36,10 @@ What each run checks, against what the players saw before the stop:
   its sender too) is in the table file (the last 50; a chat line is
   replaced atomically with the table file but flushed to disk lazily: a
   killed program loses none, only a power cut could);
-- a clean stop keeps the turn clock's time left (within 0.5 s) and the
-  resumed clock gives at least min(10 s, turn time);
+- a clean stop keeps the turn clocks' time left (within 0.5 s; at set-up
+  each seat's own), and the resumed clock holds until its player is back,
+  who is then shown that time; after a crash the turn timer's bot plays
+  no turn for a player while it reconnects;
 - a player who joined from another terminal keeps the seat, and its old
   app never gets it back; no game's record is kept twice.
 
@@ -91,7 +93,7 @@ from threeup_tui.netplay.tokens import TokenStore  # noqa: E402
 from threeup_tui.netplay.wire import CLOSE_TAKEN_OVER, view_from_wire, view_to_wire  # noqa: E402
 from threeup_tui.rules import View, parse_record, seat_view  # noqa: E402
 from threeup_tui.rules.record import start_state  # noqa: E402
-from threeup_tui.table import CHAT_HISTORY, RESUME_GRACE  # noqa: E402
+from threeup_tui.table import CHAT_HISTORY  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 THREEUP = Path(sys.executable).with_name("threeup")
@@ -653,37 +655,36 @@ class Soak:
             self.result.clock_error = float("inf")
             return
         expected = (clock.remaining or 0.0) - (at - received)
-        self.result.clock_error = abs(kept["remaining"] - expected)
+        left = kept_time_left(kept, clock.seat)
+        self.result.clock_error = float("inf") if left is None else abs(left - expected)
         if self.result.clock_error > 0.5:
             self.result.problems.append(
-                f"clean stop: clock kept {kept['remaining']:.2f} s, players saw {expected:.2f} s"
+                f"clean stop: clock kept {left} s for seat {clock.seat}, "
+                f"players saw {expected:.2f} s"
             )
 
     def _game_over_at_stop(self) -> bool:
         return any(p.views and p.views[-1].phase != "play" for p in self.players)
 
     def _check_clock_after_resume(self) -> None:
-        """The first clock a player is shown after the resume has at least
-        the time the stop kept, and at least RESUME_GRACE (or the whole turn
-        time), counted from the moment the resumed host listened."""
+        """A clock the stop kept holds until its player is back: the first
+        clock a player is shown for their own seat after the resume has the
+        time the stop kept (set-up: each seat's own; play: the seat to act's)."""
         kept = self.stopped_file.get("clock")
-        limit = self.settings["turn_time"]
-        host = self.host
-        if kept is None or limit is None or host is None:
+        if kept is None or self.settings["turn_time"] is None or self.host is None:
             return
-        floor = min(max(kept["remaining"], min(RESUME_GRACE, limit)), limit)
         for player in self.players:
-            shown = [(t, c) for t, c in player.clocks_after if c.remaining is not None]
-            shown = [(t, c) for t, c in shown if t >= host.listening]
-            if not shown:
+            left = kept_time_left(kept, player.seat)
+            shown = [c for t, c in player.clocks_after if t >= self.host.listening]
+            shown = [c for c in shown if c.seat == player.seat and c.remaining is not None]
+            if left is None or not shown:
                 continue
-            at, clock = shown[0]
-            assert clock.remaining is not None
-            given = clock.remaining + (at - host.listening)
-            if given < floor - 0.5:
+            given = shown[0].remaining
+            assert given is not None
+            if given < left - 0.5:
                 self.result.clock_short = True
                 self.result.problems.append(
-                    f"{player.name}: resumed clock {given:.2f} s, at least {floor:.2f} s promised"
+                    f"{player.name}: resumed clock {given:.2f} s, the stop kept {left:.2f} s"
                 )
 
     # ---------------------------------------------------------------- the end
@@ -773,6 +774,16 @@ def same_move(sent: Any, made: Any) -> bool:
     if sent is None:
         return False
     return (sent.kind, sorted(sent.cards), sent.slot) == (made.kind, sorted(made.cards), made.slot)
+
+
+def kept_time_left(kept: dict[str, Any], seat: int | None) -> float | None:
+    """The time a clean stop kept for ``seat``'s clock (table file "clock")."""
+    if seat is None:
+        return None
+    setup = kept.get("setup")
+    if isinstance(setup, list):
+        return setup[seat] if seat < len(setup) else None
+    return kept.get("remaining") if kept.get("seat") == seat else None
 
 
 def seat_setting(seat: dict[str, Any]) -> dict[str, Any]:

@@ -74,7 +74,9 @@ log = logging.getLogger("threeup.table")
 CHAT_HISTORY = 50
 CHAT_ON_CONNECT = 10  # the recent lines a session is sent when it begins
 AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
-RESUME_GRACE = 10.0  # least clock a resumed turn gets, so its player can reconnect
+# After a resume each running clock holds until its seat's player is back,
+# for at most this long (a client notices a crash after its 5 s idle time-out).
+RESUME_GRACE = 10.0
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 
 
@@ -135,15 +137,27 @@ class Clock:
     During set-up every seat that has not chosen has its own clock (D2:
     they choose at once); during play only the seat to act has one, started
     afresh for each action.  Seats a bot plays have none.
+
+    After a resume a clock is *held* while its seat's player has not come
+    back: ``held`` keeps the seconds it will then have, and its deadline
+    lies RESUME_GRACE beyond them in case they never do.
     """
 
     def __init__(self) -> None:
         self.deadlines: dict[int, float] = {}
         self.armed_at = -1  # the move count the play clock was started at
+        self.held: dict[int, float] = {}
 
     def reset(self) -> None:
         self.deadlines.clear()
         self.armed_at = -1
+        self.held.clear()
+
+    def release(self, seat: int, now: float) -> None:
+        """The player of ``seat`` is back: a held clock runs from ``now``."""
+        remaining = self.held.pop(seat, None)
+        if remaining is not None and seat in self.deadlines:
+            self.deadlines[seat] = now + remaining
 
 
 Listener = Callable[[Event], None]
@@ -390,6 +404,7 @@ class Table:
             return  # a repeated handshake, or the same player from another terminal
         seat.connected = True
         seat.absent_since = None
+        self.turn_clock.release(i, self.clock())
         if seat.away:
             # A client reconnects by itself: that is not its player acting.
             self._system(f"{seat.name} is connected again; the bot plays until they act")
@@ -886,6 +901,7 @@ class Table:
             for i in list(clock.deadlines):
                 if i not in waiting:
                     del clock.deadlines[i]
+                    clock.held.pop(i, None)
             for i in waiting:
                 clock.deadlines.setdefault(i, now + limit)
             return
@@ -895,6 +911,7 @@ class Table:
         elif clock.armed_at != len(state.history) or i not in clock.deadlines:
             clock.deadlines = {i: now + limit}  # a new action: a new clock
             clock.armed_at = len(state.history)
+            clock.held.clear()
 
     def clock_for(self, viewer: int | None) -> tuple[int | None, float | None]:
         """(seat, seconds left) of the clock ``viewer`` is shown: the seat to
@@ -1120,17 +1137,31 @@ class Table:
                 path.unlink(missing_ok=True)
 
     def suspend(self) -> None:
-        """The host is stopping: keep the running turn clock's time left in
-        the table file, so that ``resume`` gives it back."""
+        """The host is stopping: keep the running turn clocks' time left in
+        the table file, so that ``resume`` gives it back.  In play that is
+        the seat to act's clock; during set-up every clock still running."""
         state = self.state
-        if state is None or any(c is None for c in state.setup):
+        if state is None or not self.turn_clock.deadlines:
             return
-        seat, remaining = self.clock_for(None)
-        if remaining is not None and state.phase == Phase.PLAY:
+        if state.phase == Phase.SETUP:
+            left = [self._time_left(i) for i in range(len(self.seats))]
+            self._suspended_clock = {"game": self.game_number, "setup": left}
+        elif state.phase == Phase.PLAY:
             self._suspended_clock = {
-                "at": len(state.history), "seat": seat, "remaining": remaining,
+                "at": len(state.history), "seat": state.seat,
+                "remaining": self._time_left(state.seat),
             }  # fmt: skip
-            self.save_table_file()
+        else:
+            return
+        self.save_table_file()
+
+    def _time_left(self, i: int) -> float | None:
+        """Seconds seat ``i``'s clock has left (a held clock's, all of it)."""
+        clock = self.turn_clock
+        if i in clock.held:
+            return clock.held[i]
+        deadline = clock.deadlines.get(i)
+        return None if deadline is None else max(0.0, deadline - self.clock())
 
     @classmethod
     def resume(
@@ -1285,25 +1316,42 @@ class Table:
             self.host_seat = None
 
     def _resume_clock(self, saved: Any) -> None:
-        """The turn clock after a resume.  Time while the host was down does
-        not count: a clean stop (``suspend``) saved what was left, which runs
-        on from now, but never less than RESUME_GRACE (or the whole turn time
-        if shorter) so that the player has time to reconnect; after a crash
-        nothing was saved and the turn's clock starts again in full."""
+        """The turn clocks after a resume.  Time while the host was down
+        does not count, nor the time its players take to come back: each
+        clock is held until its seat's player is here (``Clock.release``),
+        for at most RESUME_GRACE.  It then runs from what it had left: the
+        time a clean stop (``suspend``) saved, or after a crash, when nothing
+        was saved, the whole turn time."""
         limit = self.config.turn_time
-        state = self.state
-        if limit is None or state is None:
+        if limit is None or self.state is None:
             return
-        if (
-            isinstance(saved, dict)
-            and saved.get("at") == len(state.history)
-            and saved.get("seat") == state.seat
-            and isinstance(saved.get("remaining"), int | float)
-        ):
-            remaining = max(float(saved["remaining"]), min(RESUME_GRACE, limit))
-            self.turn_clock.deadlines = {state.seat: self.clock() + min(remaining, limit)}
-            self.turn_clock.armed_at = len(state.history)
-        self._arm_clock()
+        self._arm_clock()  # the clocks a change would start now
+        clock, now = self.turn_clock, self.clock()
+        kept = self._kept_time_left(saved)
+        for i in clock.deadlines:
+            remaining = min(kept.get(i, limit), limit)
+            clock.held[i] = remaining
+            clock.deadlines[i] = now + RESUME_GRACE + remaining
+
+    def _kept_time_left(self, saved: Any) -> dict[int, float]:
+        """Seat: time left, from what ``suspend`` saved, if it was saved for
+        the very action (or set-up) the resumed game is at."""
+        state = self.state
+        left: dict[int, Any] = {}
+        if not isinstance(saved, dict) or state is None:
+            return {}
+        if state.phase == Phase.PLAY:
+            if saved.get("at") == len(state.history) and saved.get("seat") == state.seat:
+                left = {state.seat: saved.get("remaining")}
+        elif state.phase == Phase.SETUP and saved.get("game") == self.game_number:
+            setup = saved.get("setup")
+            if isinstance(setup, list) and len(setup) == len(self.seats):
+                left = dict(enumerate(setup))
+        return {
+            i: float(t)
+            for i, t in left.items()
+            if isinstance(t, int | float) and not isinstance(t, bool) and t >= 0
+        }
 
 
 def _sooner(a: float | None, b: float) -> float:

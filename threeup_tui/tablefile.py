@@ -23,7 +23,10 @@ the room code and the seat tokens) holds the rest, as one JSON object:
   "options", "deck", "first", "setup"}``, ``setup`` one list of codes or
   null per seat, so that a crash then loses neither the deal nor the
   choices made;
-- ``clock``: the turn clock as it stood at a clean stop, or null.
+- ``clock``: the turn clocks as they stood at a clean stop, or null: in
+  play ``{"at", "seat", "remaining"}`` (the move count, the seat to act,
+  seconds left), at set-up ``{"game", "setup"}`` (seconds left, or null,
+  per seat).
 
 Settings are checked against their declared types when read back: a file
 that does not hold what a table needs is refused as a whole (a table must

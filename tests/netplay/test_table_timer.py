@@ -13,6 +13,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from threeup_tui.bots import make_bot
 from threeup_tui.client.events import Event, Notice, TurnClock
 from threeup_tui.client.local import bot_game
@@ -236,8 +238,10 @@ def test_the_clock_survives_a_clean_stop_and_a_resume(tmp_path: Path) -> None:
     later = FakeClock()
     later.now = 5000.0  # the host was down a long while: that does not count
     resumed = Table.resume(journal, clock=later)
-    assert resumed.turn_clock.deadlines == {0: 5045.0}
     assert resumed.seats[0].timeouts == 1
+    later.now += 4  # nor the time ann's app takes to notice and come back
+    resumed.seat_human("ann", "a" * 32)
+    assert resumed.turn_clock.deadlines == {0: 5049.0}
 
 
 def test_a_resume_after_a_crash_starts_the_turn_clock_again(tmp_path: Path) -> None:
@@ -248,11 +252,104 @@ def test_a_resume_after_a_crash_starts_the_turn_clock_again(tmp_path: Path) -> N
     clock.now += 58  # 2 s left, then the host dies: nothing saved
     later = FakeClock()
     resumed = Table.resume(journal, clock=later)
+    resumed.seat_human("ann", "a" * 32)
     assert resumed.turn_clock.deadlines == {0: later.now + 60.0}
-    # After a clean stop with 2 s left the player still gets the grace.
+    # After a clean stop with 2 s left she has those 2 s once she is back.
     table.suspend()
     resumed = Table.resume(journal, clock=later)
-    assert resumed.turn_clock.deadlines == {0: later.now + RESUME_GRACE}
+    later.now += 3
+    resumed.seat_human("ann", "a" * 32)
+    assert resumed.turn_clock.deadlines == {0: later.now + 2.0}
+
+
+def test_a_short_clock_waits_for_its_player_after_a_crash(tmp_path: Path) -> None:
+    """With a 3 s turn, a crash once timed out the player to act: her app
+    notices a crash only after its 5 s idle time-out.  The clock now holds
+    until she is back, and then gives her the whole turn."""
+    journal = tmp_path / "game.json"
+    table, clock, _events = timed_table(turn_time=3.0, journal=journal)
+    table.start(None)
+    to_anns_turn(table, clock)
+    later = FakeClock()
+    resumed = Table.resume(journal, clock=later)
+    run_bots(resumed)
+    later.now += 5.5  # the crash's idle time-out, and the reconnect
+    resumed.check_timers()
+    assert resumed.bot_turn() is None  # the timer's bot does not move for her
+    events: list[Event] = []
+    resumed.seat_human("ann", "a" * 32)
+    resumed.subscribe("ann", 0, events.append)
+    assert clocks(events) == [TurnClock(0, 3.0)]
+    later.now += 3
+    resumed.check_timers()
+    assert resumed.bot_turn() is not None  # her 3 s run as ever once she is here
+
+
+def test_a_held_clock_runs_when_its_player_does_not_come_back(tmp_path: Path) -> None:
+    journal = tmp_path / "game.json"
+    table, clock, _events = timed_table(turn_time=3.0, journal=journal)
+    table.start(None)
+    to_anns_turn(table, clock)
+    table.suspend()  # a clean stop with 3 s left
+    later = FakeClock()
+    resumed = Table.resume(journal, clock=later)
+    later.now += RESUME_GRACE + 2.9
+    resumed.check_timers()
+    assert resumed.bot_turn() is None
+    later.now += 0.2
+    resumed.check_timers()
+    turn = resumed.bot_turn()
+    assert turn is not None and turn[0] == 0  # the turn timer's bot, for her
+
+
+def test_every_set_up_clock_survives_a_clean_stop(tmp_path: Path) -> None:
+    """At set-up every seat still choosing has its own clock (D2): a clean
+    stop keeps each one's time left, not only a clock in play."""
+    journal = tmp_path / "game.json"
+    clock = FakeClock()
+    table = Table(TableConfig(players=3, seed=8, turn_time=30.0, journal=journal), clock)
+    for name, token in (("ann", "a" * 32), ("bob", "b" * 32)):
+        table.seat_human(name, token)
+    table.add_bot(None, "greedy")
+    table.start(None)
+    run_bots(table)
+    clock.now += 10
+    state = table.state
+    assert state is not None
+    table.choose_face_up(1, list(seat_view(state, 1).hand[:3]))  # bob chose
+    clock.now += 5  # ann has 15 s left
+    table.suspend()
+    later = FakeClock()
+    later.now = 7000.0
+    resumed = Table.resume(journal, clock=later)
+    assert resumed.state is not None and resumed.state.phase == Phase.SETUP
+    later.now += 2
+    resumed.seat_human("ann", "a" * 32)
+    assert resumed.turn_clock.deadlines == {0: 7017.0}
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [{"remaining": "9"}, {"remaining": True}, {"remaining": -1}, {"remaining": None},
+     {"seat": 1}, {"at": 0}, [], "45"],
+)  # fmt: skip
+def test_a_clock_in_the_table_file_that_is_not_a_time_left_gives_the_whole_turn(
+    tmp_path: Path, kept: object
+) -> None:
+    journal = tmp_path / "game.json"
+    table, clock, _events = timed_table(turn_time=60.0, journal=journal)
+    table.start(None)
+    to_anns_turn(table, clock)
+    clock.now += 15  # a good file would keep 45 s
+    table.suspend()
+    file = journal.with_name("game.json.table")
+    data = json.loads(file.read_text())
+    data["clock"] = {**data["clock"], **kept} if isinstance(kept, dict) else kept
+    file.write_text(json.dumps(data))
+    later = FakeClock()
+    resumed = Table.resume(journal, clock=later)
+    resumed.seat_human("ann", "a" * 32)
+    assert resumed.turn_clock.deadlines == {0: later.now + 60.0}
 
 
 async def test_the_in_process_table_gives_its_player_the_clock_and_the_notice() -> None:
