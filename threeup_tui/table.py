@@ -1052,6 +1052,7 @@ class Table:
             "game_number": self.game_number,
             "deal": self._deal_json(),
             "clock": self._suspended_clock,
+            "votes": sorted(self.rematch_votes),
             "chat": [
                 [line.seat, line.name, line.text, line.spectator, line.number]
                 for line in self.chat_log
@@ -1274,6 +1275,7 @@ class Table:
             # it once waited for ever, its players with it).
             table.game_over_saved = True
             table.finished.set()
+            table.rematch_votes = _votes(info.get("votes"), table.seats)
         return table, changes
 
     def _restore_seats(self, info: dict[str, Any], names: Sequence[str] | None) -> None:
@@ -1381,6 +1383,13 @@ def _identity(info: dict[str, Any], file: Path) -> tuple[str, str]:
     if not (isinstance(secret, str) and len(secret) >= 32):
         raise TableError(f"cannot resume: {file} has no table secret")
     return table_id, secret
+
+
+def _votes(raw: Any, seats: Sequence[Seat]) -> set[int]:
+    """The people's seats that had asked for the next game (table file "votes")."""
+    if not isinstance(raw, list):
+        return set()
+    return {i for i in raw if type(i) is int and 0 <= i < len(seats) and seats[i].kind == "human"}
 
 
 def _chat_lines(raw: Any) -> list[ChatReceived]:

@@ -26,7 +26,9 @@ the room code and the seat tokens) holds the rest, as one JSON object:
 - ``clock``: the turn clocks as they stood at a clean stop, or null: in
   play ``{"at", "seat", "remaining"}`` (the move count, the seat to act,
   seconds left), at set-up ``{"game", "setup"}`` (seconds left, or null,
-  per seat).
+  per seat);
+- ``votes``: the seats whose players asked for the next game after the
+  last one ended (a dedicated host's rematch vote).
 
 Settings are checked against their declared types when read back: a file
 that does not hold what a table needs is refused as a whole (a table must

@@ -8,6 +8,7 @@ the journal as NAME-N.json, and every one verifies.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -241,6 +242,41 @@ def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
     later.now += 0.1  # --rematch-after counts from her return
     resumed.check_timers()
     assert resumed.game_number == 2 and resumed.state.phase == Phase.SETUP
+
+
+def test_a_vote_for_the_next_game_survives_a_crash(tmp_path: Path) -> None:
+    """Ann asked for another game, then the host died.  Once she and bob
+    are back, bob's asking is all the next game waits for: she is not asked
+    twice, nor does a vote from the file count for a seat a bot plays."""
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    table.rematch(0)
+    later = FakeClock()
+    resumed = Table.resume(tmp_path / "party.json", clock=later)  # nothing saved at the kill
+    assert resumed.lobby().rematch_votes == (0,)
+    resumed.seat_human("ann", "a" * 32)
+    resumed.seat_human("bob", "b" * 32)
+    resumed.rematch(1)
+    later.now += REMATCH_PAUSE
+    resumed.check_timers()
+    assert resumed.game_number == 2 and resumed.state is not None
+    assert resumed.state.phase == Phase.SETUP
+
+
+@pytest.mark.parametrize("votes", [[2], [7], [-1], ["0"], [True], "0", None])
+def test_votes_in_a_table_file_that_name_no_person_count_for_nobody(
+    tmp_path: Path, votes: object
+) -> None:
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    file = tmp_path / "party.json.table"
+    data = json.loads(file.read_text())
+    data["votes"] = votes
+    file.write_text(json.dumps(data))
+    resumed = Table.resume(tmp_path / "party.json", clock=FakeClock())
+    assert resumed.rematch_votes == set()
 
 
 def test_with_nobody_here_the_bots_deal_no_next_game(tmp_path: Path) -> None:
