@@ -123,6 +123,11 @@ class Seat:
         return SeatSlot(seat, self.name, self.kind, self.connected, level)
 
     @property
+    def taken_over(self) -> bool:
+        """A bot plays the seat while its player is absent (D17)."""
+        return self.kind == "human" and self.bot is not None and not self.away
+
+    @property
     def agrees_to_rematch(self) -> bool:
         """Bot seats and network bots always agree.  A person must ask, even
         one marked away whose seat a bot plays (they are still connected;
@@ -1045,6 +1050,7 @@ class Table:
                     "away": s.away,
                     "network_bot": s.network_bot,
                     "claims": s.claims,
+                    "taken_over": s.taken_over,
                 }
                 for s in self.seats
             ],
@@ -1308,6 +1314,11 @@ class Table:
                 if entry.get("away") is True and self.state is not None:
                     seat.away = True
                     seat.bot = self._stand_in(i)
+                    seat.bot_level = self.config.bot_level
+                elif entry.get("taken_over") is True and self.game_under_way:
+                    # Its player had gone before the stop: the game does not
+                    # wait for them a second time.
+                    seat.bot = self._make_bot(self.config.bot_level, i)
                     seat.bot_level = self.config.bot_level
                 network_bot = entry.get("network_bot")
                 if isinstance(network_bot, str):

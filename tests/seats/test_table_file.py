@@ -269,3 +269,32 @@ def test_a_set_up_in_the_table_file_that_does_not_deal_is_refused(tmp_path: Path
     path.write_text(json.dumps(data))
     with pytest.raises(TableError, match="the set-up in the table file does not deal"):
         Table.resume(journal)
+
+
+def test_a_seat_a_bot_had_taken_over_is_not_waited_for_again_after_a_crash(
+    tmp_path: Path,
+) -> None:
+    """Bob left, and after --takeover-after a bot played his seat (D17).
+    The host died: the resumed game once waited the whole take-over time
+    again for him, stalling everyone; a seat whose player was only cut off
+    by the crash still waits for them."""
+    now = [100.0]
+    journal = tmp_path / "party.json"
+    config = TableConfig(players=3, seed=7, takeover_after=30.0, journal=journal)
+    table = Table(config, lambda: now[0])
+    table.seat_human("Ann", "a" * 32)
+    table.seat_human("Bob", "b" * 32)
+    table.add_bot(None, "greedy")
+    table.start(None)
+    table.disconnect(1)
+    now[0] += 30
+    table.check_takeovers()
+    assert table.seats[1].bot is not None
+    resumed = Table.resume(journal, clock=lambda: now[0])  # nothing saved at the kill
+    assert resumed.seats[1].bot is not None and resumed.lobby().seats[1].bot_level == "greedy"
+    assert resumed.seats[0].bot is None  # Ann was here: her seat waits for her
+    while resumed.bot_turn() is not None:
+        resumed.step_bot()
+    assert resumed.state is not None and resumed.state.setup[1] is not None
+    resumed.seat_human("Bob", "b" * 32)
+    assert resumed.seats[1].bot is None  # he is back: the bot hands the seat over
