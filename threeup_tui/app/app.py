@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -116,6 +117,16 @@ class StartSpec:
     seat_word: str | None = None  # a keyless guest's seat word, from the door
 
 
+def output_to_nowhere() -> None:
+    """Point stdout and stderr, where Textual draws, at /dev/null: for a
+    terminal that is gone, whose writes would fail or wait for ever."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+
+
 def _message_for(
     event: Event,
 ) -> (
@@ -201,6 +212,13 @@ class ThreeUpApp(App[int]):
             # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
+            hangup = getattr(signal, "SIGHUP", None)
+            if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+                # At once, not through the loop: the SIGCONT that comes with a
+                # hang-up must not reach Textual (see _hangup).
+                loop = asyncio.get_running_loop()
+                with contextlib.suppress(ValueError):
+                    signal.signal(hangup, lambda *_: self._hangup(loop))
         if self.guest and INPUT_CUT_SIGNAL is not None:
             # The door cut this guest's keys (too much at once): only the app can say so.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -469,6 +487,21 @@ class ThreeUpApp(App[int]):
     def _sigterm(self) -> None:
         self._terminated = True
         self.run_worker(self.action_quit(), group="quit")
+
+    def _hangup(self, loop: asyncio.AbstractEventLoop) -> None:
+        """SIGHUP: the terminal is gone (its window closed, the SSH session
+        dropped).  The app quits as on SIGTERM, leaving (or, as the host,
+        stopping) its table; it once died on the spot, a host's players
+        told nothing until their idle time-out.  The kernel sends SIGCONT
+        with the hang-up, which Textual takes for a return from Ctrl-Z: it
+        starts its terminal afresh, and its shutdown then waited for ever
+        (every run, until SIGCONT was left to its default here).  What the
+        app still draws goes to /dev/null."""
+        cont = getattr(signal, "SIGCONT", None)
+        if cont is not None:
+            signal.signal(cont, signal.SIG_DFL)
+        output_to_nowhere()
+        loop.call_soon_threadsafe(self._sigterm)
 
     def guest_exit(self, words: str, code: int = 0) -> None:
         """A guest's app ends with a last line, which ``run_app`` prints once
