@@ -472,7 +472,11 @@ def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
     before anything opens)."""
     try:
         return asyncssh.read_authorized_keys(str(path))
-    except (OSError, ValueError) as err:
+    except OSError as err:  # its words, not "[Errno 13] ... '/the/path'" again
+        raise ValueError(
+            f"--ssh-authorized-keys {path}: cannot read it: {err.strerror or err}"
+        ) from None
+    except ValueError as err:
         raise ValueError(f"--ssh-authorized-keys {path}: cannot use it: {err}") from None
 
 

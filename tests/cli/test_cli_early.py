@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,36 @@ def test_without_a_home_the_app_and_a_bot_say_so_in_one_line(args: list[str]) ->
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
     err = assert_usage_error(proc, f"threeup {args[0]}: no home directory", "set HOME")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="reads a file it may not as another user: needs root and setpriv",
+)
+def test_an_authorized_keys_file_that_cannot_be_read_is_told_in_words() -> None:
+    """Found by the storage helper of stop 38: "cannot use it: [Errno 13]
+    Permission denied: '/the/path'", the path twice and Python's number."""
+    pytest.importorskip("asyncssh")
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        os.chmod(folder, 0o755)  # the other user may look in, not read the file
+        keys = Path(folder) / "keys"
+        keys.write_text(
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n"
+        )
+        keys.chmod(0o600)
+        env = {**os.environ, "HOME": folder}
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent.parent)
+        as_uid = ["setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"]
+        proc = subprocess.run(
+            [*as_uid, sys.executable, "-m", "threeup_tui", "host", "--headless",
+             "--bind", "127.0.0.1", "--port", "0", "--ssh-port", "0",
+             "--ssh-authorized-keys", str(keys)],
+            capture_output=True, text=True, timeout=30, cwd="/", env=env,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    err = assert_usage_error(proc, f"--ssh-authorized-keys {keys}: cannot read it: ")
+    assert err.endswith("Permission denied") and "Errno" not in err
     assert len(err.splitlines()) == 1
 
 
