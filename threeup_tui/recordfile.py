@@ -91,13 +91,13 @@ LOCK_WAIT = 5.0  # seconds to wait for a lock threeup itself holds for milliseco
 
 
 @contextlib.contextmanager
-def locked(path: Path, wait: float | None = None) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     """One writer at a time, across processes, for the file at ``path``: an
     advisory lock on ``PATH.lock`` beside it, held while the block runs (two
     terminals of one account may write their tokens, or end a game, at
     once).  Where there is no ``fcntl`` (not POSIX), or the lock file cannot
-    be made, or another program has held the lock for ``wait`` seconds
-    (``LOCK_WAIT``; threeup holds it for milliseconds), the block runs
+    be made, or another program has held the lock for ``LOCK_WAIT`` seconds
+    (threeup holds it for milliseconds), the block runs
     unlocked and meets the file's own errors: a lock held for ever once
     kept a finished game from being counted, and its app from ending."""
     try:
@@ -112,7 +112,7 @@ def locked(path: Path, wait: float | None = None) -> Iterator[None]:
         yield
         return
     with lock:
-        deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+        deadline = time.monotonic() + LOCK_WAIT
         while True:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
