@@ -5,8 +5,8 @@ one :class:`Settings`.  The file is the user's own, so it is plain TOML
 that a person may edit.  Reading it never stops a game: a file that cannot
 be read or understood gives the defaults (field by field where it can) and
 one line saying what was wrong; the damaged file is kept aside (as
-``settings.toml.bad``) before a change is saved over it, so nothing the
-user wrote is lost.
+``settings.toml.bad``, and the player is told so) before a change is saved
+over it, so nothing the user wrote is lost.
 
 A confined guest (``THREEUP_GUEST=1``) neither reads nor writes the file:
 the SSH door runs the app as the host's user, whose settings (and name) are
@@ -191,18 +191,25 @@ class SettingsFile:
         return self.save()
 
     def save(self) -> str | None:
+        """Write the settings; a line for the player if that failed, or if a
+        file that could not be read was first moved aside (where it went)."""
         if self.confined:
             return None
+        told = None
         try:
             if self._damaged and self.path.is_file():
-                set_aside(self.path)
+                aside = set_aside(self.path)
+                told = (
+                    f"Settings: {self.path.name}, which could not be read, is kept as "
+                    f"{aside.name}; your settings are now saved in a new {self.path.name}"
+                )
             self._damaged = False
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, to_toml(self.settings, self._kept), sync=False)
         except OSError as err:
             self.problem = f"Settings not saved to {self.path}: {err.strerror or err}"
             return self.problem
-        return None
+        return told
 
 
 __all__ = ["Settings", "SettingsFile", "settings_path", "to_toml"]

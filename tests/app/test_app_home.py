@@ -268,6 +268,23 @@ async def test_a_damaged_settings_file_is_one_line_and_the_game_starts() -> None
     assert launcher.calls == [("play", (4, "greedy", "you"))]
 
 
+async def test_the_first_change_after_a_damaged_settings_file_says_where_it_went() -> None:
+    """The damaged file is moved aside before the first change is saved: the
+    player was told it could not be read, and then never where it went (a
+    settings.toml of theirs seemed simply gone)."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("players = = 3\n", encoding="utf-8")
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("b")  # the bot level: a setting kept for the next run
+        await wait_for(pilot, lambda: any("kept as" in n for n in notes(app)))
+        (line,) = [n for n in notes(app) if "kept as" in n]
+        assert "settings.toml.bad" in line and "\n" not in line
+    assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == "players = = 3\n"
+
+
 # ---------------------------------------------------------------- focus and hints
 async def test_join_screen_focus_starts_on_the_tables_and_enter_joins_one() -> None:
     client = ScriptedClient()

@@ -451,3 +451,22 @@ async def test_a_reconnect_whose_accept_was_lost_is_not_refused_as_taken_over(
         assert _seat_sessions(host, 0) == [333]
     finally:
         await host.close()
+
+
+async def test_a_seats_file_that_could_not_be_read_is_told_once_seated(tmp_path: Path) -> None:
+    """seats.json, damaged, is moved aside when the next token is kept: its
+    player's seats at other tables are then not taken back by themselves.
+    That went only to a log the app never shows."""
+    table = make_table(tmp_path, players=2, seed=93, bots=1)
+    host = await start_host(table, NetConfig())
+    seats = tmp_path / "seats.json"
+    seats.write_text('{"format": "threeup-seats/1", "tables": {')
+    client = make_client(host.address, "tia", seats)
+    try:
+        await client.start()
+        text = await _next_notice(client)
+    finally:
+        await client.close()
+        await host.close()
+    assert f"{seats} could not be read; it is kept as seats.json.bad" in text
+    assert (tmp_path / "seats.json.bad").read_text().endswith('"tables": {')

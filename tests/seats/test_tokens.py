@@ -88,10 +88,14 @@ def test_a_damaged_or_old_file_starts_afresh_and_is_kept_aside(
     store = TokenStore(path)
     assert store.token_for(HOST, "Tia") is None
     assert path.read_text() == content  # looking up writes nothing
-    store.remember(HOST, "Tia", "table-aaaa", "t" * 32)
+    told = store.remember(HOST, "Tia", "table-aaaa", "t" * 32)
     assert store.token_for(HOST, "Tia") == "t" * 32
     assert (tmp_path / "seats.json.bad").read_text() == content
-    store.remember(HOST, "Bob", "table-aaaa", "b" * 32)  # a good file is simply rewritten
+    # The player is told, in one line, where the file went.
+    assert told is not None and "\n" not in told
+    assert f"{path} could not be read; it is kept as seats.json.bad" in told
+    told = store.remember(HOST, "Bob", "table-aaaa", "b" * 32)  # a good file: rewritten
+    assert told is None
     assert (tmp_path / "seats.json.bad").read_text() == content
     assert store.token_for(HOST, "Tia") == "t" * 32
 

@@ -58,10 +58,13 @@ def test_a_file_that_is_not_toml_gives_defaults_one_line_and_is_kept(tmp_path: P
     assert loaded.problem is not None and "\n" not in loaded.problem
     assert str(path) in loaded.problem and "not valid TOML" in loaded.problem
     assert path.read_text(encoding="utf-8") == "players = [oops\n"  # reading changes nothing
-    # The first change keeps the damaged text aside, then saves.
-    assert loaded.change(players=3) is None
+    # The first change keeps the damaged text aside, says where, then saves.
+    told = loaded.change(players=3)
+    assert told is not None and "settings.toml, which could not be read, is kept as " in told
+    assert told.endswith("settings.toml.bad; your settings are now saved in a new settings.toml")
     assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == "players = [oops\n"
     assert SettingsFile().settings.players == 3
+    assert SettingsFile().change(players=4) is None  # a good file is just written
 
 
 def test_a_second_damaged_file_is_kept_beside_the_first() -> None:
@@ -69,9 +72,9 @@ def test_a_second_damaged_file_is_kept_beside_the_first() -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
     path.write_text("players = [oops\n", encoding="utf-8")
-    assert SettingsFile().change(players=3) is None
+    assert "kept as settings.toml.bad;" in (SettingsFile().change(players=3) or "")
     path.write_text("players = [again\n", encoding="utf-8")
-    assert SettingsFile().change(players=5) is None
+    assert "kept as settings.toml.bad-2;" in (SettingsFile().change(players=5) or "")
     assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == "players = [oops\n"
     assert (path.parent / "settings.toml.bad-2").read_text(encoding="utf-8") == (
         "players = [again\n"
@@ -209,7 +212,7 @@ def test_a_number_too_long_or_nesting_too_deep_is_one_line_and_kept(text: str, w
     assert loaded.settings == Settings()
     assert loaded.problem is not None and "\n" not in loaded.problem
     assert str(path) in loaded.problem and words in loaded.problem
-    assert loaded.change(players=3) is None
+    assert "kept as settings.toml.bad;" in (loaded.change(players=3) or "")
     assert (path.parent / "settings.toml.bad").read_text(encoding="utf-8") == text
     assert SettingsFile().settings.players == 3
 

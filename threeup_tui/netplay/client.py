@@ -189,10 +189,13 @@ class NetClient(TableClient):
         claim = accept.get("claim")
         self._claim = claim if type(claim) is int and self.seat is not None else None
         self._client = client
+        told = None
         if self._tokens is not None and table_id is not None and self.seat is not None:
-            self._tokens.remember(self.address, self.name, table_id, hello["token"])
+            told = self._tokens.remember(self.address, self.name, table_id, hello["token"])
         table = accept.get("table")
         self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
+        if told is not None:
+            self._emit(Notice(told))
 
     async def close(self) -> None:
         self._closing = True

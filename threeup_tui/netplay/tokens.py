@@ -28,7 +28,8 @@ sits down anew.
 
 A file that cannot be read as this store (damaged, hand-edited, from
 another version) gives no tokens, and is kept aside as ``seats.json.bad``
-before the next token is written, so the tokens it may still hold are not lost.
+before the next token is written, so the tokens it may still hold are not
+lost; the player is told where it went.
 """
 
 from __future__ import annotations
@@ -121,12 +122,15 @@ class TokenStore:
             for key in self._names_at(address)
         ]
 
-    def remember(self, address: str, name: str, table_id: str, token: str) -> None:
+    def remember(self, address: str, name: str, table_id: str, token: str) -> str | None:
         """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
         as ``name``'s token there.  Nothing is kept if the file cannot be
-        written (no state directory): the seat then lasts for this run."""
+        written (no state directory): the seat then lasts for this run.
+        Returns a line for the player when a file that could not be read was
+        moved aside (the seats it held cannot be taken back by themselves)."""
         if confined_guest():
-            return  # an SSH door guest writes nothing on the host's disk
+            return None  # an SSH door guest writes nothing on the host's disk
+        told = None
         with contextlib.suppress(OSError), locked(self.path):
             data, unusable = self._read()
             tables, addresses = data["tables"], data["addresses"]
@@ -149,6 +153,12 @@ class TokenStore:
             for where, kept in list(addresses.items()):
                 if kept not in tables:
                     del addresses[where]
-            if unusable:
-                log.warning("%s could not be read; kept as %s", self.path, set_aside(self.path))
+            if unusable and self.path.exists():
+                aside = set_aside(self.path)
+                log.warning("%s could not be read; kept as %s", self.path, aside)
+                told = (
+                    f"Your seats file {self.path} could not be read; it is kept as "
+                    f"{aside.name}, and your seats at other tables must be taken anew"
+                )
             write_atomic(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        return told
