@@ -255,6 +255,10 @@ class Table:
         self._chat_limit = ChatLimiter(clock)
         self.rematch_votes: set[int] = set()
         self.rematch_at: float | None = None  # table time the next game starts anyway
+        # What rematch_at is the sooner of: --rematch-after, counted from when
+        # someone is here; and the pause once everyone here has asked.
+        self._rematch_after_at: float | None = None
+        self._rematch_go_at: float | None = None
         self.closing: str | None = None  # why the table is closing (no more games)
         self.kept_records: list[Path] = []  # finished games' records (party-N.json)
         self.new_files = False  # this run made its journal's files (open_table: a new table)
@@ -474,7 +478,7 @@ class Table:
         now = self.clock()
         if self.rematch_at is not None:
             if now >= self.rematch_at:
-                self.rematch_at = None
+                self._stop_rematch_clock()
                 state = self.state
                 if self.rematch_mode() == "vote" and state is not None and state.over:
                     if self._rematch_waiting():
@@ -600,7 +604,7 @@ class Table:
         self.game_number += 1
         self.game_over_saved = False
         self.rematch_votes.clear()
-        self.rematch_at = None
+        self._stop_rematch_clock()
         self.turn_clock.reset()
         self.finished.clear()
         self._system(f"game {self.game_number} begins: choose 3 cards to lay face up")
@@ -649,15 +653,22 @@ class Table:
         if self.rematch_mode() != "vote" or state is None or state.phase != Phase.OVER:
             return
         if not self._anyone_here():
-            self.rematch_at = None
+            self._stop_rematch_clock()
             return
-        after = self.config.rematch_after
-        if self.rematch_at is None and after is not None:
-            self.rematch_at = self.clock() + after
-        if not self._rematch_waiting():
-            go = self.clock() + REMATCH_PAUSE
-            if self.rematch_at is None or go < self.rematch_at:
-                self.rematch_at = go
+        now, after = self.clock(), self.config.rematch_after
+        if self._rematch_after_at is None and after is not None:
+            self._rematch_after_at = now + after
+        if self._rematch_waiting():
+            # Someone here has yet to ask (one who just came back, after a
+            # resume say): the pause started before they were here is off.
+            self._rematch_go_at = None
+        elif self._rematch_go_at is None:
+            self._rematch_go_at = now + REMATCH_PAUSE
+        due = [t for t in (self._rematch_after_at, self._rematch_go_at) if t is not None]
+        self.rematch_at = min(due) if due else None
+
+    def _stop_rematch_clock(self) -> None:
+        self.rematch_at = self._rematch_after_at = self._rematch_go_at = None
 
     def _last_game_words(self) -> str:
         if self.closing is not None:
@@ -668,7 +679,7 @@ class Table:
     def close(self, reason: str) -> None:
         """No more games: ``reason`` is what the clients are told."""
         self.closing = reason
-        self.rematch_at = None
+        self._stop_rematch_clock()
         self._notify(views=False)
 
     def choose_face_up(self, i: int, cards: Sequence[str]) -> None:

@@ -264,6 +264,67 @@ def test_a_vote_for_the_next_game_survives_a_crash(tmp_path: Path) -> None:
     assert resumed.state.phase == Phase.SETUP
 
 
+def test_a_player_back_before_the_pause_ends_is_asked_too(tmp_path: Path) -> None:
+    """Ann has asked; bob's connection drops, so nobody here is waiting and
+    the next game is due after the pause; bob is back within it.  The game
+    once started anyway ("time is up", with no --rematch-after), dealing
+    bob in without his asking."""
+    table, clock = headless(tmp_path)
+    table.start(None)
+    play_out(table)
+    table.rematch(0)
+    table.disconnect(1)
+    assert table.rematch_at == clock.now + REMATCH_PAUSE
+    clock.now += REMATCH_PAUSE / 2
+    table.seat_human("bob", "b" * 32)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 1 and table.rematch_at is None
+    table.rematch(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
+def test_after_a_resume_the_first_back_does_not_start_the_game_for_the_rest(
+    tmp_path: Path,
+) -> None:
+    """Found in tmux: a resumed finished game; a `join --bot` seat (which
+    always agrees) came back first, nobody else was here yet, so the pause
+    began; bob came back a moment later and the next game started without
+    his asking."""
+    table, _clock = headless(tmp_path)
+    table.set_network_bot(0, "greedy")  # ann's seat is a network bot
+    table.start(None)
+    play_out(table)
+    later = FakeClock()
+    resumed = Table.resume(tmp_path / "party.json", clock=later)
+    resumed.seat_human("ann", "a" * 32)  # the network bot reconnects first
+    later.now += 0.4
+    resumed.seat_human("bob", "b" * 32)
+    later.now += 60
+    resumed.check_timers()
+    assert resumed.game_number == 1  # waiting for bob
+    resumed.rematch(1)
+    later.now += REMATCH_PAUSE
+    resumed.check_timers()
+    assert resumed.game_number == 2
+
+
+def test_rematch_after_still_counts_once_a_pause_is_called_off(tmp_path: Path) -> None:
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.start(None)
+    play_out(table)
+    table.rematch(0)
+    table.disconnect(1)  # the pause begins
+    clock.now += 0.5
+    table.seat_human("bob", "b" * 32)  # and is called off: bob has not asked
+    assert table.rematch_at == clock.now - 0.5 + 30.0
+    clock.now += 29.5
+    table.check_timers()
+    assert table.game_number == 2
+
+
 @pytest.mark.parametrize("votes", [[2], [7], [-1], ["0"], [True], "0", None])
 def test_votes_in_a_table_file_that_name_no_person_count_for_nobody(
     tmp_path: Path, votes: object
