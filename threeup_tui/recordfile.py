@@ -310,10 +310,25 @@ def save_record(path: str | os.PathLike[str], record: Record, new: bool = False)
 
 
 def stamped_path(folder: Path, prefix: str) -> Path:
-    """A new file's name in ``folder`` (made if need be), named by the time
-    now (``PREFIX-20261205-143000.json``) and never an existing file's."""
+    """A new journal's name in ``folder`` (made if need be), named by the
+    time now (``PREFIX-20261205-143000.json``): neither an existing file's
+    nor one whose companions are there (``NAME.table``, ``NAME.lock``).  A
+    journal is written only once a game's set-up is done, its table file at
+    once: two windows starting a game in the same second once took one
+    name, and the later game wrote over the earlier's table file."""
     folder.mkdir(parents=True, exist_ok=True)
-    return free_path(folder, time.strftime(f"{prefix}-%Y%m%d-%H%M%S"))
+    stem = time.strftime(f"{prefix}-%Y%m%d-%H%M%S")
+    for path in numbered_paths(folder, stem):
+        if not os.path.lexists(path) and not _has_companions(path):
+            return path
+    raise AssertionError("numbered_paths never ends")
+
+
+def _has_companions(path: Path) -> bool:
+    """Whether a file ``NAME.<anything>`` is beside ``path`` (``NAME``)."""
+    prefix = path.name + "."
+    with os.scandir(path.parent) as entries:
+        return any(entry.name.startswith(prefix) for entry in entries)
 
 
 def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:

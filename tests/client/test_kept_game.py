@@ -141,6 +141,21 @@ async def test_a_game_whose_window_ended_at_the_game_over_box_is_not_offered() -
         await client.close()
 
 
+async def test_two_games_begun_in_one_second_are_both_kept() -> None:
+    """A journal is written once the set-up is done, its table file at once.
+    Named by the second, a game begun while another was in its set-up (a
+    second window, or "Play against bots" again at once after leaving one)
+    took the same name, and its table file wrote over the other's: one
+    kept game was lost."""
+    first, one = await kept_and_started(2, 5)
+    second, two = await kept_and_started(3, 6)
+    await one.close()
+    await two.close()
+    assert second != first
+    kept = {game.journal: game.players for game in saved_games()}
+    assert kept == {first: 2, second: 3}
+
+
 async def test_a_game_closed_before_it_was_dealt_leaves_no_file() -> None:
     journal = new_journal()
     client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0, journal=journal)
@@ -151,10 +166,7 @@ async def test_a_game_closed_before_it_was_dealt_leaves_no_file() -> None:
 async def test_kept_games_are_offered_newest_first_passing_over_what_cannot_be_read() -> None:
     journals = []
     for seed in range(3):
-        journal = new_journal()
-        while journal in journals:  # named by the second: wait for a new name
-            await asyncio.sleep(0.05)
-            journal = new_journal()
+        journal = new_journal()  # in the same second: another name all the same
         client = bot_game(players=2 + seed, seed=seed, bot_delay=0.0, journal=journal)
         await client.start()
         await client.close()  # in its set-up: kept
