@@ -176,10 +176,17 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         raise MalformedRecord(f"{path}: is a directory, not a record") from None
     except NotOurFile as err:
         raise MalformedRecord(f"{path}: {err}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise MalformedRecord(f"{path}: cannot read: {reason}") from None
+    except UnicodeDecodeError as err:
+        raise MalformedRecord(f"{path}: {not_utf8(err)}") from None
+    except OSError as err:
+        raise MalformedRecord(f"{path}: cannot read: {err.strerror or err}") from None
     return json_of(text, path)
+
+
+def not_utf8(err: UnicodeDecodeError) -> str:
+    """A file's bytes that are not UTF-8, in a player's words rather than
+    Python's ("'utf-8' codec can't decode byte 0xff in position 7: ...")."""
+    return f"not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})"
 
 
 def json_of(text: str, path: str | os.PathLike[str]) -> Any:

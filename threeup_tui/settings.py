@@ -25,7 +25,7 @@ from typing import Any
 from .bots import BOT_LEVELS
 from .names import clean_name
 from .paths import config_dir, confined_guest
-from .recordfile import read_text, set_aside, write_atomic
+from .recordfile import not_utf8, read_text, set_aside, write_atomic
 from .textclean import clean_text
 
 SETTINGS_FILE = "settings.toml"
@@ -147,9 +147,11 @@ class SettingsFile:
             text = read_text(self.path)
         except FileNotFoundError:
             return
-        except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-            self._report(f"cannot read {self.path}: {reason}")
+        except UnicodeDecodeError as err:
+            self._report(f"{self.path} is {not_utf8(err)}")
+            return
+        except OSError as err:
+            self._report(f"cannot read {self.path}: {err.strerror or err}")
             return
         try:
             # A byte order mark is how some editors (Windows Notepad) begin a

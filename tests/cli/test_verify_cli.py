@@ -399,6 +399,16 @@ def test_files_that_are_not_records(tmp_path: Path, content: bytes) -> None:
     assert len(err.splitlines()) == 1, err
 
 
+def test_a_file_that_is_not_utf8_is_told_in_plain_words(tmp_path: Path) -> None:
+    """Python's own words ("'utf-8' codec can't decode byte 0xff in position
+    7: invalid start byte") reached the player."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"players": ["Zoë"]}'.encode("latin-1"))
+    for command in ("verify", "replay"):
+        err = assert_usage_error(run(command, str(path)), "not UTF-8 text (byte 0xeb at offset")
+        assert "codec" not in err and len(err.splitlines()) == 1
+
+
 @pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
 def test_a_number_too_long_is_told_in_plain_words(tmp_path: Path, records, as_json) -> None:
     # Python's own words ("... use sys.set_int_max_str_digits() to increase

@@ -107,7 +107,9 @@ def test_binary_garbage_and_unknown_keys() -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\xff\xfe\x00garbage")
-    assert SettingsFile().problem is not None
+    problem = SettingsFile().problem
+    assert problem is not None and problem.endswith("is not UTF-8 text (byte 0xff at offset 0)")
+    assert "codec" not in problem  # once Python's words: "'utf-8' codec can't decode..."
     path.write_text('future_setting = "x"\nplayers = 2\n', encoding="utf-8")
     loaded = SettingsFile()
     assert loaded.settings.players == 2 and loaded.problem is None
