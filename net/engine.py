@@ -30,6 +30,16 @@ MAX_CONTROL_DATAGRAMS = 1024
 RECENTLY_ENDED = 1024
 """How many ended session ids are remembered for the stats."""
 
+PORT_CLOSED_AFTER = 2
+"""ICMP "port unreachable" reports, with nothing received in between, that
+end a client's session (``UNREACHABLE``): its server is gone (a crash sends
+no CLOSE), and the client need not wait out ``idle_timeout`` to know.  Two,
+so that one stray report does not.  A forged report can do no more than
+make a client reconnect (it gets its seat back by its token)."""
+
+REFUSED_LOOK_AGAIN = 0.1
+"""Seconds after a first such report to look for the next."""
+
 DatagramHandler = Callable[[bytes, Address, float], None]
 
 
@@ -206,6 +216,8 @@ class Engine:
     async def _service(self, session: SessionCore) -> int:
         """Do whatever is due for one session; returns datagrams sent."""
         now = self.now()
+        if self._port_closed(session):
+            return 0
         if session.expired(now):
             idle = self.config.idle_timeout
             what = "received" if session.silent(now) else "acknowledged"
@@ -221,12 +233,32 @@ class Engine:
         datagrams, more = session.poll_transmit(now, self.config.max_burst_datagrams)
         for datagram in datagrams:
             await self.sock.send(datagram, session.address)
+        if self._port_closed(session):  # as these sends found out
+            return len(datagrams)
         if self.sessions.get(session.session_id) is session:
             if more:
                 self._dirty[session.session_id] = None
             else:
-                self._arm_timer(session, session.next_deadline(now))
+                deadline = session.next_deadline(now)
+                if self.sock.refused_in_a_row:
+                    # The report for the datagram just resent comes back
+                    # within a round trip: look for it then, not at the
+                    # next heartbeat.
+                    deadline = min(deadline, now + REFUSED_LOOK_AGAIN)
+                self._arm_timer(session, deadline)
         return len(datagrams)
+
+    def _port_closed(self, session: SessionCore) -> bool:
+        """End a client's session whose server's port refuses its datagrams
+        (``PORT_CLOSED_AFTER``); whether it did."""
+        if self.sock.peer_address is None:
+            return False
+        self.sock.count_queued_error()
+        if self.sock.refused_in_a_row < PORT_CLOSED_AFTER:
+            return False
+        reason = "the server's port is closed (it refused our datagrams)"
+        self.end_session(session, DisconnectCause.UNREACHABLE, reason)
+        return True
 
     def _arm_timer(self, session: SessionCore, deadline: float) -> None:
         session_id = session.session_id

@@ -19,6 +19,11 @@ class DisconnectCause(Enum):
     REPLACED = "replaced"
     """Server only: a new handshake from the same address superseded it
     (the client restarted on the same port)."""
+    UNREACHABLE = "unreachable"
+    """Client only: the server's port refused our datagrams (ICMP port
+    unreachable, ``PORT_CLOSED_AFTER`` times with nothing received in
+    between): no process listens there now, so the session it held is gone
+    (a server that crashed sends no CLOSE).  Sooner than ``IDLE_TIMEOUT``."""
 
 
 @dataclass(frozen=True)

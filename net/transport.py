@@ -49,6 +49,10 @@ class UdpSocket:
         self._stream = stream
         self._stats = stats
         self._tap = tap
+        # ICMP "port unreachable" reports (ConnectionRefusedError) since a
+        # datagram last arrived: on a connected socket, that nothing listens
+        # at the peer's port now.
+        self.refused_in_a_row = 0
         for option in (socket.SO_RCVBUF, socket.SO_SNDBUF):
             # A bigger buffer is an optimisation only; the OS may refuse it.
             with contextlib.suppress(OSError):
@@ -84,6 +88,10 @@ class UdpSocket:
             data, addr = await self._stream.recv()
         except asyncio_dgram.TransportClosed:
             raise TransportClosed from None
+        except ConnectionRefusedError:
+            self.refused_in_a_row += 1
+            raise
+        self.refused_in_a_row = 0
         self._stats.datagrams_received += 1
         self._stats.bytes_received += len(data)
         return data, normalize_address(addr)
@@ -101,8 +109,17 @@ class UdpSocket:
             return exc
         return None
 
+    def count_queued_error(self) -> None:
+        """Count an error the OS reported for an earlier datagram now,
+        rather than when the next datagram is sent."""
+        queued = self._take_queued_error()
+        if queued is not None:
+            self._count_error(queued)
+
     def _count_error(self, exc: BaseException) -> None:
         self._stats.send_errors[type(exc).__name__] += 1
+        if isinstance(exc, ConnectionRefusedError):
+            self.refused_in_a_row += 1
 
     async def send(self, data: bytes, addr: Address) -> bool:
         """Send one datagram; never raises except TransportClosed."""

@@ -6,10 +6,14 @@ that next datagram out."""
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import time
+from pathlib import Path
 
 import asyncio_dgram
 
-from net import Client, Message, NetStats, Server
+from net import Client, DisconnectCause, Disconnected, Message, NetConfig, NetStats, Server
 from net.testing import QUICK_CONFIG, accept_all, next_event_of
 from net.transport import UdpSocket
 
@@ -89,6 +93,60 @@ async def test_send_errors_never_escape_the_session() -> None:
         client.send("through the storm")
         assert (await next_event_of(server.next_event, Message)).payload == "through the storm"
         assert client.stats.send_errors["OSError"] == 3
+    finally:
+        await client.close()
+        await server.close()
+
+
+SERVER_PROCESS = """
+import asyncio, sys
+from net import Server
+from net.testing import accept_all
+
+async def main():
+    server = await Server.start("127.0.0.1", 0, accept_all)
+    print(server.address[1], flush=True)
+    while True:
+        await server.next_event()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_client_knows_its_server_is_gone_before_its_idle_timeout() -> None:
+    """A server killed outright sends no CLOSE: its clients learned it only
+    at their idle time-out (5 s for threeup's), while the kernel was
+    telling them at once that nothing listened at the port any more."""
+    root = str(Path(__file__).resolve().parents[2])
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER_PROCESS, stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": root},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    port = int(await asyncio.wait_for(proc.stdout.readline(), 10))
+    config = NetConfig(idle_timeout=5.0, heartbeat_interval=1.0)  # threeup's client's
+    client = await Client.connect("127.0.0.1", port, "still here?", config)
+    try:
+        proc.kill()
+        await proc.wait()
+        killed = time.monotonic()
+        gone = await next_event_of(client.next_event, Disconnected, timeout=10)
+        took = time.monotonic() - killed
+    finally:
+        await client.close()
+    assert gone.cause is DisconnectCause.UNREACHABLE, gone
+    assert took < 2.7, took  # two heartbeats and a look: 2.1 s, not the 5 s time-out
+
+
+async def test_one_stray_port_unreachable_ends_no_session() -> None:
+    server = await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG)
+    client = await Client.connect(*server.address, "x", QUICK_CONFIG)
+    try:
+        client._engine.sock._count_error(ConnectionRefusedError())  # as one report counts
+        client.send("after a stray report")
+        assert (await next_event_of(server.next_event, Message)).payload == ("after a stray report")
+        await asyncio.sleep(QUICK_CONFIG.heartbeat_interval * 3)
+        assert client.connected
     finally:
         await client.close()
         await server.close()
