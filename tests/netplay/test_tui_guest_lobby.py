@@ -59,13 +59,14 @@ async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Pa
             assert WAITING in lobby_text(app)
 
             host.kill()
-            # Heard from nobody for the client's idle timeout (5 s): reconnecting.
+            # Its port refuses the client's heartbeats (2 s), or nothing is
+            # heard for the client's idle timeout (5 s): reconnecting.
             await until(pilot, lambda: "reconnecting" in lobby_text(app), "reconnecting", 20)
             shown = lobby_text(app)
             assert "Lost the link to the host" in shown
             assert "●" not in shown and "here" not in shown and WAITING not in shown
             # ...and counts how long it has been lost.
-            lost = "Lost the link to the host: reconnecting for 2 s… (lost: nothing received"
+            lost = "Lost the link to the host: reconnecting for 2 s… (lost: the host is gone"
             await until(pilot, lambda: lost in lobby_text(app), "the outage counted", 5)
 
             resumed = await asyncio.to_thread(

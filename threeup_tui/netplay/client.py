@@ -66,6 +66,9 @@ RESEND_EVERY = 0.05
 BUSY = "the connection is busy"  # the send queue is full
 
 
+HOST_GONE = "the host is gone (nothing listens at its port)"
+
+
 class RefusedForNow(ConnectionRefusedError):
     """The table refused for the moment (REFUSED_FOR_NOW: no room, or this
     address must wait): a client coming back to its seat keeps trying."""
@@ -237,7 +240,7 @@ class NetClient(TableClient):
                         ChatReceived(None, "table", f"{CLOSE_HOST_STOPPED}; this seat waits for it")
                     )
                 # Stopped mid-game, to be resumed: wait for it as for a crash.
-                if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else event.reason):
+                if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else _lost(event)):
                     return
                 continue
             if event is None:
@@ -460,3 +463,10 @@ class NetClient(TableClient):
 
     def save_record(self, path: str) -> None:
         self._emit(ActionRejected("the host keeps the game record; ask them for it"))
+
+
+def _lost(event: Disconnected) -> str:
+    """Why the link to the host was lost, in the table's words."""
+    if event.cause == DisconnectCause.UNREACHABLE:
+        return HOST_GONE  # its port refuses our datagrams: a crash sends no CLOSE
+    return event.reason
