@@ -109,7 +109,7 @@ class Engine:
         if session.undelivered_frames:
             self.stats.drop("undelivered_at_close", session.undelivered_frames)
         self.stats.sessions_ended += 1
-        self.events.put(Disconnected(session_id, cause, reason))
+        self.events.put(Disconnected(session_id, cause, reason, session.heard))
         self._session_ended.set()
         if self.on_session_end is not None:
             self.on_session_end(session)

@@ -58,6 +58,9 @@ class Disconnected:
     session_id: int
     cause: DisconnectCause
     reason: str
+    heard: bool = True
+    """Whether a session datagram from the peer ever arrived (on a server:
+    after its ACCEPT).  A client whose every ACCEPT was lost never sends one."""
 
 
 Event = Connected | Message | State | Disconnected

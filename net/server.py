@@ -137,6 +137,11 @@ class Server(Endpoint):
         """Smoothed round-trip time in seconds, if measured yet."""
         return self._engine.session(session_id).rtt.srtt
 
+    def session_heard(self, session_id: int) -> bool:
+        """Whether a session datagram from the client has arrived since the
+        ACCEPT: it got the ACCEPT.  Raises ``UnknownSession``."""
+        return self._engine.session(session_id).heard
+
     def send(self, session_id: int, obj: Any) -> None:
         """Queue a reliable, ordered message. Raises ``UnknownSession``,
         ``SessionClosed`` (closing), ``MessageTooLarge``, ``SendQueueFull``

@@ -88,6 +88,7 @@ class SessionCore:
         self._state_out = StateSender(self.rtt)
         self._state_in = StateReceiver(config.max_message_size, stats.drop)
         self.last_received = now
+        self.heard = False  # a session datagram from the peer has arrived
         self._acked_at = now  # the peer's latest acknowledgement of something new
         self._silence_seen: float | None = None  # when expired() first found it silent
         self.last_sent = now
@@ -153,6 +154,7 @@ class SessionCore:
         self._sender.on_ack(ack.next_seq, ack.sack, now, tally)
         self._state_out.on_ack(ack.state_done, ack.state_version, ack.state_bits, now, tally)
         self.last_received = now
+        self.heard = True
         if tally.newest_sent_at >= 0:
             self._acked_at = now
         if self.rtt_probe_sent_at is not None:

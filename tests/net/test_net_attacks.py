@@ -361,3 +361,29 @@ async def test_a_peer_that_acknowledges_nothing_is_not_served_for_ever(
     finally:
         for task in tasks:
             task.cancel()
+
+
+async def test_the_server_knows_which_clients_got_their_accept() -> None:
+    """A client whose every ACCEPT was lost never sends a session datagram;
+    one that got it acknowledges.  The application must tell them apart
+    (threeup counts a seat's claim only for a session that got its ACCEPT),
+    and the server knew it only from the first RTT sample."""
+    async with (
+        await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server,
+        open_raw_peer(server.address) as lost,
+    ):
+        await lost.send(echo(7, await challenge_for(lost, 7)))
+        accepted = await next_event_of(server.next_event, Connected)
+        heard = await Client.connect(*server.address, "me", QUICK_CONFIG)
+        await asyncio.sleep(0.2)
+        assert not server.session_heard(accepted.session_id)
+        assert server.session_heard(heard.session_id)
+        ended = await next_event_of(server.next_event, Disconnected, timeout=5)
+        assert (ended.session_id, ended.cause) == (
+            accepted.session_id,
+            DisconnectCause.IDLE_TIMEOUT,
+        )
+        assert ended.heard is False
+        await heard.close()
+        left = await next_event_of(server.next_event, Disconnected)
+        assert (left.session_id, left.heard) == (heard.session_id, True)

@@ -8,6 +8,7 @@ import asyncio
 import secrets
 import socket
 from pathlib import Path
+from typing import Any
 
 import asyncio_dgram
 import pytest
@@ -424,32 +425,63 @@ async def test_after_a_host_crash_the_old_terminal_leaves_the_seat_to_the_newer_
             await again.close()
 
 
+async def _accept_never_acknowledged(address: tuple[str, int], hello: dict[str, Any]) -> int:
+    """A handshake whose ACCEPT the client never got: the host accepts it,
+    and hears nothing more from that socket.  Returns the ACCEPT's claim."""
+    stream = await asyncio_dgram.connect(address)
+    try:
+        await stream.send(encode(HelloPacket(7, 128, 65536, hello)))
+        challenge = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+        assert isinstance(challenge, ChallengePacket)
+        cookie = (challenge.cookie_time, challenge.cookie_mac)
+        await stream.send(encode(EchoPacket(7, 128, 65536, hello, *cookie)))
+        accept = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+        assert isinstance(accept, AcceptPacket)
+        return int(accept.payload["claim"])
+    finally:
+        stream.close()
+
+
 async def test_a_reconnect_whose_accept_was_lost_is_not_refused_as_taken_over(
     tmp_path: Path,
 ) -> None:
-    """A client coming back by itself sends the claim it last held.  An
-    attempt the host accepted (a newer claim) whose ACCEPT never reached
-    it, so that it never connected, is no newer terminal: the client's next
-    attempt, with its old claim, is admitted.  Once a newer session has
-    connected, the old claim is refused."""
-    table = make_table(tmp_path, players=2, seed=99)
-    host = await start_host(table, NetConfig())
-    token = secrets.token_hex(16)
-    hello = make_hello("tia", None, token, False)
+    """Tia's app comes back by itself with the claim it held (1).  The host
+    accepts that attempt (claim 2) but every ACCEPT is lost, so her app
+    tries again with claim 1: it was refused as "taken over from another
+    terminal", for good, by a host that counted the lost attempt as a newer
+    terminal from its ACCEPT on.  A claim counts once the host has heard
+    from its session: before, while the lost attempt's session waits for
+    its idle time-out, and after it ended unheard.  A session that was
+    heard from (a real client, which acknowledges) does count."""
+    quick = NetConfig(idle_timeout=1.0, heartbeat_interval=0.2)
+    table = make_table(tmp_path, players=2, seed=99, bots=1)  # starts when Tia sits
+    host = await start_host(table, quick)
+    hello = make_hello("tia", None, secrets.token_hex(16), False)
+    clients: list[Client] = []
+
+    async def come_back(claim: int) -> Client:
+        client = await Client.connect(*host.address, {**hello, "claim": claim}, quick)
+        clients.append(client)
+        return client
+
     try:
-        first = host._authorize(("127.0.0.1", 40001), hello)
-        assert isinstance(first, Accept) and first.payload["claim"] == 1
-        host._handle(Connected(111, ("127.0.0.1", 40001), hello))
-        back = {**hello, "claim": 1}
-        lost = host._authorize(("127.0.0.1", 40002), back)  # its ACCEPT is lost
-        assert isinstance(lost, Accept) and lost.payload["claim"] == 2
-        again = host._authorize(("127.0.0.1", 40003), back)
-        assert isinstance(again, Accept) and again.payload["claim"] == 3
-        host._handle(Connected(333, ("127.0.0.1", 40003), back))
-        refused = host._authorize(("127.0.0.1", 40004), back)
-        assert isinstance(refused, Refuse) and refused.reason == CLOSE_TAKEN_OVER
-        assert _seat_sessions(host, 0) == [333]
+        clients.append(await Client.connect(*host.address, hello, quick))
+        assert clients[0].accept_payload["claim"] == 1
+        assert await _accept_never_acknowledged(host.address, {**hello, "claim": 1}) == 2
+        back = await come_back(1)  # the lost attempt's session is still live
+        assert back.accept_payload["claim"] == 3
+        assert await _accept_never_acknowledged(host.address, {**hello, "claim": 3}) == 4
+        await asyncio.sleep(1.6)  # that one ends, never heard from
+        again = await come_back(3)
+        assert again.accept_payload["claim"] == 5
+        await asyncio.sleep(0.3)  # the host hears from it
+        with pytest.raises(Refused) as refused:
+            await come_back(3)
+        assert refused.value.reason == CLOSE_TAKEN_OVER
+        assert table.seats[1].connected
     finally:
+        for client in clients:
+            await client.close()
         await host.close()
 
 

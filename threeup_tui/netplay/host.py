@@ -136,9 +136,13 @@ class NetHost:
         self.stats = HostStats()
         # Accepted, not yet connected: (seat, name, token, the seat's claim).
         self._pending: dict[Address, tuple[int | None, str, str, int | None]] = {}
-        # The claim of the last session that connected to each seat: an
-        # older one coming back by itself is refused (see _claim_passed_on).
+        # The claim of the last session of each seat that the host heard
+        # from: an older one coming back by itself is refused (see
+        # _claim_passed_on).
         self._live_claims: dict[int, int] = {}
+        # Sessions not heard from yet (their ACCEPT may be lost): session id
+        # -> (seat, claim).  A claim counts once its session is heard.
+        self._unheard_claims: dict[int, tuple[int, int]] = {}
         # One live session per seat: the address of the session that holds
         # (or, accepted but not yet connected, is about to hold) each seat.
         self._seat_owner: dict[int, Address] = {}
@@ -324,10 +328,36 @@ class NetHost:
         to a seat that a newer session has taken and connected to since: the
         player went on in another terminal while this one was cut off (the
         host crashed, or the link), and its reconnect must not take the seat
-        back from them.  A newer claim that never connected does not count:
-        it may be this very client's own attempt whose ACCEPT was lost."""
+        back from them.  A newer claim whose session the host never heard
+        from does not count: it may be this very client's own attempt whose
+        every ACCEPT was lost."""
         claim = hello_claim(hello)
-        return claim is not None and claim < self._live_claims.get(seat, 0)
+        if claim is None:
+            return False
+        self._count_heard_claims(seat)
+        return claim < self._live_claims.get(seat, 0)
+
+    def _count_heard_claims(self, seat: int) -> None:
+        """Count the claims of ``seat``'s live sessions that have been heard
+        from since they were accepted."""
+        for session_id, (held, _claim) in list(self._unheard_claims.items()):
+            if held == seat:
+                with contextlib.suppress(NetError):  # ended: its Disconnected says
+                    if self.server.session_heard(session_id):
+                        self._claim_heard(session_id)
+
+    def _settle_claim(self, ended: Disconnected) -> None:
+        """An ended session's claim counts if it was heard from; one that
+        never was (its client never got the ACCEPT) never counts."""
+        if ended.session_id in self._unheard_claims:
+            if ended.heard:
+                self._claim_heard(ended.session_id)
+            else:
+                del self._unheard_claims[ended.session_id]
+
+    def _claim_heard(self, session_id: int) -> None:
+        seat, claim = self._unheard_claims.pop(session_id)
+        self._live_claims[seat] = max(self._live_claims.get(seat, 0), claim)
 
     def _watchers_crowded(self, address: Address) -> str | None:
         """Why one more spectator from ``address`` is refused, or None.  A
@@ -396,7 +426,7 @@ class NetHost:
             peer = _Peer(event.session_id, seat, name, event.address, token)
             self.peers[event.session_id] = peer
             if seat is not None and claim is not None:
-                self._live_claims[seat] = claim
+                self._unheard_claims[event.session_id] = (seat, claim)
             self.table.subscribe(("peer", event.session_id), seat, self._listener(peer))
         elif isinstance(event, Message):
             sender = self.peers.get(event.session_id)
@@ -407,6 +437,7 @@ class NetHost:
             # snapshot is nothing it may ask, and was dropped uncounted.
             self.stats.malformed_requests += 1
         elif isinstance(event, Disconnected):
+            self._settle_claim(event)
             gone = self.peers.pop(event.session_id, None)
             if gone is None:
                 return
