@@ -20,6 +20,7 @@ from net.packets import (
     EchoPacket,
     HelloPacket,
     RefusePacket,
+    ResetPacket,
     SessionPacket,
 )
 from net.session import SessionCore
@@ -181,6 +182,8 @@ class Client(Endpoint):
                 self._engine.handle_session_packet(packet, addr, now)
             case ClosePacket():
                 self._engine.handle_close_packet(packet, addr)
+            case ResetPacket():
+                self._engine.handle_reset_packet(packet, addr)
             case ChallengePacket() | AcceptPacket() | RefusePacket():
                 self._on_handshake_reply(packet, addr, now)
             case _:

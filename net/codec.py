@@ -41,6 +41,7 @@ from net.packets import (
     Packet,
     PacketType,
     RefusePacket,
+    ResetPacket,
     SessionPacket,
     StateFrame,
     VersionMismatch,
@@ -218,6 +219,8 @@ def encode(packet: Packet) -> bytes:
             return assemble_session(header, [encode_frame(f) for f in packet.frames])
         case ClosePacket():
             return _pack([PacketType.CLOSE, packet.session_id, packet.reason])
+        case ResetPacket():
+            return _pack([PacketType.RESET, packet.session_id])
     raise TypeError(f"not a packet: {packet!r}")  # pragma: no cover
 
 
@@ -356,6 +359,9 @@ def _decode_items(items: list[Any]) -> Packet:
     if kind == PacketType.CLOSE:
         _, session_id, reason = _fields(items, 3)
         return ClosePacket(_session_id(session_id), _str(reason, MAX_REASON_CHARS))
+    if kind == PacketType.RESET:
+        _, session_id = _fields(items, 2)
+        return ResetPacket(_session_id(session_id))
     raise _UnknownType
 
 

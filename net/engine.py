@@ -16,7 +16,7 @@ from net.config import NetConfig
 from net.errors import SessionClosed, UnknownSession
 from net.eventqueue import EventQueue
 from net.events import Address, DisconnectCause, Disconnected
-from net.packets import ClosePacket, SessionPacket
+from net.packets import ClosePacket, ResetPacket, SessionPacket
 from net.ratelimit import LruTable
 from net.session import SessionCore
 from net.stats import NetStats
@@ -158,6 +158,12 @@ class Engine:
         session = self._matching_session(packet.session_id, addr)
         if session is not None:
             self.end_session(session, DisconnectCause.PEER_CLOSED, packet.reason)
+
+    def handle_reset_packet(self, packet: ResetPacket, addr: Address) -> None:
+        session = self._matching_session(packet.session_id, addr)
+        if session is not None:
+            reason = "the server does not know this session (it restarted, or ended it)"
+            self.end_session(session, DisconnectCause.RESET, reason)
 
     def _resume_blocked(self) -> None:
         if not self._blocked:

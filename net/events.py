@@ -19,6 +19,10 @@ class DisconnectCause(Enum):
     REPLACED = "replaced"
     """Server only: a new handshake from the same address superseded it
     (the client restarted on the same port)."""
+    RESET = "reset"
+    """Client only: the server answered RESET, it has no such session (it
+    restarted, so never heard of it, or ended it and the CLOSE was lost).
+    Sooner than ``IDLE_TIMEOUT``."""
     UNREACHABLE = "unreachable"
     """Client only: the server's port refused our datagrams (ICMP port
     unreachable, ``PORT_CLOSED_AFTER`` times with nothing received in

@@ -44,6 +44,7 @@ class PacketType(IntEnum):
     REFUSE = 5
     SESSION = 6
     CLOSE = 7
+    RESET = 8
 
 
 class FrameKind(IntEnum):
@@ -163,6 +164,15 @@ class ClosePacket:
     reason: str
 
 
+@dataclass(frozen=True)
+class ResetPacket:
+    """Server -> client: no live session ``session_id`` here (the server
+    restarted, so it never heard of it, or it ended it): the client ends
+    its session at once instead of waiting out its idle time-out."""
+
+    session_id: int
+
+
 Packet = (
     HelloPacket
     | VersionMismatch
@@ -172,4 +182,5 @@ Packet = (
     | RefusePacket
     | SessionPacket
     | ClosePacket
+    | ResetPacket
 )

@@ -36,6 +36,7 @@ class NetStats:
     bytes_received: int = 0
     retransmissions: int = 0
     resent_after_error: int = 0
+    resets_sent: int = 0  # server: RESETs answering traffic for no live session
     messages_sent: int = 0
     messages_delivered: int = 0
     states_sent: int = 0

@@ -75,7 +75,7 @@ CHAT_HISTORY = 50
 CHAT_ON_CONNECT = 10  # the recent lines a session is sent when it begins
 AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
 # After a resume each running clock holds until its seat's player is back,
-# for at most this long (a client notices a crash after its 5 s idle time-out).
+# for at most this long (one that misses the host's RESET waits out its 5 s idle time-out).
 RESUME_GRACE = 10.0
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 

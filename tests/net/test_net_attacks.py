@@ -36,6 +36,7 @@ from net.packets import (
     EchoPacket,
     HelloPacket,
     RefusePacket,
+    ResetPacket,
     SessionPacket,
     VersionMismatch,
 )
@@ -83,20 +84,26 @@ async def test_unvalidated_address_never_gets_more_than_three_times_its_bytes() 
             b"junk",
             hello(1)[:600],  # truncated: undecodable
             msgpack.packb([1, 1, 2, 128, 65536, "unpadded", b""]),  # valid but < 1200 bytes
-            encode(SessionPacket(12345, EMPTY_ACK, ())),
         ]
         for data in silent:
             await peer.send(data)
             received += len(data)
         assert await peer.recv_all(0.2) == []
         assert server.stats.dropped["hello_too_small"] == 1
+        # A session's traffic for no live session is answered (RESET), once.
+        for _ in range(3):
+            stray = encode(SessionPacket(12345, EMPTY_ACK, ()))
+            await peer.send(stray)
+            received += len(stray)
+        (reset,) = await peer.recv_all(0.2)
+        assert decode(reset) == ResetPacket(12345)
         for nonce in range(20):
             await peer.send(hello(nonce))
             received += 1200
         replies = await peer.recv_all(0.3)
         assert len(replies) == 20
         assert all(isinstance(decode(reply), ChallengePacket) for reply in replies)
-        assert sent_to[peer.address] == sum(map(len, replies)) <= 3 * received
+        assert sent_to[peer.address] == len(reset) + sum(map(len, replies)) <= 3 * received
         assert server.amplification_usage(peer.address) == (received, sent_to[peer.address])
 
 

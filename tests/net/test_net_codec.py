@@ -24,6 +24,7 @@ from net.packets import (
     HelloPacket,
     Packet,
     RefusePacket,
+    ResetPacket,
     SessionPacket,
     StateFrame,
     VersionMismatch,
@@ -95,6 +96,7 @@ packets = st.one_of(
         st.lists(data_frames | state_frames(), max_size=6).map(tuple),
     ),
     st.builds(ClosePacket, session_ids, st.text(max_size=200)),
+    st.builds(ResetPacket, session_ids),
 )
 
 
@@ -201,6 +203,10 @@ def test_huge_declared_lengths_and_nesting_are_rejected(data: bytes) -> None:
         ([6, 7, [0, b"", 0, 0, b""], {}], "malformed"),
         ([7, 7, b"bytes, not text"], "malformed"),
         ([7, 7, "x" * 201], "malformed"),
+        ([8, 0], "malformed"),  # RESET of session 0
+        ([8, 7, "extra"], "malformed"),
+        ([8, True], "malformed"),
+        ([9, 7], "unknown_type"),
         ([5, 1], "malformed"),
         ([2, 1, 2, b"short"], "malformed"),
         ([4, 1, 2, 0, 10, None], "malformed"),  # window 0

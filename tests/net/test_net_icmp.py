@@ -14,6 +14,7 @@ from pathlib import Path
 import asyncio_dgram
 
 from net import Client, DisconnectCause, Disconnected, Message, NetConfig, NetStats, Server
+from net.packets import ResetPacket
 from net.testing import QUICK_CONFIG, accept_all, next_event_of
 from net.transport import UdpSocket
 
@@ -104,7 +105,7 @@ from net import Server
 from net.testing import accept_all
 
 async def main():
-    server = await Server.start("127.0.0.1", 0, accept_all)
+    server = await Server.start("127.0.0.1", int(sys.argv[1]), accept_all)
     print(server.address[1], flush=True)
     while True:
         await server.next_event()
@@ -113,17 +114,22 @@ asyncio.run(main())
 """
 
 
+async def server_process(port: int) -> tuple[asyncio.subprocess.Process, int]:
+    """A server in its own process on ``port`` (0: any), and its port."""
+    root = str(Path(__file__).resolve().parents[2])
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SERVER_PROCESS, str(port), stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": root},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    return proc, int(await asyncio.wait_for(proc.stdout.readline(), 10))
+
+
 async def test_a_client_knows_its_server_is_gone_before_its_idle_timeout() -> None:
     """A server killed outright sends no CLOSE: its clients learned it only
     at their idle time-out (5 s for threeup's), while the kernel was
     telling them at once that nothing listened at the port any more."""
-    root = str(Path(__file__).resolve().parents[2])
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", SERVER_PROCESS, stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": root},
-    )  # fmt: skip
-    assert proc.stdout is not None
-    port = int(await asyncio.wait_for(proc.stdout.readline(), 10))
+    proc, port = await server_process(0)
     config = NetConfig(idle_timeout=5.0, heartbeat_interval=1.0)  # threeup's client's
     client = await Client.connect("127.0.0.1", port, "still here?", config)
     try:
@@ -147,6 +153,50 @@ async def test_one_stray_port_unreachable_ends_no_session() -> None:
         assert (await next_event_of(server.next_event, Message)).payload == ("after a stray report")
         await asyncio.sleep(QUICK_CONFIG.heartbeat_interval * 3)
         assert client.connected
+    finally:
+        await client.close()
+        await server.close()
+
+
+async def test_a_client_of_a_server_that_came_back_reconnects_at_once() -> None:
+    """A server killed and started again on its port at once (a host
+    resumed): the new process knows no session of before, and dropped the
+    clients' datagrams unanswered, so each waited out its idle time-out
+    (5 s for threeup's) before coming back.  It now answers RESET, and the
+    client's session ends at its next heartbeat."""
+    first, port = await server_process(0)
+    # Heartbeats 3 s apart: the port is closed for a moment while the new
+    # process starts, and two refused heartbeats would end it as UNREACHABLE.
+    config = NetConfig(idle_timeout=10.0, heartbeat_interval=3.0)
+    client = await Client.connect("127.0.0.1", port, "still here?", config)
+    again: asyncio.subprocess.Process | None = None
+    try:
+        first.kill()
+        await first.wait()
+        again, _ = await server_process(port)
+        listening = time.monotonic()
+        gone = await next_event_of(client.next_event, Disconnected, timeout=10)
+        took = time.monotonic() - listening
+    finally:
+        await client.close()
+        if again is not None:
+            again.kill()
+            await again.wait()
+    assert gone.cause is DisconnectCause.RESET, gone
+    assert took < 4.5, took  # the next heartbeat, not the 10 s idle time-out
+
+
+async def test_a_reset_for_another_session_ends_nothing() -> None:
+    server = await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG)
+    client = await Client.connect(*server.address, "x", QUICK_CONFIG)
+    try:
+        (session_id,) = client._engine.sessions
+        client._engine.handle_reset_packet(ResetPacket(session_id ^ 1), server.address)
+        await asyncio.sleep(QUICK_CONFIG.heartbeat_interval * 2)
+        assert client.connected
+        client._engine.handle_reset_packet(ResetPacket(session_id), server.address)
+        gone = await next_event_of(client.next_event, Disconnected)
+        assert gone.cause is DisconnectCause.RESET
     finally:
         await client.close()
         await server.close()

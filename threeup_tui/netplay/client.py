@@ -67,6 +67,7 @@ BUSY = "the connection is busy"  # the send queue is full
 
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
+HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
 
 
 class RefusedForNow(ConnectionRefusedError):
@@ -469,4 +470,6 @@ def _lost(event: Disconnected) -> str:
     """Why the link to the host was lost, in the table's words."""
     if event.cause == DisconnectCause.UNREACHABLE:
         return HOST_GONE  # its port refuses our datagrams: a crash sends no CLOSE
+    if event.cause == DisconnectCause.RESET:
+        return HOST_RESTARTED  # a resumed host knows no session of before
     return event.reason
