@@ -350,6 +350,26 @@ async def test_a_player_back_under_another_name_is_told_which_name_holds_the_sea
         await host.close()
 
 
+async def test_a_wrong_room_code_is_not_blamed_on_the_name(tmp_path: Path) -> None:
+    """The words about the name a seat is kept under go with a full table
+    only: after a wrong room code they sent Bob, now "Robert", to join as Bob
+    again, which the same wrong code refused once more."""
+    table = make_table(tmp_path, players=3, seed=98, code="pizza")
+    host = await start_host(table, NetConfig())
+    bobs = tmp_path / "bob-tokens.json"
+    bob = make_client(host.address, "Bob", bobs, code="pizza")
+    try:
+        await bob.start()
+        await bob.close()
+        robert = make_client(host.address, "Robert", bobs, code="pasta")
+        with pytest.raises(ConnectionRefusedError) as refused:
+            await robert.start()
+        assert str(refused.value) == "the table refused: wrong room code"
+    finally:
+        await bob.close()
+        await host.close()
+
+
 async def test_a_session_superseded_before_it_connected_never_acts(tmp_path: Path) -> None:
     """Two hellos with one token, both accepted before either session is
     connected (two terminals at once): only the later one gets the seat."""

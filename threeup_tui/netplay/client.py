@@ -68,6 +68,11 @@ BUSY = "the connection is busy"  # the send queue is full
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
+# The table's refusal when no seat is free (table.py): the one refusal where
+# the name matters, as a seat is kept per table and name.  After any other
+# ("wrong room code") a word about names would send the player after the
+# wrong fix.
+TABLE_FULL = "the table is full"
 
 
 class RefusedForNow(ConnectionRefusedError):
@@ -142,11 +147,12 @@ class NetClient(TableClient):
             hello["claim"] = self._claim
         return hello
 
-    def _seat_under_another_name(self) -> str:
-        """Words for a refusal when this account sat at this table under
-        another name: a seat is kept per name, so a player who comes back
-        under a new one (or a typo) is a newcomer, and should know why."""
-        if self._tokens is None:
+    def _seat_under_another_name(self, reason: str) -> str:
+        """Words for a full table's refusal when this account sat at this
+        table under another name: a seat is kept per name, so a player who
+        comes back under a new one (or a typo) is a newcomer, and should know
+        why.  Nothing for other refusals: they are not about the name."""
+        if self._tokens is None or reason != TABLE_FULL:
             return ""
         names = self._tokens.names_at(self.address)
         if not names or name_key(self.name) in map(name_key, names):
@@ -170,7 +176,8 @@ class NetClient(TableClient):
         try:
             client = await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
-            reason = f"the table refused: {err.reason}{self._seat_under_another_name()}"
+            words = self._seat_under_another_name(err.reason)
+            reason = f"the table refused: {err.reason}{words}"
             if err.reason in REFUSED_FOR_NOW:
                 raise RefusedForNow(reason) from None
             raise ConnectionRefusedError(reason) from None
