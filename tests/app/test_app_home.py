@@ -404,6 +404,34 @@ async def test_a_bad_address_on_the_form_is_said_at_once() -> None:
         assert launcher.calls == []
 
 
+async def test_a_wrong_room_code_puts_the_focus_in_the_code_box() -> None:
+    """Joined without the table's code (a real table on loopback), the
+    player reads why and types the code at once: the focus was left on the
+    address, three Tabs away."""
+    from threeup_tui.netplay.host import NetHost
+    from threeup_tui.table import Table, TableConfig
+
+    host = await NetHost.start(Table(TableConfig(players=2, code="pizza")), "127.0.0.1", 0)
+    address = f"127.0.0.1:{host.address[1]}"
+    app = create_app(Launcher(announce_address="off"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: on(app, StartScreen))
+            app.open_join_form()
+            await wait_for(pilot, lambda: on(app, JoinScreen))
+            app.screen.query_one("#join-address", Input).focus()
+            await pilot.press(*address, "enter")
+            await wait_for(pilot, lambda: "wrong room code" in screen_text(app))
+            code = app.screen.query_one("#join-code", Input)
+            assert code.has_focus
+            await pilot.press(*"pizza", "enter")
+            await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+            app.leave_table()
+            await wait_for(pilot, lambda: on(app, StartScreen))
+    finally:
+        await host.close()
+
+
 async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     SettingsFile().change(name="Ann", bot_level="random")
     client = ScriptedClient()

@@ -251,6 +251,12 @@ class JoinScreen(Screen[None]):
     def show_error(self, error: str) -> None:
         self._stop_joining()
         self.query_one("#join-error", Static).update(plain(f"Could not join: {error}"))
+        if "room code" in error:
+            # A wrong (or missing) room code: the fix is typed there, and
+            # the focus stayed on the address that was joined from.
+            code = self.query_one("#join-code", Input)
+            code.focus()
+            code.select_all()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
