@@ -812,7 +812,19 @@ class ThreeUpApp(App[int]):
             question = "Leave this table? You host it: it closes for everyone."
         elif session is not None and session.client.kept and session.mid_game:
             question = "Leave this game? It is kept: continue it from the start screen."
+        elif session is not None and session.where == "join" and session.mid_game:
+            question = self._leave_joined_question(session)
         self.open_once(ConfirmScreen(question), answered)
+
+    def _leave_joined_question(self, session: Session) -> str:
+        """A seated player's seat is kept for them (D17): say so, and how to
+        come back; a spectator has no seat to come back to."""
+        if session.seat is None:
+            return "Leave this table?"
+        again = "connect again" if self.guest else "join the table again"
+        return (
+            f"Leave this table? Your seat waits (after a while a bot plays it): {again} to play on."
+        )
 
     async def action_quit(self) -> None:
         """Leave the table before the app ends: the client is closed while
