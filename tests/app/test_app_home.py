@@ -479,6 +479,38 @@ async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     assert SettingsFile().settings.name == "Bea"
 
 
+async def test_the_host_form_offers_no_more_bots_than_the_seats_hold() -> None:
+    """At 3 seats the form offered 0 to 5 bots, and 5 quietly became 2 in
+    the lobby: the choices follow the seats, and a choice the seats no
+    longer hold comes down to what they do."""
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.open_host_form()
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        seats = app.screen.query_one("#host-players", Select)
+        bots = app.screen.query_one("#host-bots", Select)
+        bots.focus()
+        await pilot.press("enter", "end", "enter")  # the most bots offered
+        # 4 seats: 3 bots beside the host
+        await wait_for(pilot, lambda: bots.value == 3, what="3 bots at most at 4 seats")
+        seats.focus()
+        await pilot.press("enter", "home", "down", "enter")  # 3 seats
+        await wait_for(
+            pilot, lambda: seats.value == 3 and bots.value == 2, what="3 seats: 2 bots at most"
+        )
+        bots.focus()
+        await pilot.press("enter", "end", "enter")
+        await pilot.pause(0.2)
+        assert bots.value == 2
+        app.screen.query_one("#open").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    _, settings = launcher.calls[0]
+    assert isinstance(settings, HostSettings) and (settings.players, settings.bots) == (3, 2)
+
+
 async def test_lobby_focus_on_the_seats_and_the_ssh_port_shown() -> None:
     client = ScriptedClient()
     client.address = ("0.0.0.0", 47823)  # type: ignore[attr-defined]

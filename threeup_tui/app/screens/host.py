@@ -36,7 +36,7 @@ class HostScreen(Screen[None]):
                 yield Label("Your name")
                 yield Input(self.default_name, id="host-name", max_length=24, compact=True)
             yield _choice("Seats", [(str(n), n) for n in range(2, 7)], 4, "host-players")
-            yield _choice("Bots now", [(str(n), n) for n in range(0, 6)], 0, "host-bots")
+            yield _choice("Bots now", _bot_counts(4), 0, "host-bots")
             yield _choice(
                 "Bot level", [(lv, lv) for lv in BOT_LEVELS], self.default_level, "host-level"
             )
@@ -65,6 +65,16 @@ class HostScreen(Screen[None]):
             turn_time=turn_time_value(self.query_one("#host-turn-time", Select).value),
         )
 
+    @on(Select.Changed, "#host-players")
+    def seats_changed(self, event: Select.Changed) -> None:
+        """Offer only as many bots as the seats leave beside the host's own:
+        5 bots at 3 seats were offered, and quietly became 2."""
+        players = int(str(event.value))
+        bots = self.query_one("#host-bots", Select)
+        keep = min(int(str(bots.value)), players - 1)
+        bots.set_options(_bot_counts(players))
+        bots.value = keep
+
     @on(Button.Pressed, "#open")
     @on(Input.Submitted)
     def open_table(self) -> None:
@@ -77,6 +87,11 @@ class HostScreen(Screen[None]):
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+def _bot_counts(players: int) -> list[tuple[str, int]]:
+    """The "Bots now" choices: 0 up to every seat but the host's."""
+    return [(str(n), n) for n in range(players)]
 
 
 def _choice(label: str, options: list[tuple[str, Any]], value: Any, widget_id: str) -> Horizontal:
