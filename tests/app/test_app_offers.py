@@ -135,6 +135,38 @@ async def test_a_guest_may_not_save_and_waits_for_the_host(client: ScriptedClien
         assert client.requests == []
 
 
+@pytest.mark.parametrize("bo_here", [True, False], ids=["a-player-waits", "nobody-else"])
+async def test_the_host_leaving_after_a_game_asks_if_it_closes_on_others(
+    client: ScriptedClient, bo_here: bool
+) -> None:
+    """q on the game over closed the host's table at once, on a player
+    waiting there for the rematch; in the lobby and during a game the same
+    key asks first.  With nobody else here there is nothing to ask."""
+    from app_fakes import ScriptedLauncher
+
+    from threeup_tui.app.app import StartSpec, create_app
+    from threeup_tui.app.screens.confirm import ConfirmScreen
+    from threeup_tui.app.screens.start import StartScreen
+
+    state = finished(["you", "bo"])
+    lobby = lobby_for(["you", "bo"], host_seat=0)
+    bo = SeatSlot(1, "bo", "human", bo_here)
+    lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], bo))
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await game_over_for(pilot, client, state, 0, True, lobby)
+        await pilot.press("q")
+        if bo_here:
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert "it closes for everyone" in screen_text(app)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            assert app.session is not None
+            await pilot.press("q", "y")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        assert app.session is None
+
+
 async def test_no_rematch_offer_when_the_host_has_left(client: ScriptedClient) -> None:
     state = finished(["ana", "you"])
     lobby = lobby_for(["ana", "you"], host_seat=0)

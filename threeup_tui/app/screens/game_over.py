@@ -116,6 +116,18 @@ def offers_for(session: Session | None) -> Offers:
     return Offers(False, "", False, "Waiting for the host to start a rematch…")
 
 
+def closes_on_others(session: Session | None) -> bool:
+    """Whether this seat's leaving closes the table on someone else: the
+    host's, with another player or a spectator still connected."""
+    if session is None or not session.is_host or not session.live or session.lobby is None:
+        return False
+    lobby = session.lobby
+    others = [
+        s for s in lobby.seats if s.kind == "human" and s.connected and s.seat != session.seat
+    ]
+    return bool(others) or lobby.watching > 0
+
+
 class GameOverScreen(ModalScreen[None]):
     """Shown over the final table; Esc goes back to look at it (g brings this back)."""
 
@@ -255,4 +267,7 @@ class GameOverScreen(ModalScreen[None]):
         self.table.action_chat()
 
     def action_leave(self) -> None:
-        self.post_message(LeaveRequested(confirm=False))
+        # The host's leaving closes the table on the players still at it,
+        # who may be waiting for its rematch: asked first, as in the lobby
+        # and during a game.  Anyone else leaves at once: nothing is lost.
+        self.post_message(LeaveRequested(confirm=closes_on_others(self.table.session)))
