@@ -697,6 +697,23 @@ async def test_the_stats_screen_reports_a_corrupt_file_in_one_line() -> None:
         await wait_for(pilot, lambda: on(app, StartScreen))
 
 
+async def test_the_stats_screen_offers_replay_only_with_a_game_to_replay() -> None:
+    """A first look at Your games (a real, empty history file) read "No
+    finished games yet", and the key bar still offered "r Replay", a key
+    that did nothing there."""
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(
+            pilot, lambda: on(app, StatsScreen) and "No finished games" in screen_text(app)
+        )
+        await pilot.pause(0.2)
+        assert "Replay" not in screen_text(app).splitlines()[-1]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+
+
 async def test_a_spectator_or_a_seen_only_ending_is_not_counted() -> None:
     client = ScriptedClient()
     app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))

@@ -184,6 +184,12 @@ class StatsScreen(Screen[None]):
                 record_words(game.record),
                 key=key,
             )
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # "r Replay" only once there is a game to replay: on "No finished
+        # games yet" (or a history that cannot be read) the key did nothing.
+        return bool(self.games) if action == "replay" else True
 
     @on(DataTable.RowSelected)
     def row_selected(self, event: DataTable.RowSelected) -> None:
