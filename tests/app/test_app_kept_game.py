@@ -307,6 +307,19 @@ async def test_a_long_kept_game_line_breaks_between_its_parts() -> None:
         assert any(time.strftime("%H:%M", time.localtime(left)) in row for row in shown), shown
 
 
+async def test_the_kept_game_says_when_it_was_left() -> None:
+    """Under "Continue your game", "3 expert bots · 06:16" read as a clock
+    (or as the time the game had run): the time is when it was left."""
+    app = create_app(fast_launcher(), StartSpec(name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        left = time.time()
+        start.show_saved(SavedGame(Path("game.json"), 4, "expert", 1, left))
+        await pilot.pause()
+        when = time.strftime("%H:%M", time.localtime(left))
+        assert f"3 expert bots · left {when}" in screen_text(app)
+
+
 async def test_a_kept_game_that_cannot_be_moved_aside_is_told_once_a_run(
     read_only: Callable[[Path], AbstractContextManager[None]],
 ) -> None:

@@ -96,9 +96,12 @@ class StartScreen(Screen[None]):
         if self.saved is not None:
             # First, so that Enter takes the player back to where they were.
             saved = self.saved
-            parts = [w for w in (saved.words(), saved.when()) if w]
+            # "left 18:38", not "18:38" alone: a bare time read as a clock,
+            # or as how long the game had run.
+            when = saved.when()
+            parts = [w for w in (saved.words(), f"left {when}" if when else "") if w]
             about = " · ".join(parts)
-            if len(about) > ABOUT_ROOM:  # "5 expert bots · game 3 · 18:38"
+            if len(about) > ABOUT_ROOM:  # "5 expert bots · game 3 · left 18:38"
                 about = "\n  ".join(parts)  # one part a line, each indented
             more = f"\n  and {plural(self.more_saved, 'more kept game')}" if self.more_saved else ""
             words = Content.assemble("Continue your game\n", (f"  {about}{more}", MUTED))
