@@ -358,6 +358,33 @@ async def test_join_screen_without_discovery_focuses_the_address() -> None:
         assert app.screen.query_one("#join-address", Input).has_focus
 
 
+async def test_a_network_with_no_table_says_what_to_do_instead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no table announcing itself, "Looking for tables…" stayed for
+    ever (seen for minutes in tmux): after a while the form says none was
+    heard and where the address comes from; a table heard later is listed."""
+    monkeypatch.setattr(JoinScreen, "NONE_HEARD_AFTER", 0.3, raising=False)
+    heard = asyncio.Event()
+
+    class Quiet(RecordingLauncher):
+        async def discover(self):  # type: ignore[no-untyped-def,override]
+            yield []
+            await heard.wait()
+            yield [Announcement("10.0.0.7", 47823, "Ann's table", 2, 4)]
+            await asyncio.sleep(60)
+
+    app = create_app(Quiet(ScriptedClient()), StartSpec(mode="join", join=JoinSettings("")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, JoinScreen))
+        assert "Looking for tables…" in screen_text(app)
+        await wait_for(pilot, lambda: "No table heard yet" in screen_text(app))
+        assert "type the host's address (its lobby shows it)" in screen_text(app)
+        heard.set()
+        await wait_for(pilot, lambda: "1 table found" in screen_text(app))
+        assert "Ann's table" in screen_text(app)
+
+
 async def test_joining_says_where_at_once_and_esc_stops() -> None:
     class Silent(RecordingLauncher):
         """A table that never answers (as an address where nothing listens)."""

@@ -25,6 +25,9 @@ from ..messages import JoinCancelled, JoinRequested
 from ..text import MUTED, clean, plain
 from ..widgets.tickbox import TickBox
 
+LOOKING = "Looking for tables…"
+NONE_HEARD = "No table heard yet: type the host's address (its lobby shows it)."
+
 
 @dataclass
 class TablesFound(Message):
@@ -66,6 +69,9 @@ class JoinScreen(Screen[None]):
 
     BINDINGS = [Binding("escape", "back", "Back")]
     AUTO_FOCUS = None  # chosen in on_mount
+    # Tables announce themselves every second: this long without one, the
+    # list is not about to fill, and the player is told what else to do.
+    NONE_HEARD_AFTER = 5.0
 
     def __init__(
         self,
@@ -90,7 +96,7 @@ class JoinScreen(Screen[None]):
             if self.discover is not None:
                 yield Label("Tables on this network (↑ ↓, ⏎ to join):")
                 yield OptionList(id="found")
-                yield Static("Looking for tables…", id="found-status")
+                yield Static(LOOKING, id="found-status")
             with Horizontal(classes="field"):
                 yield Label("Address")
                 yield Input(
@@ -128,6 +134,7 @@ class JoinScreen(Screen[None]):
     def on_mount(self) -> None:
         if self.discover is not None:
             self.listen()
+            self.set_timer(self.NONE_HEARD_AFTER, self._none_heard)
         if self.discover is not None and not self.initial.address:
             self.query_one("#found", OptionList).focus()
         else:
@@ -160,6 +167,15 @@ class JoinScreen(Screen[None]):
                 plain(f"LAN discovery is not available: {err}")
             )
 
+    def _none_heard(self) -> None:
+        """On a network with no table (or one whose announcements do not
+        reach here) "Looking for tables…" stayed for ever: say what else to do."""
+        if self.found:
+            return
+        status = self.query_one("#found-status", Static)
+        if str(status.content) == LOOKING:
+            status.update(Content.styled(NONE_HEARD, MUTED))
+
     @on(TablesFound)
     def tables_found(self, event: TablesFound) -> None:
         heard = {announcement_address(a): a for a in event.announcements}
@@ -178,7 +194,7 @@ class JoinScreen(Screen[None]):
             found.highlighted = 0 if highlighted is None else min(highlighted, len(heard) - 1)
         count = len(heard)
         self.query_one("#found-status", Static).update(
-            f"{plural(count, 'table')} found" if count else "Looking for tables…"
+            f"{plural(count, 'table')} found" if count else LOOKING
         )
 
     @on(OptionList.OptionSelected, "#found")
