@@ -675,6 +675,23 @@ async def emit_a_finished_game(client: ScriptedClient, seat: int | None = 0) -> 
     client.emit(ViewChanged(seat_view(state, seat)))
 
 
+async def test_a_saved_record_is_told_with_its_whole_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game over's Save wrote threeup-game.json where the app runs and
+    said "Saved the record to threeup-game.json": where that was, it did
+    not say (a launcher's directory, an SSH login's)."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await play_a_game(app, pilot)
+        await wait_for(pilot, lambda: on(app, GameOverScreen))
+        await pilot.press("s")
+        whole = str(tmp_path / "threeup-game.json")
+        await wait_for(pilot, lambda: f"Saved the record to {whole}" in notes(app))
+        assert Path(whole).is_file()
+
+
 async def test_a_locked_history_is_one_line_and_the_game_goes_on() -> None:
     history = History()
     history.path.parent.mkdir(parents=True)

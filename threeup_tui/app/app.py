@@ -680,7 +680,9 @@ class ThreeUpApp(App[int]):
         session = self.session
         if session is not None and message.path in session.kept_records:
             return  # the history's own copy: no news to the player
-        self.notify(f"Saved the record to {message.path}", markup=False)
+        # In full: "threeup-game.json" alone did not say where the app
+        # runs, so where the file went (a launcher's, an SSH login's).
+        self.notify(f"Saved the record to {Path(message.path).absolute()}", markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, GameOverScreen):
                 screen.record_saved(message.path)
