@@ -81,6 +81,7 @@ REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree
 
 
 MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
+TABLE_FULL = "the table is full"  # a newcomer's refusal (clients read it: see NetClient)
 
 
 class TableError(Exception):
@@ -405,7 +406,7 @@ class Table:
                 self._notify()
                 self._maybe_auto_start()
                 return i, seat.token
-        raise TableError("the table is full")
+        raise TableError(TABLE_FULL)
 
     def _reconnect(self, i: int) -> None:
         seat = self.seats[i]

@@ -40,6 +40,7 @@ from ..client.events import (
     Welcome,
 )
 from ..rules import Move, Options, View
+from ..table import TABLE_FULL
 from ..tasks import cancel_and_wait
 from .tokens import TokenStore, name_key, new_token
 from .wire import (
@@ -68,11 +69,6 @@ BUSY = "the connection is busy"  # the send queue is full
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
-# The table's refusal when no seat is free (table.py): the one refusal where
-# the name matters, as a seat is kept per table and name.  After any other
-# ("wrong room code") a word about names would send the player after the
-# wrong fix.
-TABLE_FULL = "the table is full"
 
 
 class RefusedForNow(ConnectionRefusedError):
@@ -152,6 +148,9 @@ class NetClient(TableClient):
         table under another name: a seat is kept per name, so a player who
         comes back under a new one (or a typo) is a newcomer, and should know
         why.  Nothing for other refusals: they are not about the name."""
+        # A full table's is the one refusal where the name matters, as a seat
+        # is kept per table and name; after any other ("wrong room code") a
+        # word about names would send the player after the wrong fix.
         if self._tokens is None or reason != TABLE_FULL:
             return ""
         names = self._tokens.names_at(self.address)
