@@ -1441,6 +1441,10 @@ def _log_override(path: Path, key: str, before: Any, after: Any) -> None:
     if key in SECRET_SETTINGS:
         change = "changes" if before != after else "is given again (unchanged)"
         log.info("resuming %s: %s given: the setting %s", path, setting_flag(key), change)
+    elif before == after:  # "127.0.0.1 instead of the saved 127.0.0.1" read as a change
+        log.info(
+            "resuming %s: %s given again: %s, as saved", path, setting_flag(key), _shown(after)
+        )
     else:
         log.info(
             "resuming %s: %s given: %s instead of the saved %s",

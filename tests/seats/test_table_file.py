@@ -118,7 +118,9 @@ def test_a_setting_given_again_overrides_and_is_logged_never_the_code(
 ) -> None:
     journal = tmp_path / "party.json"
     played_table(journal)
-    args = argparse.Namespace(port=5000, code="sesame", takeover_after=None, name="Bo")
+    args = argparse.Namespace(
+        port=5000, code="sesame", takeover_after=None, name="Bo", bind="127.0.0.1"
+    )
     with caplog.at_level(logging.INFO, logger="threeup.table"):
         table = Table.resume(journal, resume_overrides(args))
     assert table.hosting.port == 5000 and table.config.code == "sesame"
@@ -126,6 +128,9 @@ def test_a_setting_given_again_overrides_and_is_logged_never_the_code(
     assert table.config.table_name == "Bo's table"
     text = caplog.text
     assert "--port given: 5000 instead of the saved 40123" in text
+    # Given again as saved: not told as a change (a helper read "--bind given:
+    # 127.0.0.1 instead of the saved 127.0.0.1").
+    assert "--bind given again: 127.0.0.1, as saved" in text and "saved 127.0.0.1" not in text
     assert "--code given: the setting changes" in text
     assert "--name given" in text
     assert "sesame" not in text and "pizza" not in text
