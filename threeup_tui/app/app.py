@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -40,6 +39,7 @@ from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher
 from ..paths import resume_command
+from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
 from ..rules.record import start_state
@@ -115,16 +115,6 @@ class StartSpec:
     # table (see threeup_tui.guest).
     guest: bool = False
     seat_word: str | None = None  # a keyless guest's seat word, from the door
-
-
-def output_to_nowhere() -> None:
-    """Point stdout and stderr, where Textual draws, at /dev/null: for a
-    terminal that is gone, whose writes would fail or wait for ever."""
-    with contextlib.suppress(OSError):
-        null = os.open(os.devnull, os.O_WRONLY)
-        for fd in (1, 2):
-            os.dup2(null, fd)
-        os.close(null)
 
 
 def _message_for(
@@ -212,8 +202,8 @@ class ThreeUpApp(App[int]):
             # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
-            hangup = getattr(signal, "SIGHUP", None)
-            if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+            hangup = hangup_signal()
+            if hangup is not None:
                 # At once, not through the loop: the SIGCONT that comes with a
                 # hang-up must not reach Textual (see _hangup).
                 loop = asyncio.get_running_loop()

@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
+from ..process import output_to_nowhere
 from ..rules import Move, View
 from .base import Bot
 from .greedy import GreedyBot
@@ -96,11 +97,7 @@ def _worker_init() -> None:
         _sigint_blocked_at_start = signal.SIGINT in blocked
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICE)
-    with contextlib.suppress(OSError):
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)
-        os.dup2(quiet, 2)
-        os.close(quiet)
+    output_to_nowhere()
     end_with_parent()
 
 

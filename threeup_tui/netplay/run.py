@@ -18,6 +18,7 @@ from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
+from ..process import hangup_signal
 from ..table import RESUME_GRACE, Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
@@ -273,11 +274,8 @@ def stop_signals() -> tuple[signal.Signals, ...]:
     its SSH session dropped: it once died on the spot, the host's players
     told nothing until their idle time-out, a bot's seat left "connected"
     as long).  Not SIGHUP under `nohup`, which asked to ignore it."""
-    hangup = getattr(signal, "SIGHUP", None)
-    wanted = [signal.SIGINT, signal.SIGTERM]
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
-        wanted.append(hangup)
-    return tuple(wanted)
+    hangup = hangup_signal()
+    return (signal.SIGINT, signal.SIGTERM) + (() if hangup is None else (hangup,))
 
 
 def run_headless_host(args: argparse.Namespace) -> int:

@@ -1,0 +1,29 @@
+"""What a threeup process does with its own signals and standard streams:
+the app, a headless host, a joined bot and the thinking workers alike."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+
+
+def hangup_signal() -> signal.Signals | None:
+    """SIGHUP, to be handled as a clean stop (the terminal closed, the SSH
+    session dropped); None where there is none, or under `nohup`, which
+    asked to ignore it."""
+    hangup: signal.Signals | None = getattr(signal, "SIGHUP", None)
+    if hangup is None or signal.getsignal(hangup) is signal.SIG_IGN:
+        return None
+    return hangup
+
+
+def output_to_nowhere() -> None:
+    """Point stdout and stderr at /dev/null: a thinking worker's (nothing of
+    it may reach the app's screen), or the app's once its terminal is gone
+    (writes would fail or wait for ever)."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(null, fd)
+        os.close(null)
