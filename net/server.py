@@ -30,7 +30,7 @@ from net.packets import (
     SessionPacket,
     VersionMismatch,
 )
-from net.ratelimit import AddressRateLimiter, LruTable
+from net.ratelimit import AddressRateLimiter
 from net.session import SessionCore
 from net.stats import NetStats
 from net.transport import DatagramTap, UdpSocket
@@ -91,7 +91,8 @@ class Server(Endpoint):
             config.rate_limit_per_second, config.rate_limit_burst, config.max_tracked_addresses
         )
         self._by_address: dict[Address, SessionCore] = {}
-        self._last_reset: LruTable[Address, list[float]] = LruTable(config.max_tracked_addresses)
+        # At most one RESET per RESET_INTERVAL to an address.
+        self._resets = AddressRateLimiter(1 / RESET_INTERVAL, 1, config.max_tracked_addresses)
         engine.on_session_end = self._forget_session
 
     @classmethod
@@ -256,10 +257,8 @@ class Server(Endpoint):
         id that lives at another address (no peer may end another's), at
         most one per RESET_INTERVAL to an address, within the
         amplification budget of an address that may be spoofed."""
-        last = self._last_reset.setdefault(addr, lambda: [float("-inf")])
-        if now - last[0] < RESET_INTERVAL:
+        if not self._resets.allow(addr, now):
             return
-        last[0] = now
         self._engine.stats.resets_sent += 1
         self._send_unvalidated(addr, encode(ResetPacket(session_id)))
 
