@@ -325,24 +325,26 @@ def stamped_path(folder: Path, prefix: str) -> Path:
     name, and the later game wrote over the earlier's table file."""
     folder.mkdir(parents=True, exist_ok=True)
     stem = time.strftime(f"{prefix}-%Y%m%d-%H%M%S")
-    for path in numbered_paths(folder, stem):
-        if not os.path.lexists(path) and not _has_companions(path):
-            return path
-    raise AssertionError("numbered_paths never ends")
+    return free_path(folder, stem, taken=_taken_with_companions)
 
 
-def _has_companions(path: Path) -> bool:
-    """Whether a file ``NAME.<anything>`` is beside ``path`` (``NAME``)."""
+def _taken_with_companions(path: Path) -> bool:
+    """Whether ``path`` (``NAME``) or a file ``NAME.<anything>`` is there."""
+    if os.path.lexists(path):
+        return True
     prefix = path.name + "."
     with os.scandir(path.parent) as entries:
         return any(entry.name.startswith(prefix) for entry in entries)
 
 
-def free_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
+def free_path(
+    folder: Path, stem: str, suffix: str = ".json", taken: Callable[[Path], bool] = os.path.lexists
+) -> Path:
     """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``...: the
-    first that no file has yet (records are never written over a file)."""
+    first name not ``taken``; by default, that no file has yet (records are
+    never written over a file; a dangling link's name is taken too)."""
     for path in numbered_paths(folder, stem, suffix):
-        if not os.path.lexists(path):  # a dangling link's name is taken too
+        if not taken(path):
             return path
     raise AssertionError("numbered_paths never ends")
 
