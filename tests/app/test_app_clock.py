@@ -4,7 +4,7 @@ clock beside the opponent whose time runs, and the set-up clock."""
 from __future__ import annotations
 
 from app_fakes import ScriptedClient
-from app_helpers import wait_for
+from app_helpers import screen_text, wait_for
 from app_states import lobby_for
 from table_states import open_table, played_until, table_app
 
@@ -13,7 +13,7 @@ from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.session import clock_words
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
-from threeup_tui.client import LobbyChanged, TurnClock, ViewChanged, Welcome
+from threeup_tui.client import ConnectionChanged, LobbyChanged, TurnClock, ViewChanged, Welcome
 from threeup_tui.rules import GameState, Options, seat_view
 
 
@@ -52,6 +52,27 @@ async def test_your_last_seconds_are_counted_down_on_the_top_line(
         assert "turn" in bar.text  # and the turn number keeps its place
         client.emit(TurnClock(None, None))
         await wait_for(pilot, lambda: "⏱" not in bar.text)
+
+
+async def test_no_clock_is_counted_down_while_the_link_is_lost(client: ScriptedClient) -> None:
+    """A crashed host holds the turn clock until its players are back, and a
+    player cut off cannot act anyway: while reconnecting, the app shows no
+    time it cannot know (it used to count on to "⏱ 0s"), and the host's next
+    report times the clock again."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        bar = screen.query_one(StatusBar)
+        client.emit(TurnClock(0, 1.5))
+        await wait_for(pilot, lambda: "⏱ 2s" in bar.text or "⏱ 1s" in bar.text)
+        client.emit(ConnectionChanged("reconnecting", "nothing received for 5 s"))
+        await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
+        await pilot.pause(1.8)  # past the time the clock had when the link was lost
+        assert "⏱" not in bar.text
+        client.emit(ConnectionChanged("connected", "127.0.0.1:1"))
+        client.emit(TurnClock(0, 7.5))  # the host held it: 7.5 s are left
+        await wait_for(pilot, lambda: "⏱ 8s" in bar.text or "⏱ 7s" in bar.text)
 
 
 async def test_an_opponents_clock_shows_quietly_beside_them(client: ScriptedClient) -> None:

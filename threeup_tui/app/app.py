@@ -624,8 +624,12 @@ class ThreeUpApp(App[int]):
             session.connection_since = time.monotonic()
         session.connection = message.state
         session.connection_detail = message.detail
-        if message.state == "closed":
-            session.set_clock(None, None)  # nobody counts down at a closed table
+        if message.state in ("closed", "reconnecting"):
+            # Nobody counts down at a closed table; and while the link is lost
+            # this app cannot know the clock (a crashed host holds it until
+            # its players are back, a live one runs it) nor act on it: the
+            # host's snapshot times it again once connected.
+            session.set_clock(None, None)
         if self.guest and message.state == "closed":
             # The table closed, or the seat went to this player's newer
             # session: the guest's app ends and the door says goodbye.
