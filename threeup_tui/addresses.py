@@ -127,3 +127,28 @@ def announce_address(text: str) -> str:
             "192.168.1.255 (host names are not looked up)"
         )
     return text
+
+
+def address_group(host: str) -> str:
+    """Whose share of a per-address bound (wrong room codes and seat words,
+    spectators, connections at the SSH door) ``host`` counts towards, as
+    one who can send from it could move.
+
+    Every loopback address is one, this machine (anyone on it may send from
+    any of 127.0.0.0/8, 16 million addresses).  A global IPv6 address counts
+    as its /64, the network one machine or one home is given: a guesser
+    stepping through the 2**64 addresses of its own /64 is still one
+    guesser.  Link-local IPv6 (fe80::/10) is one /64 for the whole LAN, so
+    there each address counts alone; an IPv4-mapped address is its IPv4."""
+    bare = host.split("%", 1)[0]
+    try:
+        ip = ipaddress.ip_address(bare)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    if isinstance(ip, ipaddress.IPv6Address) and not ip.is_link_local:
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)

@@ -28,11 +28,15 @@ one player, and the newer session takes the seat over.
   or password), key users at the door's own prompt once logged in.
 - A wrong room code (or seat word) says so and asks again; the third wrong
   one closes the connection.  Repeated failures from one address slow
-  down; new connections are rate-limited per address, and the client is
-  told why it was refused.  Only a few people without a seat may wait at
-  the door's prompts at once (in all and per address), so that people who
-  connect and never answer cannot keep anyone out; a key that holds a seat
-  always gets back in.
+  down, and so do all wrong answers once there are many from anywhere
+  (:mod:`threeup_tui.guesses`); new connections are rate-limited per
+  address, and the client is told why it was refused.  Only a few people
+  without a seat may wait at the door's prompts at once (in all and per
+  address), so that people who connect and never answer cannot keep anyone
+  out; a key that holds a seat always gets back in.  "Per address" means
+  per address group (:func:`threeup_tui.addresses.address_group`): every
+  loopback address is one, and a global IPv6 address counts as its /64,
+  whose 2**64 addresses one guesser could otherwise step through.
 
 When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
@@ -81,8 +85,9 @@ from rich.cells import cell_len
 
 from net.ratelimit import LruTable, TokenBucket
 
-from .addresses import reached_here, show_address
+from .addresses import address_group, reached_here, show_address
 from .doorkeys import KeyBudget
+from .guesses import Guesses, doubling_wait
 from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
@@ -116,6 +121,10 @@ MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
 # without a pause is refused thousands of times a minute.
 REFUSALS_LOG_EVERY = 60.0
 TRIES = 3  # wrong room codes or seat words before the connection closes
+# Wrong answers at the door from anyone, in FailureGuard's window, before
+# each one waits: a guesser with many networks gets about 16 guesses a
+# minute in all (MAX_AT_THE_DOOR prompts, each waiting the 30 s cap).
+TABLE_FREE_FAILURES = 30
 PROMPT_TIMEOUT = 120.0
 # A logged-in connection that runs no session (``ssh -N``, or one left open
 # after its session ended) is closed after this many seconds: it would hold
@@ -234,53 +243,48 @@ class RefusalLog:
 
 def _place_refusal(
     holders: Collection[str],
-    address: str,
+    group: str,
     in_all: tuple[int, str],
     per_address: tuple[int, str],
 ) -> str | None:
-    """Why ``address`` may not take one more of some bounded places, each
-    held by the address in ``holders`` (for the host's log), or None: the
-    bound in all first, then the bound per address, each (most, words)."""
+    """Why address group ``group`` may not take one more of some bounded
+    places, each held by the group in ``holders`` (for the host's log), or
+    None: the bound in all first, then the bound per group, each (most, words)."""
     most, words = in_all
     if len(holders) >= most:
         return f"{most} {words}"
     most, words = per_address
-    if sum(1 for holder in holders if holder == address) >= most:
+    if sum(1 for holder in holders if holder == group) >= most:
         return f"{most} {words}"
     return None
 
 
 class FailureGuard:
-    """Wrong room codes and seat words per address: each one makes the next
-    answer wait longer (0.5 s, 1 s, 2 s ... up to ``cap``), for ``window`` s."""
+    """Wrong room codes and seat words: each one makes the next answer to its
+    address group wait longer (0.5 s, 1 s, 2 s ... up to ``cap``), for
+    ``window`` s; past ``table_free`` of them from anywhere in the window,
+    every wrong answer waits so too (a guesser with many networks)."""
 
-    def __init__(self, window: float = 600.0, cap: float = 30.0) -> None:
-        self.window = window
+    def __init__(
+        self, window: float = 600.0, cap: float = 30.0, table_free: int = TABLE_FREE_FAILURES
+    ) -> None:
         self.cap = cap
-        self.failures: dict[str, collections.deque[float]] = {}
-
-    def recent(self, address: str, now: float | None = None) -> int:
-        now = time.monotonic() if now is None else now
-        times = self.failures.get(address)
-        if times is None:
-            return 0
-        while times and now - times[0] > self.window:
-            times.popleft()
-        if not times:
-            del self.failures[address]
-        return len(times)
+        self.table_free = table_free
+        self.guesses = Guesses(window)
 
     def failed(self, address: str, now: float | None = None) -> float:
         """Count a failure; the seconds to wait before answering it."""
         now = time.monotonic() if now is None else now
-        if address not in self.failures and len(self.failures) >= 4096:
-            self.failures.pop(next(iter(self.failures)))
-        self.failures.setdefault(address, collections.deque()).append(now)
+        self.guesses.wrong(address_group(address), now)
         return self.delay(address, now)
 
     def delay(self, address: str, now: float | None = None) -> float:
-        n = self.recent(address, now)
-        return 0.0 if n == 0 else min(0.5 * 2 ** (n - 1), self.cap)
+        now = time.monotonic() if now is None else now
+        own = self.guesses.of(address_group(address), now)
+        everyone = self.guesses.at_table(now)
+        return max(
+            doubling_wait(own, 0, self.cap), doubling_wait(everyone, self.table_free, self.cap)
+        )
 
 
 def host_key_path() -> Path:
@@ -346,8 +350,9 @@ class _DoorServer(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = peer[0] if peer else "?"
+        group = address_group(self.address)
         door = self.door
-        if not door.limiter.allow(self.address):
+        if not door.limiter.allow(group):
             self._refuse(
                 f"more than {MAX_CONNECTIONS_PER_WINDOW} connections in {RATE_WINDOW:g} s",
                 f"too many connections from your address: try again in {RATE_WINDOW:g} s",
@@ -358,12 +363,12 @@ class _DoorServer(asyncssh.SSHServer):
                 f"{MAX_CONNECTIONS} connections are open", "the door is full: try again later"
             )
             return
-        busy = door.logging_in_refusal(self.address)
+        busy = door.logging_in_refusal(group)
         if busy is not None:
             self._refuse(busy, "too many people are logging in: try again in a minute")
             return
         door.connections.add(conn)
-        door.logging_in[conn] = self.address
+        door.logging_in[conn] = group
 
     def _refuse(self, why: str, words: str) -> None:
         """Refuse the connection once its key exchange is done (begin_auth),
@@ -500,7 +505,7 @@ class SshDoor:
         self.refusals = RefusalLog()
         self.input_dropped = 0  # bytes of guests' input over their keys' budget
         self.connections: set[asyncssh.SSHServerConnection] = set()
-        # Those not yet logged in, and the address each came from.
+        # Those not yet logged in, and the address group each came from.
         self.logging_in: dict[asyncssh.SSHServerConnection, str] = {}
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
@@ -597,12 +602,12 @@ class SshDoor:
         if self._server is not None:
             await self._server.wait_closed()
 
-    def logging_in_refusal(self, address: str) -> str | None:
-        """Why a new connection from ``address`` may not start logging in now
-        (for the host's log), or None."""
+    def logging_in_refusal(self, group: str) -> str | None:
+        """Why a new connection from address group ``group`` may not start
+        logging in now (for the host's log), or None."""
         return _place_refusal(
             self.logging_in.values(),
-            address,
+            group,
             (MAX_LOGGING_IN, "connections are logging in"),
             (MAX_LOGGING_IN_PER_ADDRESS, "connections from this address are logging in"),
         )
@@ -671,13 +676,14 @@ class SshDoor:
         fingerprint = process.get_extra_info("threeup_fingerprint")
         keys = _Keys(self, process, f"{name} from {address}")
         prompt = _Prompt(process, keys)
-        busy = None if self._holds_a_seat(fingerprint) else self._door_busy(address)
+        group = address_group(address)
+        busy = None if self._holds_a_seat(fingerprint) else self._door_busy(group)
         if busy is not None:
             log.warning("refusing an SSH session from %s (%s)", address, busy)
             prompt.say("threeup: the door is busy: too many people are at its prompts now.")
             prompt.say("Try again in a minute.")
             return 1
-        self._at_the_door[process] = address
+        self._at_the_door[process] = group
         try:
             known = await self._identify(prompt, address, fingerprint)
         finally:
@@ -731,13 +737,13 @@ class SshDoor:
             return False
         return self.table.seat_of_token(self.token_for(f"key {fingerprint}")) is not None
 
-    def _door_busy(self, address: str) -> str | None:
+    def _door_busy(self, group: str) -> str | None:
         """Why one more person without a seat may not come to the prompts now
-        (None: they may).  People who sit at a prompt and never answer must
-        not keep the players out."""
+        from address group ``group`` (None: they may).  People who sit at a
+        prompt and never answer must not keep the players out."""
         return _place_refusal(
             self._at_the_door.values(),
-            address,
+            group,
             (MAX_AT_THE_DOOR, "people are at the door's prompts"),
             (MAX_AT_THE_DOOR_PER_ADDRESS, "sessions from this address are at its prompts"),
         )

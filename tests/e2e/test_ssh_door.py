@@ -147,6 +147,24 @@ def test_connections_are_rate_limited_per_address(
     assert proc.poll() is None
 
 
+def test_the_rate_limit_counts_every_loopback_address_as_one(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """Anyone on the door's machine may connect from any of 127.0.0.0/8 (and
+    a guesser on IPv6 from any address of its /64): counted one address at a
+    time, a new source address for each connection went around the rate
+    limit, the failures' slowing and the bounds on places at the prompts."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    results = [ssh(door, client_key, "ann", "-T", "-b", f"127.0.0.{i}") for i in range(2, 9)]
+    refused_by_rate = [r for r in results if "needs a terminal" not in r.stderr]
+    assert results[0].returncode == 1  # admitted, then refused for having no terminal
+    assert len(refused_by_rate) >= 2  # the 6th and 7th within 10 s, from new addresses too
+    assert all(r.returncode == 255 for r in refused_by_rate)
+    assert proc.poll() is None
+
+
 def test_connections_that_never_log_in_hold_only_a_few_places(
     headless_host, tmp_path: Path
 ) -> None:

@@ -34,11 +34,12 @@ from net.packets import AcceptPacket, ChallengePacket, EchoPacket, HelloPacket, 
 from threeup_tui.client.events import ConnectionChanged, Notice
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.discovery import decode_announcement
-from threeup_tui.netplay.host import WRONG_CODES_ALLOWED, NetHost
+from threeup_tui.netplay.host import WRONG_CODES_ALLOWED, WRONG_CODES_AT_TABLE, NetHost
 from threeup_tui.netplay.run import describe_table
 from threeup_tui.netplay.wire import (
     CLOSE_REMOVED,
     CLOSE_TAKEN_OVER,
+    TABLE_GUESSED,
     TOO_MANY_WRONG_CODES,
     make_hello,
 )
@@ -262,6 +263,36 @@ async def test_guessing_from_the_addresses_of_one_ipv6_network_is_one_guesser(
         assert join_from("fe80::99%eth0", "4821") == "accepted"  # a neighbour on the LAN
         assert join_from("2001:db8:7:2::1", "4821") == "accepted"  # the next /64
         assert all(seat.kind == "human" for seat in table.seats)
+    finally:
+        await host.close()
+
+
+async def test_guessing_from_many_networks_meets_the_tables_own_bound(tmp_path: Path) -> None:
+    """Each /64 may give 9 wrong codes a minute, and an IPv6 /48 holds 65,536
+    of them (a botnet, more addresses still): counted per sender alone, such
+    a guesser tried codes without end (and once 4,096 senders were counted
+    the oldest was forgotten).  30 wrong codes a minute from anywhere, and
+    only a returning player's token gets past; the room code is still asked
+    of them.  Asked as the session layer asks, so no datagram leaves loopback."""
+    table = make_table(tmp_path, players=3, seed=98, code="4821")
+    host = await start_host(table, NetConfig())
+
+    def join_from(ip: str, code: str, token: str | None = None) -> str:
+        hello = make_hello("guesser", code, token or secrets.token_hex(16), False)
+        reply = host._authorize((ip, 40000), hello)
+        return reply.reason if isinstance(reply, Refuse) else "accepted"
+
+    try:
+        ann = secrets.token_hex(16)
+        assert join_from("2001:db8:1:1::1", "4821", ann) == "accepted"
+        for i in range(WRONG_CODES_AT_TABLE):
+            network = f"2001:db8:7:{i // 3:x}"  # 3 wrong codes from each /64
+            assert join_from(f"{network}::{i + 1:x}", f"{i:04d}") == "wrong room code"
+        assert join_from("2001:db8:7:ff::1", "4821") == TABLE_GUESSED
+        assert join_from("192.0.2.7", "4821") == TABLE_GUESSED  # a newcomer waits too
+        assert join_from("2001:db8:1:1::1", "0000", ann) == "wrong room code"
+        assert join_from("2001:db8:1:1::1", "4821", ann) == "accepted"  # ann comes back
+        assert [seat.kind for seat in table.seats] == ["human", "open", "open"]
     finally:
         await host.close()
 

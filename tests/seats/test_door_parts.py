@@ -30,6 +30,24 @@ def test_each_failure_from_an_address_makes_the_next_answer_wait_longer() -> Non
     assert guard.delay("10.0.0.5", now=10_000.0) == 0.0
 
 
+def test_failures_count_by_address_group_and_slow_everyone_past_a_bound() -> None:
+    """One guesser may send from every address of its /64 (or of
+    127.0.0.0/8): those count as one.  A guesser with many /64s (a /48 has
+    65,536) meets the bound on the door's failures from anywhere, past which
+    every wrong answer waits."""
+    guard = FailureGuard(window=600.0, cap=30.0, table_free=30)
+    assert guard.failed("2001:db8:7:1::1", now=100.0) == 0.5
+    assert guard.failed("2001:db8:7:1::2", now=100.0) == 1.0  # the same /64
+    assert guard.failed("127.0.0.2", now=100.0) == 0.5
+    assert guard.failed("127.0.0.3", now=100.0) == 1.0  # this machine, again
+    assert guard.delay("2001:db8:7:2::1", now=100.0) == 0.0  # the next /64: someone else
+    waits = [guard.failed(f"2001:db8:8:{i:x}::1", now=101.0) for i in range(30)]
+    assert waits[:26] == [0.5] * 26  # 4 + 26 = 30 in all: free of the table's wait
+    assert waits[26:] == [0.5, 1.0, 2.0, 4.0]  # then each wrong answer waits longer
+    assert guard.delay("2001:db8:9::1", now=102.0) == 4.0  # a newcomer meets it too
+    assert guard.delay("2001:db8:9::1", now=702.0) == 0.0  # ten minutes on, forgotten
+
+
 def test_refused_connections_are_logged_once_a_minute_with_a_count(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -9,9 +9,7 @@ session's state channel carries a snapshot of exactly what its seat may see.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -24,7 +22,7 @@ from net.events import Connected, Disconnected, Message, State
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
 
-from ..addresses import DEFAULT_GAME_PORT
+from ..addresses import DEFAULT_GAME_PORT, address_group
 from ..client.events import (
     ActionRejected,
     ChatReceived,
@@ -36,11 +34,13 @@ from ..client.events import (
     TurnClock,
     ViewChanged,
 )
+from ..guesses import Guesses
 from ..table import Table, TableError, clean_name
 from ..tasks import cancel_and_wait
 from .wire import (
     CLOSE_REMOVED,
     CLOSE_TAKEN_OVER,
+    TABLE_GUESSED,
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
     TOO_MANY_WRONG_CODES,
@@ -61,9 +61,12 @@ DEFAULT_PORT = DEFAULT_GAME_PORT  # the port a table listens on unless told othe
 # Snapshots are small and few: keep the retransmission back-off short so a
 # view lost several times over still arrives within about a second.
 HOST_NET = NetConfig(max_rto=0.4, ack_delay=0.01)
-# Room-code guessing: this many wrong codes from one IP address within the
-# window, and that address is refused until the window has passed.
+# Room-code guessing: this many wrong codes from one sender (an address
+# group) within the window, and that sender is refused until the window has
+# passed; this many from all senders, and every hello but a seat token's is
+# (a guesser with many networks: an IPv6 /48 holds 65,536 /64s).
 WRONG_CODES_ALLOWED = 10
+WRONG_CODES_AT_TABLE = 30
 WRONG_CODE_WINDOW = 60.0
 REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # Spectators need no token: without a bound, one machine watching from 1,024
@@ -90,30 +93,6 @@ class _Peer:
     view: dict[str, Any] | None = None
     clock: tuple[int, float] | None = None  # (seat, time.monotonic() it runs out)
     dirty: bool = False
-
-
-def address_group(host: str) -> str:
-    """Whose share of a per-address bound (wrong room codes, spectators)
-    ``host`` counts towards, as one who can send from it could move.
-
-    Every loopback address is one, this machine (anyone on it may send from
-    any of 127.0.0.0/8, 16 million addresses).  A global IPv6 address counts
-    as its /64, the network one machine or one home is given: a guesser
-    stepping through the 2**64 addresses of its own /64 is still one
-    guesser.  Link-local IPv6 (fe80::/10) is one /64 for the whole LAN, so
-    there each address counts alone; an IPv4-mapped address is its IPv4."""
-    bare = host.split("%", 1)[0]
-    try:
-        ip = ipaddress.ip_address(bare)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if ip.is_loopback:
-        return "loopback"
-    if isinstance(ip, ipaddress.IPv6Address) and not ip.is_link_local:
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 @dataclass
@@ -146,7 +125,8 @@ class NetHost:
         # One live session per seat: the address of the session that holds
         # (or, accepted but not yet connected, is about to hold) each seat.
         self._seat_owner: dict[int, Address] = {}
-        self._wrong_codes: dict[str, collections.deque[float]] = {}
+        self._wrong_codes = Guesses(WRONG_CODE_WINDOW)
+        self._table_guessed_since: float | None = None  # for the host's log
         self._refusals_logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._task: asyncio.Task[None] | None = None
         self._flush_scheduled = False
@@ -254,21 +234,23 @@ class NetHost:
             self._refusals_logged.clear()
         self._refusals_logged[key] = (now, 0)
 
-    def _locked_out(self, ip: str) -> bool:
-        times = self._wrong_codes.get(ip)
-        if times is None:
-            return False
-        now = time.monotonic()
-        while times and now - times[0] > WRONG_CODE_WINDOW:
-            times.popleft()
-        if not times:
-            del self._wrong_codes[ip]
-        return len(times) >= WRONG_CODES_ALLOWED
-
-    def _wrong_code(self, ip: str) -> None:
-        if ip not in self._wrong_codes and len(self._wrong_codes) >= 4096:
-            self._wrong_codes.pop(next(iter(self._wrong_codes)))  # the oldest address
-        self._wrong_codes.setdefault(ip, collections.deque()).append(time.monotonic())
+    def _guessing_refusal(self, guesser: str, token: str) -> str | None:
+        """Why a hello from ``guesser`` may not try the room code now, or None."""
+        if self._wrong_codes.of(guesser) >= WRONG_CODES_ALLOWED:
+            return TOO_MANY_WRONG_CODES
+        if self._wrong_codes.at_table() < WRONG_CODES_AT_TABLE:
+            self._table_guessed_since = None
+            return None
+        if self._table_guessed_since is None:
+            self._table_guessed_since = time.monotonic()
+            log.warning(
+                "%d wrong room codes in the last %g s from many senders: until they slow "
+                "down, only players coming back to their seats may join",
+                WRONG_CODES_AT_TABLE,
+                WRONG_CODE_WINDOW,
+            )
+        # A returning player's token asks no guess: the seat is theirs.
+        return None if self.table.seat_of_token(token) is not None else TABLE_GUESSED
 
     def _authorize(self, address: Address, hello: Any) -> Accept | Refuse:
         """Admit a hello, in this order: its shape (``parse_hello``: game,
@@ -280,12 +262,13 @@ class NetHost:
         except WireError as err:
             return self._refuse(address, str(err), err.kind)
         guesser = address_group(address[0])
-        if self._locked_out(guesser):
-            return self._refuse(address, TOO_MANY_WRONG_CODES)
+        guessing = self._guessing_refusal(guesser, token)
+        if guessing is not None:
+            return self._refuse(address, guessing)
         try:
             self.table.check_code(code)
         except TableError as err:
-            self._wrong_code(guesser)
+            self._wrong_codes.wrong(guesser)
             return self._refuse(address, str(err))
         if watch:
             crowded = self._watchers_crowded(address)

@@ -41,10 +41,11 @@ CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may 
 # trying after them; after any other refusal it stops.  SERVER_FULL is the
 # session layer's own.
 TOO_MANY_WRONG_CODES: Final = "too many wrong room codes from your address: try again in a minute"
+TABLE_GUESSED: Final = "too many wrong room codes at this table: try again in a minute"
 TOO_MANY_WATCHERS: Final = "too many spectators watch this table"
 TOO_MANY_WATCHERS_HERE: Final = "too many spectators from your address"
 REFUSED_FOR_NOW: Final = frozenset(
-    {SERVER_FULL, TOO_MANY_WRONG_CODES, TOO_MANY_WATCHERS, TOO_MANY_WATCHERS_HERE}
+    {SERVER_FULL, TOO_MANY_WRONG_CODES, TABLE_GUESSED, TOO_MANY_WATCHERS, TOO_MANY_WATCHERS_HERE}
 )
 
 
