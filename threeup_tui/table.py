@@ -222,6 +222,15 @@ FIXED_ON_RESUME: frozenset[str] = frozenset({"players", "options"})
 SECRET_SETTINGS: frozenset[str] = frozenset({"code"})
 
 
+@dataclass(frozen=True)
+class FinishedGame:
+    """A game as it ended, for the host's log and its count of games."""
+
+    number: int  # the table's game number (1 for the first game)
+    result: str  # "ann won", "the game ends in a stalemate after 1000 turns"
+    record: Path | None  # where its record is kept
+
+
 class Table:
     def __init__(self, config: TableConfig, clock: Callable[[], float] = time.monotonic):
         if not 2 <= config.players <= 6:
@@ -236,7 +245,12 @@ class Table:
         self.chat_log: list[ChatReceived] = []
         self._subscribers: dict[object, _Subscriber] = {}
         self.changed = asyncio.Event()
-        self.finished = asyncio.Event()
+        # Each game as it ends, in order.  A dedicated host reads them: the
+        # table itself may have begun the next game before the host's loop
+        # runs (everyone had asked, or --rematch-after 0), so the live state
+        # and game number are the next game's by then.  (At the app's table
+        # nobody reads them: a few hundred bytes a game.)
+        self.finished_games: asyncio.Queue[FinishedGame] = asyncio.Queue()
         self.game_over_saved = False
         # The table's identity: clients keep their seat tokens per table id;
         # the SSH door derives its players' tokens from the secret.
@@ -607,7 +621,6 @@ class Table:
         self.rematch_votes.clear()
         self._stop_rematch_clock()
         self.turn_clock.reset()
-        self.finished.clear()
         self._system(f"game {self.game_number} begins: choose 3 cards to lay face up")
         self._notify()
 
@@ -737,9 +750,12 @@ class Table:
         state = self.state
         if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
             self.game_over_saved = True
-            self._keep_record(state)
-            self._system(self.result_words(state))
-            self.finished.set()
+            kept = self._keep_record(state)
+            words = self.result_words(state)
+            self._system(words)
+            self.finished_games.put_nowait(
+                FinishedGame(self.game_number, words, kept or self.config.journal)
+            )
             self._maybe_rematch()  # network bots alone play on by themselves
             if self.rematch_mode() == "vote" and not self._anyone_here():
                 log.info("nobody plays at the table: the next game waits for someone to come back")
@@ -747,16 +763,17 @@ class Table:
             return
         self._notify(lobby=False)
 
-    def _keep_record(self, state: GameState) -> None:
-        """Keep a finished game beside the journal (party.json: party-N.json)."""
+    def _keep_record(self, state: GameState) -> Path | None:
+        """Keep a finished game beside the journal (party.json: party-N.json);
+        where it is kept, or None (no journal, none kept, or not written)."""
         path = self.config.journal
         if path is None or not self.config.keep_records:
-            return
+            return None
         record = record_of(state)
         already = self._kept_before(path, record)
         if already is not None:
             self.kept_records.append(already)
-            return
+            return already
         while True:
             kept = free_path(path.parent, f"{path.stem}-{self.game_number}", path.suffix)
             try:
@@ -766,8 +783,9 @@ class Table:
                 continue  # another program took the name since we looked: the next
             except OSError as err:
                 log.error("could not keep game %d's record in %s: %s", self.game_number, kept, err)
-                return
+                return None
         self.kept_records.append(kept)
+        return kept
 
     def _kept_before(self, journal: Path, record: Record) -> Path | None:
         """This game's record, if one beside the journal holds it already: a
@@ -1292,7 +1310,9 @@ class Table:
             # the end of its last --games game closes the table on its resume;
             # it once waited for ever, its players with it).
             table.game_over_saved = True
-            table.finished.set()
+            table.finished_games.put_nowait(
+                FinishedGame(table.game_number, table.result_words(state), file)
+            )
             table.rematch_votes = _votes(info.get("votes"), table.seats)
         return table, changes
 

@@ -158,10 +158,10 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
     stopped = asyncio.ensure_future(stop.wait())
     # A table resumed from the journal of a finished game: its players are
     # still to come back, and must be there to hear that the table closes.
-    resumed_at_the_end = table.finished.is_set()
+    resumed_at_the_end = not table.finished_games.empty()
     try:
         while True:
-            finished = asyncio.ensure_future(table.finished.wait())
+            finished = asyncio.ensure_future(table.finished_games.get())
             await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
             finished.cancel()
             if stop.is_set():
@@ -175,24 +175,18 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                     return STOPPED_IN_A_GAME
                 log.info("stopped after %s", plural(table.game_number, "game"))
                 return 0
-            state = table.state
-            assert state is not None
-            kept = table.kept_records[-1] if table.kept_records else table.config.journal
-            log.info("game %d over: %s; record in %s", table.game_number,
-                     table.result_words(state), kept)  # fmt: skip
+            # The game that ended, not table.state: the table may have dealt
+            # the next one already (everyone had asked, --rematch-after 0).
+            game = finished.result()
+            log.info("game %d over: %s; record in %s", game.number, game.result, game.record)
             games = table.config.games
-            if games is not None and table.game_number >= games:
+            if games is not None and game.number >= games:
                 if resumed_at_the_end:
                     await _players_back(table, stop, RESUME_GRACE)
                 await asyncio.sleep(0.5)  # let the final views reach everyone
                 return 0
             resumed_at_the_end = False
             # The table starts the next game itself (votes, --rematch-after).
-            while table.finished.is_set() and not stop.is_set():
-                table.changed.clear()
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(1.0):  # not wait_for: see TableRunner
-                        await table.changed.wait()
     finally:
         stopped.cancel()
 
