@@ -459,7 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="--headless: start the next game this long after a game ends even if not "
-        "every player has asked for it (default: wait for everyone)",
+        "every player has asked for it, at least 1 s so that everyone sees the result "
+        "(default: wait for everyone)",
     )
     host.add_argument(
         "--games",

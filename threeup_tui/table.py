@@ -671,7 +671,9 @@ class Table:
             return
         now, after = self.clock(), self.config.rematch_after
         if self._rematch_after_at is None and after is not None:
-            self._rematch_after_at = now + after
+            # Never sooner than the pause everyone gets: a result the next
+            # deal replaced at once reached no guest's screen, nor history.
+            self._rematch_after_at = now + max(after, REMATCH_PAUSE)
         if self._rematch_waiting():
             # Someone here has yet to ask (one who just came back, after a
             # resume say): the pause started before they were here is off.

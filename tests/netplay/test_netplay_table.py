@@ -440,44 +440,6 @@ def test_a_dedicated_host_plays_two_games_with_network_bots(tmp_path: Path) -> N
     assert "game 2 over" in host.stderr()
 
 
-def test_each_game_is_logged_as_it_ended_when_the_next_begins_at_once(tmp_path: Path) -> None:
-    """With ``--rematch-after 0`` and bots that agree at once, the table
-    dealt the next game before the host's loop looked at it: the host then
-    logged "game 2 over: the game ends in a stalemate after 1000 turns" for
-    a game just dealt (its number and outcome were the new game's), and
-    with ``--games 3`` closed the table 0.5 s into game 3, whose players
-    were told "the table has played its 3 games" as it was dealt.  Each
-    game is now logged as it ended, and the last one is played out."""
-    record = tmp_path / "party.json"
-    host = start_host_process(
-        tmp_path, players=3, bots=1, seed=93, record=record, games=3,
-        extra=("--rematch-after", "0"),
-    )  # fmt: skip
-    bots = [
-        start_bot_process(tmp_path, host.port, f"netbot{i}", tmp_path / f"state-{i}")
-        for i in range(2)
-    ]
-    try:
-        assert host.wait(90) == 0, host.stderr()
-        for bot in bots:
-            assert bot.wait(30) == 0, bot.stderr()
-    finally:
-        for proc in (host, *bots):
-            proc.kill()
-    said = host.stderr()
-    for number in (1, 2, 3):
-        kept = tmp_path / f"party-{number}.json"
-        verdict = verify_cli(kept)
-        assert verdict["finished"] is True, (number, verdict)
-        players = load_record_file(kept).players
-        winner = players[verdict["winner"]] if verdict["winner"] is not None else None
-        words = f"{winner} won" if winner else "the game ends in a stalemate after 1000 turns"
-        lines = [line for line in said.splitlines() if f"game {number} over: " in line]
-        assert len(lines) == 1, said
-        assert lines[0].endswith(f"game {number} over: {words}; record in {kept}"), said
-    assert not (tmp_path / "party-4.json").exists()
-
-
 async def test_a_bot_client_prints_what_a_hostile_host_says_cleaned(tmp_path: Path) -> None:
     """``join --bot`` prints the host's last words on its terminal: a host
     may be hostile, and an escape sequence in its reason must not reach it."""

@@ -8,11 +8,14 @@ the journal as NAME-N.json, and every one verifies.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
+from threeup_tui.netplay.run import _host_games
 from threeup_tui.recordfile import read_json
 from threeup_tui.rules import Phase, verify
 from threeup_tui.table import REMATCH_PAUSE, Table, TableConfig, TableError
@@ -170,6 +173,49 @@ def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
     table.check_timers()
     assert table.game_number == 2
     assert table.chat_log[-2].text == "time is up: the next game starts"
+
+
+def test_rematch_after_0_still_leaves_a_moment_to_see_the_result(tmp_path: Path) -> None:
+    """With --rematch-after 0 the next game was dealt as the last move
+    landed: a guest's app was sent the new deal instead of the finished
+    game (1 result box of 3 shown, 2 of 3 games in its history, with real
+    processes).  The next game waits the pause everyone gets."""
+    table, clock = headless(tmp_path, rematch_after=0.0)
+    table.start(None)
+    play_out(table)
+    table.check_timers()
+    assert table.game_number == 1
+    clock.now += REMATCH_PAUSE - 0.01
+    table.check_timers()
+    assert table.game_number == 1
+    clock.now += 0.01
+    table.check_timers()
+    assert table.game_number == 2
+
+
+async def test_a_dedicated_host_logs_each_game_as_it_ended(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host's loop once read the live table when it woke: a game dealt
+    before it ran (with --rematch-after 0, before the pause above) was
+    logged as "game 2 over: the game ends in a stalemate after 1000 turns;
+    record in party-1.json", the game that had ended never, and --games N
+    counted game N as played once dealt (the table closed 0.5 s into it).
+    Here every game is dealt and played before the loop runs at all."""
+    table, _clock = headless(tmp_path, games=3)
+    stop = asyncio.Event()
+    ended = []
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        host = asyncio.create_task(_host_games(table, stop))
+        for number in (1, 2, 3):
+            table.start(None)
+            play_out(table)
+            assert table.state is not None
+            ended.append(f"game {number} over: {table.result_words(table.state)}; "
+                         f"record in {tmp_path / f'party-{number}.json'}")  # fmt: skip
+        assert await asyncio.wait_for(host, 5) == 0
+    said = [r.getMessage() for r in caplog.records if " over: " in r.getMessage()]
+    assert said == ended
 
 
 def test_the_last_of_games_n_offers_no_rematch(tmp_path: Path) -> None:
