@@ -9,9 +9,10 @@ table.  The first bound slows one guesser without troubling anyone else.
 The second bounds a guesser who holds many groups (an IPv6 /48 is 65,536
 /64s), which counts per group alone never did; they also forgot the
 oldest guesser once 4,096 were counted, so one who moved through 4,097
-groups had its own count forgotten.  The price is that, while someone
-guesses from many networks, newcomers wait too; players who hold a seat
-come back by their seat token or key, which asks no guess.
+groups had its own count forgotten.  The price, while someone guesses
+from many networks: over UDP newcomers are refused for a while, and at the
+SSH door everyone's wrong answers wait.  A player coming back to a seat
+is not held up (a seat token over UDP; a key, or the right seat word).
 """
 
 from __future__ import annotations

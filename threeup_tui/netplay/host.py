@@ -126,7 +126,7 @@ class NetHost:
         # (or, accepted but not yet connected, is about to hold) each seat.
         self._seat_owner: dict[int, Address] = {}
         self._wrong_codes = Guesses(WRONG_CODE_WINDOW)
-        self._table_guessed_since: float | None = None  # for the host's log
+        self._table_guessed_logged = False  # the host's log said the table is guessed at
         self._refusals_logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._task: asyncio.Task[None] | None = None
         self._flush_scheduled = False
@@ -239,10 +239,10 @@ class NetHost:
         if self._wrong_codes.of(guesser) >= WRONG_CODES_ALLOWED:
             return TOO_MANY_WRONG_CODES
         if self._wrong_codes.at_table() < WRONG_CODES_AT_TABLE:
-            self._table_guessed_since = None
+            self._table_guessed_logged = False
             return None
-        if self._table_guessed_since is None:
-            self._table_guessed_since = time.monotonic()
+        if not self._table_guessed_logged:
+            self._table_guessed_logged = True
             log.warning(
                 "%d wrong room codes in the last %g s from many senders: until they slow "
                 "down, only players coming back to their seats may join",

@@ -175,8 +175,8 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                     return STOPPED_IN_A_GAME
                 log.info("stopped after %s", plural(table.game_number, "game"))
                 return 0
-            # The game that ended, not table.state: the table may have dealt
-            # the next one already (everyone had asked, --rematch-after 0).
+            # The game that ended, not table.state: the table deals the next
+            # game on its own timers, and this loop may wake after it did.
             game = finished.result()
             log.info("game %d over: %s; record in %s", game.number, game.result, game.record)
             games = table.config.games
