@@ -864,6 +864,12 @@ async def main() -> None:
     rng = random.Random(args.seed)
     stops = args.stops.split(",")
     phases = args.phases.split(",")
+    # SIGTERM between games closes the table for good (nothing to resume),
+    # so a clean stop is only made during a game, whatever --phases says.
+    term_phases = [phase for phase in phases if phase in TERM_PHASES]
+    if "term" in stops and not term_phases:
+        parser.error(f"--stops term stops a game under way: --phases needs one of "
+                     f"{', '.join(TERM_PHASES)}")  # fmt: skip
     results = []
     base = args.keep or Path(tempfile.mkdtemp(prefix="threeup-soak-"))
     for index in range(args.runs):
@@ -872,7 +878,8 @@ async def main() -> None:
         soak = Soak(index, random.Random(rng.random()), workdir, args.port_base + index % 800,
                     stops[index % len(stops)])  # fmt: skip
         if len(phases) < len(PHASES):
-            soak.phase = soak.result.phase = phases[index % len(phases)]
+            allowed = term_phases if soak.result.stop == "term" else phases
+            soak.phase = soak.result.phase = allowed[index % len(allowed)]
             soak.settings["games"] = 2 if soak.phase in ("over", "rematch") else 1
         started = time.monotonic()
         result = await soak.run()
