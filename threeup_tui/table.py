@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
-from .bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_pool, thinks
+from .bots.pool import (
+    ASSUMED_THINK_MS,
+    Decision,
+    ThinkPool,
+    decide,
+    fallback_decision,
+    shared_pool,
+    thinks,
+)
 from .chatlimit import MAX_CELLS, MAX_CHARS, ChatLimiter, line_problem
 from .client.events import (
     ChatReceived,
@@ -1559,6 +1567,15 @@ class BotRequest:
     moves: int
 
 
+def thought_seconds(bot: Bot) -> float:
+    """How long a decision of ``bot`` is seen to take at a table: a thinking
+    bot's time budget, whatever its decision cost (0 for one that does not
+    think, or that counts iterations instead of time)."""
+    if not thinks(bot) or bot.iterations is not None:
+        return 0.0
+    return (bot.think_ms or ASSUMED_THINK_MS) / 1000
+
+
 class TableRunner:
     """Drives a table's bots and take-overs in the background.
 
@@ -1566,6 +1583,13 @@ class TableRunner:
     shared pool) while the loop goes on serving everyone; its decision is
     made only if the table has not moved on meanwhile.  The table's
     ``bot_delay`` runs while the bot thinks, not after.
+
+    A thinking bot's decision is never made sooner than its whole budget
+    (``think_ms``) after it was asked for.  The bot answers at once when
+    only one action is legal, and how soon it answered depends on its
+    hidden hand: made at once, a forced move told everyone watching that
+    the bot's other cards could not go ("no view may depend on a hidden
+    card").  A budget of iterations (tests, tuning) is not timed.
     """
 
     def __init__(self, table: Table, pool: ThinkPool | None = None) -> None:
@@ -1614,5 +1638,6 @@ class TableRunner:
             log.error("bot for seat %d gave no decision: %r", request.seat, err)
             decision = fallback_decision(request.view)
         # Let clients see each move; with a delay, people can follow.
-        await asyncio.sleep(max(0.0, self.table.config.bot_delay - (loop.time() - asked_at)))
+        hold = max(self.table.config.bot_delay, thought_seconds(request.bot))
+        await asyncio.sleep(max(0.0, hold - (loop.time() - asked_at)))
         self.table.apply_bot_decision(request, decision)

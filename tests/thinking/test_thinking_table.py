@@ -310,3 +310,51 @@ async def test_a_short_thought_given_up_keeps_its_worker(gate: Gate, pool: Think
     bot = BusyBot(1, think_ms=1)
     assert await pool.decide(bot, view) == decide(bot, view)
     assert worker in pool.worker_pids()
+
+
+def bot_to_make_a_forced_move(think_ms: int) -> Table:
+    """Ann against an expert bot (seat 2), played greedily by hand until the
+    bot's turn comes with one legal action."""
+    for seed in range(40):
+        table = Table(TableConfig(players=2, seed=seed, bot_level="expert", think_ms=think_ms))
+        table.seat_human("ann")
+        table.add_bot(None, "expert")
+        table.start(None)
+        state = table.state
+        assert state is not None
+        greedy = GreedyBot(seed)
+        for i in (0, 1):
+            table.choose_face_up(i, greedy.choose_face_up(seat_view(state, i)))
+        while not state.over:
+            view = seat_view(state, state.seat)
+            if state.seat == 1 and len(view.legal) == 1:
+                return table
+            table.submit(state.seat, greedy.choose_move(view))
+    raise AssertionError("no forced move for the bot in 40 deals")
+
+
+@pytest.mark.parametrize("budget", ["think_ms", "iterations"])
+async def test_a_thinking_bots_forced_move_is_made_when_a_whole_thought_would_end(
+    budget: str,
+) -> None:
+    """An expert answers at once when only one action is legal, and whether
+    it has a choice depends on its hidden hand: made at once (a dedicated
+    host has no bot_delay), a forced move told everyone watching that the
+    bot's other cards could not go.  The table makes it when the bot's
+    budget would have ended; a budget of iterations (tests) is not timed."""
+    table = bot_to_make_a_forced_move(think_ms=400)
+    bot = table.seats[1].bot
+    assert isinstance(bot, ExpertBot)
+    if budget == "iterations":
+        bot.iterations = 50
+    request = table.bot_request()
+    assert request is not None and request.seat == 1
+    runner = TableRunner(table, ThinkPool(mode="inline"))
+    started = time.monotonic()
+    await runner._play(request)
+    took = time.monotonic() - started
+    assert table.state is not None and len(table.state.history) == request.moves + 1
+    if budget == "think_ms":
+        assert took >= 0.4
+    else:
+        assert took < 0.2
