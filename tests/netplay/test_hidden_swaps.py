@@ -1,0 +1,231 @@
+"""Two deals that differ only in cards a viewer cannot see look the same to
+it through the whole stack, not only in the engine's views.
+
+A game is played at a real :class:`Table` (seat 0 a person, the rest bots)
+with its journal on disk.  A twin journal is made by swapping two cards of
+the deck that seat 0, or a spectator, never sees (other seats' unseen hand
+cards, face-down cards not yet turned, the draw pile), and kept only if
+replaying the same moves on it is legal and every move looks the same to
+that viewer (the same log, face-up cards and own hand at every step).
+Then both journals are resumed as real tables, served by real hosts on
+loopback, and the viewer must get the same, byte for byte:
+
+* the engine's view at every step of the replay, and its wire form as the
+  host encodes it (``view_to_wire`` through msgpack);
+* every event a resumed table sends the viewer's subscription (lobby,
+  view, chat lines such as "... sat down", clock);
+* every snapshot and message a raw ``net.Client`` gets from the resumed
+  host over UDP (seat 0 coming back with its token, or a spectator);
+* each bot level's decision on that view with the same seed and a fixed
+  search budget (the hint asks the same bot: ``hint_level``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from netplay_support import start_host
+
+from net import Client, Message, NetConfig, State
+from threeup_tui.bots import BOT_LEVELS, GreedyBot, make_bot
+from threeup_tui.bots.hint import hint_level
+from threeup_tui.bots.pool import decide
+from threeup_tui.client.events import Event
+from threeup_tui.netplay.wire import make_hello, view_to_wire
+from threeup_tui.rules import (
+    GameState,
+    Options,
+    Phase,
+    Record,
+    RulesError,
+    View,
+    parse_record,
+    seat_view,
+)
+from threeup_tui.rules.record import start_state
+from threeup_tui.table import Table, TableConfig
+from threeup_tui.tablefile import table_file_path
+
+VIEWERS: tuple[int | None, ...] = (0, None)
+SEARCH_ITERATIONS = 24  # a fixed budget: the same view and seed give the same decision
+
+
+def play_at_table(journal: Path, players: int, seed: int, moves: int, finish: str) -> Table:
+    """A table whose seat 0 is a person (played here by a greedy bot) and
+    the rest greedy bots, ``moves`` moves into its game (or at its end)."""
+    options = Options(finish=finish)
+    config = TableConfig(
+        players=players, seed=seed, auto_start=True, journal=journal, options=options
+    )
+    table = Table(config)
+    table.seat_human("viewer")
+    for _ in range(players - 1):
+        table.add_bot(None, "greedy")
+    person = GreedyBot(seed)
+    while (state := table.state) is not None and state.phase != Phase.OVER:
+        if state.phase == Phase.PLAY and len(state.history) >= moves:
+            break
+        if table.step_bot():
+            continue
+        view = seat_view(state, 0)
+        if view.phase == "setup":
+            table.choose_face_up(0, person.choose_face_up(view))
+        else:
+            table.submit(0, person.choose_move(view))
+    return table
+
+
+def hidden_positions(record: Record, viewer: int | None) -> list[int]:
+    """Deck positions the viewer was not dealt (its own face-down cards are
+    unseen too); the replay check throws away swaps it came to see."""
+    n = len(record.players)
+    own = {3 * n + k * n + viewer for k in range(6)} if viewer is not None else set()
+    return [p for p in range(len(record.deck)) if p not in own]
+
+
+def replayed(record: Record) -> Iterator[GameState]:
+    """The state after set-up and after every move (one object, moved on)."""
+    state = start_state(record)  # the deal and the face-up choices
+    yield state
+    for move in record.moves:
+        state.apply_move(move)
+        yield state
+
+
+def looks_the_same(one: GameState, two: GameState, viewer: int | None) -> bool:
+    """What the viewer sees of the deal in both: moves, face-up cards, own hand."""
+    if one.up != two.up or one.history[-1:] != two.history[-1:]:
+        return False
+    return viewer is None or one.hand[viewer] == two.hand[viewer]
+
+
+def twin_of(record: Record, viewer: int | None, rng: random.Random) -> Record | None:
+    """The record with two hidden cards swapped, if the swap stays unseen
+    by ``viewer`` all game long; every step's views are compared on the way."""
+    positions = hidden_positions(record, viewer)
+    i, j = rng.sample(positions, 2)
+    if record.deck[i] == record.deck[j]:
+        return None
+    deck = list(record.deck)
+    deck[i], deck[j] = deck[j], deck[i]
+    twin = dataclasses.replace(record, deck=tuple(deck))
+    views: list[tuple[View, View]] = []
+    try:
+        for one, two in zip(replayed(record), replayed(twin), strict=True):
+            if not looks_the_same(one, two, viewer):
+                return None
+            views.append((seat_view(one, viewer), seat_view(two, viewer)))
+    except RulesError:  # an illegal replay: the swap changed what could be played
+        return None
+    for step, (one_view, two_view) in enumerate(views):
+        assert one_view == two_view, f"views differ at step {step}, positions {i} and {j}"
+        assert wire_bytes(one_view) == wire_bytes(two_view)
+    return twin
+
+
+def wire_bytes(view: View) -> bytes:
+    return msgpack.packb(view_to_wire(view))
+
+
+def copy_with_deck(journal: Path, into: Path, deck: tuple[str, ...]) -> Path:
+    """The journal and its table file, copied into ``into`` with ``deck``."""
+    into.mkdir()
+    twin = into / journal.name
+    data = json.loads(journal.read_text())
+    data["deck"] = list(deck)
+    twin.write_text(json.dumps(data))
+    shutil.copy(table_file_path(journal), table_file_path(twin))
+    return twin
+
+
+def table_events(table: Table, viewer: int | None) -> list[Any]:
+    """What subscribing to the table as ``viewer`` brings at once."""
+    events: list[Event] = []
+    table.subscribe("probe", viewer, events.append)
+    table.unsubscribe("probe")
+    return [wire_bytes(e.view) if hasattr(e, "view") else e for e in events]
+
+
+async def datagrams_for(table: Table, viewer: int | None) -> list[bytes]:
+    """The payloads a raw client gets from a real host serving ``table``:
+    seat 0 coming back with its token, or a new spectator."""
+    token = table.seats[0].token if viewer == 0 else "s" * 32
+    assert token is not None
+    host = await start_host(table)
+    client = None
+    try:
+        hello = make_hello("viewer" if viewer == 0 else "watcher", None, token, viewer is None)
+        client = await Client.connect(*host.address, hello, NetConfig(idle_timeout=10.0))
+        assert client.accept_payload["seat"] == viewer
+        got: list[bytes] = []
+        wait = 5.0  # until the first snapshot with a view, then what follows at once
+        while True:
+            try:
+                event = await asyncio.wait_for(client.next_event(), wait)
+            except TimeoutError:
+                break
+            if isinstance(event, State | Message):
+                got.append(msgpack.packb(event.payload))
+                if isinstance(event, State) and event.payload.get("view") is not None:
+                    wait = 0.05
+        assert any(b"view" in payload for payload in got), "no snapshot with a view came"
+        return got
+    finally:
+        if client is not None:
+            await client.close()
+        await host.close()
+
+
+def decisions(view: View) -> list[object]:
+    """Every bot level's decision on ``view`` and the hint's bot's."""
+    if view.seat is None or not (view.my_turn or view.phase == "setup"):
+        return []
+    bots = [make_bot(level, 11, iterations=SEARCH_ITERATIONS) for level in BOT_LEVELS]
+    bots.append(make_bot(hint_level(), view.moves_played, iterations=SEARCH_ITERATIONS))
+    return [decide(bot, view) for bot in bots]
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "finish"),
+    [(2, 3, "first_out"), (3, 8, "places"), (4, 21, "first_out"), (4, 5, "places")],
+)
+async def test_a_swap_the_viewer_cannot_see_changes_nothing_it_is_sent(
+    tmp_path: Path, players: int, seed: int, finish: str
+) -> None:
+    rng = random.Random(seed)
+    compared = 0
+    for attempt in range(4):
+        journal = tmp_path / f"a{attempt}" / "party.json"
+        journal.parent.mkdir()
+        moves = rng.randrange(0, 160)
+        original = play_at_table(journal, players, seed + attempt, moves, finish)
+        assert original.state is not None
+        if original.state.phase == Phase.OVER:
+            continue  # after the end every card may be shown: nothing to hide
+        record = parse_record(json.loads(journal.read_text()))
+        for viewer in VIEWERS:
+            twin = None
+            for _ in range(60):
+                twin = twin_of(record, viewer, rng)
+                if twin is not None:
+                    break
+            assert twin is not None, "no unseen swap found"
+            copy = copy_with_deck(journal, tmp_path / f"b{attempt}-{viewer}", twin.deck)
+            one, two = Table.resume(journal), Table.resume(copy)
+            assert one.state is not None and two.state is not None
+            assert one.state.deck != two.state.deck
+            assert table_events(one, viewer) == table_events(two, viewer)
+            assert await datagrams_for(one, viewer) == await datagrams_for(two, viewer)
+            view_one, view_two = seat_view(one.state, viewer), seat_view(two.state, viewer)
+            assert decisions(view_one) == decisions(view_two)
+            compared += 1
+    assert compared >= 4
