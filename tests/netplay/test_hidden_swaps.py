@@ -17,7 +17,12 @@ loopback, and the viewer must get the same, byte for byte:
 * every snapshot and message a raw ``net.Client`` gets from the resumed
   host over UDP (seat 0 coming back with its token, or a spectator);
 * each bot level's decision on that view with the same seed and a fixed
-  search budget (the hint asks the same bot: ``hint_level``).
+  search budget (the hint asks the same bot: ``hint_level``);
+* the screen of a real app (``run_test``), character for character: seat 0
+  playing in the host's own app (a ``LocalClient`` on the resumed table),
+  and a spectator's app joined over UDP (a real ``NetClient``).  Stops
+  include a seat that has gone out while the others play on (``finish:
+  places``) and a finished game (the result box).
 """
 
 from __future__ import annotations
@@ -27,19 +32,28 @@ import dataclasses
 import json
 import random
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
-from netplay_support import start_host
+from app_helpers import screen_text, wait_for
+from netplay_support import make_client, start_host
+from textual.pilot import Pilot
 
 from net import Client, Message, NetConfig, State
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import BOT_LEVELS, GreedyBot, make_bot
 from threeup_tui.bots.hint import hint_level
 from threeup_tui.bots.pool import decide
+from threeup_tui.client import TableClient
 from threeup_tui.client.events import Event
+from threeup_tui.client.local import LocalClient
+from threeup_tui.launcher import Launcher
 from threeup_tui.netplay.wire import make_hello, view_to_wire
 from threeup_tui.rules import (
     GameState,
@@ -67,7 +81,7 @@ def play_at_table(journal: Path, players: int, seed: int, moves: int, finish: st
         players=players, seed=seed, auto_start=True, journal=journal, options=options
     )
     table = Table(config)
-    table.seat_human("viewer")
+    table.seat_human("viewer", host=True)  # the host's own seat: its app plays it
     for _ in range(players - 1):
         table.add_bot(None, "greedy")
     person = GreedyBot(seed)
@@ -194,6 +208,72 @@ def decisions(view: View) -> list[object]:
     return [decide(bot, view) for bot in bots]
 
 
+class OneClient(Launcher):
+    """Every game the app asks for is ``client``'s, started here."""
+
+    def __init__(self, client: TableClient) -> None:
+        super().__init__(announce_address="off")
+        self.client = client
+
+    async def local_game(self, *args: object, **kwargs: object) -> TableClient:
+        await self.client.start()
+        return self.client
+
+
+async def app_screen(client: TableClient) -> str:
+    """The screen a real app shows for ``client``'s table, once settled."""
+    app = create_app(OneClient(client), StartSpec(mode="play"))
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        def settled() -> bool:
+            session = app.session
+            if session is None or session.view is None:
+                return False
+            # The result box comes a moment after the table (GAME_OVER_DELAY).
+            wanted = GameOverScreen if session.view.phase == "over" else TableScreen
+            # Every event the client has had is taken in (chat lines too).
+            drained = client._events.empty()
+            return drained and isinstance(app.screen, wanted) and app.screen.is_mounted
+
+        await wait_for(pilot, settled, what="the table or the result")
+        text = await steady_text(pilot)
+    await client.close()
+    return text
+
+
+async def steady_text(pilot: Pilot[int], timeout: float = 10.0) -> str:
+    """The screen once it has stopped changing: the last move's animation
+    run out, and every chat line painted (a loaded machine is slow to)."""
+    deadline = time.monotonic() + timeout
+    text = screen_text(pilot.app)
+    while time.monotonic() < deadline:
+        await pilot.pause(0.3)
+        now = screen_text(pilot.app)
+        if now == text:
+            return now
+        text = now
+    raise AssertionError("the screen never settled")
+
+
+async def screens_for(table: Table, viewer: int | None, tokens: Path) -> str:
+    """The viewer's app on ``table``: the host's own seat, or a spectator over UDP."""
+    if viewer == 0:
+        return await app_screen(LocalClient(table, "viewer", owns_runner=False))
+    host = await start_host(table)
+    try:
+        return await app_screen(make_client(host.address, "watcher", tokens, watch=True))
+    finally:
+        await host.close()
+
+
+def unseen_twin(record: Record, viewer: int | None, rng: random.Random) -> Record:
+    for _ in range(60):
+        twin = twin_of(record, viewer, rng)
+        if twin is not None:
+            return twin
+    raise AssertionError("no unseen swap found")
+
+
 @pytest.mark.parametrize(
     ("players", "seed", "finish"),
     [(2, 3, "first_out"), (3, 8, "places"), (4, 21, "first_out"), (4, 5, "places")],
@@ -210,15 +290,10 @@ async def test_a_swap_the_viewer_cannot_see_changes_nothing_it_is_sent(
         original = play_at_table(journal, players, seed + attempt, moves, finish)
         assert original.state is not None
         if original.state.phase == Phase.OVER:
-            continue  # after the end every card may be shown: nothing to hide
+            continue  # the app's cases below cover the end
         record = parse_record(json.loads(journal.read_text()))
         for viewer in VIEWERS:
-            twin = None
-            for _ in range(60):
-                twin = twin_of(record, viewer, rng)
-                if twin is not None:
-                    break
-            assert twin is not None, "no unseen swap found"
+            twin = unseen_twin(record, viewer, rng)
             copy = copy_with_deck(journal, tmp_path / f"b{attempt}-{viewer}", twin.deck)
             one, two = Table.resume(journal), Table.resume(copy)
             assert one.state is not None and two.state is not None
@@ -229,3 +304,37 @@ async def test_a_swap_the_viewer_cannot_see_changes_nothing_it_is_sent(
             assert decisions(view_one) == decisions(view_two)
             compared += 1
     assert compared >= 4
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "moves", "finish", "viewer", "when"),
+    [
+        (3, 4, 40, "first_out", 0, "play"),
+        (3, 9, 70, "first_out", None, "play"),
+        (4, 6, 90, "places", 0, "out"),  # seat 0 is out, the others play on
+        (4, 6, 90, "places", None, "out"),
+        (2, 7, 400, "first_out", 0, "over"),  # the result box
+    ],
+)
+async def test_a_swap_the_viewer_cannot_see_shows_the_same_screen(
+    tmp_path: Path,
+    players: int,
+    seed: int,
+    moves: int,
+    finish: str,
+    viewer: int | None,
+    when: str,
+) -> None:
+    journal = tmp_path / "a" / "party.json"
+    journal.parent.mkdir()
+    state = play_at_table(journal, players, seed, moves, finish).state
+    assert state is not None
+    over, out = state.phase == Phase.OVER, state.out[0]
+    assert when == ("over" if over else "out" if out else "play")
+    record = parse_record(json.loads(journal.read_text()))
+    twin = unseen_twin(record, viewer, random.Random(seed))
+    copy = copy_with_deck(journal, tmp_path / "b", twin.deck)
+    first = await screens_for(Table.resume(journal), viewer, tmp_path / "tokens-a.json")
+    second = await screens_for(Table.resume(copy), viewer, tmp_path / "tokens-b.json")
+    assert "Moves" in first
+    assert first == second
