@@ -1,4 +1,5 @@
-"""Secrecy on the wire across a reconnect and a rematch.
+"""Secrecy on the wire across a reconnect and a rematch, and in the turn
+timer's words.
 
 ``test_netplay_secrecy`` checks every view a host sends during one game.
 Here one table plays two games (the second starts by itself after the
@@ -14,6 +15,10 @@ Every datagram the host sends is decoded and reassembled, and:
 * no lobby, ACCEPT payload or message (chat and system lines, notices,
   refusals) names a card at all: card codes are searched for in every
   string they carry.
+
+A second table runs a turn timer for a player who never acts: the only
+words naming cards must be the timer's notices to that player's own
+session (the face-up cards its bot laid, the cards it played).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from netplay_support import Tap, make_client, run_table, start_host, stop_runner
+from netplay_support import Tap, make_client, run_table, start_host, stop_runner, table_record
 from test_netplay_secrecy import Audit, check_view
 
 from net import NetConfig
@@ -33,7 +38,7 @@ from threeup_tui.client import TableClient
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import Event, ViewChanged
 from threeup_tui.netplay.client import NetClient
-from threeup_tui.rules import View
+from threeup_tui.rules import Record, View
 from threeup_tui.table import Table, TableConfig
 
 CARD_CODE = re.compile(r"\b[RGB](?:10|[1-9]|C[12]?)\b")
@@ -94,6 +99,10 @@ def strings_in(value: Any) -> list[str]:
     if isinstance(value, list | tuple):
         return [s for v in value for s in strings_in(v)]
     return []
+
+
+def played_by(record: Record, seat: int) -> list[str]:
+    return [c for m in record.moves if m.seat == seat and m.kind == "play" for c in m.cards]
 
 
 def cards_named(value: Any) -> list[str]:
@@ -174,3 +183,75 @@ async def test_no_datagram_leaks_a_card_across_a_reconnect_and_a_rematch(tmp_pat
     back = [p["view"] for p in ann[1].states.values() if p["view"] is not None]
     assert back[0]["phase"] == "play" and back[0]["moves"] >= DROP_AT
     assert any(p["lobby"]["game"] == 2 for p in ann[1].states.values())
+
+
+async def watch_only(client: TableClient, games: Games) -> None:
+    """A seat whose player is here but never acts: the turn timer's bot does."""
+    while games.over == 0:
+        event = await client.next_event()
+        if isinstance(event, ViewChanged):
+            games.saw(event.view)
+
+
+async def test_the_turn_timers_words_name_cards_only_to_their_own_seat(tmp_path: Path) -> None:
+    """The turn timer's stand-in tells its player what it did: the face-up
+    cards it laid (while the others are still choosing, D2) and the cards
+    it played.  Those words must go to that seat's session alone."""
+    config = TableConfig(
+        players=3,
+        seed=91,
+        auto_start=True,
+        journal=tmp_path / "party.json",
+        turn_time=0.4,
+        takeover_after=600.0,
+        games=1,
+    )
+    table = Table(config)
+    table.add_bot(None, "greedy")
+    audit = GamesAudit(table)
+    tap = Tap()
+    host = await start_host(table, NetConfig(), tap=tap)
+    runner = await run_table(table)
+    idle = make_client(host.address, "ida", tmp_path / "ida.json")
+    bob = make_client(host.address, "bob", tmp_path / "bob.json")
+    eve = make_client(host.address, "eve", tmp_path / "eve.json", watch=True)
+    games = {name: Games() for name in ("ida", "bob", "eve")}
+    try:
+        for made in (idle, bob, eve):
+            await made.start()
+        await asyncio.wait_for(
+            asyncio.gather(
+                watch_only(idle, games["ida"]),
+                drive(bob, 2, games["bob"], lambda v: games["bob"].over == 1),
+                drive(eve, 3, games["eve"], lambda v: games["eve"].over == 1),
+            ),
+            timeout=60,
+        )
+    finally:
+        for made in (idle, bob, eve):
+            await made.close()
+        await stop_runner(runner)
+        await host.close()
+
+    record = table_record(table)
+    ida = idle.seat
+    assert ida is not None
+    named_to_ida = 0
+    for cap in tap.sessions().values():
+        for payload in cap.states.values():
+            if payload["view"] is not None:
+                check_view(payload["view"], cap.seat, audit.snapshot_for_payload(payload))
+        for message in cap.messages:
+            codes = cards_named(message)
+            if not codes:
+                continue
+            # A slow machine may time bob out too: any seat's own words are fine.
+            seat = cap.seat
+            assert seat is not None and message["t"] == "notice", f"{message} sent to {seat}"
+            played = [
+                c for m in record.moves if m.seat == seat and m.kind == "play" for c in m.cards
+            ]
+            own = sorted(codes) == sorted(record.setup[seat]) or all(c in played for c in codes)
+            assert own, f"{message} sent to seat {seat}"
+            named_to_ida += seat == ida
+    assert named_to_ida >= 2  # the face-up cards laid, and at least one play
