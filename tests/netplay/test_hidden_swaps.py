@@ -220,7 +220,7 @@ class OneClient(Launcher):
         return self.client
 
 
-async def app_screen(client: TableClient) -> str:
+async def app_screen(client: TableClient, table: Table) -> str:
     """The screen a real app shows for ``client``'s table, once settled."""
     app = create_app(OneClient(client), StartSpec(mode="play"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -231,9 +231,14 @@ async def app_screen(client: TableClient) -> str:
                 return False
             # The result box comes a moment after the table (GAME_OVER_DELAY).
             wanted = GameOverScreen if session.view.phase == "over" else TableScreen
-            # Every event the client has had is taken in (chat lines too).
+            # Every event the client has had is taken in (chat lines too),
+            # down to the table's last line ("viewer came back to seat 1"
+            # could come after the queue had once been empty: a loaded
+            # machine showed it in one twin's screen and not the other's).
             drained = client._events.empty()
-            return drained and isinstance(app.screen, wanted) and app.screen.is_mounted
+            last = table.chat_log[-1].text if table.chat_log else None
+            told = last is None or any(line.text == last for line in session.chat[-3:])
+            return told and drained and isinstance(app.screen, wanted) and app.screen.is_mounted
 
         await wait_for(pilot, settled, what="the table or the result")
         text = await steady_text(pilot)
@@ -258,10 +263,10 @@ async def steady_text(pilot: Pilot[int], timeout: float = 10.0) -> str:
 async def screens_for(table: Table, viewer: int | None, tokens: Path) -> str:
     """The viewer's app on ``table``: the host's own seat, or a spectator over UDP."""
     if viewer == 0:
-        return await app_screen(LocalClient(table, "viewer", owns_runner=False))
+        return await app_screen(LocalClient(table, "viewer", owns_runner=False), table)
     host = await start_host(table)
     try:
-        return await app_screen(make_client(host.address, "watcher", tokens, watch=True))
+        return await app_screen(make_client(host.address, "watcher", tokens, watch=True), table)
     finally:
         await host.close()
 
