@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import GreedyBot
 from threeup_tui.cli import build_parser
-from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
+from threeup_tui.client import LobbyChanged, SeatSlot, ViewChanged, Welcome
 from threeup_tui.launcher import JoinSettings
 from threeup_tui.recordfile import save_record
 from threeup_tui.rules import GameState, Options, seat_view
@@ -81,13 +82,35 @@ async def test_host_lobby_controls(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
         await pilot.press("a")
         assert client.requests[-1] == ("add_bot", "greedy")
-        await pilot.press("down", "x")
+        await pilot.press("x")  # the highlight starts on the bot
         assert client.requests[-1] == ("remove_seat", 1)
         app.screen.query_one("#voluntary", Checkbox).value = True
         await wait_for(pilot, lambda: client.requests[-1][0] == "set_options")
         assert client.requests[-1] == ("set_options", Options(voluntary_pickup=True))
         await pilot.press("s")
         assert client.requests[-1] == ("start_game", None)
+
+
+async def test_the_hosts_first_x_in_the_lobby_removes_a_bot(client: ScriptedClient) -> None:
+    """The seat list's highlight started on the host's own seat, so the
+    host's first x was refused ("the host keeps their own seat"): it starts
+    on the first bot now, and x on a seat it cannot remove says what to do."""
+    seats = lobby_for(["you", "open", "bot"], started=False).seats
+    seats = (seats[0], SeatSlot(1, "seat 2", "open", False), seats[2])
+    lobby = replace(lobby_for(["you"], started=False), seats=seats)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        await pilot.press("x")
+        assert client.requests[-1] == ("remove_seat", 2)
+        for key, said in (("up", "seat is open already: a adds a bot"), ("up", "your own seat")):
+            app.clear_notifications()
+            await pilot.press(key, "x")
+            await pilot.pause()
+            assert client.requests[-1] == ("remove_seat", 2)  # nothing more asked
+            assert any(said in note.message for note in app._notifications)
 
 
 async def test_guest_lobby_has_no_host_controls(client: ScriptedClient) -> None:

@@ -114,6 +114,31 @@ def reach(bound: str) -> str:
     return "HOST" if bound in ("", "0.0.0.0", "::") else bound
 
 
+def first_seat_to_act_on(lobby: Lobby, host: bool) -> int:
+    """Where the seat list's highlight starts: for the host, on the first bot
+    (what x removes), else the first open seat, else a guest's.  It started
+    on the host's own seat, and the first x was refused with "the host keeps
+    their own seat"; a guest is not first, where one x would send them away."""
+    if not host:
+        return 0
+    others = [slot for slot in lobby.seats if slot.seat != lobby.host_seat]
+    for kind in ("bot", "open", "human"):
+        for slot in others:
+            if slot.kind == kind:
+                return slot.seat
+    return 0
+
+
+def why_not_removed(lobby: Lobby, seat: int) -> str | None:
+    """Why x does nothing to ``seat``, in the words of what to do instead;
+    None when x removes whoever sits there."""
+    if seat == lobby.host_seat:
+        return "That is your own seat: highlight a bot or a player (↑ ↓), then x"
+    if lobby.seats[seat].kind == "open":
+        return "That seat is open already: a adds a bot"
+    return None
+
+
 class LobbyScreen(TableScreenBase):
     AUTO_FOCUS = "#seats"
     BINDINGS = [
@@ -233,7 +258,9 @@ class LobbyScreen(TableScreenBase):
             for i in range(len(lobby.seats))
         )
         seats.highlighted = (
-            highlighted if highlighted is not None and highlighted < len(lobby.seats) else 0
+            highlighted
+            if highlighted is not None and highlighted < len(lobby.seats)
+            else first_seat_to_act_on(lobby, session.is_host)
         )
         if session.is_host:
             self._sync_options(lobby)
@@ -319,6 +346,11 @@ class LobbyScreen(TableScreenBase):
         seats = self.query_one("#seats", OptionList)
         if session is None or seats.highlighted is None:
             self.notify("Highlight a seat first (↑ ↓)", severity="warning", timeout=3)
+            return
+        lobby = session.lobby
+        why = None if lobby is None else why_not_removed(lobby, seats.highlighted)
+        if why is not None:
+            self.notify(why, severity="warning", timeout=3)
             return
         session.client.remove_seat(seats.highlighted)
 
