@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for, words_shown
+from app_states import seat_events
 from table_states import (
     extra_and_draw,
     hand_empty,
@@ -36,7 +37,7 @@ from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ChatReceived, ViewChanged
-from threeup_tui.rules import seat_view
+from threeup_tui.rules import GameState, Options, seat_view
 
 NAMES = ["you", "Bob", "Cyrille", "Dominique", "Ed", "Florentina"]
 
@@ -342,3 +343,30 @@ async def test_a_short_table_keeps_the_opponent_who_plays_in_sight(
         client.emit(ViewChanged(seat_view(mine, 0)))
         await wait_for(pilot, lambda: "Bob" in opponents_shown(app))
         assert "Florentina" not in opponents_shown(app)
+
+
+async def test_a_short_set_up_shows_who_has_chosen(client: ScriptedClient) -> None:
+    """At 70x20 the set-up's list of who has chosen their face-up cards was
+    cut off below the screen, with no way to scroll to it: under 24 lines
+    the help paragraph gives way to it, at six players too."""
+    state = GameState.new(NAMES, Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        for width, height in ((70, 20), (80, 24)):
+            await pilot.resize_terminal(width, height)
+            await finish(pilot)
+            others = words_shown(app, app.screen.query_one("#setup-others"))
+            for name in NAMES[1:]:
+                assert f"{name} … choosing" in others, (width, height, screen_text(app))
+            assert "Lay face up" in screen_text(app)
+            no_cut(app, f"set-up at {width}x{height}")
+        # Smaller still, the column scrolls to the list (by the mouse wheel).
+        await pilot.resize_terminal(60, 16)
+        await finish(pilot)
+        assert "Florentina" not in screen_text(app)
+        app.screen.query_one("#setup-main").scroll_end(animate=False)
+        await finish(pilot)
+        assert "Florentina … choosing" in screen_text(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
 
@@ -22,6 +22,9 @@ from .base import TableScreenBase
 
 FACE_UP = 3
 ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
+# Lines under which the help paragraph gives way to who is ready: at 70x20
+# the list of who has chosen was cut off below the screen.
+SHORT = 24
 
 
 class SetupScreen(TableScreenBase):
@@ -53,7 +56,9 @@ class SetupScreen(TableScreenBase):
         yield KeysFooter()
 
     def _body(self) -> ComposeResult:
-        with Vertical(id="setup-main"):
+        # Scrolls (by the wheel) where even that is not enough (six players
+        # on a tiny terminal); not focused, so ← → stay the cards' keys.
+        with VerticalScroll(id="setup-main", can_focus=False):
             yield Static(id="setup-title")
             yield Static(
                 "They lie on your 3 face-down cards and are played last, before the "
@@ -125,12 +130,14 @@ class SetupScreen(TableScreenBase):
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
 
     def prepare(self) -> None:
+        self.set_class(self.size.height < SHORT, "-short")
         self._set_roomy()
         # A new game: a refusal about the last one ("threeup-game.json
         # already exists", from the result box) is not about this one.
         withdraw(self.app, NOT_ALLOWED)
 
     def on_resize(self) -> None:
+        self.set_class(self.size.height < SHORT, "-short")
         if self._set_roomy():
             self.query_one(CardRow).relayout()
 
