@@ -12,6 +12,7 @@ import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
 from app_states import lobby_for
+from text_fit import footer_keys
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Checkbox
@@ -59,6 +60,20 @@ async def test_setup_by_keys_sends_the_three_cards(client: ScriptedClient) -> No
         assert len(client.requests) == 1
         kind, cards = client.requests[0]
         assert kind == "choose_face_up" and sorted(cards) == sorted(hand[1:4])  # type: ignore
+
+
+async def test_the_set_up_key_bar_shows_the_digits_that_choose(client: ScriptedClient) -> None:
+    """The set-up's key bar showed "space Select" alone, while 1-6 (the
+    nth card) are the quick way to choose: it shows them, at 70 columns too."""
+    state = GameState.new(["you", "bot"], Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot, client, state)
+        for width, height in ((80, 24), (70, 20)):
+            await pilot.resize_terminal(width, height)
+            await wait_for(pilot, lambda: "1-6/space Select" in footer_keys(app))
+        await pilot.press("6")  # and the digits do what the bar says
+        await wait_for(pilot, lambda: "Chosen 1/3" in screen_text(app))
 
 
 async def test_once_the_cards_are_laid_the_set_up_offers_no_hint(client: ScriptedClient) -> None:

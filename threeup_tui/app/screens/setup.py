@@ -32,7 +32,9 @@ class SetupScreen(TableScreenBase):
     BINDINGS = [
         Binding("left", "cursor(-1)", "Move", show=False),
         Binding("right", "cursor(1)", "Move", show=False),
-        Binding("space", "select_card", "Select"),
+        # The digits choose the nth card, and are what a regular uses: the
+        # footer shows them with space (it showed space alone).
+        Binding("space", "select_card", "Select", key_display="1-6/space"),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 7)),
         Binding("enter", "confirm", "Lay face up", key_display="⏎"),
         Binding("escape", "clear", "Clear", show=False),
