@@ -58,9 +58,20 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
         raise AddressError(
             f"{shown_value(text)}: no port after ':' (leave the ':' out for {default_port})"
         )
-    if not port_text.isdigit() or not 0 < int(port_text) <= 65535:
+    port = port_number(port_text)
+    if port is None:
         raise AddressError(f"{_quoted(text, port_text)} is not a port (1-65535)")
-    return host, int(port_text)
+    return host, port
+
+
+def port_number(text: str) -> int | None:
+    """``text`` as a port, 1 to 65535; None if it is not one.  ASCII digits
+    only: "²" is a digit to str.isdigit, and int() raised on it (a join
+    screen's "HOST:²" ended the app with a traceback)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    port = int(text)
+    return port if 0 < port <= 65535 else None
 
 
 def _quoted(text: str, part: str) -> str:

@@ -420,15 +420,18 @@ async def test_joining_says_where_at_once_and_esc_stops() -> None:
         await wait_for(pilot, lambda: on(app, StartScreen))
 
 
-async def test_a_bad_address_on_the_form_is_said_at_once() -> None:
+@pytest.mark.parametrize("port", ["99999", "²", "0"])
+async def test_a_bad_address_on_the_form_is_said_at_once(port: str) -> None:
+    """A port of a superscript digit ("²", which str.isdigit takes and int
+    does not) ended the app with a ValueError traceback."""
     launcher = RecordingLauncher(ScriptedClient())
     app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: on(app, JoinScreen))
         app.screen.query_one("#join-address", Input).focus()
-        await pilot.press(*"127.0.0.1:99999", "enter")
-        await wait_for(pilot, lambda: "not a port" in screen_text(app))
-        assert launcher.calls == []
+        await pilot.press(*f"127.0.0.1:{port}", "enter")
+        await wait_for(pilot, lambda: "not a port (1-65535)" in screen_text(app))
+        assert launcher.calls == [] and app.is_running
 
 
 async def test_a_wrong_room_code_puts_the_focus_in_the_code_box() -> None:
