@@ -21,6 +21,7 @@ import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from app_states import dealt, lobby_for
+from text_fit import cut_text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
@@ -539,6 +540,61 @@ async def test_the_host_form_offers_no_more_bots_than_the_seats_hold() -> None:
         await wait_for(pilot, lambda: bool(launcher.calls))
     _, settings = launcher.calls[0]
     assert isinstance(settings, HostSettings) and (settings.players, settings.bots) == (3, 2)
+
+
+async def test_the_host_form_takes_a_port_and_says_what_a_port_is() -> None:
+    """`threeup host --port` could choose the table's port, the app's host
+    form could not (a friend's firewall, a port agreed beforehand): it has a
+    Port field now, empty for the usual port, whole at 80x24."""
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.open_host_form()
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        await pilot.pause()
+        assert "Port        47823, the usual one (UDP)" in screen_text(app)
+        assert not cut_text(app), cut_text(app)
+        port = app.screen.query_one("#host-port", Input)
+
+        async def refused(typed: str) -> None:
+            port.value = ""
+            port.focus()
+            await pilot.press(*typed, "enter")
+            said = f"{typed} is not a port (1-65535); leave it empty for 47823"
+            await wait_for(pilot, lambda: said in screen_text(app))
+            assert launcher.calls == [] and port.has_focus
+
+        await refused("99999")
+        await refused("0")
+        port.value = ""
+        await pilot.press(*"45010", "enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+        await wait_for(pilot, lambda: "not a port" not in screen_text(app))
+    _, settings = launcher.calls[0]
+    assert isinstance(settings, HostSettings) and settings.port == 45010
+
+
+async def test_a_host_command_that_could_not_open_keeps_its_port_on_the_form() -> None:
+    """`threeup host --port 45011` on a port in use showed the form, with
+    why, but not the port: ⏎ then tried the usual port instead."""
+
+    class Busy(RecordingLauncher):
+        async def host(self, settings: HostSettings):  # type: ignore[no-untyped-def,override]
+            self.calls.append(("host", settings))
+            raise OSError("[Errno 98] Address already in use")
+
+    launcher = Busy(ScriptedClient())
+    spec = StartSpec(mode="host", host=HostSettings(name="Ann", port=45011))
+    app = create_app(launcher, spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        await wait_for(pilot, lambda: "Address already in use" in screen_text(app))
+        assert app.screen.query_one("#host-port", Input).value == "45011"
+        await pilot.press("enter")  # in the name field: tries again
+        await wait_for(pilot, lambda: len(launcher.calls) == 2)
+    settings = launcher.calls[1][1]
+    assert isinstance(settings, HostSettings) and settings.port == 45011
 
 
 async def test_lobby_focus_on_the_seats_and_the_ssh_port_shown() -> None:

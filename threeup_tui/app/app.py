@@ -513,7 +513,7 @@ class ThreeUpApp(App[int]):
         if message.where == "host" and not isinstance(screen, HostScreen):
             # `threeup host` went straight for the lobby: show the form, with why.
             host = self.start_spec.host
-            form = HostScreen(host.name if host else "host")
+            form = HostScreen(host.name if host else "host", port=host.port if host else None)
             self.push_screen(form)
             self.call_after_refresh(form.show_error, message.error)
         elif isinstance(screen, (HostScreen, JoinScreen)):

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
+from ...addresses import DEFAULT_GAME_PORT, port_number
 from ...bots import BOT_LEVELS
 from ...launcher import HostSettings
 from ..messages import HostRequested
@@ -23,10 +24,16 @@ class HostScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back")]
     AUTO_FOCUS = "#host-name"
 
-    def __init__(self, name: str = "host", bot_level: str = "greedy") -> None:
+    def __init__(
+        self, name: str = "host", bot_level: str = "greedy", port: int | None = None
+    ) -> None:
         super().__init__(id="host-screen")
         self.default_name = name
         self.default_level = bot_level if bot_level in BOT_LEVELS else next(iter(BOT_LEVELS))
+        # A `threeup host --port` that could not open comes back here with
+        # its port, so that ⏎ tries that port again, not the default (0,
+        # "any free port", is the command line's alone: shown as empty).
+        self.default_port = str(port) if port else ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -46,6 +53,16 @@ class HostScreen(Screen[None]):
                     placeholder="none: anyone may sit", id="host-code", max_length=32, compact=True
                 )
             yield _choice("Turn time", turn_time_choices(), TURN_OFF, "host-turn-time")
+            with Horizontal(classes="field"):
+                yield Label("Port")
+                yield Input(
+                    self.default_port,
+                    placeholder=f"{DEFAULT_GAME_PORT}, the usual one (UDP)",
+                    id="host-port",
+                    max_length=5,
+                    restrict=r"[0-9]*",
+                    compact=True,
+                )
             yield Static(id="host-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Open the table", id="open", variant="success", compact=True)
@@ -63,7 +80,18 @@ class HostScreen(Screen[None]):
             code=code,
             name=clean(self.query_one("#host-name", Input).value, 24) or "host",
             turn_time=turn_time_value(self.query_one("#host-turn-time", Select).value),
+            port=port_number(self._port_text()),
         )
+
+    def _port_text(self) -> str:
+        return self.query_one("#host-port", Input).value.strip()
+
+    def _port_problem(self) -> str | None:
+        """What is wrong with the port typed, in words; None if it is a port or empty."""
+        typed = self._port_text()
+        if not typed or port_number(typed) is not None:
+            return None
+        return f"{typed} is not a port (1-65535); leave it empty for {DEFAULT_GAME_PORT}"
 
     @on(Select.Changed, "#host-players")
     def seats_changed(self, event: Select.Changed) -> None:
@@ -78,6 +106,11 @@ class HostScreen(Screen[None]):
     @on(Button.Pressed, "#open")
     @on(Input.Submitted)
     def open_table(self) -> None:
+        problem = self._port_problem()
+        if problem is not None:
+            self.query_one("#host-error", Static).update(plain(problem))
+            self.query_one("#host-port", Input).focus()
+            return
         self.query_one("#host-error", Static).update("")
         self.post_message(HostRequested(self.settings()))
 
