@@ -4,15 +4,20 @@ brings the focus to the moves or the chat, which then scroll with them."""
 
 from __future__ import annotations
 
+import contextlib
+import re
+import tempfile
+
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from table_states import open_table, played_until, table_app
-from textual.widgets import Input
+from text_fit import footer_keys
+from textual.widgets import Button, Input
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES
-from threeup_tui.app.scenes import demo_record
+from threeup_tui.app.scenes import demo_record, scenes
 from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.replay import ReplayScreen
@@ -311,3 +316,27 @@ async def test_a_chat_line_the_table_refuses_for_too_many_lines_is_given_back(
         client.emit(ActionRejected("B3 (blue 3) is lower than the 5 on top"))  # not a chat's
         await pilot.pause(0.1)
         assert box.draft == "hey" and box.value == ""
+
+
+KEYED_BUTTON = re.compile(r"^(?P<words>.+) \((?P<key>\w)\)$")  # "Remove (x)"
+
+
+@pytest.mark.parametrize("name", ["lobby", "game-over", "replay", "stats", "host", "join", "keys"])
+async def test_one_wording_for_one_key_on_every_screen(name: str) -> None:
+    """The key bar said "x Remove seat" and "s Start" beside the buttons
+    "Remove (x)" and "Start the game (s)", "esc See the table" beside
+    "Table (t)", and the replay's "← Back" where every other screen's
+    "esc Back" leaves it.  A button that names its key is in the footer in
+    the same words, and "Back" is Esc's alone."""
+    scene = next(s for s in scenes() if s.name == name)
+    app = scene.app()
+    with tempfile.TemporaryDirectory() as empty, contextlib.chdir(empty):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await scene.drive(pilot)
+            footer = [key.strip() for key in footer_keys(app)]
+            for button in app.screen.query(Button):
+                keyed = KEYED_BUTTON.match(str(button.label))
+                if keyed and button.display:
+                    assert f"{keyed['key']} {keyed['words']}" in footer, (button.label, footer)
+            backs = [key for key in footer if key.endswith(" Back")]
+            assert all(key == "esc Back" for key in backs), footer

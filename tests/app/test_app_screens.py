@@ -176,7 +176,8 @@ async def test_the_replay_keys_fit_the_footer_after_a_resize(
 ) -> None:
     """Under 100 columns the footer leaves out ^p palette so that every key
     fits (widgets/footer.py), after a resize too: shrunk to 80 columns, the
-    replay's footer kept it and cut "space Play/pause q Close" short."""
+    replay's footer kept it and cut "space Play/pause q Close" (now "esc
+    Back") short."""
     app = create_app(
         fast_launcher(), StartSpec(mode="replay", record=demo_record(), record_name="g")
     )
@@ -185,7 +186,7 @@ async def test_the_replay_keys_fit_the_footer_after_a_resize(
         await pilot.resize_terminal(*then)
         await pilot.pause(0.2)
         footer = screen_text(app).split("\n")[-1]
-        assert "q Close" in footer, footer
+        assert "esc Back" in footer, footer
         assert ("palette" in footer) == (then[0] >= 100), footer
 
 

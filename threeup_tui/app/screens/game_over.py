@@ -136,8 +136,11 @@ class GameOverScreen(ModalScreen[None]):
         # a host, "Next game" where the players ask for it (check_action).
         Binding("r", "rematch", "Rematch"),
         Binding("r", "next_game", "Next game"),
-        Binding("s", "save", "Save record"),
-        Binding("escape,t", "close", "See the table"),
+        # The footer's words are the buttons' (it said "Save record" and
+        # "esc See the table" beside "Save (s)" and "Table (t)"; the longer
+        # button's word cut "Leave (q)" at 70 columns).  Esc works too.
+        Binding("s", "save", "Save"),
+        Binding("t,escape", "close", "Table"),
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
     ]

@@ -143,8 +143,10 @@ class LobbyScreen(TableScreenBase):
     AUTO_FOCUS = "#seats"
     BINDINGS = [
         Binding("a", "add_bot", "Add bot"),
-        Binding("x,delete", "remove_seat", "Remove seat"),
-        Binding("s", "start", "Start"),
+        # The footer's words are the buttons' ("Remove seat" and "Start"
+        # were beside "Remove (x)" and "Start the game (s)").
+        Binding("x,delete", "remove_seat", "Remove"),
+        Binding("s", "start", "Start the game"),
         Binding("c", "chat", "Chat"),
         Binding("question_mark", "help", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),

@@ -37,16 +37,18 @@ def down_content(state: GameState, seat: int) -> Content:
 
 class ReplayScreen(Screen[None]):
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Back", key_display="←", priority=True),
-        Binding("right,l", "step(1)", "Forward", key_display="→", priority=True),
+        # One move back and on, as PgUp PgDn ten: "Back" is every other
+        # screen's word for leaving it (esc Back), as it is this one's.
+        Binding("left,h", "step(-1)", "-1", key_display="←", priority=True),
+        Binding("right,l", "step(1)", "+1", key_display="→", priority=True),
         Binding("pageup", "step(-10)", "-10", key_display="PgUp", priority=True),
         Binding("pagedown", "step(10)", "+10", key_display="PgDn", priority=True),
-        Binding("home", "goto(0)", "Start", priority=True),
-        Binding("end", "goto(-1)", "End", priority=True),
+        Binding("home", "goto(0)", "Start", key_display="Home", priority=True),
+        Binding("end", "goto(-1)", "End", key_display="End", priority=True),
         Binding("space", "autoplay", "Play/pause", priority=True),
         Binding("up", "scroll_seats(-1)", "Seats", key_display="↑↓", show=False),
         Binding("down", "scroll_seats(1)", show=False),
-        Binding("q,escape", "close", "Close"),
+        Binding("escape,q", "close", "Back"),
     ]
 
     def __init__(self, record: Record, title: str = "", exit_on_close: bool = False) -> None:
