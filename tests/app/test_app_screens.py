@@ -12,7 +12,7 @@ import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
 from app_states import lobby_for
-from text_fit import footer_keys
+from text_fit import cut_text, footer_keys
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Checkbox
@@ -126,6 +126,21 @@ async def test_the_hosts_first_x_in_the_lobby_removes_a_bot(client: ScriptedClie
             await pilot.pause()
             assert client.requests[-1] == ("remove_seat", 2)  # nothing more asked
             assert any(said in note.message for note in app._notifications)
+
+
+async def test_a_narrow_hosts_lobby_keeps_every_key_in_its_bar(client: ScriptedClient) -> None:
+    """At 70 columns the host's lobby bar ended "? Rules  q Lea▏^p palette":
+    the way out was cut for the palette's hint, as the table's once was."""
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(70, 20)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        await pilot.pause(0.2)
+        keys = ["a Add bot", "x Remove", "s Start the game", "c Chat", "? Rules", "q Leave"]
+        assert footer_keys(app) == keys
+        assert not [p for p in cut_text(app) if p.startswith("FooterKey")]
+        assert "q Leave" in screen_text(app).splitlines()[-1]
 
 
 async def test_guest_lobby_has_no_host_controls(client: ScriptedClient) -> None:

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Checkbox, Footer, Header, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...addresses import show_address
@@ -18,6 +18,7 @@ from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, presence
 from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
+from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
 
@@ -217,7 +218,9 @@ class LobbyScreen(TableScreenBase):
                 else:
                     yield Static(WAITING, id="lobby-wait")
             yield ChatPane()
-        yield Footer()
+        # The game's footer: Textual's own cut "q Leave" to "q Lea" at 70
+        # columns, to leave room for its ^p palette.
+        yield KeysFooter()
 
     def sync(self) -> None:
         session = self.session
