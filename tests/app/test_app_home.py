@@ -491,6 +491,40 @@ async def test_leaving_a_joined_game_says_the_seat_waits() -> None:
         await host.close()
 
 
+async def test_the_join_form_offers_the_table_just_left_again() -> None:
+    """A player who stepped away from a real table (q, y: "Your seat
+    waits") came back to an empty join form, and typed the address, the
+    name and the room code again (23 keys in tmux): the form offers the
+    table last joined in this run, and ⏎ sits them at their waiting seat."""
+    from threeup_tui.netplay.host import NetHost
+    from threeup_tui.table import Table, TableConfig
+
+    table = Table(TableConfig(players=2, seed=5, auto_start=True, code="PARTY"))
+    table.add_bot(None, "greedy")
+    host = await NetHost.start(table, "127.0.0.1", 0)
+    join = JoinSettings(f"127.0.0.1:{host.address[1]}", "Bo", "PARTY")
+    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: on(app, SetupScreen))
+            await pilot.press("q", "y")
+            seat = table.seats[1]
+            await wait_for(pilot, lambda: on(app, StartScreen) and not seat.connected)
+            await pilot.press("down", "down", "enter")  # Join a table
+            await wait_for(pilot, lambda: on(app, JoinScreen))
+            form = app.screen
+            assert form.query_one("#join-address", Input).value == join.address
+            assert form.query_one("#join-name", Input).value == "Bo"
+            assert form.query_one("#join-code", Input).value == "PARTY"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: on(app, SetupScreen) and seat.connected)
+            assert (seat.kind, seat.name) == ("human", "Bo")
+            app.leave_table()
+            await wait_for(pilot, lambda: on(app, StartScreen))
+    finally:
+        await host.close()
+
+
 async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     SettingsFile().change(name="Ann", bot_level="random")
     client = ScriptedClient()

@@ -11,7 +11,7 @@ import contextlib
 import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -180,6 +180,11 @@ class ThreeUpApp(App[int]):
         self._terminated = False  # SIGTERM: for a guest, the door says why it ends
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
         self._told: set[str] = set()  # lines on kept games, said once a run
+        # The table last joined in this run: the join form offers it again,
+        # so that a player who stepped away comes back to the seat that
+        # waits for them with ⏎ (it took the address, the name and the
+        # room code typed again).  Not kept between runs.
+        self._last_join: JoinSettings | None = None
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -443,12 +448,14 @@ class ThreeUpApp(App[int]):
         """The join form; with ``autojoin`` it joins ``settings.address`` at once."""
         discover = getattr(self.launcher, "discover", None)
         if settings is None:
-            settings = JoinSettings("", self.settings.name or "player")
+            settings = self._last_join or JoinSettings("", self.settings.name or "player")
         self.open_once(
             JoinScreen(settings, discover if callable(discover) else None, autojoin=autojoin)
         )
 
     def start_join(self, settings: JoinSettings) -> None:
+        # A seat token is the SSH door's, for its one session: not offered again.
+        self._last_join = replace(settings, token=None)
         launcher = self.launcher
         self._launch(lambda: launcher.join(settings), "join")
 
