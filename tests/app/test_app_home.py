@@ -29,6 +29,7 @@ from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP, load_rules
 from threeup_tui.app.scenes import Announcement
+from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.host import HostScreen
 from threeup_tui.app.screens.join import JoinScreen
@@ -38,6 +39,7 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
@@ -673,6 +675,25 @@ def test_the_rules_page_cites_no_file_a_player_does_not_have() -> None:
 
 
 # ---------------------------------------------------------------- history
+async def test_q_on_the_table_after_the_game_leaves_without_asking() -> None:
+    """The result box's q leaves at once (nothing is lost), but q on the
+    table looked at after the game (t, or Esc) asked "Leave this table?",
+    a key more for nothing; during a game it still asks."""
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, SetupScreen))
+        await pilot.press("q")  # in the set-up: asked
+        await wait_for(pilot, lambda: on(app, ConfirmScreen))
+        await pilot.press("n")
+        await play_a_game(app, pilot)
+        await wait_for(pilot, lambda: on(app, GameOverScreen))
+        await pilot.press("t")
+        await wait_for(pilot, lambda: on(app, TableScreen))
+        await pilot.press("q")
+        await wait_for(pilot, lambda: on(app, StartScreen) or on(app, ConfirmScreen))
+        assert on(app, StartScreen) and app.session is None
+
+
 async def play_a_game(app: ThreeUpApp, pilot: Pilot[int]) -> None:
     """A whole game from its set-up, our moves chosen by the greedy bot."""
     bot = GreedyBot(3)

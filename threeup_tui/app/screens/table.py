@@ -39,7 +39,7 @@ from ..widgets.status_line import (
     withdraw,
 )
 from .base import TableScreenBase
-from .game_over import GameOverScreen
+from .game_over import GameOverScreen, closes_on_others
 
 # view.source -> the zone whose cards are played now
 ZONE_OF_SOURCE = {"hand": "hand", "face-up": "up", "face-down": "down"}
@@ -761,4 +761,9 @@ class TableScreen(TableScreenBase):
             self.post_message(GameOverRequested())
 
     def action_leave(self) -> None:
-        self.post_message(LeaveRequested())
+        # Once the game is over nothing is lost by leaving, as from the
+        # result box (which does not ask): q on the table looked at after
+        # the game asked "Leave this table?", even at a table since closed.
+        session = self.session
+        over = session is not None and not session.mid_game
+        self.post_message(LeaveRequested(confirm=not over or closes_on_others(session)))
