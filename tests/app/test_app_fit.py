@@ -31,6 +31,7 @@ from threeup_tui.app.scenes import (
 )
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.text import rank_of_code
 from threeup_tui.app.widgets.action_bar import ActionBar
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.opponent import OpponentPane
@@ -370,3 +371,21 @@ async def test_a_short_set_up_shows_who_has_chosen(client: ScriptedClient) -> No
         app.screen.query_one("#setup-main").scroll_end(animate=False)
         await finish(pilot)
         assert "Florentina … choosing" in screen_text(app)
+
+
+async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedClient) -> None:
+    """The table's bar showed "space Select" alone, while the digits (every
+    card of that number; 0 is 10) are the quickest way to a play: at 80x24
+    it shows them, and every other key still."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        await pilot.pause(0.2)
+        assert footer_keys(app) == [
+            "0-9/space Select", "⏎/p Play", "u Pick up", "d Draw", "f Flip",
+            "h Hint", "c Chat", "? Help", "q Leave",
+        ]  # fmt: skip
+        number = rank_of_code(seat_view(state, 0).hand[0])
+        await pilot.press(str(number % 10))  # and a digit does what the bar says
+        await wait_for(pilot, lambda: bool(screen.selected))

@@ -94,7 +94,9 @@ class TableScreen(TableScreenBase):
         Binding("right", "cursor(1)", "Move", show=False),
         Binding("home", "cursor_to(0)", show=False),
         Binding("end", "cursor_to(-1)", show=False),
-        Binding("space", "select_card", "Select"),
+        # The digits select every card of a number, the quickest way to a
+        # play: the bar shows them with space, as the set-up's does.
+        Binding("space", "select_card", "Select", key_display="0-9/space"),
         Binding("enter,p", "play", "Play", key_display="⏎/p"),
         Binding("u", "pickup", "Pick up"),
         Binding("d", "draw", "Draw"),
