@@ -13,15 +13,17 @@ from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from table_states import open_table, played_until, table_app
 from text_fit import footer_keys
+from textual.binding import Binding
 from textual.widgets import Button, Input
 
 from threeup_tui.app.app import StartSpec, create_app
-from threeup_tui.app.rules_text import BUILTIN_RULES
+from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP
 from threeup_tui.app.scenes import demo_record, scenes
 from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ViewChanged
@@ -340,3 +342,27 @@ async def test_one_wording_for_one_key_on_every_screen(name: str) -> None:
                     assert f"{keyed['key']} {keyed['words']}" in footer, (button.label, footer)
             backs = [key for key in footer if key.endswith(" Back")]
             assert all(key == "esc Back" for key in backs), footer
+
+
+# How the keys page writes a key the bindings name otherwise.
+WRITTEN = {
+    "left": "←",
+    "right": "→",
+    "home": "Home",
+    "end": "End",
+    "enter": "⏎",
+    "escape": "Esc",
+    "question_mark": "?",
+}
+
+
+def test_the_keys_page_lists_every_key_of_the_table() -> None:
+    """The table's Home and End (to the first and last card) worked but were
+    on no page: every key the table answers is in the keys page's table."""
+    rows = [line.split("|")[1] for line in KEYS_HELP.splitlines() if line.startswith("| ")]
+    listed = " ".join(rows)
+    for binding in TableScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            written = "1 … 9, 0" if key.isdigit() else WRITTEN.get(key, key)
+            assert written in listed, f"{key} ({binding.action}) is not on the keys page"

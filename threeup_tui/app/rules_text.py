@@ -50,6 +50,7 @@ KEYS_HELP = """\
 | key | at the table |
 | --- | --- |
 | ← → | move between your cards |
+| Home End | go to your first / last card |
 | space | select / deselect the card under the cursor |
 | 1 … 9, 0 | select every card of that number (0 is 10) |
 | ⏎ or p | play the selected cards (or the card under the cursor) |
