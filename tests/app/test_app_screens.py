@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
+from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup, words_shown
 from app_states import lobby_for
 from text_fit import cut_text, footer_keys
 from textual.pilot import Pilot
@@ -141,6 +141,12 @@ async def test_a_narrow_hosts_lobby_keeps_every_key_in_its_bar(client: ScriptedC
         assert footer_keys(app) == keys
         assert not [p for p in cut_text(app) if p.startswith("FooterKey")]
         assert "q Leave" in screen_text(app).splitlines()[-1]
+        # And the host's controls: the bot level's drop-down had shrunk to
+        # nothing, the pick-up option's words were cut at "pick up at".
+        level = app.screen.query_one("#bot-level")
+        assert level.region.width >= len("greedy ▼") + 2, level.region
+        assert "greedy" in words_shown(app, level)
+        assert "Voluntary pick-up (at any time)" in screen_text(app)
 
 
 async def test_guest_lobby_has_no_host_controls(client: ScriptedClient) -> None:

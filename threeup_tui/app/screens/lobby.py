@@ -211,9 +211,8 @@ class LobbyScreen(TableScreenBase):
                             id="turn-time",
                             compact=True,
                         )
-                    yield TickBox(
-                        "Voluntary pick-up (pick up at any time)", id="voluntary", compact=True
-                    )
+                    # Short enough for the lobby's column at 70 columns.
+                    yield TickBox("Voluntary pick-up (at any time)", id="voluntary", compact=True)
                     yield Button("Start the game (s)", id="start", variant="success", compact=True)
                 else:
                     yield Static(WAITING, id="lobby-wait")
