@@ -149,6 +149,26 @@ async def test_a_narrow_hosts_lobby_keeps_every_key_in_its_bar(client: ScriptedC
         assert "Voluntary pick-up (at any time)" in screen_text(app)
 
 
+async def test_a_short_hosts_lobby_opens_at_its_room_code(client: ScriptedClient) -> None:
+    """At 70x20 the host's lobby opened scrolled down to the seats (they
+    take the focus): the table's name, its room code and the join line were
+    out of sight, and no key scrolled back up.  It opens at its top now,
+    the seats still taking ↑ ↓ x."""
+    client.address = ("0.0.0.0", 45011)  # type: ignore[attr-defined]
+    lobby = replace(lobby_for(["you", "bot", "bot 2", "bot 3"], started=False), code="PARTY")
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
+    async with app.run_test(size=(70, 20)) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Room code: PARTY" in text and "threeup join HOST:45011" in text, text
+        assert app.screen.query_one("#seats").has_focus
+        await pilot.press("down", "x")
+        assert client.requests[-1] == ("remove_seat", 2)
+
+
 async def test_guest_lobby_has_no_host_controls(client: ScriptedClient) -> None:
     app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
     async with app.run_test(size=(100, 30)) as pilot:

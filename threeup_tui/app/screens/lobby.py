@@ -141,7 +141,7 @@ def why_not_removed(lobby: Lobby, seat: int) -> str | None:
 
 
 class LobbyScreen(TableScreenBase):
-    AUTO_FOCUS = "#seats"
+    AUTO_FOCUS = ""  # the seats, in prepare: without scrolling to them
     BINDINGS = [
         Binding("a", "add_bot", "Add bot"),
         # The footer's words are the buttons' ("Remove seat" and "Start"
@@ -220,6 +220,12 @@ class LobbyScreen(TableScreenBase):
         # The game's footer: Textual's own cut "q Leave" to "q Lea" at 70
         # columns, to leave room for its ^p palette.
         yield KeysFooter()
+
+    def prepare(self) -> None:
+        # The seats take the keys (↑ ↓ x), but the column stays at its top:
+        # at 70x20 focusing them scrolled the table's name, its room code
+        # and the join line out of sight, and no key scrolled them back.
+        self.set_focus(self.query_one("#seats", OptionList), scroll_visible=False)
 
     def sync(self) -> None:
         session = self.session
