@@ -389,3 +389,20 @@ async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedCl
         number = rank_of_code(seat_view(state, 0).hand[0])
         await pilot.press(str(number % 10))  # and a digit does what the bar says
         await wait_for(pilot, lambda: bool(screen.selected))
+
+
+async def test_a_short_start_screen_with_a_kept_game_keeps_its_keys_line() -> None:
+    """At 70x20 the entry of a kept game pushed "+ / - players · b bot level
+    · n name" below the screen (the screen scrolled): under 24 lines the
+    tagline gives way."""
+    scene = next(s for s in scenes() if s.name == "start-continue")
+    app = scene.app()
+    async with app.run_test(size=(70, 20)) as pilot:
+        await scene.drive(pilot)
+        await finish(pilot)
+        assert "+ / - players · b bot level · n name" in screen_text(app)
+        assert "Continue your game" in screen_text(app)
+        no_cut(app, "start at 70x20")
+        await pilot.resize_terminal(80, 24)  # the tagline is back where there is room
+        await finish(pilot)
+        assert "a pile to beat" in screen_text(app)

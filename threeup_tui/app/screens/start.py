@@ -41,6 +41,10 @@ MENU = [
 ]
 
 
+# Lines under which the tagline gives way: at 70x20 a kept game's entry
+# pushed the line of keys (+ / - players · b bot level · n name) off the screen.
+SHORT = 24
+
 # Columns a line under "Continue your game" has, after its indent of two,
 # in the menu (styles.tcss: #menu is 32 wide, less its border and padding).
 ABOUT_ROOM = 26
@@ -124,6 +128,9 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_settings()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < SHORT, "-short")
 
     def _show_settings(self) -> None:
         bots = self.players - 1
