@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
-from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import ordinal
@@ -347,6 +347,22 @@ async def test_game_over_rematch_and_save(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+
+
+async def test_an_enter_as_the_box_comes_up_does_not_deal_the_next_game(
+    client: ScriptedClient,
+) -> None:
+    """⏎ plays at the table and presses the box's focused Rematch: one typed
+    as the last card went down dealt the next game the moment the result
+    came up.  The button waits a moment; r, a deliberate key, does not."""
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_game_over(pilot, client, finished_deal())
+        await pilot.press("enter")
+        assert ("rematch", None) not in client.requests
+        await pilot.pause(REMATCH_GRACE)
+        await pilot.press("enter")
+        assert client.requests[-1] == ("rematch", None)
 
 
 async def test_after_a_save_the_box_offers_the_next_free_name(

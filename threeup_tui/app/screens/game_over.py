@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,12 @@ from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase
 
+# The Rematch button has the focus, and ⏎ is also the table's Play key: a
+# ⏎ typed as the last card went down (or queued behind it) pressed Rematch
+# the moment the box came up, dealing the next game (at a host, for
+# everyone) before anyone had read the result.  For this long after the box
+# appears the button takes no press; the r key is deliberate and always does.
+REMATCH_GRACE = 0.6
 RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
 
 
@@ -149,6 +156,7 @@ class GameOverScreen(ModalScreen[None]):
         super().__init__(id="game-over-screen")
         self.table = table
         self.offers = offers_for(table.session)
+        self._shown_at = time.monotonic()  # again on mount: see REMATCH_GRACE
 
     def compose(self) -> ComposeResult:
         session = self.table.session
@@ -176,6 +184,7 @@ class GameOverScreen(ModalScreen[None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        self._shown_at = time.monotonic()
         for button in ("#rematch", "#save", "#close"):
             found = self.query(button)
             if found:
@@ -215,6 +224,8 @@ class GameOverScreen(ModalScreen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "rematch" and time.monotonic() - self._shown_at < REMATCH_GRACE:
+            return
         action = {
             "rematch": self.action_rematch,
             "save": self.action_save,
