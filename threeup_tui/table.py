@@ -24,13 +24,13 @@ from typing import Any
 
 from .bots import BOT_LEVELS, Bot, GreedyBot, make_bot
 from .bots.pool import (
-    ASSUMED_THINK_MS,
     Decision,
     ThinkPool,
     decide,
     fallback_decision,
     shared_pool,
     thinks,
+    time_budget,
 )
 from .chatlimit import MAX_CELLS, MAX_CHARS, ChatLimiter, line_problem
 from .client.events import (
@@ -254,10 +254,10 @@ class Table:
         self._subscribers: dict[object, _Subscriber] = {}
         self.changed = asyncio.Event()
         # Each game as it ends, in order.  A dedicated host reads them: the
-        # table itself may have begun the next game before the host's loop
-        # runs (everyone had asked, or --rematch-after 0), so the live state
-        # and game number are the next game's by then.  (At the app's table
-        # nobody reads them: a few hundred bytes a game.)
+        # table deals the next game on its own timer, and the host's loop may
+        # run after it did, when the live state and game number are the next
+        # game's.  (At the app's table nobody reads them: a few hundred
+        # bytes a game.)
         self.finished_games: asyncio.Queue[FinishedGame] = asyncio.Queue()
         self.game_over_saved = False
         # The table's identity: clients keep their seat tokens per table id;
@@ -1573,7 +1573,7 @@ def thought_seconds(bot: Bot) -> float:
     think, or that counts iterations instead of time)."""
     if not thinks(bot) or bot.iterations is not None:
         return 0.0
-    return (bot.think_ms or ASSUMED_THINK_MS) / 1000
+    return time_budget(bot)
 
 
 class TableRunner:

@@ -69,6 +69,12 @@ class ThinkingError(Exception):
     """A decision that never came: its worker died or overran its time-out."""
 
 
+def time_budget(bot: Bot) -> float:
+    """Seconds ``bot`` may think per decision (a budget of iterations states
+    none: it is taken for ASSUMED_THINK_MS)."""
+    return (getattr(bot, "think_ms", None) or ASSUMED_THINK_MS) / 1000
+
+
 def thinks(bot: Bot) -> bool:
     """Whether ``bot`` searches (and so must think off the event loop)."""
     return bool(getattr(bot, "thinks", False))
@@ -268,7 +274,7 @@ class ThinkPool:
         """
         if self.mode == "inline" or not thinks(bot):
             return decide(bot, view)
-        budget = (getattr(bot, "think_ms", None) or ASSUMED_THINK_MS) / 1000
+        budget = time_budget(bot)
         if timeout is None:
             timeout = max(10.0, 20 * budget)
         executor, future = self._submit_anew(_decide_in_worker, bot, view)
