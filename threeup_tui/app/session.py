@@ -137,10 +137,20 @@ class Session:
 
     @property
     def may_chat(self) -> bool:
-        """Whether this client may say anything: a spectator may not at a
-        table that keeps its chat to the players (--no-spectator-chat)."""
+        """Whether this client may say anything (see :meth:`chat_refusal`)."""
+        return self.chat_refusal() is None
+
+    def chat_refusal(self) -> str | None:
+        """Why this client may say nothing, in the chat box's words, or None:
+        not at a closed table (the key bar offered "c Chat", and every line
+        said "not sent"), and a spectator not at a table that keeps its chat
+        to the players (--no-spectator-chat)."""
+        if self.connection == "closed":
+            return "the table is closed"
         watching = self.welcome is not None and self.seat is None
-        return not (watching and self.lobby is not None and not self.lobby.spectator_chat)
+        if watching and self.lobby is not None and not self.lobby.spectator_chat:
+            return "only players chat here"
+        return None
 
     def slot(self, seat: int) -> SeatSlot | None:
         if self.lobby is None or not 0 <= seat < len(self.lobby.seats):

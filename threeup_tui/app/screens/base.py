@@ -94,10 +94,10 @@ class TableScreenBase(Screen[None]):
         session = self.session
         if session is None or not self.ready:
             return
-        allowed = session.may_chat
+        refusal = session.chat_refusal()
         pane = self.query_one(ChatPane)
-        if allowed != pane.talk_allowed:
-            pane.allow_talk(allowed)
+        if (refusal is None) != pane.talk_allowed:
+            pane.allow_talk(refusal)
             self.refresh_bindings()  # the footer's "c Chat" comes and goes with it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -191,13 +191,15 @@ class ChatPane(Vertical):
     def talk_allowed(self) -> bool:
         return not self.query_one("#chat-input", Input).disabled
 
-    def allow_talk(self, allowed: bool) -> None:
-        """A spectator at a table whose chat is the players' alone reads it
-        and is told why there is nothing to type in."""
+    def allow_talk(self, refusal: str | None) -> None:
+        """Talk, or (``refusal``: why not) read only: a spectator at a table
+        whose chat is the players' alone, anyone at a closed table, is told
+        why there is nothing to type in."""
+        allowed = refusal is None
         self.border_title = TITLE if allowed else "Chat"
         box = self.query_one("#chat-input", Input)
         box.disabled = not allowed
-        box.placeholder = PLACEHOLDER if allowed else "only players chat here"
+        box.placeholder = PLACEHOLDER if refusal is None else refusal
 
     def give_back(self) -> None:
         self.query_one(ChatInput).give_back()
