@@ -548,6 +548,13 @@ async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     assert SettingsFile().settings.name == "Bea"
 
 
+async def to_the_host_form(pilot: Pilot[int], app: ThreeUpApp) -> None:
+    """From the start screen to the host form, as the menu's Host a table does."""
+    await wait_for(pilot, lambda: on(app, StartScreen))
+    app.open_host_form()
+    await wait_for(pilot, lambda: on(app, HostScreen))
+
+
 async def test_the_host_form_offers_no_more_bots_than_the_seats_hold() -> None:
     """At 3 seats the form offered 0 to 5 bots, and 5 quietly became 2 in
     the lobby: the choices follow the seats, and a choice the seats no
@@ -555,9 +562,7 @@ async def test_the_host_form_offers_no_more_bots_than_the_seats_hold() -> None:
     launcher = RecordingLauncher(ScriptedClient())
     app = create_app(launcher)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: on(app, StartScreen))
-        app.open_host_form()
-        await wait_for(pilot, lambda: on(app, HostScreen))
+        await to_the_host_form(pilot, app)
         seats = app.screen.query_one("#host-players", Select)
         bots = app.screen.query_one("#host-bots", Select)
         bots.focus()
@@ -587,9 +592,7 @@ async def test_the_host_form_takes_a_port_and_says_what_a_port_is() -> None:
     launcher = RecordingLauncher(ScriptedClient())
     app = create_app(launcher)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: on(app, StartScreen))
-        app.open_host_form()
-        await wait_for(pilot, lambda: on(app, HostScreen))
+        await to_the_host_form(pilot, app)
         await pilot.pause()
         assert "Port        47823, the usual one (UDP)" in screen_text(app)
         assert not cut_text(app), cut_text(app)
@@ -930,9 +933,7 @@ async def test_the_host_form_sets_the_turn_time_off_by_default() -> None:
     launcher = RecordingLauncher(ScriptedClient())
     app = create_app(launcher)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: on(app, StartScreen))
-        app.open_host_form()
-        await wait_for(pilot, lambda: on(app, HostScreen))
+        await to_the_host_form(pilot, app)
         screen = app.screen
         assert isinstance(screen, HostScreen)
         assert screen.settings().turn_time is None  # off unless chosen

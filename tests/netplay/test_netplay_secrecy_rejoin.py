@@ -109,6 +109,19 @@ def cards_named(value: Any) -> list[str]:
     return [code for text in strings_in(value) for code in CARD_CODE.findall(text)]
 
 
+async def served_table(config: TableConfig) -> tuple[Table, GamesAudit, Tap, Any, Any]:
+    """``config``'s table with a greedy bot, audited, served on loopback
+    with every datagram tapped, its bots running: (table, audit, tap, host,
+    runner)."""
+    table = Table(config)
+    table.add_bot(None, "greedy")
+    audit = GamesAudit(table)
+    tap = Tap()
+    host = await start_host(table, NetConfig(), tap=tap)
+    runner = await run_table(table)
+    return table, audit, tap, host, runner
+
+
 async def test_no_datagram_leaks_a_card_across_a_reconnect_and_a_rematch(tmp_path: Path) -> None:
     config = TableConfig(
         players=3,
@@ -119,12 +132,7 @@ async def test_no_datagram_leaks_a_card_across_a_reconnect_and_a_rematch(tmp_pat
         rematch_after=0.2,
         games=2,
     )
-    table = Table(config)
-    table.add_bot(None, "greedy")
-    audit = GamesAudit(table)
-    tap = Tap()
-    host = await start_host(table, NetConfig(), tap=tap)
-    runner = await run_table(table)
+    table, audit, tap, host, runner = await served_table(config)
     clients: list[NetClient] = []
 
     def client(name: str, watch: bool = False) -> NetClient:
@@ -206,12 +214,7 @@ async def test_the_turn_timers_words_name_cards_only_to_their_own_seat(tmp_path:
         takeover_after=600.0,
         games=1,
     )
-    table = Table(config)
-    table.add_bot(None, "greedy")
-    audit = GamesAudit(table)
-    tap = Tap()
-    host = await start_host(table, NetConfig(), tap=tap)
-    runner = await run_table(table)
+    table, audit, tap, host, runner = await served_table(config)
     idle = make_client(host.address, "ida", tmp_path / "ida.json")
     bob = make_client(host.address, "bob", tmp_path / "bob.json")
     eve = make_client(host.address, "eve", tmp_path / "eve.json", watch=True)
@@ -248,9 +251,7 @@ async def test_the_turn_timers_words_name_cards_only_to_their_own_seat(tmp_path:
             # A slow machine may time bob out too: any seat's own words are fine.
             seat = cap.seat
             assert seat is not None and message["t"] == "notice", f"{message} sent to {seat}"
-            played = [
-                c for m in record.moves if m.seat == seat and m.kind == "play" for c in m.cards
-            ]
+            played = played_by(record, seat)
             own = sorted(codes) == sorted(record.setup[seat]) or all(c in played for c in codes)
             assert own, f"{message} sent to seat {seat}"
             named_to_ida += seat == ida
