@@ -6,6 +6,7 @@ import pytest
 from app_fakes import ScriptedClient
 from app_helpers import wait_for
 from table_states import open_table, played_until, someone_made_extras, table_app
+from textual.widgets import Button
 
 from threeup_tui.app.app import ThreeUpApp
 from threeup_tui.app.text import rank_of_code
@@ -97,6 +98,9 @@ async def test_an_unplayable_card_is_dimmed_and_says_why_under_the_cursor(
         await pilot.press("home", *["right"] * low)
         reason = screen.query_one(ReasonBox).text
         assert "is lower than the" in reason and "on top" in reason
+        # ⏎ would play that card: the button says no, and the reason says it once.
+        assert screen.query_one("#play", Button).disabled
+        assert "select" not in reason and "not allowed" not in reason
 
 
 def uncoloured(app: ThreeUpApp, tile: CardTile) -> list[tuple[str, bool, bool, bool, bool]]:

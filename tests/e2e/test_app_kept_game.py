@@ -68,7 +68,7 @@ def test_a_game_against_bots_killed_mid_game_is_continued_from_the_start_screen(
     tmux.keys("first", "Enter")  # ...and Enter lays them
     ours = turn_of(tmux.wait_for("first", TURN))
     tmux.keys("first", "h")  # the hint selects our move (thought out off the UI loop)...
-    wait_until(lambda: "select cards first" not in tmux.screen("first"), "the hint's cards")
+    wait_until(lambda: "to do it" in tmux.screen("first"), "the hint's cards")
     tmux.keys("first", "Enter")  # ...and Enter plays it; then the bots play
     screen = wait_for_turn_after(tmux, "first", ours)
     before = table_lines(screen)

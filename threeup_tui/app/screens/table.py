@@ -419,9 +419,16 @@ class TableScreen(TableScreenBase):
                 found.append(Reason.plain("Flip: not now"))
         else:
             codes = self.selected_codes(view)
+            # With nothing selected, ⏎ plays the card under the cursor (action_play):
+            # the button and its reason say so rather than asking for a selection.
+            alone = not codes and under is not None
+            if alone:
+                codes = [str(under)]
             play_ok = bool(codes) and play_action(rank_of_code(codes[0]), len(codes)) in view.legal
             if not codes:
                 found.append(Reason.plain("Play: select cards first", "Play: select first"))
+            elif alone and rank_of_code(codes[0]) not in view.playable_ranks():
+                pass  # why that card cannot go is already said above
             elif not play_ok:
                 found.append(Reason.plain("Play: not allowed now (⏎ asks why)", "Play: not now"))
         if not view.can_pickup() and view.pickup_reason:
