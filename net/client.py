@@ -23,9 +23,18 @@ from net.packets import (
     ResetPacket,
     SessionPacket,
 )
+from net.scout import answering_address
 from net.session import SessionCore
 from net.stats import NetStats
 from net.transport import DatagramTap, UdpSocket
+
+
+class _AnswersElsewhere(NetError):
+    """The server answers from ``address``, not from where it was asked."""
+
+    def __init__(self, address: Address) -> None:
+        super().__init__(f"the server answers from {address[0]}:{address[1]}")
+        self.address = address
 
 
 @dataclass
@@ -69,9 +78,35 @@ class Client(Endpoint):
         """Handshake with the server at ``host:port``, offering ``hello``
         (any msgpack-able value, encoded below ~1 KiB) to its ``authorize``.
 
+        A server that answers from another address than ``host`` (one bound
+        to every address of its machine: ``net/scout.py``) is followed there
+        once, within the same ``connect_timeout``.
+
         Raises ``Refused(reason)``, ``ConnectTimeout``, or ValueError /
         TypeError when ``hello`` is too large / not msgpack-able."""
         config = config or NetConfig()
+        deadline = asyncio.get_running_loop().time() + config.connect_timeout
+        try:
+            return await cls._connect_once(
+                host, port, hello, config, on_datagram_sent, deadline, scout=True
+            )
+        except _AnswersElsewhere as moved:
+            host, port = moved.address
+            return await cls._connect_once(
+                host, port, hello, config, on_datagram_sent, deadline, scout=False
+            )
+
+    @classmethod
+    async def _connect_once(
+        cls,
+        host: str,
+        port: int,
+        hello: Any,
+        config: NetConfig,
+        on_datagram_sent: DatagramTap | None,
+        deadline: float,
+        scout: bool,
+    ) -> Client:
         stats = NetStats()
         nonce = secrets.randbits(64)
         # Encode first: a bad hello fails before any socket exists.
@@ -94,38 +129,61 @@ class Client(Endpoint):
         client = cls(engine, config)
         engine.start()
         try:
-            await client._run_handshake(_Handshake(nonce, hello, hello_datagram))
+            handshake = _Handshake(nonce, hello, hello_datagram)
+            await client._run_handshake(handshake, deadline, scout, on_datagram_sent)
         except BaseException:
             await engine.shutdown()
             raise
         return client
 
-    async def _run_handshake(self, handshake: _Handshake) -> None:
+    async def _run_handshake(
+        self, handshake: _Handshake, deadline: float, scout: bool, tap: DatagramTap | None
+    ) -> None:
         handshake.progress = asyncio.Event()
         self._handshake = handshake
         engine = self._engine
         peer = engine.sock.peer_address
         assert peer is not None
-        deadline = engine.now() + self._config.connect_timeout
         retry = self._config.handshake_initial_retry
-        while handshake.result is None:
-            remaining = deadline - engine.now()
-            if remaining <= 0:
-                raise ConnectTimeout(
-                    f"no handshake answer within {self._config.connect_timeout:g} s"
-                )
-            handshake.last_sent_at = engine.now()
-            await engine.sock.send(handshake.outgoing, peer)
-            handshake.progress.clear()
-            try:
-                await asyncio.wait_for(handshake.progress.wait(), min(retry, remaining))
-                retry = self._config.handshake_initial_retry  # next phase
-            except TimeoutError:
-                retry = min(retry * 2, self._config.max_rto)
+        scouting: asyncio.Task[None] | None = None
+        try:
+            while handshake.result is None:
+                remaining = deadline - engine.now()
+                if remaining <= 0:
+                    raise ConnectTimeout(
+                        f"no handshake answer within {self._config.connect_timeout:g} s"
+                    )
+                handshake.last_sent_at = engine.now()
+                await engine.sock.send(handshake.outgoing, peer)
+                handshake.progress.clear()
+                try:
+                    await asyncio.wait_for(handshake.progress.wait(), min(retry, remaining))
+                    retry = self._config.handshake_initial_retry  # next phase
+                except TimeoutError:
+                    retry = min(retry * 2, self._config.max_rto)
+                    if scout and scouting is None and handshake.rtt is None:
+                        # No answer to the first HELLO: lost, or sent from
+                        # an address this connected socket cannot hear.
+                        scouting = asyncio.create_task(self._scout(handshake, peer, deadline, tap))
+        finally:
+            if scouting is not None:
+                scouting.cancel()
+                await asyncio.wait([scouting])  # its socket closed; our own cancel still raises
         if isinstance(handshake.result, NetError):
             raise handshake.result
         self._session = handshake.result
         self.session_id = handshake.result.session_id
+
+    async def _scout(
+        self, handshake: _Handshake, peer: Address, deadline: float, tap: DatagramTap | None
+    ) -> None:
+        engine = self._engine
+        found = await answering_address(*peer, self._config, engine.stats, deadline, tap)
+        heard_nothing = handshake.rtt is None and handshake.result is None
+        if found is not None and found != peer and heard_nothing:
+            handshake.result = _AnswersElsewhere(found)
+            assert handshake.progress is not None
+            handshake.progress.set()
 
     # --- public API -------------------------------------------------------------
 
