@@ -10,8 +10,8 @@ from typing import Any
 from net.codec import Rejected, decode, encode
 from net.config import NetConfig
 from net.endpoint import Endpoint
-from net.engine import Engine
-from net.errors import ConnectTimeout, NetError, Refused, SessionClosed
+from net.engine import PORT_CLOSED_AFTER, Engine
+from net.errors import ConnectTimeout, NetError, PortClosed, Refused, SessionClosed
 from net.events import Address
 from net.packets import (
     AcceptPacket,
@@ -35,6 +35,14 @@ class _AnswersElsewhere(NetError):
     def __init__(self, address: Address) -> None:
         super().__init__(f"the server answers from {address[0]}:{address[1]}")
         self.address = address
+
+
+PORT_CLOSED_GRACE = 1.0
+"""Seconds a handshake keeps knocking at a port that reports nothing
+listens there (``PORT_CLOSED_AFTER`` reports in a row) before it gives up
+with ``PortClosed``: a server started a moment after its client (a script,
+a host being resumed) is still met, and a mistyped port is told in about a
+second rather than at ``connect_timeout``."""
 
 
 @dataclass
@@ -145,6 +153,7 @@ class Client(Endpoint):
         peer = engine.sock.peer_address
         assert peer is not None
         retry = self._config.handshake_initial_retry
+        started = engine.now()
         scouting: asyncio.Task[None] | None = None
         try:
             while handshake.result is None:
@@ -161,6 +170,12 @@ class Client(Endpoint):
                     retry = self._config.handshake_initial_retry  # next phase
                 except TimeoutError:
                     retry = min(retry * 2, self._config.max_rto)
+                    engine.sock.count_queued_error()
+                    refused = engine.sock.refused_in_a_row >= PORT_CLOSED_AFTER
+                    if refused and engine.now() - started >= PORT_CLOSED_GRACE:
+                        # Reports since anything was heard from the server:
+                        # nothing listens there (a typed port, a host gone).
+                        raise PortClosed(f"nothing listens at {peer[0]}:{peer[1]}") from None
                     if scout and scouting is None and handshake.rtt is None:
                         # No answer to the first HELLO: lost, or sent from
                         # an address this connected socket cannot hear.

@@ -20,6 +20,12 @@ class ConnectTimeout(NetError, TimeoutError):
     """No answer to the handshake within ``NetConfig.connect_timeout``."""
 
 
+class PortClosed(NetError):
+    """The server's address reported, by ICMP "port unreachable", that
+    nothing listens at its port: the handshake gives up at once instead of
+    waiting out ``NetConfig.connect_timeout``."""
+
+
 class SessionClosed(NetError):
     """The session (or the whole endpoint) has ended; nothing more can be
     sent or received on it."""

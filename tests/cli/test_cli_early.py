@@ -482,3 +482,16 @@ def test_ssh_port_without_the_extra_names_the_readmes_install(tmp_path: Path) ->
     assert proc.returncode == 2, proc.stderr
     assert "pip install '.[ssh]'" in proc.stderr and "threeup[ssh]" not in proc.stderr
     assert "pip install '.[ssh]'" in (Path(__file__).parents[2] / "README.md").read_text()
+
+
+def test_a_join_where_nothing_listens_says_so() -> None:
+    """The port reports that nothing listens: one line naming the address,
+    not "no table answers" after the whole 8 s time-out."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = run("join", f"127.0.0.1:{port}", "--bot", "greedy", timeout=30)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"threeup join: nothing listens at 127.0.0.1:{port}: no table there (is that its port?)"
+    ]

@@ -12,8 +12,18 @@ import time
 from pathlib import Path
 
 import asyncio_dgram
+import pytest
 
-from net import Client, DisconnectCause, Disconnected, Message, NetConfig, NetStats, Server
+from net import (
+    Client,
+    DisconnectCause,
+    Disconnected,
+    Message,
+    NetConfig,
+    NetStats,
+    PortClosed,
+    Server,
+)
 from net.packets import ResetPacket
 from net.testing import QUICK_CONFIG, accept_all, next_event_of
 from net.transport import UdpSocket
@@ -72,6 +82,17 @@ async def test_client_handshake_survives_icmp_errors_until_the_server_appears() 
     finally:
         await client.close()
         await server.close()
+
+
+async def test_a_port_where_nothing_listens_is_told_without_waiting_out_the_time_out() -> None:
+    """A mistyped port, or a host that is gone, reports "port unreachable" to
+    every HELLO; the handshake waited out all of ``connect_timeout`` (8 s for
+    `threeup join`) before "no table answers".  It now gives up once the
+    reports have gone on for PORT_CLOSED_GRACE, with its own error."""
+    port = await closed_port()
+    patient = NetConfig(connect_timeout=20.0)
+    with pytest.raises(PortClosed, match=f"nothing listens at 127.0.0.1:{port}"):
+        await asyncio.wait_for(Client.connect("127.0.0.1", port, "anyone?", patient), 10)
 
 
 async def test_send_errors_never_escape_the_session() -> None:

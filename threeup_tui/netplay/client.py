@@ -22,7 +22,14 @@ from typing import Any
 
 from net.client import Client
 from net.config import NetConfig
-from net.errors import ConnectTimeout, NetError, Refused, SendQueueFull, SessionClosed
+from net.errors import (
+    ConnectTimeout,
+    NetError,
+    PortClosed,
+    Refused,
+    SendQueueFull,
+    SessionClosed,
+)
 from net.events import DisconnectCause, Disconnected, Message, State
 
 from ..addresses import AddressError as AddressError
@@ -182,6 +189,10 @@ class NetClient(TableClient):
             raise ConnectionRefusedError(reason) from None
         except ConnectTimeout:
             raise ConnectionError(f"no table answers at {self.address}") from None
+        except PortClosed:
+            raise ConnectionError(
+                f"nothing listens at {self.address}: no table there (is that its port?)"
+            ) from None
         except OSError as err:
             reason = err.strerror or str(err)
             raise ConnectionError(f"cannot reach {self.address}: {reason}") from None
