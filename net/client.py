@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +46,25 @@ listens there (``PORT_CLOSED_AFTER`` reports in a row) before it gives up
 with ``PortClosed``: a server started a moment after its client (a script,
 a host being resumed) is still met, and a mistyped port is told in about a
 second rather than at ``connect_timeout``."""
+
+
+async def _addresses_of(host: str, port: int) -> list[Address]:
+    """``(host, port)`` for an address; every address a host name resolves
+    to, in the resolver's order, without repeats."""
+    try:
+        ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        pass
+    else:
+        return [(host, port)]
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_DGRAM)
+    found: list[Address] = []
+    for *_, sockaddr in infos:
+        address, resolved_port, *rest = sockaddr
+        if len(rest) == 2 and rest[1]:
+            address = f"{address}%{rest[1]}"  # a link-local IPv6 address needs its interface
+        found.append((str(address), int(resolved_port)))
+    return list(dict.fromkeys(found)) or [(host, port)]
 
 
 @dataclass
@@ -86,14 +108,42 @@ class Client(Endpoint):
         """Handshake with the server at ``host:port``, offering ``hello``
         (any msgpack-able value, encoded below ~1 KiB) to its ``authorize``.
 
-        A server that answers from another address than ``host`` (one bound
-        to every address of its machine: ``net/scout.py``) is followed there
-        once, within the same ``connect_timeout``.
+        A host name is tried at each address it resolves to, in the
+        resolver's order, while those report that nothing listens there
+        (``PortClosed``): ``localhost`` is ``::1`` first on many systems, and
+        a server may listen on IPv4 alone.  A server that answers from
+        another address than the one asked (one bound to every address of
+        its machine: ``net/scout.py``) is followed there once.  All of it
+        within one ``connect_timeout``.
 
-        Raises ``Refused(reason)``, ``ConnectTimeout``, or ValueError /
+        Raises ``Refused(reason)``, ``ConnectTimeout``, ``PortClosed``,
+        ``OSError`` for a name that does not resolve, or ValueError /
         TypeError when ``hello`` is too large / not msgpack-able."""
         config = config or NetConfig()
-        deadline = asyncio.get_running_loop().time() + config.connect_timeout
+        # Encode first: a bad hello fails before any name is looked up or
+        # any socket exists.
+        encode(HelloPacket(0, config.window_frames, config.max_message_size, hello))
+        encode(EchoPacket(0, config.window_frames, config.max_message_size, hello, 0, bytes(16)))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + config.connect_timeout
+        *others, last = await _addresses_of(host, port)
+        tap = on_datagram_sent
+        for address in others:
+            with contextlib.suppress(PortClosed):
+                return await cls._connect_following(address, hello, config, tap, deadline)
+        return await cls._connect_following(last, hello, config, tap, deadline)
+
+    @classmethod
+    async def _connect_following(
+        cls,
+        address: Address,
+        hello: Any,
+        config: NetConfig,
+        on_datagram_sent: DatagramTap | None,
+        deadline: float,
+    ) -> Client:
+        """Connect to ``address``, or to where it answers from."""
+        host, port = address
         try:
             return await cls._connect_once(
                 host, port, hello, config, on_datagram_sent, deadline, scout=True
@@ -117,12 +167,8 @@ class Client(Endpoint):
     ) -> Client:
         stats = NetStats()
         nonce = secrets.randbits(64)
-        # Encode first: a bad hello fails before any socket exists.
         hello_datagram = encode(
             HelloPacket(nonce, config.window_frames, config.max_message_size, hello)
-        )
-        encode(
-            EchoPacket(nonce, config.window_frames, config.max_message_size, hello, 0, bytes(16))
         )
         sock = await UdpSocket.connect(
             host, port, stats, on_datagram_sent, config.socket_buffer_bytes

@@ -1,20 +1,24 @@
-"""A server that answers from another address than the one it was asked.
+"""Finding the server: every address of a name, and the address it answers from.
 
 A host bound to every address of its machine answers from the address its
 system picks for the way back (a second address of one interface, an IPv6
 temporary address, 127.0.0.1 for a client that asked 127.0.0.2).  The test
 stands such a machine up on loopback without binding a wildcard address: a
 relay takes datagrams at one address and sends every answer from another.
+
+No test looks a name up: the running loop's resolver is replaced by a table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncio_dgram
+import pytest
 
 from net import Client, Connected, Message, Server
 from net.events import Address
@@ -72,3 +76,27 @@ async def test_a_client_follows_a_server_that_answers_from_another_address() -> 
             assert (await next_event_of(server.next_event, Message)).payload == {"move": 1}
             server.send(connected.session_id, "seen")
             assert await collect_messages(client.next_event, 1) == ["seen"]
+
+
+async def test_a_name_is_tried_at_each_of_its_addresses_while_nothing_listens_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``localhost`` is ::1 first on many systems (Debian, Fedora, macOS),
+    and a host listens on IPv4 unless told otherwise: `threeup join
+    localhost` asked ::1 alone and never found the table."""
+    async with await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server:
+        port = server.address[1]
+        table = {
+            "table.test": [
+                (socket.AF_INET6, socket.SOCK_DGRAM, 17, "", ("::1", port, 0, 0)),
+                (socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("127.0.0.1", port)),
+            ]
+        }
+
+        async def resolve(host: str, port: object, **_: object) -> list[Any]:
+            return table[host]  # a KeyError for any other name: no real lookups
+
+        monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", resolve)
+        async with await Client.connect("table.test", port, "ann", QUICK_CONFIG) as client:
+            assert client.server_address == ("127.0.0.1", port)
+            await next_event_of(server.next_event, Connected)
