@@ -32,11 +32,16 @@ from net.stats import NetStats
 from net.transport import DatagramTap, UdpSocket
 
 
+def _shown(address: Address) -> str:
+    host, port = address
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 class _AnswersElsewhere(NetError):
     """The server answers from ``address``, not from where it was asked."""
 
     def __init__(self, address: Address) -> None:
-        super().__init__(f"the server answers from {address[0]}:{address[1]}")
+        super().__init__(f"the server answers from {_shown(address)}")
         self.address = address
 
 
@@ -221,7 +226,7 @@ class Client(Endpoint):
                     if refused and engine.now() - started >= PORT_CLOSED_GRACE:
                         # Reports since anything was heard from the server:
                         # nothing listens there (a typed port, a host gone).
-                        raise PortClosed(f"nothing listens at {peer[0]}:{peer[1]}") from None
+                        raise PortClosed(f"nothing listens at {_shown(peer)}") from None
                     if scout and scouting is None and handshake.rtt is None:
                         # No answer to the first HELLO: lost, or sent from
                         # an address this connected socket cannot hear.
@@ -239,7 +244,10 @@ class Client(Endpoint):
         self, handshake: _Handshake, peer: Address, deadline: float, tap: DatagramTap | None
     ) -> None:
         engine = self._engine
-        found = await answering_address(*peer, self._config, engine.stats, deadline, tap)
+        try:
+            found = await answering_address(*peer, self._config, engine.stats, deadline, tap)
+        except OSError:  # no socket for the scout (no IPv6 here, no ports left): ask as before
+            return
         heard_nothing = handshake.rtt is None and handshake.result is None
         if found is not None and found != peer and heard_nothing:
             handshake.result = _AnswersElsewhere(found)
