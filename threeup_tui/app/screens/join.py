@@ -199,14 +199,28 @@ class JoinScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#found")
     def found_chosen(self, event: OptionList.OptionSelected) -> None:
-        self.query_one("#join-address", Input).value = event.option.id or ""
-        if getattr(self.found.get(event.option.id or ""), "code_required", False) and not (
+        self.join_table(event.option.id or "")
+
+    def join_table(self, address: str) -> None:
+        """Join a table of the list (asking first for its room code, if it needs one)."""
+        self.query_one("#join-address", Input).value = address
+        if getattr(self.found.get(address), "code_required", False) and not (
             self.query_one("#join-code", Input).value
         ):
             self.query_one("#join-code", Input).focus()
             self.notify("This table needs a room code", timeout=3)
             return
         self.join()
+
+    def _highlighted_table(self) -> str | None:
+        """The address of the table highlighted in the list, if any."""
+        found = self.query("#found")
+        if not found:
+            return None
+        tables = found.first(OptionList)
+        if tables.highlighted is None or not self.found:
+            return None
+        return tables.get_option_at_index(tables.highlighted).id
 
     def settings(self) -> JoinSettings:
         return JoinSettings(
@@ -224,6 +238,14 @@ class JoinScreen(Screen[None]):
     def join(self, remember: bool = True) -> None:
         """Ask to join; ``remember``: keep the form's name for the next run."""
         settings = self.settings()
+        picked = self._highlighted_table() if not settings.address else None
+        if picked:
+            # A name typed and ⏎ (or Join) with a table highlighted and no
+            # address: that table, as ⏎ on the list joins it.  It said
+            # "type the host's address, or pick a table" to a player who
+            # had just picked one, highlighted before their eyes.
+            self.join_table(picked)
+            return
         if not settings.address:
             self.show_error("type the host's address (HOST or HOST:PORT), or pick a table")
             self.query_one("#join-address", Input).focus()
