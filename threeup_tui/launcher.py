@@ -14,6 +14,7 @@ from typing import Any
 
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
+from .kepttables import KeptTable, kept_tables
 from .paths import confined_guest, resume_command, tables_dir
 from .recordfile import stamped_path
 from .rules import Options
@@ -216,6 +217,13 @@ class Launcher:
         if not self.crash_journals or confined_guest():
             return [], []
         return kept_games()
+
+    def kept_tables(self) -> list[KeptTable]:
+        """Tables hosted from the app and stopped in the middle of a game,
+        that the start screen offers to resume, the newest first."""
+        if not self.crash_journals or confined_guest():
+            return []
+        return kept_tables()
 
     async def continue_game(self, saved: SavedGame, name: str = "you") -> TableClient:
         """The kept game, started where it was left (TableError in words)."""

@@ -44,13 +44,18 @@ class SavedGame:
     def when(self, now: float | None = None) -> str:
         """When it was left: ``14:05`` today, else ``3 Dec``, so that two
         kept games against the same bots are told apart."""
-        if not self.left_at:
-            return ""
-        left = time.localtime(self.left_at)
-        today = time.localtime(time.time() if now is None else now)
-        if left[:3] == today[:3]:
-            return time.strftime("%H:%M", left)
-        return f"{left.tm_mday} {time.strftime('%b', left)}"
+        return left_words(self.left_at, now)
+
+
+def left_words(left_at: float, now: float | None = None) -> str:
+    """``14:05`` for a time today, else ``3 Dec``; "" for 0 (unknown)."""
+    if not left_at:
+        return ""
+    left = time.localtime(left_at)
+    today = time.localtime(time.time() if now is None else now)
+    if left[:3] == today[:3]:
+        return time.strftime("%H:%M", left)
+    return f"{left.tm_mday} {time.strftime('%b', left)}"
 
 
 def new_journal() -> Path:

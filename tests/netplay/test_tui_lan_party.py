@@ -6,15 +6,23 @@ the app after it stopped in the middle of a game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from pathlib import Path
 
 from app_helpers import screen_text, wait_for
-from netplay_support import LOOPBACK, free_udp_port
-from textual.widgets import Input
+from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
+from textual.widgets import Input, OptionList
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.bots import make_bot
+from threeup_tui.client import TableClient
+from threeup_tui.client.botseat import BotSeat
+from threeup_tui.client.events import ViewChanged
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.paths import tables_dir
 
 LOOPBACK_BROADCAST = "127.255.255.255"
 
@@ -55,3 +63,99 @@ async def test_a_name_typed_then_enter_joins_the_table_highlighted_in_the_list()
     finally:
         await host.close()
         await asyncio.sleep(0)
+
+
+async def play_seat(client: TableClient, seed: int) -> None:
+    """The host's own seat, played by a bot from its views."""
+    seat = BotSeat(client, make_bot("greedy", seed))
+    while True:
+        event = await client.next_event()
+        if isinstance(event, ViewChanged):
+            seat.on_view(event.view)
+
+
+async def until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_a_host_reopening_the_app_after_it_stopped_mid_game_is_offered_the_table(
+    tmp_path: Path,
+) -> None:
+    """The host's app stopped in the middle of a game (quit by mistake, its
+    terminal closed, killed): reopened, the start screen offered nothing,
+    and "Host a table" on the same port opened a new, empty table that
+    turned the waiting players away; the command that resumes the table
+    had been in the chat of the app that was gone.  Now the start screen
+    offers "Resume your table" first, and ⏎ brings it back: the same port,
+    the host in its own seat, no move lost, a guest back in its seat."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    port = free_udp_port()
+    settings = HostSettings(
+        players=3, bots=1, name="Ann", seed=5, port=port, bind=LOOPBACK, takeover_after=600
+    )
+    host = await launcher.host(settings)  # its journal in tables/, as the app's own
+    assert isinstance(host, HostedClient)
+    tokens = tmp_path / "bob-seats.json"
+    guest = make_client((LOOPBACK, port), "Bob", tokens)
+    tasks = [
+        asyncio.ensure_future(play_seat(host, 1)),
+        asyncio.ensure_future(play_bot(guest, ClientLog("Bob"), seed=2)),
+    ]
+    try:
+        await until(lambda: all(seat.kind != "open" for seat in host.table.seats))
+        host.start_game()
+        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 6)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    guest_seat = guest.seat
+    await guest.close()
+    assert await host.stop() is not None  # stopped mid-game: the table may resume
+    state = host.table.state
+    assert state is not None
+    made = len(state.history)
+    assert [p.name for p in tables_dir().glob("*.json")]  # the journal stayed
+
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        await wait_for(
+            pilot,
+            lambda: "Resume your table" in screen_text(app),
+            what=f"the table offered, not: {screen_text(app)}",
+        )
+        shown = screen_text(app)
+        assert "Ann's table" in shown and "game 1 · left" in shown
+        menu = app.screen.query_one("#menu", OptionList)
+        assert menu.highlighted == 0 and menu.get_option_at_index(0).id == "resume"
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: app.session is not None and app.session.view is not None,
+            timeout=20,
+            what="the table back",
+        )
+        session = app.session
+        assert session is not None and session.where == "host"
+        again = session.client
+        assert isinstance(again, HostedClient) and again.address is not None
+        assert again.address[1] == port and again.seat == 0
+        assert again.table.seats[0].name == "Ann"
+        resumed = again.table.state
+        assert resumed is not None and len(resumed.history) == made  # no move lost
+        back = make_client((LOOPBACK, port), "Bob", tokens)
+        try:
+            await asyncio.wait_for(back.start(), 20)
+            assert back.seat == guest_seat  # the waiting friend's seat, with the token
+        finally:
+            await back.close()
+        # A window hosting the table holds it: a second start screen offers nothing.
+        assert launcher.kept_tables() == []

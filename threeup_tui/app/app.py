@@ -66,6 +66,7 @@ from .messages import (
     PlayRequested,
     RecordSaved,
     ReplayRequested,
+    ResumeTableRequested,
     Seated,
     SettingsChanged,
     StatsRequested,
@@ -185,6 +186,9 @@ class ThreeUpApp(App[int]):
         # waits for them with ⏎ (it took the address, the name and the
         # room code typed again).  Not kept between runs.
         self._last_join: JoinSettings | None = None
+        # Hosting again a table the start screen offered (Resume your table):
+        # a failure is told there, not on a host form it did not come from.
+        self._resuming = False
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -362,7 +366,18 @@ class ThreeUpApp(App[int]):
                 continue  # one that could not be moved aside is found again
             self._told.add(line)
             self.notify(line, severity="warning", markup=False, timeout=10)
-        start.show_saved(games[0] if games else None, len(games) - 1 if games else 0)
+        tables = self.launcher.kept_tables()
+        start.show_saved(
+            games[0] if games else None,
+            len(games) - 1 if games else 0,
+            tables[0] if tables else None,
+        )
+
+    @on(ResumeTableRequested)
+    def resume_table_requested(self, message: ResumeTableRequested) -> None:
+        kept = message.kept
+        self._resuming = True
+        self.start_host(HostSettings(name=kept.host_name, resume=kept.journal))
 
     @on(HostFormRequested)
     def host_form_requested(self) -> None:
@@ -517,7 +532,8 @@ class ThreeUpApp(App[int]):
             return
         self._show_saved_game()  # a kept game that could not come back is set aside
         screen = self.screen
-        if message.where == "host" and not isinstance(screen, HostScreen):
+        resuming, self._resuming = self._resuming, False
+        if message.where == "host" and not isinstance(screen, HostScreen) and not resuming:
             # `threeup host` went straight for the lobby: show the form, with why.
             host = self.start_spec.host
             form = HostScreen(host.name if host else "host", port=host.port if host else None)
@@ -531,6 +547,7 @@ class ThreeUpApp(App[int]):
 
     @on(ClientReady)
     def client_ready(self, message: ClientReady) -> None:
+        self._resuming = False
         self.session = Session(message.client, where=message.where)
         self._over_shown_for = -1
         journal = getattr(message.client, "journal", None)

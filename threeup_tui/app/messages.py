@@ -14,6 +14,7 @@ from typing import Any
 from textual.message import Message
 
 from ..client import Lobby, TableClient, Welcome
+from ..kepttables import KeptTable
 from ..launcher import HostSettings, JoinSettings
 from ..rules import View
 from ..savedgame import SavedGame
@@ -108,6 +109,13 @@ class ContinueRequested(Message):
     """The kept game against bots, where it was left."""
 
     saved: SavedGame
+
+
+@dataclass
+class ResumeTableRequested(Message):
+    """Host again the table this app stopped in the middle of a game."""
+
+    kept: KeptTable
 
 
 @dataclass

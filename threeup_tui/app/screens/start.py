@@ -12,6 +12,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...bots import BOT_LEVELS
+from ...kepttables import KeptTable
 from ...savedgame import SavedGame
 from ...textclean import plural
 from ..messages import (
@@ -20,10 +21,11 @@ from ..messages import (
     HostFormRequested,
     JoinFormRequested,
     PlayRequested,
+    ResumeTableRequested,
     SettingsChanged,
     StatsRequested,
 )
-from ..text import MUTED, card_content, plain
+from ..text import MUTED, card_content, clean, plain
 from .name import NameScreen
 
 LOGO = """\
@@ -78,6 +80,8 @@ class StartScreen(Screen[None]):
         # (show_saved), and how many more are kept.
         self.saved: SavedGame | None = None
         self.more_saved = 0  # other kept games, offered once this one is done
+        # A table this app hosted, stopped in the middle of a game.
+        self.kept_table: KeptTable | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
@@ -110,15 +114,21 @@ class StartScreen(Screen[None]):
             more = f"\n  and {plural(self.more_saved, 'more kept game')}" if self.more_saved else ""
             words = Content.assemble("Continue your game\n", (f"  {about}{more}", MUTED))
             options.insert(0, Option(words, id="continue"))
+        if self.kept_table is not None:
+            # First of all: friends are waiting at that table.
+            options.insert(0, Option(_resume_words(self.kept_table), id="resume"))
         return options
 
-    def show_saved(self, saved: SavedGame | None, more: int = 0) -> None:
-        """The kept game to offer, as it is now, and how many more there are
-        (the app looks)."""
-        if (saved, more) == (self.saved, self.more_saved):
+    def show_saved(
+        self, saved: SavedGame | None, more: int = 0, table: KeptTable | None = None
+    ) -> None:
+        """The kept game to offer, as it is now, and how many more there are,
+        and the hosted table to resume (the app looks)."""
+        if (saved, more, table) == (self.saved, self.more_saved, self.kept_table):
             return
         self.saved = saved
         self.more_saved = more
+        self.kept_table = table
         if not self.is_mounted:
             return  # compose() offers it
         menu = self.query_one("#menu", OptionList)
@@ -176,7 +186,9 @@ class StartScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#menu")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id
-        if key == "continue" and self.saved is not None:
+        if key == "resume" and self.kept_table is not None:
+            self.post_message(ResumeTableRequested(self.kept_table))
+        elif key == "continue" and self.saved is not None:
             self.post_message(ContinueRequested(self.saved))
         elif key == "play":
             self.post_message(PlayRequested(self.players, self.bot_level))
@@ -190,3 +202,12 @@ class StartScreen(Screen[None]):
             self.post_message(HelpRequested("rules"))
         elif key == "quit":
             self.app.exit(0)
+
+
+def _resume_words(kept: KeptTable) -> Content:
+    """``Resume your table``, and under it which table, its game and when it
+    stopped: ``Ann's table`` / ``game 3 · left 18:38``."""
+    when = kept.when()
+    game = f"game {kept.game_number}" + (f" · left {when}" if when else "")
+    about = f"{clean(kept.table_name, ABOUT_ROOM)}\n  {game}"
+    return Content.assemble("Resume your table\n", (f"  {about}", MUTED))
