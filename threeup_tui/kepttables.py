@@ -64,11 +64,10 @@ def _read(journal: Path) -> KeptTable | None:
     try:
         info = read_table_file(file)
         left_at = file.stat().st_mtime
-        record = read_json(journal)  # none yet: no game began
-    except (TableFileError, MalformedRecord, OSError):
+    except (TableFileError, OSError):
         return None
-    if not isinstance(record, dict) or isinstance(record.get("result"), dict):
-        return None  # stopped between games: nothing to lose
+    if not isinstance(info.get("deal"), dict) and not _game_in(journal):
+        return None  # stopped in its lobby or between games: nothing to lose
     config, seats, host_seat = info.get("config"), info.get("seats"), info.get("host_seat")
     number = info.get("game_number")
     if not isinstance(config, dict) or not isinstance(seats, list):
@@ -82,3 +81,14 @@ def _read(journal: Path) -> KeptTable | None:
     # What the start screen says of it: cleaned, as any name from a file.
     table_name = clean_text(config.get("table_name") or "your table", 40) or "your table"
     return KeptTable(journal, table_name, clean_text(host_name, 24), number, left_at)
+
+
+def _game_in(journal: Path) -> bool:
+    """Whether the journal holds a game not played to its end.  (A game in
+    its set-up is in the table file, ``deal``: the journal cannot hold it
+    yet, and holds the game before it, if any.)"""
+    try:
+        record = read_json(journal)  # none yet: no game began
+    except (MalformedRecord, OSError):
+        return False
+    return isinstance(record, dict) and not isinstance(record.get("result"), dict)

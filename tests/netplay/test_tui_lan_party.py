@@ -11,11 +11,14 @@ from pathlib import Path
 
 from app_helpers import screen_text, wait_for
 from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
-from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots import make_bot
 from threeup_tui.client import TableClient
@@ -159,3 +162,43 @@ async def test_a_host_reopening_the_app_after_it_stopped_mid_game_is_offered_the
             await back.close()
         # A window hosting the table holds it: a second start screen offers nothing.
         assert launcher.kept_tables() == []
+
+
+async def host_and_leave_in_the_set_up(pilot: Pilot[int]) -> None:
+    """Host from the app (a bot in the other seat), start, and leave with `q`
+    and "yes" while the face-up cards are being chosen."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+    await pilot.press("s")
+    await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up")
+    await pilot.press("q")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="leave?")
+    await pilot.press("y")
+    await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+
+
+def hosting_app() -> ThreeUpApp:
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    settings = HostSettings(players=2, bots=1, name="Ann", port=0, bind=LOOPBACK)
+    return create_app(launcher, StartSpec(mode="host", host=settings))
+
+
+async def test_a_table_left_in_its_set_up_is_offered_and_comes_back_in_its_set_up() -> None:
+    """A game in its set-up is kept in the table file, not the journal (it
+    cannot hold one yet): such a table was not offered."""
+    app = hosting_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await host_and_leave_in_the_set_up(pilot)
+        await wait_for(
+            pilot, lambda: "resume" in offered(app), what=f"the table offered: {screen_text(app)}"
+        )
+        assert "Ann's table" in screen_text(app) and "game 1" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up back")
+
+
+def offered(app: object) -> list[str | None]:
+    """The ids of the start screen's menu entries."""
+    menu = app.screen.query_one("#menu", OptionList)  # type: ignore[attr-defined]
+    return [menu.get_option_at_index(i).id for i in range(menu.option_count)]
