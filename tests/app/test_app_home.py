@@ -1061,8 +1061,9 @@ async def test_an_app_host_that_leaves_in_the_middle_of_a_game_keeps_its_journal
         await wait_for(pilot, lambda: on(app, StartScreen))
         # The client closes in the app's event worker.
         await wait_for(pilot, lambda: not client.kept, what="the client closed")
-        # The host is told how to bring it back (once only in its chat before).
-        said = f"`threeup host --resume {client.journal}` brings it back"
+        # The host is told how to bring it back (once only in its chat
+        # before): the start screen it is on offers the table again.
+        said = 'choose "Resume your table" to bring it back'
         assert any(said in n for n in notes(app))
     assert table_file_path(client.journal).is_file()
     check_resumable(client.journal, {})

@@ -198,6 +198,19 @@ async def test_a_table_left_in_its_set_up_is_offered_and_comes_back_in_its_set_u
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up back")
 
 
+async def test_a_host_leaving_mid_game_is_told_the_start_screen_brings_the_table_back() -> None:
+    """`q` and "yes" by mistake in the middle of a game: the note said "The
+    table is closed. `threeup host --resume /home/.../table-20261206-122725
+    .json` brings i…", cut off at 80 columns; the start screen under it is
+    where the table is offered again, and the note says so."""
+    app = hosting_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await host_and_leave_in_the_set_up(pilot)
+        await wait_for(pilot, lambda: "resume" in offered(app), what="the table offered")
+        (note,) = [n.message for n in app._notifications if "closed" in n.message]
+        assert "Resume your table" in note and "--resume" not in note
+
+
 def offered(app: object) -> list[str | None]:
     """The ids of the start screen's menu entries."""
     menu = app.screen.query_one("#menu", OptionList)  # type: ignore[attr-defined]

@@ -37,7 +37,7 @@ from ..client import (
 )
 from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, HistoryError, SeatEntry
-from ..launcher import HostSettings, JoinSettings, Launcher
+from ..launcher import HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
@@ -819,12 +819,16 @@ class ThreeUpApp(App[int]):
             stopped_mid_game = session is not None and session.is_host and session.mid_game
             self.leave_table()
             if stopped_mid_game and isinstance(journal, Path):
-                # Closed for everyone, but its journal stays: say where.
-                self.notify(
-                    f"The table is closed. {resume_command(journal)} brings it back, no move lost",
-                    markup=False,
-                    timeout=15,
+                # Closed for everyone, but its journal stays: say how to
+                # bring it back.  A journal of the app's own is offered on
+                # the start screen the host is now on; the command, whose
+                # path filled the note, was cut off at 80 columns.
+                how = (
+                    'choose "Resume your table" to bring it back'
+                    if in_tables_dir(journal)
+                    else f"{resume_command(journal)} brings it back"
                 )
+                self.notify(f"The table is closed: {how}, no move lost", markup=False, timeout=15)
 
         question = "Leave this table?"
         if session is not None and session.where == "host":
