@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,6 +155,17 @@ class HostedClient(LocalClient):
         await super().close()
 
 
+def cannot_listen(err: OSError, port: int | None) -> str:
+    """Why a table could not open its port, in words for the host's form:
+    the form showed "[Errno 98] Address already in use"."""
+    from .addresses import DEFAULT_GAME_PORT
+
+    port = DEFAULT_GAME_PORT if port is None else port
+    if err.errno == errno.EADDRINUSE:
+        return f"port {port} is in use (another table on this computer?): choose another port"
+    return f"cannot listen on port {port}: {err.strerror or err}"
+
+
 def in_tables_dir(journal: Path) -> bool:
     return journal.absolute().parent == tables_dir().absolute()
 
@@ -282,7 +294,10 @@ class Launcher:
             )
         hosting = table.hosting
         client = HostedClient(table, settings.name)
-        client.net_host = await NetHost.serve(table)
+        try:
+            client.net_host = await NetHost.serve(table)
+        except OSError as err:
+            raise OSError(cannot_listen(err, hosting.port)) from None
         game_port = client.net_host.address[1]
         table.set_hosting(port=game_port)
         try:

@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.host import HostScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
@@ -209,6 +210,30 @@ async def test_a_host_leaving_mid_game_is_told_the_start_screen_brings_the_table
         await wait_for(pilot, lambda: "resume" in offered(app), what="the table offered")
         (note,) = [n.message for n in app._notifications if "closed" in n.message]
         assert "Resume your table" in note and "--resume" not in note
+
+
+async def test_a_port_in_use_is_told_in_words_on_the_host_form() -> None:
+    """Two friends hosting on one machine, the second on the first one's port:
+    the form said "Could not open the table: [Errno 98] Address already in use"."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    first = await launcher.host(HostSettings(players=2, name="Dan", port=0, bind=LOOPBACK))
+    assert isinstance(first, HostedClient) and first.address is not None
+    port = first.address[1]
+    again = HostSettings(players=2, name="Eve", port=port, bind=LOOPBACK)
+    app = create_app(launcher, StartSpec(mode="host", host=again))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, HostScreen) and "Could not" in screen_text(app),
+                what="the form, with why",
+            )
+            shown = screen_text(app)
+            assert f"port {port} is in use" in shown and "choose another port" in shown
+            assert "Errno" not in shown
+    finally:
+        await first.close()
 
 
 def offered(app: object) -> list[str | None]:
