@@ -12,7 +12,7 @@ from pathlib import Path
 from app_helpers import screen_text, wait_for
 from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList
+from textual.widgets import Checkbox, Input, OptionList
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.confirm import ConfirmScreen
@@ -26,6 +26,7 @@ from threeup_tui.client import TableClient
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ViewChanged
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.netplay.host import NetHost
 from threeup_tui.paths import tables_dir
 
 LOOPBACK_BROADCAST = "127.255.255.255"
@@ -234,6 +235,38 @@ async def test_a_port_in_use_is_told_in_words_on_the_host_form() -> None:
             assert "Errno" not in shown
     finally:
         await first.close()
+
+
+async def test_a_fifth_friend_at_a_full_table_is_told_they_may_watch() -> None:
+    """ "Could not join: the table refused: the table is full", and nothing
+    of the box on the same form that seats them as a spectator."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    host = await launcher.host(HostSettings(players=2, bots=1, name="Ann", port=0, bind=LOOPBACK))
+    assert isinstance(host, HostedClient) and host.address is not None
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Eve")
+    app = create_app(launcher, StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, JoinScreen) and "full" in screen_text(app),
+                timeout=20,
+                what="the refusal",
+            )
+            assert "tick “Only watch” to watch" in " ".join(screen_text(app).split())
+            form = app.screen
+            assert isinstance(form, JoinScreen)
+            form.query_one("#join-watch", Checkbox).value = True
+            form.join()
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, LobbyScreen), timeout=20, what="watching"
+            )
+            net_host = host.net_host
+            assert isinstance(net_host, NetHost)
+            assert [peer.seat for peer in net_host.peers.values()] == [None]  # a spectator
+    finally:
+        await host.close()
 
 
 def offered(app: object) -> list[str | None]:

@@ -26,6 +26,8 @@ from ..text import MUTED, clean, plain
 from ..widgets.tickbox import TickBox
 
 LOOKING = "Looking for tables…"
+# The host's refusal of a newcomer at a table with no seat free (table.TABLE_FULL).
+TABLE_FULL = "the table is full"
 NONE_HEARD = "No table heard yet: type the host's address (its lobby shows it)."
 
 
@@ -288,6 +290,11 @@ class JoinScreen(Screen[None]):
 
     def show_error(self, error: str) -> None:
         self._stop_joining()
+        watch = self.query_one("#join-watch", Checkbox)
+        if error.endswith(TABLE_FULL) and not watch.value:
+            # A fifth friend at a table of four: the form can still seat
+            # them as a spectator, and said nothing of it.
+            error += "; tick “Only watch” to watch the game"
         self.query_one("#join-error", Static).update(plain(f"Could not join: {error}"))
         if "room code" in error:
             # A wrong (or missing) room code: the fix is typed there, and
