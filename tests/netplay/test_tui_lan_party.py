@@ -269,6 +269,39 @@ async def test_a_fifth_friend_at_a_full_table_is_told_they_may_watch() -> None:
         await host.close()
 
 
+async def test_x_after_adding_a_bot_removes_the_bot_not_the_friend_who_sat_down(
+    tmp_path: Path,
+) -> None:
+    """The lobby's highlight starts on the first open seat.  Bob sat down
+    there, the host added a bot and pressed x to take it away again: Bob
+    was removed ("the host removed you from the table")."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    settings = HostSettings(players=3, name="Ann", port=0, bind=LOOPBACK)
+    app = create_app(launcher, StartSpec(mode="host", host=settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, LobbyScreen) and app.session is not None,
+            what="the lobby",
+        )
+        assert app.session is not None
+        host = app.session.client
+        assert isinstance(host, HostedClient) and host.address is not None
+        bob = make_client((LOOPBACK, host.address[1]), "Bob", tmp_path / "bob.json")
+        await bob.start()
+        try:
+            await wait_for(pilot, lambda: "Bob" in screen_text(app), what="Bob seated")
+            await pilot.press("a")
+            await wait_for(pilot, lambda: "bot 3" in screen_text(app), what="the bot")
+            await pilot.press("x")
+            await wait_for(pilot, lambda: "bot 3" not in screen_text(app), what="no bot")
+            assert [seat.name for seat in host.table.seats][:2] == ["Ann", "Bob"]
+            assert host.table.seats[1].kind == "human"
+        finally:
+            await bob.close()
+
+
 def offered(app: object) -> list[str | None]:
     """The ids of the start screen's menu entries."""
     menu = app.screen.query_one("#menu", OptionList)  # type: ignore[attr-defined]

@@ -130,6 +130,11 @@ def first_seat_to_act_on(lobby: Lobby, host: bool) -> int:
     return 0
 
 
+def sat_down(before: tuple[str, ...], now: tuple[str, ...], seat: int) -> bool:
+    """Whether a player has just sat down on ``seat``, which was not theirs."""
+    return seat < len(before) and before[seat] != "human" and now[seat] == "human"
+
+
 def why_not_removed(lobby: Lobby, seat: int) -> str | None:
     """Why x does nothing to ``seat``, in the words of what to do instead;
     None when x removes whoever sits there."""
@@ -156,6 +161,7 @@ class LobbyScreen(TableScreenBase):
     def __init__(self) -> None:
         super().__init__(id="lobby-screen")
         self._shown: tuple[object, ...] | None = None
+        self._kinds: tuple[str, ...] = ()  # each seat's kind, as last shown
 
     def _table_bot_level(self) -> str:
         """The level Add bot starts at: the table's own (``--bot-level``, or
@@ -267,11 +273,14 @@ class LobbyScreen(TableScreenBase):
             )
             for i in range(len(lobby.seats))
         )
-        seats.highlighted = (
-            highlighted
-            if highlighted is not None and highlighted < len(lobby.seats)
-            else first_seat_to_act_on(lobby, session.is_host)
-        )
+        before, self._kinds = self._kinds, tuple(slot.kind for slot in lobby.seats)
+        if highlighted is None or highlighted >= len(lobby.seats):
+            highlighted = first_seat_to_act_on(lobby, session.is_host)
+        elif session.is_host and sat_down(before, self._kinds, highlighted):
+            # A friend sat down on the open seat the highlight was on (where
+            # it starts): x, pressed for the bot just added, sent them away.
+            highlighted = first_seat_to_act_on(lobby, session.is_host)
+        seats.highlighted = highlighted
         if session.is_host:
             self._sync_options(lobby)
         else:
