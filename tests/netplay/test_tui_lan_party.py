@@ -302,6 +302,36 @@ async def test_x_after_adding_a_bot_removes_the_bot_not_the_friend_who_sat_down(
             await bob.close()
 
 
+async def test_q_at_a_table_the_host_closed_leaves_without_asking() -> None:
+    """A friend whose screen says "the host removed you from the table" (or
+    closed it) pressed q and was asked "Leave this table?"."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    host = await launcher.host(HostSettings(players=3, name="Ann", port=0, bind=LOOPBACK))
+    assert isinstance(host, HostedClient) and host.address is not None
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Bob")
+    app = create_app(launcher, StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            host.remove_seat(1)
+            await wait_for(
+                pilot,
+                lambda: app.session is not None and not app.session.live,
+                timeout=20,
+                what="the table closed on Bob",
+            )
+            await pilot.press("q")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, (StartScreen, ConfirmScreen)),
+                what="an answer to q",
+            )
+            assert isinstance(app.screen, StartScreen)
+    finally:
+        await host.close()
+
+
 def offered(app: object) -> list[str | None]:
     """The ids of the start screen's menu entries."""
     menu = app.screen.query_one("#menu", OptionList)  # type: ignore[attr-defined]

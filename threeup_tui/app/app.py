@@ -437,7 +437,11 @@ class ThreeUpApp(App[int]):
 
     @on(LeaveRequested)
     def leave_requested(self, message: LeaveRequested) -> None:
-        if message.confirm:
+        session = self.session
+        # At a table that is closed (the host closed it, or removed this
+        # player) nothing is lost by leaving: "Leave this table?" was asked
+        # of a friend whose screen said the table was gone.
+        if message.confirm and (session is None or session.live):
             self.confirm_leave()
         else:
             self.leave_table()
