@@ -459,7 +459,7 @@ class NetHost:
                 table.seat_active(seat)  # any request: the player is here
             if kind == "chat":
                 try:
-                    table.chat(seat, arg, ("session", peer.session_id), peer.name)
+                    table.chat(seat, arg, self._chat_speaker(peer), peer.name)
                 except TableError as err:
                     self.stats.chat_refused += 1
                     self._send(peer, {"t": "rejected", "reason": str(err)})
@@ -485,6 +485,16 @@ class NetHost:
         except TableError as err:
             self.stats.rejected_requests += 1
             self._send(peer, {"t": "rejected", "reason": str(err)})
+
+    @staticmethod
+    def _chat_speaker(peer: _Peer) -> tuple[str, str]:
+        """Whose chat allowance a spectator's line spends: its sender's
+        (``address_group``), not its session's.  A spectator has no identity
+        (its token means nothing): were the allowance its session's, one
+        that left and watched again would have a fresh one at once, and a
+        loop of them relayed 576 lines in 10 s to every player.  (A seat's
+        allowance is its seat's; the table keys it so.)"""
+        return ("sender", address_group(peer.address[0]))
 
     def _still_seated(self, peer: _Peer) -> bool:
         """The peer's seat is still the one its token took (the host may

@@ -1,0 +1,88 @@
+"""A bad actor who speaks the protocol, against a real host on loopback.
+
+Not random junk (test_netplay_fuzz.py does that): valid sessions used the
+way an attacker would, by sessions that come and go to shed what the host
+keeps about them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from netplay_support import LOOPBACK, RawSeat, make_table, start_host
+
+from net import Client, Message, NetConfig
+from threeup_tui.netplay.wire import make_hello
+
+SPECTATOR_NET = NetConfig(idle_timeout=30.0)
+
+
+async def _answers(client: Client, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` answers to this client's own chat lines: its line
+    relayed back (taken) or a ``rejected`` (refused)."""
+    got: list[dict[str, Any]] = []
+    while len(got) < count:
+        event = await client.next_event()
+        payload = event.payload if isinstance(event, Message) else None
+        if not isinstance(payload, dict) or payload.get("old"):
+            continue
+        if payload.get("t") == "rejected" or (
+            payload.get("t") == "chat" and payload.get("watcher")
+        ):
+            got.append(payload)
+    return got
+
+
+async def test_a_spectator_cannot_shed_its_chat_allowance_by_coming_back(
+    tmp_path: Path,
+) -> None:
+    """A spectator's chat allowance was its session's: one that sent its 3
+    lines, left and watched again (a new session, from a new port) had 3
+    more, at once, and so on: 576 lines reached a player in 10 s where the
+    protocol promises at most 5.  Spectators have no identity a new session
+    could not shed, so the allowance is their sender's (every loopback
+    address is one): whatever one sender sends, the others hear at most the
+    limit."""
+    table = make_table(tmp_path, players=2, seed=71)
+    host = await start_host(table)
+    player = await RawSeat.join(host, "player")
+    sessions, lines_each = 5, 3
+    started = time.monotonic()
+    answers: list[dict[str, Any]] = []
+    try:
+        for n in range(sessions):
+            hello = make_hello(f"spam{n}", None, secrets.token_hex(16), True)
+            spectator = await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+            try:
+                for i in range(lines_each):
+                    spectator.send({"t": "chat", "text": f"line {n}.{i}"})
+                answers += await asyncio.wait_for(_answers(spectator, lines_each), 10)
+            finally:
+                await spectator.close()
+        elapsed = time.monotonic() - started
+        taken = [a for a in answers if a["t"] == "chat"]
+        refused = [a for a in answers if a["t"] == "rejected"]
+        # 3 back to back, then one line every 2 s, and never 5 in any 10 s.
+        allowed = min(3 + int(elapsed / 2), 5 * (1 + int(elapsed / 10)))
+        assert len(taken) <= allowed, (elapsed, [a["text"] for a in taken])
+        assert refused and all(a["reason"].startswith("too many chat lines") for a in refused)
+        assert host.stats.chat_refused == len(refused)
+
+        # The player heard exactly the lines that were taken.
+        def heard() -> list[Any]:
+            return [m for m in player.messages if m.get("t") == "chat" and m.get("watcher")]
+
+        for _ in range(100):
+            if len(heard()) >= len(taken):
+                break
+            with contextlib.suppress(TimeoutError):
+                player._take(await asyncio.wait_for(player.client.next_event(), 0.05))
+        assert [m["text"] for m in heard()] == [a["text"] for a in taken]
+    finally:
+        await player.client.close()
+        await host.close()
