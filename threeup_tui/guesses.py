@@ -40,6 +40,12 @@ class Guesses:
         self._by_guesser.setdefault(guesser, collections.deque()).append(now)
         self._at_table.append(now)
 
+    def note(self, who: str, now: float | None = None) -> None:
+        """Count one event by ``who`` that is no guess (a seat taken, say):
+        the same bound in a window, for anything a sender must not repeat
+        without end."""
+        self.wrong(who, now)
+
     def of(self, guesser: str, now: float | None = None) -> int:
         """Wrong guesses by ``guesser`` in the window."""
         now = time.monotonic() if now is None else now

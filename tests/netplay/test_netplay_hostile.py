@@ -14,10 +14,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from netplay_support import LOOPBACK, RawSeat, make_table, start_host
 
-from net import Client, Message, NetConfig
-from threeup_tui.netplay.wire import make_hello
+from net import Client, Message, NetConfig, Refused
+from threeup_tui.netplay.host import JOINS_ALLOWED
+from threeup_tui.netplay.wire import REFUSED_FOR_NOW, TOO_MANY_JOINS, make_hello
 
 SPECTATOR_NET = NetConfig(idle_timeout=30.0)
 
@@ -83,6 +85,44 @@ async def test_a_spectator_cannot_shed_its_chat_allowance_by_coming_back(
             with contextlib.suppress(TimeoutError):
                 player._take(await asyncio.wait_for(player.client.next_event(), 0.05))
         assert [m["text"] for m in heard()] == [a["text"] for a in taken]
+    finally:
+        await player.client.close()
+        await host.close()
+
+
+async def test_a_newcomer_cannot_sit_down_and_leave_without_end(tmp_path: Path) -> None:
+    """In the lobby a seat whose player leaves opens again, and each sitting
+    down and leaving is a line of the table's chat to every guest and a
+    table file flushed to disk.  One client joining and leaving in a loop
+    sent the other guests 545 lines a second (and fsync'd the table file as
+    often).  A sender takes at most JOINS_ALLOWED seats a minute as a
+    newcomer; a player coming back with a seat's token, and a spectator,
+    are not held up."""
+    table = make_table(tmp_path, players=4, seed=72)
+    host = await start_host(table)
+    player = await RawSeat.join(host, "player")
+    token = table.seats[player.seat].token
+    try:
+        for n in range(JOINS_ALLOWED - 1):  # the player's own join was one
+            hello = make_hello(f"churn{n}", None, secrets.token_hex(16), False)
+            churn = await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+            assert churn.accept_payload["seat"] is not None
+            await churn.close()
+        hello = make_hello("churn again", None, secrets.token_hex(16), False)
+        with pytest.raises(Refused) as refused:
+            await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+        assert refused.value.reason == TOO_MANY_JOINS
+        assert TOO_MANY_JOINS in REFUSED_FOR_NOW
+        assert [s.kind for s in table.seats].count("human") == 1  # the player alone
+        # The player, coming back with its token, and a spectator still may.
+        back = make_hello("player", None, token or "", False)
+        again = await Client.connect(LOOPBACK, host.address[1], back, SPECTATOR_NET)
+        assert again.accept_payload["seat"] == player.seat
+        await again.close()
+        watch = make_hello("watcher", None, secrets.token_hex(16), True)
+        watcher = await Client.connect(LOOPBACK, host.address[1], watch, SPECTATOR_NET)
+        assert watcher.accept_payload["seat"] is None
+        await watcher.close()
     finally:
         await player.client.close()
         await host.close()

@@ -41,6 +41,7 @@ from .wire import (
     CLOSE_REMOVED,
     CLOSE_TAKEN_OVER,
     TABLE_GUESSED,
+    TOO_MANY_JOINS,
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
     TOO_MANY_WRONG_CODES,
@@ -69,6 +70,14 @@ WRONG_CODES_ALLOWED = 10
 WRONG_CODES_AT_TABLE = 30
 WRONG_CODE_WINDOW = 60.0
 REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
+# Newcomers taking a seat, per sender (an address group) in the window.  In
+# the lobby a seat whose player leaves opens again, and every sitting down
+# and leaving is a line of the table's chat to everyone and a table file
+# flushed to disk: one client joining and leaving in a loop sent every
+# guest 545 lines a second, and fsync'd the table file as often.  A player
+# coming back with a seat's token is never counted nor held up.
+JOINS_ALLOWED = 12
+JOIN_WINDOW = 60.0
 # Spectators need no token: without a bound, one machine watching from 1,024
 # ports fills the session layer (every further hello, a seated player's
 # reconnect too, gets "server full"), and each of its sessions may hold a
@@ -126,6 +135,7 @@ class NetHost:
         # (or, accepted but not yet connected, is about to hold) each seat.
         self._seat_owner: dict[int, Address] = {}
         self._wrong_codes = Guesses(WRONG_CODE_WINDOW)
+        self._joins = Guesses(JOIN_WINDOW)  # seats taken by newcomers, per sender
         self._table_guessed_logged = False  # the host's log said the table is guessed at
         self._refusals_logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -281,11 +291,15 @@ class NetHost:
             back = self.table.seat_of_token(token)
             if back is not None and self._claim_passed_on(back, hello):
                 return self._refuse(address, CLOSE_TAKEN_OVER)
+            if back is None and self._joins.of(guesser) >= JOINS_ALLOWED:
+                return self._refuse(address, TOO_MANY_JOINS)
             try:
                 seat, token = self.table.seat_human(name, token)
             except TableError as err:
                 return self._refuse(address, str(err))
-            if back is not None:
+            if back is None:
+                self._joins.note(guesser)
+            else:
                 self._take_over(seat, address)
             self._seat_owner[seat] = address
             self.table.set_network_bot(seat, hello_bot(hello))

@@ -44,8 +44,16 @@ TOO_MANY_WRONG_CODES: Final = "too many wrong room codes from your address: try 
 TABLE_GUESSED: Final = "too many wrong room codes at this table: try again in a minute"
 TOO_MANY_WATCHERS: Final = "too many spectators watch this table"
 TOO_MANY_WATCHERS_HERE: Final = "too many spectators from your address"
+TOO_MANY_JOINS: Final = "too many seats taken from your address: try again in a minute"
 REFUSED_FOR_NOW: Final = frozenset(
-    {SERVER_FULL, TOO_MANY_WRONG_CODES, TABLE_GUESSED, TOO_MANY_WATCHERS, TOO_MANY_WATCHERS_HERE}
+    {
+        SERVER_FULL,
+        TOO_MANY_WRONG_CODES,
+        TABLE_GUESSED,
+        TOO_MANY_WATCHERS,
+        TOO_MANY_WATCHERS_HERE,
+        TOO_MANY_JOINS,
+    }
 )
 
 
