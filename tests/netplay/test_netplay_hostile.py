@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from pathlib import Path
@@ -17,8 +18,8 @@ from typing import Any
 import pytest
 from netplay_support import LOOPBACK, RawSeat, make_table, start_host
 
-from net import Client, Message, NetConfig, Refused
-from threeup_tui.netplay.host import JOINS_ALLOWED
+from net import Client, Message, NetConfig, Refused, State
+from threeup_tui.netplay.host import JOINS_ALLOWED, LOBBY_EVERY
 from threeup_tui.netplay.wire import REFUSED_FOR_NOW, TOO_MANY_JOINS, make_hello
 
 SPECTATOR_NET = NetConfig(idle_timeout=30.0)
@@ -123,6 +124,53 @@ async def test_a_newcomer_cannot_sit_down_and_leave_without_end(tmp_path: Path) 
         watcher = await Client.connect(LOOPBACK, host.address[1], watch, SPECTATOR_NET)
         assert watcher.accept_payload["seat"] is None
         await watcher.close()
+    finally:
+        await player.client.close()
+        await host.close()
+
+
+async def test_watching_and_leaving_in_a_loop_floods_nobody(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each spectator who comes or goes changes the lobby's count of
+    watchers, and each change was a snapshot to every session and a line
+    in the host's log: one client watching and leaving in a loop sent every
+    other session 2,100 snapshots (516 KiB) a second and wrote 2,100 log
+    lines a second.  A change of the lobby alone goes to a session at most
+    every LOBBY_EVERY seconds (the last one always arrives), and the log
+    says it at most once per sender every 30 s, with a count."""
+    caplog.set_level(logging.INFO, logger="threeup.host")
+    table = make_table(tmp_path, players=3, seed=73)
+    host = await start_host(table)
+    player = await RawSeat.join(host, "player")
+    cycles = 60
+    try:
+        await asyncio.sleep(0.3)
+        while True:  # what came before the churn
+            try:
+                player._take(await asyncio.wait_for(player.client.next_event(), 0.1))
+            except TimeoutError:
+                break
+        states_before = player.client.stats.states_delivered
+        started = time.monotonic()
+        for n in range(cycles):
+            hello = make_hello(f"w{n}", None, secrets.token_hex(16), True)
+            spectator = await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+            await spectator.close()
+        elapsed = time.monotonic() - started
+        lobby: dict[str, Any] = {}
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and lobby.get("watching") != 0:
+            with contextlib.suppress(TimeoutError):
+                event = await asyncio.wait_for(player.client.next_event(), 0.1)
+                if isinstance(event, State):
+                    lobby = event.payload["lobby"]
+        assert lobby.get("watching") == 0  # the last change arrived
+        snapshots = player.client.stats.states_delivered - states_before
+        assert snapshots <= 2 + (elapsed + 1) / LOBBY_EVERY, (snapshots, elapsed)
+        assert snapshots < cycles  # one for each coming and going, unbounded
+        lines = [r.getMessage() for r in caplog.records if "watch" in r.getMessage()]
+        assert len(lines) <= 2 * (1 + int(elapsed / 30)), lines
     finally:
         await player.client.close()
         await host.close()
