@@ -19,8 +19,13 @@ import pytest
 from netplay_support import LOOPBACK, RawSeat, make_table, start_host
 
 from net import Client, Message, NetConfig, Refused, State
-from threeup_tui.netplay.host import JOINS_ALLOWED, LOBBY_EVERY
-from threeup_tui.netplay.wire import REFUSED_FOR_NOW, TOO_MANY_JOINS, make_hello
+from threeup_tui.netplay.host import COMEBACKS_ALLOWED, JOINS_ALLOWED, LOBBY_EVERY
+from threeup_tui.netplay.wire import (
+    REFUSED_FOR_NOW,
+    TOO_MANY_COMEBACKS,
+    TOO_MANY_JOINS,
+    make_hello,
+)
 
 SPECTATOR_NET = NetConfig(idle_timeout=30.0)
 
@@ -171,6 +176,45 @@ async def test_watching_and_leaving_in_a_loop_floods_nobody(
         assert snapshots < cycles  # one for each coming and going, unbounded
         lines = [r.getMessage() for r in caplog.records if "watch" in r.getMessage()]
         assert len(lines) <= 2 * (1 + int(elapsed / 30)), lines
+    finally:
+        await player.client.close()
+        await host.close()
+
+
+async def test_a_player_cannot_leave_and_come_back_without_end(tmp_path: Path) -> None:
+    """A seated player's every leaving and coming back is a line to
+    everyone ("is away from seat 2", "came back to seat 2"), a snapshot to
+    everyone and the seat's claim flushed to disk.  A player reconnecting
+    with its token in a loop sent the others 567 lines a second.  A seat is
+    taken back at most COMEBACKS_ALLOWED times a minute; the next is
+    refused for now, and its player's client keeps trying."""
+    table = make_table(tmp_path, players=2, seed=74)
+    host = await start_host(table)
+    player = await RawSeat.join(host, "player")
+    token = secrets.token_hex(16)
+    hello = make_hello("churner", None, token, False)
+    churner = await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+    seat = churner.accept_payload["seat"]
+    try:
+        for _ in range(COMEBACKS_ALLOWED):
+            await churner.close()
+            churner = await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+            assert churner.accept_payload["seat"] == seat
+        await churner.close()
+        with pytest.raises(Refused) as refused:
+            await Client.connect(LOOPBACK, host.address[1], hello, SPECTATOR_NET)
+        assert refused.value.reason == TOO_MANY_COMEBACKS
+        assert TOO_MANY_COMEBACKS in REFUSED_FOR_NOW
+        assert table.seats[seat].token == token  # the seat is still the churner's
+        # What the player heard of it: a line for each coming and going.
+        await asyncio.sleep(0.3)
+        with contextlib.suppress(TimeoutError):
+            while True:
+                player._take(await asyncio.wait_for(player.client.next_event(), 0.1))
+        lines = [
+            m for m in player.messages if m.get("t") == "chat" and "churner" in m.get("text", "")
+        ]
+        assert len(lines) <= 2 * (COMEBACKS_ALLOWED + 1), [m["text"] for m in lines]
     finally:
         await player.client.close()
         await host.close()

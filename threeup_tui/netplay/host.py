@@ -41,6 +41,7 @@ from .wire import (
     CLOSE_REMOVED,
     CLOSE_TAKEN_OVER,
     TABLE_GUESSED,
+    TOO_MANY_COMEBACKS,
     TOO_MANY_JOINS,
     TOO_MANY_WATCHERS,
     TOO_MANY_WATCHERS_HERE,
@@ -78,6 +79,13 @@ REFUSAL_LOG_EVERY = 30.0  # seconds between log lines for one address and reason
 # coming back with a seat's token is never counted nor held up.
 JOINS_ALLOWED = 12
 JOIN_WINDOW = 60.0
+# Sessions that take a seat back with its token, per seat in the same
+# window.  Each coming and going is a line to everyone ("Ann is away from
+# seat 2", "Ann came back to seat 2"), a snapshot to everyone, and the
+# seat's claim flushed to disk: a player reconnecting in a loop sent the
+# others 567 lines a second.  A client that really lost its link comes
+# back after its idle time-out, a few times a minute at most.
+COMEBACKS_ALLOWED = 12
 # Spectators need no token: without a bound, one machine watching from 1,024
 # ports fills the session layer (every further hello, a seated player's
 # reconnect too, gets "server full"), and each of its sessions may hold a
@@ -143,6 +151,7 @@ class NetHost:
         self._seat_owner: dict[int, Address] = {}
         self._wrong_codes = Guesses(WRONG_CODE_WINDOW)
         self._joins = Guesses(JOIN_WINDOW)  # seats taken by newcomers, per sender
+        self._comebacks = Guesses(JOIN_WINDOW)  # seats taken back, per seat token
         self._table_guessed_logged = False  # the host's log said the table is guessed at
         self._refusals_logged: dict[tuple[str, str], tuple[float, int]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -315,6 +324,8 @@ class NetHost:
                 return self._refuse(address, CLOSE_TAKEN_OVER)
             if back is None and self._joins.of(guesser) >= JOINS_ALLOWED:
                 return self._refuse(address, TOO_MANY_JOINS)
+            if back is not None and self._comebacks.of(token) >= COMEBACKS_ALLOWED:
+                return self._refuse(address, TOO_MANY_COMEBACKS)
             try:
                 seat, token = self.table.seat_human(name, token)
             except TableError as err:
@@ -322,6 +333,7 @@ class NetHost:
             if back is None:
                 self._joins.note(guesser)
             else:
+                self._comebacks.note(token)
                 self._take_over(seat, address)
             self._seat_owner[seat] = address
             self.table.set_network_bot(seat, hello_bot(hello))

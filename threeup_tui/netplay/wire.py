@@ -45,6 +45,7 @@ TABLE_GUESSED: Final = "too many wrong room codes at this table: try again in a 
 TOO_MANY_WATCHERS: Final = "too many spectators watch this table"
 TOO_MANY_WATCHERS_HERE: Final = "too many spectators from your address"
 TOO_MANY_JOINS: Final = "too many seats taken from your address: try again in a minute"
+TOO_MANY_COMEBACKS: Final = "your seat came back too often: try again in a minute"
 REFUSED_FOR_NOW: Final = frozenset(
     {
         SERVER_FULL,
@@ -53,6 +54,7 @@ REFUSED_FOR_NOW: Final = frozenset(
         TOO_MANY_WATCHERS,
         TOO_MANY_WATCHERS_HERE,
         TOO_MANY_JOINS,
+        TOO_MANY_COMEBACKS,
     }
 )
 
