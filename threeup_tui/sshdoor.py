@@ -642,9 +642,11 @@ class SshDoor:
         if task is not None:
             self._session_tasks.add(task)
             task.add_done_callback(self._session_tasks.discard)
-        if process.command:
+        if process.command is not None or process.subsystem is not None:
             # Not run, and not ignored either: the game ran as if nothing had
             # been asked, and a player who asked for ``ls`` found a seat taken.
+            # A subsystem (``ssh -s HOST foo``; asyncssh itself refuses only
+            # sftp) is a command by another name: it took over its key's seat.
             process.stderr.write(
                 b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
             )

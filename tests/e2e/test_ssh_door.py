@@ -116,6 +116,27 @@ def test_a_command_is_refused_with_a_line_and_takes_no_seat(
     assert "sits down" not in proc.stderr.read()
 
 
+def test_a_subsystem_is_refused_with_a_line_and_takes_no_seat(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """``ssh -tt -s HOST foo`` asks for a subsystem, not a shell: asyncssh
+    refuses sftp itself, but any other name reached the door, which ran the
+    game for it, and a seated player's own key took its seat over."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    for terminal in ("-tt", "-T"):
+        result = ssh(door, client_key, "ann", terminal, "-s", command=("foo",))
+        assert result.returncode == 1, terminal
+        told = result.stdout + result.stderr
+        assert "this door runs only the game, no commands" in told, terminal
+        assert "needs a terminal" not in told
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    assert "sits down" not in proc.stderr.read()
+
+
 def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: Path) -> None:
     keys = tmp_path / "authorized_keys"
     other = tmp_path / "other"
