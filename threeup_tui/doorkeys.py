@@ -23,6 +23,14 @@ see it:
 Once nothing may pass, the rest of what came is dropped in bulk (only its
 last escape sequence, which may go on in the next read, is looked at), so
 a flood costs the door little more than reading it.
+
+Window changes are no keys, but each one makes the app draw its whole
+screen again (a tenth of a second of a CPU at 120 x 40, a quarter at the
+door's largest): a client sending a hundred a second kept the app and the
+host at a CPU core between them.  A :class:`ResizeBudget` passes a few at
+once and then about one a second, a large window costing more; a change
+over the budget waits, and only the latest waiting one is passed, so the
+size a player settles on is always the one drawn.
 """
 
 from __future__ import annotations
@@ -33,6 +41,10 @@ KEYS_BURST = 1000  # a chat line pasted unbracketed (200 cells: a few hundred by
 KEYS_PER_SECOND = 200  # after it: fast typing and key repeat need a tenth of it
 MAX_PASTE = 4096  # bytes of one bracketed paste (a chat line is at most 200 cells)
 MAX_SEQUENCE = 32  # bytes of an escape sequence; Textual's parser gives up there too
+
+RESIZE_BURST = 4.0  # window changes passed at once: a window dragged to its size
+RESIZES_PER_SECOND = 1.0  # after them, about one a second
+CELLS_PER_RESIZE = 125_000  # a window of more cells costs more (1000 x 500: the whole burst)
 
 ESC = 0x1B
 PASTE_START = b"\x1b[200~"
@@ -236,3 +248,33 @@ class KeyBudget:
         self._paste_left = self._paste_left - room - self._owed if self._keep else 0
         out += text[:room]
         self.dropped += len(text) - room
+
+
+class ResizeBudget:
+    """One session's window changes: ``offer`` each as it comes, ``due``
+    says when the latest may reach the app, ``take`` hands it over."""
+
+    def __init__(self, now: float) -> None:
+        self.bucket = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST, now)
+        self.pending: tuple[int, int] | None = None  # the latest size not passed yet
+
+    def offer(self, width: int, height: int) -> None:
+        self.pending = (width, height)
+
+    def _cost(self) -> float:
+        width, height = self.pending or (0, 0)
+        return min(max(1.0, width * height / CELLS_PER_RESIZE), RESIZE_BURST)
+
+    def due(self, now: float) -> float | None:
+        """Seconds until the waiting size may pass (0: now); None if none waits."""
+        if self.pending is None:
+            return None
+        short = self._cost() - self.bucket.level(now)
+        return max(short, 0.0) / self.bucket.rate
+
+    def take(self, now: float) -> tuple[int, int] | None:
+        """The waiting size, paid for, if the budget has room for it now."""
+        if self.pending is None or not self.bucket.take(now, self._cost()):
+            return None
+        size, self.pending = self.pending, None
+        return size

@@ -86,7 +86,7 @@ from rich.cells import cell_len
 from net.ratelimit import LruTable, TokenBucket
 
 from .addresses import address_group, reached_here, show_address
-from .doorkeys import KeyBudget
+from .doorkeys import KeyBudget, ResizeBudget
 from .guesses import Guesses, doubling_wait
 from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
@@ -983,12 +983,30 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
     # gone): such bytes reach it as U+FFFD.  A character split between two
     # reads is held until it is whole.
     utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+    # Each window change redraws the app's whole screen: they pass a budget
+    # too (doorkeys.ResizeBudget), the latest one waiting for its turn.
+    resizes = ResizeBudget(time.monotonic())
+    waiting: asyncio.TimerHandle | None = None
+
+    def resize() -> None:
+        nonlocal waiting
+        waiting = None
+        size = resizes.take(time.monotonic())
+        if size is not None:
+            with contextlib.suppress(OSError, ValueError):  # the app's terminal has closed
+                _set_size(pty_file.fileno(), *size)
+        wait = resizes.due(time.monotonic())
+        if wait is not None:
+            waiting = loop.call_later(wait, resize)
+
     try:
         while True:
             try:
                 data = await keys.read()
             except asyncssh.TerminalSizeChanged as change:
-                _set_size(pty_file.fileno(), change.width, change.height)
+                resizes.offer(change.width, change.height)
+                if waiting is None:
+                    resize()
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue  # nothing the app asks for
@@ -1001,6 +1019,8 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
     except Exception:  # the player's keys stop, but the door and the table go on
         log.exception("an SSH session's keys could not reach its app")
     finally:
+        if waiting is not None:
+            waiting.cancel()
         transport.close()
 
 

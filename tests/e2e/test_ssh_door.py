@@ -499,3 +499,47 @@ def test_bytes_that_are_not_utf8_do_not_end_the_guests_app(
     screen = tmux.wait_for("ann", "zq9 ok")
     assert "Error" not in screen
     assert proc.poll() is None
+
+
+async def test_a_flood_of_window_changes_costs_the_host_little_and_the_last_size_wins(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """Every window change the client sends makes the guest's app draw its
+    whole screen again, and nothing bounded them as the keys are bounded: a
+    client sending a hundred a second (a request each, no input at all) kept
+    the app and the host at a CPU core between them, 120 x 40 or 1000 x 500
+    alike. The door passes a few at once and then about one a second, always
+    the latest: the size a player settles on is the one drawn."""
+    from threeup_tui.sshdoor import asyncssh
+
+    proc, door = start_door(headless_host, tmp_path)
+    async with asyncssh.connect(
+        "127.0.0.1",
+        door,
+        username="ann",
+        client_keys=[str(client_key)],
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"Seats:")
+        [app] = apps_of(proc.pid)
+        before = cpu_seconds(app) + cpu_seconds(proc.pid)
+        deadline = time.monotonic() + 5.0
+        changes = 0
+        while time.monotonic() < deadline:
+            process.change_terminal_size(120 + changes % 2, 40)
+            changes += 1
+            await asyncio.sleep(0.01)
+        process.change_terminal_size(100, 30)
+        shown.text = b""
+        await asyncio.sleep(1.0)
+        spent = cpu_seconds(app) + cpu_seconds(proc.pid) - before
+        assert spent < 2.0, f"{changes} window changes took {spent:.1f} s of the host's CPU in 6 s"
+        # The last size reaches the app, in a few seconds at most: its
+        # screen is drawn 100 x 30 (the footer on row 30).
+        await asyncio.wait_for(shown.until(b"\x1b[30;1H"), 10)
+        process.stdin.write(b"q")  # and the app still answers
+        await shown.until(b"Leave this table?")
+    assert proc.poll() is None

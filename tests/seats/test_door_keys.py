@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from threeup_tui.doorkeys import (
     KEYS_BURST,
     KEYS_PER_SECOND,
     MAX_PASTE,
     PASTE_END,
     PASTE_START,
+    RESIZE_BURST,
+    RESIZES_PER_SECOND,
     KeyBudget,
+    ResizeBudget,
 )
 
 ARROW = b"\x1b[A"
@@ -112,3 +117,28 @@ def test_input_read_in_pieces_passes_as_if_read_at_once() -> None:
         assert bytes(pieces) == at_once
         at_once.decode("utf-8")
         assert at_once.count(PASTE_START) == at_once.count(PASTE_END)
+
+
+def test_window_changes_pass_a_few_at_once_then_one_a_second_and_the_latest_wins() -> None:
+    sizes = ResizeBudget(now=0.0)
+    for n in range(int(RESIZE_BURST)):
+        sizes.offer(80 + n, 24)
+        assert sizes.due(0.0) == 0.0
+        assert sizes.take(0.0) == (80 + n, 24)
+    assert sizes.due(0.0) is None  # nothing waits
+    for width in range(100, 200):  # a flood: each one replaces the last
+        sizes.offer(width, 40)
+    assert sizes.take(0.0) is None
+    assert sizes.due(0.0) == 1.0 / RESIZES_PER_SECOND
+    assert sizes.take(1.0) == (199, 40)
+    assert sizes.take(1.0) is None and sizes.due(1.0) is None
+
+
+def test_a_window_of_the_doors_largest_size_costs_the_whole_burst() -> None:
+    sizes = ResizeBudget(now=0.0)
+    sizes.offer(1000, 500)
+    assert sizes.take(0.0) == (1000, 500)
+    sizes.offer(1000, 499)
+    assert sizes.due(0.0) == pytest.approx(RESIZE_BURST / RESIZES_PER_SECOND, abs=0.01)
+    assert sizes.take(1.0) is None
+    assert sizes.take(RESIZE_BURST / RESIZES_PER_SECOND) == (1000, 499)
