@@ -116,6 +116,11 @@ REFUSAL_WAIT = 5.0  # seconds a refused connection may take to hear why
 MAX_AT_THE_DOOR = 8
 MAX_AT_THE_DOOR_PER_ADDRESS = 3
 MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
+# Apps running for one seat (one identity) at once: the live one and the
+# newer one taking it over.  Each app is a Python process of some 50 MB;
+# 30 sessions of one key opened together were 30 apps, each to be ended by
+# the next one's take-over.
+MAX_APPS_PER_SEAT = 2
 # Connections refused at once (rate, a full door) are logged at most once
 # per address in this many seconds, with a count: a client that reconnects
 # without a pause is refused thousands of times a minute.
@@ -509,6 +514,7 @@ class SshDoor:
         self.logging_in: dict[asyncssh.SSHServerConnection, str] = {}
         self._server: asyncssh.SSHAcceptor | None = None
         self._children: set[asyncio.subprocess.Process] = set()
+        self._apps: collections.Counter[str] = collections.Counter()  # by seat token
         self._session_tasks: set[asyncio.Task[Any]] = set()
         # Sessions running on each connection (OpenSSH may share one among
         # several terminals): a connection without one is closed.
@@ -699,10 +705,24 @@ class SshDoor:
             prompt.say("Every seat at this table is taken, and none is yours.")
             prompt.say("goodbye from threeup")
             return 1
+        if self._apps[token] >= MAX_APPS_PER_SEAT:
+            log.warning(
+                "refusing an SSH session of %s from %s (%d sessions of its seat already)",
+                name,
+                address,
+                self._apps[token],
+            )
+            prompt.say("threeup: this seat is being taken over from another terminal already.")
+            prompt.say("Try again in a moment.")
+            return 1
         log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
+        self._apps[token] += 1
         try:
             returned = await self._run_app(process, keys, term, name, token, word)
         finally:
+            self._apps[token] -= 1
+            if not self._apps[token]:
+                del self._apps[token]
             keys.done()
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.

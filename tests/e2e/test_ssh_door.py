@@ -543,3 +543,53 @@ async def test_a_flood_of_window_changes_costs_the_host_little_and_the_last_size
         process.stdin.write(b"q")  # and the app still answers
         await shown.until(b"Leave this table?")
     assert proc.poll() is None
+
+
+def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """A seat's newer session takes it over, so each session of a key that
+    holds a seat started an app (a Python process of 50 MB) at once, to be
+    ended when the next took over: 30 sessions opened together on one
+    connection (OpenSSH's own multiplexing does it) were 30 apps, 600 MB
+    and a load of 6 on a 2-core host, and nothing bounded the number. One
+    seat has at most two (the live one and the one taking it over); the
+    others are told to try again, and the seat is still there."""
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(client_key.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    control = tmp_path / "control"
+    base = (
+        f"ssh -p {door} -i {client_key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} "
+        f"-o ControlPath={control}"
+    )
+    tmux.new("ann", f"{base} -o ControlMaster=yes -t ann@127.0.0.1", env={"TERM": "xterm-256color"})
+    tmux.wait_for("ann", "Seats:", timeout=60)
+    more = [
+        subprocess.Popen(
+            [*f"{base} -o ControlMaster=no -tt ann@127.0.0.1".split()],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(8)
+    ]
+    try:
+        most = 0
+        deadline = time.monotonic() + 8.0
+        while time.monotonic() < deadline:
+            most = max(most, len(apps_of(proc.pid)))
+            time.sleep(0.02)
+    finally:
+        for client in more:
+            client.kill()
+    told = [client.communicate()[0] for client in more]
+    assert most <= 2, f"{most} apps at once for one seat"
+    refused = [out for out in told if b"being taken over from another terminal already" in out]
+    assert len(refused) >= 6, told
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert "sessions of its seat already" in log
+    assert "Traceback" not in log
