@@ -732,7 +732,9 @@ class SshDoor:
             prompt.say(f"threeup: {self._goodbye}")
             how = f"and give: {word}" if word is not None else "with the same key"
             prompt.say(f"To get this seat back once the table is back, reconnect {how}")
-        elif word is not None and not self._closing:  # a closed table has no seat to come back to
+        elif word is not None and not self._closing and self._word_seats(word):
+            # Not on a closed table, nor when the app never sat (the last
+            # seat went to someone else first): no seat to come back to.
             prompt.say(f"To get this seat back, reconnect and give: {word}")
         prompt.say("goodbye from threeup")
         return code
@@ -812,10 +814,8 @@ class SshDoor:
                 if await prompt.ask("Press Enter to sit down.") is None:
                     return None
                 return word
-            if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
+            if self._word_seats(word):
                 return word
-            if word in self._words and self._has_open_seat():
-                return word  # its seat opened again before the game (a drop): a seat anew
             wrong += 1
             log.info("unknown seat word at the SSH door from %s (%d of %d)", address, wrong, TRIES)
             await asyncio.sleep(self.failures.failed(address))
@@ -823,6 +823,14 @@ class SshDoor:
                 prompt.say(f"No seat has that seat word ({tries_left(wrong)}).")
         prompt.say("No seat word three times: goodbye.")
         return None
+
+    def _word_seats(self, word: str) -> bool:
+        """Whether ``word`` given at the door now gets its player a seat: the
+        one the table keeps for it, or, if its seat opened again before the
+        game (a drop in the lobby), a seat anew."""
+        if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
+            return True
+        return word in self._words and self._has_open_seat()
 
     def _new_word(self) -> str:
         while True:

@@ -431,3 +431,35 @@ def test_a_player_gone_while_the_door_waits_to_answer_leaves_no_traceback(
     rest = proc.stderr.read()
     assert "Traceback" not in rest and "SSH session failed" not in rest, rest
     assert proc.wait(10) == 0
+
+
+def test_a_keyless_player_who_finds_the_last_seat_gone_is_promised_no_seat(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """Two keyless players ask for a new seat at once while one is open: both
+    are given a word, and the table seats whichever app joins first. The
+    other's app could not join ("the table is full"), and the door then told
+    that player "To get this seat back, reconnect and give: <word>", a seat
+    they never had, which that word never got them."""
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    for user in ("ada", "bea"):
+        open_pane(tmux, user, door_command(door, user, None))
+    for user in ("ada", "bea"):
+        tmux.wait_for(user, "or Enter for a new seat")
+        tmux.keys(user, "Enter")
+    for user in ("ada", "bea"):
+        tmux.wait_for(user, "Press Enter to sit down.")
+    for user in ("ada", "bea"):
+        tmux.keys(user, "Enter")
+    codes = {}
+    for user in ("ada", "bea"):
+        try:
+            codes[user] = wait_exit(tmux, user, timeout=15)
+        except AssertionError:
+            tmux.wait_for(user, "Chat", timeout=30)  # seated: the app runs
+    [loser] = [user for user in codes if codes[user] != 0]
+    last = tmux.screen(loser)
+    assert "could not join" in last
+    told = last.split("could not join", 1)[1]
+    assert "To get this seat back" not in told
+    assert proc.poll() is None
