@@ -220,24 +220,27 @@ class _Refused:
 
 
 class RefusalLog:
-    """The host's log of refused connections: the first from an address,
-    then at most one line per ``every`` seconds saying how many more."""
+    """The host's log of refused connections (or sessions: ``what``): the
+    first from an address, then at most one line per ``every`` seconds
+    saying how many more."""
 
-    def __init__(self, every: float = REFUSALS_LOG_EVERY) -> None:
+    def __init__(self, every: float = REFUSALS_LOG_EVERY, what: str = "connection") -> None:
         self.every = every
+        self.what = what
         self.addresses: LruTable[str, _Refused] = LruTable(4096)
 
     def refused(self, address: str, why: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         entry = self.addresses.get(address)
         if entry is None:
-            log.warning("refusing an SSH connection from %s (%s)", address, why)
+            log.warning("refusing an SSH %s from %s (%s)", self.what, address, why)
             self.addresses.setdefault(address, lambda: _Refused(now))
         elif now - entry.logged_at < self.every:
             entry.since += 1
         else:
             log.warning(
-                "refusing an SSH connection from %s (%s; %d more refused in the last %.0f s)",
+                "refusing an SSH %s from %s (%s; %d more refused in the last %.0f s)",
+                self.what,
                 address,
                 why,
                 entry.since,
@@ -508,6 +511,8 @@ class SshDoor:
         self.limiter = RateLimiter()
         self.failures = FailureGuard()
         self.refusals = RefusalLog()
+        # Sessions refused at once: one connection may open hundreds together.
+        self.session_refusals = RefusalLog(what="session")
         self.input_dropped = 0  # bytes of guests' input over their keys' budget
         self.connections: set[asyncssh.SSHServerConnection] = set()
         # Those not yet logged in, and the address group each came from.
@@ -687,7 +692,7 @@ class SshDoor:
         group = address_group(address)
         busy = None if self._holds_a_seat(fingerprint) else self._door_busy(group)
         if busy is not None:
-            log.warning("refusing an SSH session from %s (%s)", address, busy)
+            self.session_refusals.refused(address, busy)
             prompt.say("threeup: the door is busy: too many people are at its prompts now.")
             prompt.say("Try again in a minute.")
             return 1
@@ -706,11 +711,8 @@ class SshDoor:
             prompt.say("goodbye from threeup")
             return 1
         if self._apps[token] >= MAX_APPS_PER_SEAT:
-            log.warning(
-                "refusing an SSH session of %s from %s (%d sessions of its seat already)",
-                name,
-                address,
-                self._apps[token],
+            self.session_refusals.refused(
+                address, f"{name}'s seat has {self._apps[token]} sessions already"
             )
             prompt.say("threeup: this seat is being taken over from another terminal already.")
             prompt.say("Try again in a moment.")

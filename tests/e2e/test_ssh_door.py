@@ -591,5 +591,48 @@ def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
     proc.send_signal(signal.SIGTERM)
     assert proc.stderr is not None
     log = proc.stderr.read()
-    assert "sessions of its seat already" in log
+    # Refused sessions are logged as refused connections are: once a minute.
+    assert log.count("refusing an SSH session from 127.0.0.1") == 1, log
+    assert "ann's seat has 2 sessions already" in log
     assert "Traceback" not in log
+
+
+def test_sessions_refused_at_a_busy_door_are_logged_once_a_minute(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """Only a few people without a seat may wait at the door's prompts, and
+    a session past them is refused: the host's log had a line for each, and
+    one connection may open hundreds of sessions together (OpenSSH's own
+    multiplexing does). Refused sessions are logged as refused connections
+    are: the first, then a count once a minute."""
+    proc, door = start_door(headless_host, tmp_path, "--code", "pizza")
+    control = tmp_path / "control"
+    base = (
+        f"ssh -p {door} -i {client_key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} "
+        f"-o ControlPath={control}"
+    )
+    tmux.new("ann", f"{base} -o ControlMaster=yes -t ann@127.0.0.1", env={"TERM": "xterm-256color"})
+    tmux.wait_for("ann", "Room code:", timeout=60)
+    more = [
+        subprocess.Popen(
+            [*f"{base} -o ControlMaster=no -tt ann@127.0.0.1".split()],
+            stdin=subprocess.PIPE,  # kept open: an end of input gives the prompt up
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(10)
+    ]
+    try:  # (three sessions in all may wait at the prompt: the others are refused)
+        deadline = time.monotonic() + 20.0
+        while sum(client.poll() is not None for client in more) < 8:
+            assert time.monotonic() < deadline, "the door refused too few sessions"
+            time.sleep(0.1)
+    finally:
+        for client in more:
+            client.kill()
+    told = [client.communicate()[0] for client in more]
+    assert sum(b"the door is busy" in out for out in told) == 8, told
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert log.count("refusing an SSH session from 127.0.0.1") == 1, log
