@@ -160,6 +160,12 @@ READ_PER_SECOND = 256 << 10
 READ_SIZE = 64 << 10  # bytes read from the channel at once
 CHANNEL_WINDOW = 64 << 10
 
+# The client's terminal type and LANG, NO_COLOR, COLORTERM reach the app's
+# environment if they can (no NUL, at most this long); a terminal type that
+# cannot is taken for this one.
+MAX_ENV_VALUE = 1024
+DEFAULT_TERM = "xterm-256color"
+
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
     b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"  # mouse reporting
@@ -855,12 +861,12 @@ class SshDoor:
         secret_read = -1
         try:
             env = dict(os.environ)
-            env["TERM"] = term
+            env["TERM"] = _env_value(term) or DEFAULT_TERM
             env[GUEST_ENV] = "1"
             env.pop("NO_COLOR", None)
             for key in ("NO_COLOR", "LANG", "COLORTERM"):
-                value = process.env.get(key) if hasattr(process, "env") else None
-                if isinstance(value, str):
+                value = _env_value(process.env.get(key) if hasattr(process, "env") else None)
+                if value is not None:
                     env[key] = value
             # The seat's secrets go through a pipe, never the command line.
             secret_read, secret_write = os.pipe()
@@ -1143,6 +1149,16 @@ class _Prompt:
                     line.append(byte)
                     if not secret:
                         out.write(bytes([byte]))
+
+
+def _env_value(value: object) -> str | None:
+    """What the client sent (a terminal type, a variable) as a value the
+    app's environment can hold, or None.  The client's strings may hold a
+    NUL, which no environment can: the app could not start (a traceback in
+    the host's log, and nothing said to the player)."""
+    if not isinstance(value, str) or "\0" in value or len(value) > MAX_ENV_VALUE:
+        return None
+    return value
 
 
 def _controlling_tty() -> None:

@@ -298,6 +298,36 @@ async def test_a_terminal_larger_than_the_door_gives_is_cut_to_its_largest(
     assert "SSH session failed" not in proc.stderr.read()
 
 
+async def test_a_terminal_type_or_variable_with_a_nul_still_gets_the_table(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """The client's terminal type and LANG go into the app's environment,
+    and an SSH string may hold a NUL, which no environment can: the app
+    never started, the player read nothing at all, and the host's log had
+    a traceback ("embedded null byte")."""
+    from threeup_tui.sshdoor import asyncssh
+
+    proc, door = start_door(headless_host, tmp_path)
+    for term, lang in (("xterm\0evil", "C.UTF-8"), ("xterm", "C.UTF-8\0x")):
+        async with asyncssh.connect(
+            "127.0.0.1",
+            door,
+            username="ann",
+            client_keys=[str(client_key)],
+            known_hosts=None,
+            agent_path=None,
+        ) as conn:
+            process = await conn.create_process(
+                term_type=term, term_size=(80, 24), env={"LANG": lang}, encoding=None
+            )
+            await Shown(process).until(b"Seats:")
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert "SSH session failed" not in log and "Traceback" not in log
+
+
 class Shown:
     """What an asyncssh session has shown so far, read on until a text comes."""
 
