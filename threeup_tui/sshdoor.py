@@ -136,6 +136,14 @@ PROMPT_TIMEOUT = 120.0
 # one of the MAX_CONNECTIONS places, and enough of them kept everyone out.
 SESSION_WAIT = 10.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
+# A client that stops answering without closing (a laptop asleep, a network
+# gone) kept its connection for as long as TCP cared, and its app, on the
+# host, kept the seat "here": the table never handed it to a bot.  The door
+# asks every KEEPALIVE_EVERY seconds, and a connection that has not
+# answered KEEPALIVE_MISSED of them is closed: its seat is away within a
+# minute, as a UDP player's is when its datagrams stop.
+KEEPALIVE_EVERY = 15.0
+KEEPALIVE_MISSED = 3
 MAX_LINE = 200
 # The largest terminal a session's app is given.  The app keeps and draws
 # every cell its terminal has, and the client says how many: 30000 x 30000
@@ -578,6 +586,8 @@ class SshDoor:
             allow_pty=True,
             login_timeout=LOGIN_TIMEOUT,
             window=CHANNEL_WINDOW,
+            keepalive_interval=KEEPALIVE_EVERY,
+            keepalive_count_max=KEEPALIVE_MISSED,
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -463,3 +465,47 @@ def test_a_keyless_player_who_finds_the_last_seat_gone_is_promised_no_seat(
     told = last.split("could not join", 1)[1]
     assert "To get this seat back" not in told
     assert proc.poll() is None
+
+
+def test_a_guest_whose_client_goes_silent_is_away_within_a_minute(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """A client that stops answering without closing (a laptop asleep, a
+    network gone: here the OpenSSH client stopped with SIGSTOP) left its
+    connection open for as long as TCP cared, and the guest's app, on the
+    host, kept the seat "here": the table never handed it to a bot, and the
+    others waited on its turns for good. The door asks each client for a
+    sign of life and ends the session of one that does not answer."""
+    key = keygen(tmp_path / "a")
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "ann", door_command(door, "ann", key))
+    tmux.wait_for("ann", "face up", timeout=60)
+    client = int(tmux.flag("ann", "#{pane_pid}"))
+    ssh_pid = int(
+        subprocess.run(
+            ["pgrep", "-P", str(client), "-x", "ssh"], capture_output=True, text=True, check=True
+        ).stdout.split()[0]
+    )
+    os.kill(ssh_pid, signal.SIGSTOP)
+    try:
+        said = log_lines_for(proc, 75.0, until="ann is away from seat")
+    finally:
+        os.kill(ssh_pid, signal.SIGCONT)
+    assert "ann is away from seat" in said, said
+    assert proc.poll() is None
+
+
+def log_lines_for(proc: subprocess.Popen[str], seconds: float, until: str) -> str:
+    """The host's log for at most ``seconds``, until a line says ``until``
+    (wait_for_line blocks for as long as the host says nothing at all)."""
+    assert proc.stderr is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()
+    deadline = time.monotonic() + seconds
+    said = ""
+    while until not in said and time.monotonic() < deadline:
+        try:
+            said += lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+        except queue.Empty:
+            break
+    return said
