@@ -6,6 +6,12 @@ you hosted, or at one you joined) is one row of ``games`` and one row of
 database in ``records/``.  Seats are 0-based here, as in records; places
 are 1-based, as people count them.
 
+A game at a network table has an identity: the table's id and its game
+number there.  A game is kept once per identity and seat, whichever app of
+the account saw it end (a friend back from another terminal, a reconnect
+to the game-over box, two apps at once): :meth:`History.add` keeps no
+second row.  A game against bots here has none, and is kept as it ends.
+
 The database is the user's file and may be locked by another threeup, or
 damaged.  Every problem is a :class:`HistoryError` with one line for the
 player, and none of them may stop a game: the app reports the line and
@@ -33,7 +39,16 @@ from .recordfile import free_path, locked, open_regular, set_aside
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# What each schema version adds to the one before, by ALTER TABLE: an older
+# history keeps its rows (their identity is NULL: nothing to match).
+_MIGRATIONS: dict[int, tuple[tuple[str, str, str], ...]] = {
+    2: (("games", "table_id", "TEXT"), ("games", "game_number", "INTEGER")),
+}
+# Columns a migration adds: an older history lacks them and is still ours.
+_ADDED_LATER: frozenset[str] = frozenset(
+    column for steps in _MIGRATIONS.values() for _table, column, _type in steps
+)
 LOCK_WAIT = 1.0  # seconds to wait for another program's lock to clear
 LAST_GAMES = 20
 
@@ -54,7 +69,9 @@ CREATE TABLE IF NOT EXISTS games (
     turns INTEGER NOT NULL,
     finish TEXT NOT NULL,        -- 'first_out' or 'places'
     opponents TEXT NOT NULL,     -- a bot level, 'people' or 'mixed'
-    record TEXT                  -- the record file, if one was kept
+    record TEXT,                 -- the record file, if one was kept
+    table_id TEXT,               -- a network game's identity: its table's id (NULL: none)
+    game_number INTEGER          -- and the game's number at that table (1 for the first)
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -65,6 +82,8 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS games_by_time ON games(finished_at);
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_identity ON games(table_id, game_number, my_seat)
+    WHERE table_id IS NOT NULL;
 """
 
 # A game row as threeup writes it.  The file is the user's: a row changed
@@ -80,6 +99,7 @@ _OUR_GAME = (
     " AND typeof(moves) = 'integer' AND typeof(turns) = 'integer'"
     " AND typeof(finish) = 'text' AND typeof(opponents) = 'text'"
     " AND typeof(record) IN ('text', 'null')"
+    " AND typeof(table_id) IN ('text', 'null') AND typeof(game_number) IN ('integer', 'null')"
 )
 _OUR_SEAT = (
     "typeof(name) = 'text' AND typeof(kind) = 'text' AND typeof(bot_level) IN ('text', 'null')"
@@ -124,6 +144,10 @@ class FinishedGame:
     record: str | None = None
     finished_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     id: int | None = None
+    # A network game's identity (its table's id, its number there); None:
+    # a game against bots here, which has none.
+    table_id: str | None = None
+    game_number: int | None = None
 
     @property
     def players(self) -> int:
@@ -180,9 +204,11 @@ class History:
         return free_path(self.records_dir, f"game-{stamp}")
 
     # ------------------------------------------------------------ writing
-    def add(self, game: FinishedGame) -> tuple[int, str | None]:
-        """Keep ``game``: its row id, and a line to tell the player if the
-        file had to be replaced (a damaged one is moved aside first)."""
+    def add(self, game: FinishedGame) -> tuple[int | None, str | None]:
+        """Keep ``game``: its row id (None: a game of this identity and seat
+        is kept already, and nothing was added), and a line to tell the
+        player if the file had to be replaced (a damaged one is moved aside
+        first)."""
         if not self.enabled:
             raise HistoryError("this session keeps no history")
         note = None
@@ -205,12 +231,14 @@ class History:
                 note = f"{err}; it is kept as {aside.name}, and a new history starts with this game"
         return game_id, note
 
-    def _insert(self, game: FinishedGame) -> int:
+    def _insert(self, game: FinishedGame) -> int | None:
         with self._connect(create=True) as db:
+            if game.table_id is not None and _kept_already(db, game):
+                return None
             cursor = db.execute(
                 "INSERT INTO games (finished_at, venue, players, my_seat, place, won,"
-                " stalemate, moves, turns, finish, opponents, record)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " stalemate, moves, turns, finish, opponents, record, table_id, game_number)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.finished_at.astimezone(UTC).isoformat(timespec="seconds"),
                     game.venue,
@@ -224,6 +252,8 @@ class History:
                     game.finish,
                     game.opponents,
                     game.record,
+                    game.table_id,
+                    game.game_number,
                 ),
             )
             game_id = cursor.lastrowid
@@ -256,8 +286,8 @@ class History:
         with self._connect(create=False) as db:
             rows = db.execute(
                 "SELECT id, finished_at, venue, my_seat, place, won, stalemate, moves, turns,"
-                f" finish, record FROM games WHERE {_OUR_GAME} ORDER BY id DESC"
-                + (" LIMIT ?" if limit is not None else ""),
+                f" finish, record, table_id, game_number FROM games WHERE {_OUR_GAME}"
+                " ORDER BY id DESC" + (" LIMIT ?" if limit is not None else ""),
                 (limit,) if limit is not None else (),
             ).fetchall()
             seats: dict[int, list[SeatEntry]] = {}
@@ -283,6 +313,8 @@ class History:
                 record=r[10],
                 finished_at=datetime.fromisoformat(r[1]),
                 id=r[0],
+                table_id=r[11],
+                game_number=r[12],
             )
             for r in rows
         ]
@@ -342,7 +374,7 @@ class History:
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
             db.create_function("threeup_time", 1, _readable_time, deterministic=True)
             with db:
-                _ensure_schema(db, self.path)
+                _ensure_schema(db, self.path, writing=create)
                 yield db
         except sqlite3.DatabaseError as err:
             raise _history_error(self.path, err) from None
@@ -353,26 +385,73 @@ class History:
                 db.close()
 
 
-def _ensure_schema(db: sqlite3.Connection, path: Path) -> None:
+def _ensure_schema(db: sqlite3.Connection, path: Path, writing: bool) -> None:
     db.execute("PRAGMA foreign_keys = ON")
-    _check_shape(db, path)
     (version,) = db.execute("PRAGMA user_version").fetchone()
+    _check_shape(db, path, version)
     if version == SCHEMA_VERSION:
         return
     if version > SCHEMA_VERSION:
         raise HistoryError(f"Your games: the history was written by a newer threeup ({version})")
+    if not writing and _columns(db, "games"):
+        # An older history only read: read it as it is, changing nothing (a
+        # read-only file, or one another program holds, can still be shown).
+        # The next game added brings it up to date.
+        _read_as_current(db)
+        return
+    _migrate(db)  # an older history keeps its rows, and gains the new columns
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def _check_shape(db: sqlite3.Connection, path: Path) -> None:
+def _migrate(db: sqlite3.Connection) -> None:
+    """Add each column a later version added to a table that lacks it.  By
+    column, not by the version stamped: a file whose tables exist but whose
+    version was never stamped is brought up to date the same way."""
+    for steps in _MIGRATIONS.values():
+        for table, column, kind in steps:
+            there = _columns(db, table)
+            if there and column not in there:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+def _read_as_current(db: sqlite3.Connection) -> None:
+    """Make an older history's tables read as this version's, for this
+    connection alone: a temporary view of the same name (SQLite looks in
+    ``temp`` first) with NULL for every column added later."""
+    added: dict[str, list[str]] = {}
+    for steps in _MIGRATIONS.values():
+        for table, column, _kind in steps:
+            added.setdefault(table, []).append(column)
+    for table, columns in added.items():
+        there = _columns(db, table)
+        missing = [column for column in columns if column not in there]
+        if there and missing:
+            nulls = ", ".join(f"NULL AS {column}" for column in missing)
+            db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {nulls} FROM main.{table}")
+
+
+def _kept_already(db: sqlite3.Connection, game: FinishedGame) -> bool:
+    """Whether the history holds this network game, seen from this seat.
+    (One writer at a time holds the lock in :meth:`History.add`, and the
+    unique index games_by_identity refuses a second row anyway.)"""
+    row = db.execute(
+        "SELECT 1 FROM games WHERE table_id = ? AND game_number = ? AND my_seat = ?",
+        (game.table_id, game.game_number, game.my_seat),
+    ).fetchone()
+    return row is not None
+
+
+def _check_shape(db: sqlite3.Connection, path: Path, version: int) -> None:
     """Refuse a database whose tables lack a column of ours: another
     program's file, or one made by hand, would fail every query with
     SQLite's words ("no such column: finished_at") and never count a game.
-    A table not there yet is fine: the schema makes it."""
+    A table not there yet is fine: the schema makes it; so is a column an
+    older version's history lacks: the migration adds it."""
+    older = _ADDED_LATER if version < SCHEMA_VERSION else frozenset()
     for table, ours in _our_columns().items():
         theirs = _columns(db, table)
-        missing = ours - theirs
+        missing = ours - theirs - older
         if theirs and missing:
             raise DamagedHistory(
                 f"Your games: {path} is not a threeup history"

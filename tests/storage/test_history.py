@@ -454,3 +454,104 @@ def test_a_damaged_history_moved_aside_on_a_full_disk_is_told(
     small_disk.free()
     assert history.add(game(1))[0] == 1  # space back: the next game is kept
     assert history.stats().total.games == 1
+
+
+# ------------------------------------------------------ a network game's identity
+# The history's shape before games had an identity (schema version 1), as
+# threeup wrote it: a file of that shape must keep working and keep its rows.
+SCHEMA_1 = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY, finished_at TEXT NOT NULL, venue TEXT NOT NULL,
+    players INTEGER NOT NULL, my_seat INTEGER NOT NULL, place INTEGER,
+    won INTEGER NOT NULL, stalemate INTEGER NOT NULL, moves INTEGER NOT NULL,
+    turns INTEGER NOT NULL, finish TEXT NOT NULL, opponents TEXT NOT NULL, record TEXT
+);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, bot_level TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX games_by_time ON games(finished_at);
+PRAGMA user_version = 1;
+"""
+
+
+def a_version_1_history(history: History) -> None:
+    history.path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.executescript(SCHEMA_1)
+        for place in (1, 2):
+            db.execute(
+                "INSERT INTO games (finished_at, venue, players, my_seat, place, won, stalemate,"
+                " moves, turns, finish, opponents) VALUES"
+                " ('2026-01-02T03:04:05+00:00', 'join', 2, 0, ?, ?, 0, 30, 20, 'places', 'people')",
+                (place, int(place == 1)),
+            )
+            (game_id,) = db.execute("SELECT last_insert_rowid()").fetchone()
+            db.execute(
+                "INSERT INTO seats VALUES (?, 0, 'me', 'you', NULL), (?, 1, 'Ann', 'human', NULL)",
+                (game_id, game_id),
+            )
+
+
+def at(table_id: str | None, number: int | None, seat: int = 0) -> FinishedGame:
+    return FinishedGame(
+        (SeatEntry("me", "you"), SeatEntry("Ann", "human")), seat, 1, True, False, 30, 20,
+        venue="join", table_id=table_id, game_number=number,
+    )  # fmt: skip
+
+
+def test_a_history_of_the_shape_before_identities_keeps_its_rows_and_counts_on() -> None:
+    """Read first (changing nothing: the file may be read-only), then a game
+    added: the file gains the identity columns, and its games stay."""
+    history = History()
+    a_version_1_history(history)
+    before = history.path.read_bytes()
+    assert [g.place for g in history.games()] == [2, 1]
+    assert history.stats().total.games == 2
+    assert history.path.read_bytes() == before
+    game_id, note = history.add(at("table-aaaa", 1))
+    assert game_id == 3 and note is None
+    assert history.add(at("table-aaaa", 1)) == (None, None)  # kept already
+    games = history.games()
+    identities = [(g.table_id, g.game_number) for g in games]
+    assert identities == [("table-aaaa", 1), (None, None), (None, None)]
+    assert [s.name for s in games[2].seats] == ["me", "Ann"]
+    with contextlib.closing(sqlite3.connect(history.path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    assert not history.path.with_name(HISTORY_FILE + ".damaged").exists()
+
+
+def test_a_network_game_is_kept_once_per_identity_and_seat() -> None:
+    history = History()
+    first, _ = history.add(at("table-aaaa", 1))
+    assert first is not None
+    assert history.add(at("table-aaaa", 1))[0] is None  # the same game, seen again
+    assert history.add(at("table-aaaa", 2))[0] is not None  # the next game there
+    assert history.add(at("table-bbbb", 1))[0] is not None  # another table's first
+    assert history.add(at("table-aaaa", 1, seat=1))[0] is not None  # another seat of it
+    assert history.add(at(None, None))[0] is not None  # games against bots: no identity
+    assert history.add(at(None, None))[0] is not None
+    assert history.stats().total.games == 6
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.sampled_from(["t-1", "t-2"]), st.integers(1, 3)),
+        max_size=12,
+    )
+)
+def test_no_order_of_apps_adding_games_keeps_one_twice(
+    adds: list[tuple[int, str, int]],
+) -> None:
+    """Two apps of one account (two History objects on one file), each
+    adding the games it saw end, in any order and as often as it saw them
+    (a reconnect, the game-over box seen twice): each game is kept once."""
+    history = History()
+    if history.path.exists():
+        history.path.unlink()
+    apps = [History(history.path), History(history.path)]
+    for app, table_id, number in adds:
+        apps[app].add(at(table_id, number))
+    kept = [(g.table_id, g.game_number) for g in history.games()]
+    assert sorted(kept) == sorted({(t, n) for _app, t, n in adds})

@@ -711,30 +711,45 @@ class ThreeUpApp(App[int]):
 
     # ------------------------------------------------------------ history
     def _remember_game(self, session: Session, view: View) -> None:
-        """A game just ended: count it in your history (once), with its record."""
-        if (
-            not self.history.enabled
-            or view.seat is None  # a spectator played no game
-            or session.played_game != session.game_number  # we only saw the end
+        """This seat's view shows a game over: count it in your history
+        (once), with its record.  A network game is counted by its identity
+        whenever its end is seen, however this app came to it (a new app in
+        another terminal, a reconnect to the game-over box): the history
+        keeps no second row of it.  A game against bots here has none, and
+        is counted only by the app that played it."""
+        if not self.history.enabled or view.seat is None:  # a spectator played no game
+            return
+        identity = session.game_identity()
+        if identity is None and (
+            session.played_game != session.game_number  # we only saw the end
             or session.remembered_game == session.game_number
         ):
             return
+        if identity is not None and identity in session.counted:
+            return  # this app has handed it to the history already
         session.remembered_game = session.game_number
+        if identity is not None:
+            session.counted.add(identity)
         record = None
         if session.is_host:  # only the host's table may hand out the whole record
             path = str(self.history.new_record_path())
             session.kept_records.add(path)
             session.client.save_record(path)
             record = path
-        game = finished_game(view, session, record)
+        game = finished_game(view, session, record, identity)
         self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")
 
     def _add_to_history(self, game: FinishedGame) -> None:
         """In a worker thread: a locked file waits a moment without freezing the app."""
         try:
-            _id, note = self.history.add(game)
+            game_id, note = self.history.add(game)
         except HistoryError as err:
-            note = f"{err}: this game is not counted"
+            game_id, note = -1, f"{err}: this game is not counted"
+        if game_id is None and game.record is not None:
+            # Kept already (by another app of this account, or an earlier
+            # run of this one): the copy of its record just saved is not needed.
+            with contextlib.suppress(OSError):
+                Path(game.record).unlink()
         if note:
             self.call_from_thread(self.notify, note, severity="warning", markup=False)
 
@@ -952,8 +967,14 @@ class ThreeUpApp(App[int]):
         )
 
 
-def finished_game(view: View, session: Session, record: str | None) -> FinishedGame:
-    """The history's entry for the game ``view`` shows over, seen from its seat."""
+def finished_game(
+    view: View,
+    session: Session,
+    record: str | None,
+    identity: tuple[str, int] | None = None,
+) -> FinishedGame:
+    """The history's entry for the game ``view`` shows over, seen from its
+    seat; ``identity``: a network game's (table id, game number)."""
     me = view.seat
     assert me is not None
     seats = []
@@ -980,6 +1001,8 @@ def finished_game(view: View, session: Session, record: str | None) -> FinishedG
         finish=view.options.finish,
         venue={"play": "bots"}.get(session.where, session.where),
         record=record,
+        table_id=None if identity is None else identity[0],
+        game_number=None if identity is None else identity[1],
     )
 
 

@@ -60,6 +60,7 @@ class Session:
     where: str = "play"  # how we came to the table: "play" (against bots), "host", "join"
     played_game: int = -1  # the last game_number seen in play (not only its end)
     remembered_game: int = -1  # the last game_number counted in the history
+    counted: set[tuple[str, int]] = field(default_factory=set)  # network games handed to it
     kept_records: set[str] = field(default_factory=set)  # records saved for the history
     clock: Clock | None = None  # the turn clock that runs now, if the table has one
 
@@ -84,6 +85,16 @@ class Session:
         if clock is None or clock.seat != seat:
             return ""
         return clock_words(clock.remaining())
+
+    def game_identity(self) -> tuple[str, int] | None:
+        """The game at this network table now: (the table's id, the game's
+        number there), as the host says it (ACCEPT, LOBBY ``game``).  None
+        at a game against bots here, or at a host that tells neither."""
+        table_id = self.client.table_identity()
+        lobby = self.lobby
+        if self.where == "play" or table_id is None or lobby is None or lobby.game_number < 1:
+            return None
+        return table_id, lobby.game_number
 
     @property
     def is_host(self) -> bool:

@@ -39,6 +39,12 @@ class TableClient(ABC):
         table in this process has none: the app animates freely)."""
         return None
 
+    def table_identity(self) -> str | None:
+        """The table's id (protocol.md, "Identity"), with each game's number
+        there the identity of a game the history counts once; None where
+        the table has none to tell."""
+        return None
+
     @property
     def kept(self) -> bool:
         """A game left in the middle is kept, to be continued later (a game

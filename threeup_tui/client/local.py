@@ -49,6 +49,9 @@ class LocalClient(TableClient):
         """Whether this game against bots is kept now (Continue your game)."""
         return self._kept is not None and self.table.keeping_files
 
+    def table_identity(self) -> str | None:
+        return self.table.table_id
+
     async def start(self) -> None:
         token = None
         host_seat = self.table.host_seat

@@ -165,6 +165,9 @@ class NetClient(TableClient):
             return ""
         return f" (you sat at this table as {names[-1]}: join as {names[-1]} for that seat)"
 
+    def table_identity(self) -> str | None:
+        return self.table_id
+
     @property
     def rtt(self) -> float | None:
         """The session's smoothed round trip (None until measured)."""
