@@ -36,7 +36,9 @@ from .chatlimit import MAX_CELLS, MAX_CHARS, ChatLimiter, line_problem
 from .client.events import (
     ChatReceived,
     Event,
+    GameResult,
     GameSaved,
+    GamesPlayed,
     Lobby,
     LobbyChanged,
     Notice,
@@ -86,6 +88,10 @@ AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
 # for at most this long (one that misses the host's RESET waits out its 5 s idle time-out).
 RESUME_GRACE = 10.0
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
+# Finished games each person's seat keeps, to tell each new session of the
+# seat (GamesPlayed): a game that ended while its player was away (or their
+# app was gone before the host noticed) still reaches their history.
+RESULTS_KEPT = 5
 
 
 MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
@@ -124,6 +130,7 @@ class Seat:
     # itself says which it held: one that an older session held is not the
     # player's any more (they went on in another terminal meanwhile).
     claims: int = 0
+    results: list[GameResult] = field(default_factory=list)  # its last games (RESULTS_KEPT)
 
     def slot(self, seat: int) -> SeatSlot:
         if self.network_bot is not None and self.bot is None:
@@ -298,6 +305,8 @@ class Table:
         self._send_clock(sub)  # a reconnect finds the clock where it was
         for line in self.chat_log[-CHAT_ON_CONNECT:]:
             callback(dataclasses.replace(line, old=True))
+        if seat is not None and self.seats[seat].results:
+            callback(GamesPlayed(tuple(self.seats[seat].results)))
         if self.files_problem is not None and seat is not None and seat == self.host_seat:
             callback(Notice(self.files_problem))  # it came before they sat down
 
@@ -761,6 +770,7 @@ class Table:
         if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
             self.game_over_saved = True
             kept = self._keep_record(state)
+            self._keep_result(state)
             words = self.result_words(state)
             self._system(words)
             self.finished_games.put_nowait(
@@ -772,6 +782,26 @@ class Table:
             self._notify()  # the lobby too: who is asked for a rematch
             return
         self._notify(lobby=False)
+
+    def _keep_result(self, state: GameState) -> None:
+        """Each person's seat keeps the game just over, as the game-over view
+        showed it to everyone (the public view: no card), for its next sessions."""
+        view = seat_view(state, None)
+        result = GameResult(
+            number=self.game_number,
+            names=view.names,
+            kinds=tuple(_result_kind(seat) for seat in self.seats),
+            winner=view.winner,
+            places=view.places,
+            stalemate=view.stalemate,
+            moves=view.moves_played,
+            turns=view.turn,
+            finish=view.options.finish,
+        )
+        for seat in self.seats:
+            if seat.kind == "human":
+                seat.results.append(result)
+                del seat.results[:-RESULTS_KEPT]
 
     def _keep_record(self, state: GameState) -> Path | None:
         """Keep a finished game beside the journal (party.json: party-N.json);
@@ -1407,6 +1437,16 @@ class Table:
             for i, t in left.items()
             if isinstance(t, int | float) and not isinstance(t, bool) and t >= 0
         }
+
+
+def _result_kind(seat: Seat) -> tuple[str, str | None]:
+    """A seat's kind in a finished game's result: a bot seat and a network
+    bot are bots (with their level); a person's seat is a person's."""
+    if seat.kind == "bot":
+        return "bot", seat.bot_level
+    if seat.network_bot is not None:
+        return "bot", seat.network_bot
+    return "human", None
 
 
 def _sooner(a: float | None, b: float) -> float:

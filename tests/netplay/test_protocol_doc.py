@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from net import NetConfig
+from threeup_tui.client.events import GameResult, GamesPlayed
 from threeup_tui.netplay.client import CLIENT_NET
 from threeup_tui.netplay.host import HOST_NET
-from threeup_tui.netplay.wire import lobby_to_wire, view_to_wire
+from threeup_tui.netplay.wire import lobby_to_wire, played_to_wire, view_to_wire
 from threeup_tui.rules import GameState, seat_view
 from threeup_tui.table import Table, TableConfig
 
@@ -86,3 +87,10 @@ def test_the_lobby_and_view_tables_name_every_key_the_host_sends() -> None:
     table = Table(TableConfig(players=2, seed=3))
     assert documented_keys("LOBBY") == set(lobby_to_wire(table.lobby()))
     assert documented_keys("VIEW") == set(view_to_wire(seat_view(state, 0)))
+
+
+def test_the_played_table_names_every_key_of_a_game_the_host_sends() -> None:
+    result = GameResult(1, ("ann", "bob"), (("human", None), ("bot", "greedy")), 0, (), False,
+                        40, 30, "first_out")  # fmt: skip
+    (game,) = played_to_wire(GamesPlayed((result,)))["games"]
+    assert documented_keys("GAME") == set(game)

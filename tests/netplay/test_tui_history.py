@@ -14,10 +14,14 @@ from collections.abc import AsyncIterator, Callable
 
 from app_helpers import wait_for
 from netplay_support import LOOPBACK, run_table, start_host, stop_runner
+from textual.app import App
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.bots import make_bot
+from threeup_tui.client.botseat import BotSeat
+from threeup_tui.client.events import ViewChanged
 from threeup_tui.history import FinishedGame, History, HistoryError
 from threeup_tui.launcher import JoinSettings, Launcher
 from threeup_tui.netplay.client import NetClient
@@ -28,7 +32,7 @@ from threeup_tui.table import Table, TableConfig
 NAME = "Dan"
 
 
-def writing(app: ThreeUpApp) -> bool:
+def writing(app: App[int]) -> bool:
     """A history worker of the app is still at work (one is started as the
     game-over view arrives, before the box shows)."""
     return any(w.group == "history" and not w.is_finished for w in app.workers)
@@ -51,13 +55,16 @@ async def wait_for_table(condition: Callable[[], bool], timeout: float = 30.0) -
 
 
 @contextlib.asynccontextmanager
-async def a_table(games: int | None = 1, seed: int = 7) -> AsyncIterator[tuple[Table, NetHost]]:
-    """Two seats: Dan's, and the table's own bot.  The bot takes Dan's seat
-    over at once when he is away (D17)."""
+async def a_table(
+    games: int | None = 1, bots: int = 1, seed: int = 7
+) -> AsyncIterator[tuple[Table, NetHost]]:
+    """Two seats: Dan's, and the table's own bot (or, with ``bots=0``, a
+    friend's).  The bot takes Dan's seat over at once when he is away (D17)."""
     table = Table(
         TableConfig(players=2, seed=seed, auto_start=True, takeover_after=0.05, games=games)
     )
-    table.add_bot(None, "greedy")
+    for _ in range(bots):
+        table.add_bot(None, "greedy")
     runner = await run_table(table)
     host = await start_host(table)
     try:
@@ -126,3 +133,49 @@ async def test_a_game_that_ended_while_away_is_counted_when_back_at_its_end_once
             await over(pilot, again)
             await wait_for(pilot, lambda: not writing(again), timeout=10, what="the history kept")
         assert len(kept_games()) == 1
+
+
+async def eve_plays_the_first_game(eve: NetClient) -> None:
+    """Eve, a network bot (``join --bot``): she keeps the table playing while
+    Dan is away (she agrees to the next game by herself), and plays the
+    first game only: the second waits for her set-up, so that it cannot end
+    before Dan is back."""
+    seat = BotSeat(eve, make_bot("greedy", 3))
+    ended = False
+    while True:
+        event = await eve.next_event()
+        if isinstance(event, ViewChanged):
+            ended = ended or event.view.phase == "over"
+            if not ended:
+                seat.on_view(event.view)
+
+
+async def test_a_game_that_ended_while_away_reaches_the_app_after_the_next_game_began() -> None:
+    """Dan was away when game 1 ended, and game 2 began before he came back
+    (Eve was there to play on): his app saw only game 2, and game 1 was in
+    no history.  Now the host tells each new session of a seat its last
+    games ("played"), and the app counts those it does not hold: game 1 is
+    counted when Dan is back, once, however often he comes back."""
+    async with a_table(games=None, bots=0) as (table, host):
+        eve = NetClient(LOOPBACK, host.address[1], "Eve", bot="greedy")
+        await eve.start()
+        playing = asyncio.create_task(eve_plays_the_first_game(eve))
+        try:
+            seat = await dan_sits_down_and_goes(host)
+            await wait_for_table(lambda: table.game_number == 2)
+            for app in (dans_app(host), dans_app(host)):  # back, and back from another terminal
+                async with app.run_test(size=(100, 30)) as pilot:
+                    await until(lambda: len(kept_games()) == 1, pilot, "game 1 in Dan's history")
+                    await pilot.pause(0.3)
+                    await wait_for(pilot, lambda: not writing(pilot.app), what="the history kept")
+                assert table.game_number == 2  # he was back in the second game
+            (game,) = kept_games()
+            assert (game.table_id, game.game_number, game.my_seat) == (table.table_id, 1, seat)
+            assert game.venue == "join" and game.players == 2
+            assert game.seats[seat].kind == "you"
+            assert game.seats[1 - seat].name == "Eve" and game.seats[1 - seat].bot_level == "greedy"
+        finally:
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+            await eve.close()

@@ -27,9 +27,12 @@ from ..client import (
     ChatReceived,
     ConnectionChanged,
     Event,
+    GameResult,
     GameSaved,
+    GamesPlayed,
     LobbyChanged,
     Notice,
+    SeatSlot,
     TableClient,
     TurnClock,
     ViewChanged,
@@ -53,6 +56,7 @@ from .messages import (
     ConnectionUpdated,
     ContinueRequested,
     GameOverRequested,
+    GamesPlayedArrived,
     HelpRequested,
     HostFormRequested,
     HostRequested,
@@ -85,7 +89,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
-from .session import Session
+from .session import Session, shown_names
 from .text import WORDS_MUTED, clean, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
 
@@ -125,7 +129,8 @@ def _message_for(
     | LobbyUpdated
     | Seated
     | ChatArrived
-    | (MoveRejected | ConnectionUpdated | RecordSaved | ClockUpdated | NoticeArrived | None)
+    | (MoveRejected | ConnectionUpdated | RecordSaved | ClockUpdated | NoticeArrived)
+    | (GamesPlayedArrived | None)
 ):
     if isinstance(event, ViewChanged):
         return ViewUpdated(event.view)
@@ -145,6 +150,8 @@ def _message_for(
         return ClockUpdated(event.seat, event.remaining)
     if isinstance(event, Notice):
         return NoticeArrived(event.text)
+    if isinstance(event, GamesPlayed):
+        return GamesPlayedArrived(event.games)
     return None
 
 
@@ -697,6 +704,31 @@ class ThreeUpApp(App[int]):
         # The table's words for this seat alone, shown on the status line.
         self.notify(clean(message.text, 200), markup=False, timeout=6)
 
+    @on(GamesPlayedArrived)
+    def games_played(self, message: GamesPlayedArrived) -> None:
+        """The table told this seat its last games: count each one the
+        history does not hold yet (a game that ended while this player was
+        away, or after their app was gone)."""
+        session = self.session
+        table_id = None if session is None else session.client.table_identity()
+        if (
+            session is None
+            or session.where == "play"  # a game against bots here: counted as it ends
+            or table_id is None
+            or session.seat is None
+            or not self.history.enabled
+        ):
+            return
+        for result in message.games:
+            identity = (table_id, result.number)
+            if identity in session.counted or not 0 <= session.seat < len(result.names):
+                continue
+            session.counted.add(identity)
+            game = game_from_result(result, session, identity)
+            self.run_worker(
+                lambda game=game: self._add_to_history(game), thread=True, group="history"
+            )
+
     @on(RecordSaved)
     def record_saved(self, message: RecordSaved) -> None:
         session = self.session
@@ -977,28 +1009,70 @@ def finished_game(
     seat; ``identity``: a network game's (table id, game number)."""
     me = view.seat
     assert me is not None
+    return _history_entry(
+        GameResult(
+            number=0 if identity is None else identity[1],
+            names=view.names,
+            kinds=tuple(_lobby_kind(session.slot(i)) for i in range(len(view.names))),
+            winner=view.winner,
+            places=view.places,
+            stalemate=view.stalemate,
+            moves=view.moves_played,
+            turns=view.turn,
+            finish=view.options.finish,
+        ),
+        me,
+        session,
+        record,
+        identity,
+    )
+
+
+def _lobby_kind(slot: SeatSlot | None) -> tuple[str, str | None]:
+    """A seat's kind for the history as the lobby shows it now."""
+    if slot is not None and slot.kind == "bot":
+        return "bot", slot.bot_level
+    return "human", None
+
+
+def game_from_result(
+    result: GameResult, session: Session, identity: tuple[str, int]
+) -> FinishedGame:
+    """The history's entry for a game the table told this seat it played."""
+    me = session.seat
+    assert me is not None
+    return _history_entry(result, me, session, None, identity)
+
+
+def _history_entry(
+    game: GameResult,
+    me: int,
+    session: Session,
+    record: str | None,
+    identity: tuple[str, int] | None,
+) -> FinishedGame:
     seats = []
-    for i, name in enumerate(session.names()):
-        slot = session.slot(i)
+    for i, name in enumerate(shown_names(game.names, me)):
+        kind, level = game.kinds[i] if i < len(game.kinds) else ("human", None)
         if i == me:
             seats.append(SeatEntry(name, "you"))
-        elif slot is not None and slot.kind == "bot":
-            seats.append(SeatEntry(name, "bot", slot.bot_level))
+        elif kind == "bot":
+            seats.append(SeatEntry(name, "bot", level))
         else:
             seats.append(SeatEntry(name, "human"))
-    if view.winner == me:
+    if game.winner == me:
         place: int | None = 1
     else:
-        place = view.places.index(me) + 1 if me in view.places else None
+        place = game.places.index(me) + 1 if me in game.places else None
     return FinishedGame(
         seats=tuple(seats),
         my_seat=me,
         place=place,
-        won=view.winner == me,
-        stalemate=view.stalemate,
-        moves=view.moves_played,
-        turns=view.turn,
-        finish=view.options.finish,
+        won=game.winner == me,
+        stalemate=game.stalemate,
+        moves=game.moves,
+        turns=game.turns,
+        finish=game.finish,
         venue={"play": "bots"}.get(session.where, session.where),
         record=record,
         table_id=None if identity is None else identity[0],

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.message import Message
 
-from ..client import Lobby, TableClient, Welcome
+from ..client import GameResult, Lobby, TableClient, Welcome
 from ..kepttables import KeptTable
 from ..launcher import HostSettings, JoinSettings
 from ..rules import View
@@ -88,6 +88,14 @@ class NoticeArrived(Message):
     """A line for this seat only ("the bot played R4 for you"): untrusted text."""
 
     text: str
+
+
+@dataclass
+class GamesPlayedArrived(Message):
+    """The last games this seat played, as the table tells each new session
+    of the seat: the history counts those it does not hold yet."""
+
+    games: tuple[GameResult, ...]
 
 
 # ---------------------------------------------------------------- requests

@@ -115,15 +115,7 @@ class Session:
         """Cleaned names, for the move log's lines (widgets/move_log.py) and every label."""
         if self.view is None:
             return ()
-        names = []
-        for i, raw in enumerate(self.view.names):
-            name = clean(raw, 24) or f"seat {i + 1}"
-            if i != self.view.seat and name.casefold() == YOU:
-                # Another player who chose the name "you" must not read as
-                # this one: "Waiting for you…", "you wins".
-                name = f"{name} (seat {i + 1})"
-            names.append(name)
-        return tuple(names)
+        return shown_names(self.view.names, self.view.seat)
 
     @property
     def live(self) -> bool:
@@ -173,6 +165,19 @@ class Session:
         self.chat.append(line)
         del self.chat[:-CHAT_KEEP]
         return line
+
+
+def shown_names(raw_names: tuple[str, ...], me: int | None) -> tuple[str, ...]:
+    """A game's names as every label shows them (cleaned; seat ``me`` is this app's)."""
+    names = []
+    for i, raw in enumerate(raw_names):
+        name = clean(raw, 24) or f"seat {i + 1}"
+        if i != me and name.casefold() == YOU:
+            # Another player who chose the name "you" must not read as
+            # this one: "Waiting for you…", "you wins".
+            name = f"{name} (seat {i + 1})"
+        names.append(name)
+    return tuple(names)
 
 
 def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:

@@ -119,6 +119,33 @@ class Notice:
     text: str  # the table's own words (may name players: sanitise before showing)
 
 
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game as its game-over view showed it to every seat: no
+    card, only who sat where, how it ended, and how long it took."""
+
+    number: int  # the table's game number (1 for the first)
+    names: tuple[str, ...]  # by seat, as the game's view named them (untrusted text)
+    # By seat: ("bot", its level) for a bot seat or a network bot, ("human",
+    # None) for a person's seat (whoever played it at the end).
+    kinds: tuple[tuple[str, str | None], ...]
+    winner: int | None  # None: a stalemate
+    places: tuple[int, ...]  # finishing order (finish "places")
+    stalemate: bool
+    moves: int
+    turns: int
+    finish: str  # "first_out" or "places"
+
+
+@dataclass(frozen=True, slots=True)
+class GamesPlayed:
+    """The last games this seat played at the table, oldest first, sent to
+    each new session of the seat: one that ended while its player was away
+    reaches their history when they are back (it counts each game once)."""
+
+    games: tuple[GameResult, ...]
+
+
 Event = (
     Welcome
     | LobbyChanged
@@ -129,6 +156,7 @@ Event = (
     | GameSaved
     | TurnClock
     | Notice
+    | GamesPlayed
 )
 
 __all__ = [
@@ -136,7 +164,9 @@ __all__ = [
     "ChatReceived",
     "ConnectionChanged",
     "Event",
+    "GameResult",
     "GameSaved",
+    "GamesPlayed",
     "Lobby",
     "LobbyChanged",
     "Notice",

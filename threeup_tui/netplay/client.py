@@ -58,6 +58,7 @@ from .wire import (
     clock_from_wire,
     lobby_from_wire,
     make_hello,
+    played_from_wire,
     request,
 )
 
@@ -390,6 +391,8 @@ class NetClient(TableClient):
             self._emit(ActionRejected(str(payload.get("reason", "refused"))))
         elif kind == "saved":
             self._emit(GameSaved(str(payload.get("path", ""))))
+        elif kind == "played":
+            self._emit(played_from_wire(payload))
 
     # ------------------------------------------------------------ sending
     def _send(self, message: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from ..client.events import (
     ChatReceived,
     Event,
     GameSaved,
+    GamesPlayed,
     Lobby,
     LobbyChanged,
     Notice,
@@ -53,6 +54,7 @@ from .wire import (
     lobby_to_wire,
     parse_hello,
     parse_request,
+    played_to_wire,
     view_to_wire,
 )
 
@@ -587,6 +589,8 @@ class NetHost:
                 self._send(peer, {"t": "rejected", "reason": event.reason})
             elif isinstance(event, GameSaved):
                 self._send(peer, {"t": "saved", "path": event.path})
+            elif isinstance(event, GamesPlayed):
+                self._send(peer, played_to_wire(event))
 
         return on_event
 
