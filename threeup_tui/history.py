@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,       -- 0-based
     name TEXT NOT NULL,
     kind TEXT NOT NULL,          -- 'you', 'human' or 'bot'
-    bot_level TEXT,
+    bot_level TEXT,              -- a bot's level; for 'you' or 'human': the bot that finished
+                                 -- the game for that player (gone or away, D17), if one did
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS games_by_time ON games(finished_at);
@@ -118,12 +119,27 @@ class DamagedHistory(HistoryError):
 class SeatEntry:
     name: str
     kind: str  # "you", "human" or "bot"
+    # A bot's level; for "you" or "human", the bot that was playing the seat
+    # for its player when the game ended (they were gone or away, D17).
     bot_level: str | None = None
+
+    @property
+    def bot_finished(self) -> bool:
+        """A person's seat (yours, or another's) that a bot finished for them."""
+        return self.kind != "bot" and self.bot_level is not None
 
 
 def opponents_label(seats: Sequence[SeatEntry]) -> str:
-    """Who you played against, in one word: their bot level, ``people`` or ``mixed``."""
-    kinds = {s.bot_level if s.kind == "bot" else "people" for s in seats if s.kind != "you"}
+    """Who you played against, in one word: their bot level, ``people`` or
+    ``mixed``.  A person's seat a bot finished is both a person and a bot."""
+    kinds: set[str | None] = set()
+    for s in seats:
+        if s.kind == "you":
+            continue
+        if s.kind == "bot":
+            kinds.add(s.bot_level)
+        else:
+            kinds.update(("people", s.bot_level) if s.bot_finished else ("people",))
     if len(kinds) == 1:
         (only,) = kinds
         return only or "bots"
@@ -233,7 +249,9 @@ class History:
 
     def _insert(self, game: FinishedGame) -> int | None:
         with self._connect(create=True) as db:
-            if game.table_id is not None and _kept_already(db, game):
+            kept = None if game.table_id is None else _kept_already(db, game)
+            if kept is not None:
+                _learn_bots(db, kept, game)
                 return None
             cursor = db.execute(
                 "INSERT INTO games (finished_at, venue, players, my_seat, place, won,"
@@ -431,15 +449,44 @@ def _read_as_current(db: sqlite3.Connection) -> None:
             db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {nulls} FROM main.{table}")
 
 
-def _kept_already(db: sqlite3.Connection, game: FinishedGame) -> bool:
-    """Whether the history holds this network game, seen from this seat.
-    (One writer at a time holds the lock in :meth:`History.add`, and the
-    unique index games_by_identity refuses a second row anyway.)"""
+def _kept_already(db: sqlite3.Connection, game: FinishedGame) -> int | None:
+    """The row id of this network game seen from this seat, if the history
+    holds it.  (One writer at a time holds the lock in :meth:`History.add`,
+    and the unique index games_by_identity refuses a second row anyway.)"""
     row = db.execute(
-        "SELECT 1 FROM games WHERE table_id = ? AND game_number = ? AND my_seat = ?",
+        "SELECT id FROM games WHERE table_id = ? AND game_number = ? AND my_seat = ?",
         (game.table_id, game.game_number, game.my_seat),
     ).fetchone()
-    return row is not None
+    return None if row is None else int(row[0])
+
+
+def _learn_bots(db: sqlite3.Connection, game_id: int, game: FinishedGame) -> None:
+    """A game kept already, seen again: its person's seats learn the bot that
+    finished them for their player, if this sighting knows one and the kept
+    row does not.  (An app back at a game's end sees the lobby after its
+    own seat was handed back; the host's "played" result knows better.  In
+    whatever order the two come, the row ends the same.)"""
+    learnt = [
+        (s.bot_level, game_id, i)
+        for i, s in enumerate(game.seats)
+        if s.kind != "bot" and s.bot_level is not None
+    ]
+    if not learnt:
+        return
+    db.executemany(
+        "UPDATE seats SET bot_level = ? WHERE game_id = ? AND seat = ? AND kind != 'bot'"
+        " AND bot_level IS NULL",
+        learnt,
+    )
+    seats = [
+        SeatEntry(name, kind, level)
+        for name, kind, level in db.execute(
+            f"SELECT name, kind, bot_level FROM seats WHERE game_id = ? AND {_OUR_SEAT}"
+            " ORDER BY seat",
+            (game_id,),
+        )
+    ]
+    db.execute("UPDATE games SET opponents = ? WHERE id = ?", (opponents_label(seats), game_id))
 
 
 def _check_shape(db: sqlite3.Connection, path: Path, version: int) -> None:

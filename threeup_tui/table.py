@@ -1441,12 +1441,14 @@ class Table:
 
 def _result_kind(seat: Seat) -> tuple[str, str | None]:
     """A seat's kind in a finished game's result: a bot seat and a network
-    bot are bots (with their level); a person's seat is a person's."""
+    bot are bots (with their level); a person's seat is a person's, with
+    the level of the bot that was playing it for them at the end (D17's
+    take-over, or the bot of a player marked away), as the lobby shows it."""
     if seat.kind == "bot":
         return "bot", seat.bot_level
     if seat.network_bot is not None:
         return "bot", seat.network_bot
-    return "human", None
+    return "human", seat.bot_level if seat.bot is not None else None
 
 
 def _sooner(a: float | None, b: float) -> float:

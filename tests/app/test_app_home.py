@@ -913,6 +913,39 @@ async def test_a_guests_game_is_counted_without_a_record() -> None:
     assert not [r for r in client.requests if r[0] == "save_record"]  # only a host may
 
 
+async def test_a_seat_a_bot_finished_for_its_player_is_kept_as_such() -> None:
+    """A friend's seat the bot played for them (they were gone, D17) was
+    kept as "Dan: human", and the game counted as one against people; and
+    your own seat finished by the bot read as if you had played it all.
+    Now such a seat keeps the bot's level: against Dan-and-a-bot is
+    "mixed", and your own result reads "won (bot)"."""
+    client = ScriptedClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        state = finished_state()
+        during = dealt(["me", "bot"], first=0, seed=5)
+        lobby = lobby_for(["Dan", "me"], host_seat=1)
+        gone = replace(lobby.seats[0], kind="human", connected=False, bot_level="greedy")
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(replace(lobby, seats=(gone, lobby.seats[1]))))
+        client.emit(ViewChanged(seat_view(during, 1)))
+        client.emit(ViewChanged(seat_view(state, 1)))
+        await wait_for(pilot, lambda: bool(games_now()))
+    (game,) = History().games()
+    assert game.seats[0] == SeatEntry("me", "human", "greedy")  # the state's names
+    assert game.opponents == "mixed"
+    # Your own seat, finished by the bot: yours, counted, and said so.
+    mine = FinishedGame((SeatEntry("me", "you", "greedy"), SeatEntry("Ann", "human")),
+                        0, 1, True, False, 30, 20, venue="join")  # fmt: skip
+    History().add(mine)
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause(0.3)
+        assert "won (bot)" in screen_text(app)
+
+
 @pytest.mark.parametrize("guest", ["1"])
 async def test_a_confined_guest_writes_nothing(
     monkeypatch: pytest.MonkeyPatch, own_directories: dict[str, Path], guest: str

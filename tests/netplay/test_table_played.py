@@ -53,7 +53,8 @@ def test_a_seat_is_told_its_last_games_when_a_session_takes_it() -> None:
     assert last.names == tuple(state.names)
     assert last.winner == state.winner and last.moves == len(state.history)
     assert last.turns == state.turns and last.finish == "first_out"
-    assert last.kinds[seat] == ("human", None) and last.kinds[1 - seat] == ("bot", "greedy")
+    # Dan's seat is a person's, finished by the bot for him (D17).
+    assert last.kinds[seat] == ("human", "greedy") and last.kinds[1 - seat] == ("bot", "greedy")
     assert games_told(table, None) == []  # a spectator played none
     assert games_told(table, 1 - seat) == []  # a bot seat keeps none
     assert games_told(table, seat) == [told]  # each session is told again: the app counts once

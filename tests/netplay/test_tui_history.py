@@ -22,7 +22,7 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.bots import make_bot
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ViewChanged
-from threeup_tui.history import FinishedGame, History, HistoryError
+from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
 from threeup_tui.launcher import JoinSettings, Launcher
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.host import NetHost
@@ -125,7 +125,8 @@ async def test_a_game_that_ended_while_away_is_counted_when_back_at_its_end_once
             await until(lambda: len(kept_games()) == 1, pilot, "the game in Dan's history")
         (game,) = kept_games()
         assert (game.table_id, game.game_number, game.my_seat) == (table.table_id, 1, seat)
-        assert game.venue == "join" and game.seats[seat].kind == "you"
+        assert game.venue == "join"
+        assert game.seats[seat] == SeatEntry(NAME, "you", "greedy")  # the bot finished it for him
         assert game.moves == len(table.state.history) if table.state else False
         # The game-over box again, from another app of the account: no second row.
         again = dans_app(host)

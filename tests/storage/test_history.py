@@ -8,6 +8,7 @@ import os
 import sqlite3
 import stat
 import time
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,15 @@ def test_the_last_games_are_limited_and_newest_first() -> None:
     stats = history.stats(last=20)
     assert len(stats.last) == 20 and stats.total.games == 25
     assert stats.last[0].id == 25
+
+
+def test_a_persons_seat_a_bot_finished_is_a_person_and_a_bot() -> None:
+    dan = SeatEntry("Dan", "human", "greedy")  # gone; the bot finished his seat (D17)
+    assert dan.bot_finished and not SeatEntry("g", "bot", "greedy").bot_finished
+    assert opponents_label([SeatEntry("me", "you"), dan]) == "mixed"
+    assert opponents_label([SeatEntry("me", "you", "greedy"), SeatEntry("Ann", "human")]) == (
+        "people"
+    )  # your own seat's bot is not an opponent
 
 
 def test_opponents_label() -> None:
@@ -555,3 +565,19 @@ def test_no_order_of_apps_adding_games_keeps_one_twice(
         apps[app].add(at(table_id, number))
     kept = [(g.table_id, g.game_number) for g in history.games()]
     assert sorted(kept) == sorted({(t, n) for _app, t, n in adds})
+
+
+@pytest.mark.parametrize("host_first", [False, True])
+def test_a_game_seen_again_learns_the_bot_that_finished_a_seat(host_first: bool) -> None:
+    """Dan's app back at the game-over box sees the lobby after his seat was
+    handed back to him (no bot); the host's "played" result says the bot
+    finished it.  In either order the history keeps one row that says so."""
+    told = FinishedGame((SeatEntry("Dan", "you", "greedy"), SeatEntry("Ann", "human", "random")),
+                        0, 1, True, False, 30, 20, venue="join", table_id="table-aaaa",
+                        game_number=1)  # fmt: skip
+    seen = replace(told, seats=(SeatEntry("Dan", "you"), SeatEntry("Ann", "human")))
+    history = History()
+    for game in (told, seen) if host_first else (seen, told):
+        history.add(game)
+    (kept,) = history.games()
+    assert kept.seats == told.seats and kept.opponents == "mixed"

@@ -720,9 +720,12 @@ class ThreeUpApp(App[int]):
         ):
             return
         for result in message.games:
-            identity = (table_id, result.number)
-            if identity in session.counted or not 0 <= session.seat < len(result.names):
+            if not 0 <= session.seat < len(result.names):
                 continue
+            # Even one this app counted already: the history keeps no second
+            # row, but learns what the host's result knows that this app's
+            # view did not (the bot that finished a seat, D17).
+            identity = (table_id, result.number)
             session.counted.add(identity)
             game = game_from_result(result, session, identity)
             self.run_worker(
@@ -1029,10 +1032,11 @@ def finished_game(
 
 
 def _lobby_kind(slot: SeatSlot | None) -> tuple[str, str | None]:
-    """A seat's kind for the history as the lobby shows it now."""
-    if slot is not None and slot.kind == "bot":
-        return "bot", slot.bot_level
-    return "human", None
+    """A seat's kind for the history as the lobby shows it now: a person's
+    seat carries the level of the bot playing it for them, if one is (D17)."""
+    if slot is None:
+        return "human", None
+    return ("bot" if slot.kind == "bot" else "human"), slot.bot_level
 
 
 def game_from_result(
@@ -1054,12 +1058,9 @@ def _history_entry(
     seats = []
     for i, name in enumerate(shown_names(game.names, me)):
         kind, level = game.kinds[i] if i < len(game.kinds) else ("human", None)
-        if i == me:
-            seats.append(SeatEntry(name, "you"))
-        elif kind == "bot":
-            seats.append(SeatEntry(name, "bot", level))
-        else:
-            seats.append(SeatEntry(name, "human"))
+        # A person's seat a bot finished for its player keeps the bot's
+        # level: "Dan: human" read as if Dan had played it all himself.
+        seats.append(SeatEntry(name, "you" if i == me else kind, level))
     if game.winner == me:
         place: int | None = 1
     else:

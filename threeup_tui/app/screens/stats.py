@@ -48,6 +48,14 @@ def record_there(record: str) -> bool:
 
 
 def result_words(game: FinishedGame) -> str:
+    words = _result(game)
+    mine = game.seats[game.my_seat] if 0 <= game.my_seat < len(game.seats) else None
+    # Your seat played to its end by the bot while you were gone or away
+    # (D17): yours, and counted, but not as if you had played it all.
+    return f"{words} (bot)" if mine is not None and mine.bot_finished else words
+
+
+def _result(game: FinishedGame) -> str:
     if game.won:
         return "won"
     if game.place is not None:
