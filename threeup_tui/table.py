@@ -46,6 +46,7 @@ from .client.events import (
     TurnClock,
     ViewChanged,
 )
+from .client.results import ResultShapeError, result_from_map, result_to_map
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
@@ -1121,6 +1122,7 @@ class Table:
                     "network_bot": s.network_bot,
                     "claims": s.claims,
                     "taken_over": s.taken_over,
+                    "results": [result_to_map(r) for r in s.results],
                 }
                 for s in self.seats
             ],
@@ -1383,6 +1385,7 @@ class Table:
                 seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
                 claims = entry.get("claims")
                 seat.claims = claims if type(claims) is int and claims > 0 else 0
+                seat.results = _kept_results(entry.get("results"), len(self.seats))
                 if entry.get("away") is True and self.state is not None:
                     seat.away = True
                     seat.bot = self._stand_in(i)
@@ -1437,6 +1440,25 @@ class Table:
             for i, t in left.items()
             if isinstance(t, int | float) and not isinstance(t, bool) and t >= 0
         }
+
+
+def _kept_results(saved: object, players: int) -> list[GameResult]:
+    """A seat's last games as the table file keeps them.  They give the
+    table no protection, only its players' histories a game they missed:
+    one that cannot be read is left out (and logged), never a reason to
+    refuse the file."""
+    if saved is None:
+        return []  # a file from before they were kept
+    results = []
+    for entry in saved if isinstance(saved, list) else [saved]:
+        try:
+            result = result_from_map(entry)
+        except ResultShapeError as err:
+            log.warning("a seat's kept game in the table file is left out: %s", err)
+            continue
+        if len(result.names) == players:
+            results.append(result)
+    return results[-RESULTS_KEPT:]
 
 
 def _result_kind(seat: Seat) -> tuple[str, str | None]:

@@ -13,10 +13,12 @@ the room code and the seat tokens) holds the rest, as one JSON object:
   announcements, the SSH door);
 - ``options``: the rule options of the next game;
 - ``seats``: ``{"name", "kind", "bot_level", "token", "timeouts", "away",
-  "network_bot", "claims", "taken_over"}`` per seat (``claims``: the
-  sessions that have taken the seat, so that a client cut off by a crash
-  cannot take it back from a newer terminal after the resume;
-  ``taken_over``: a bot plays it while its player is absent, D17);
+  "network_bot", "claims", "taken_over", "results"}`` per seat (``claims``:
+  the sessions that have taken the seat, so that a client cut off by a
+  crash cannot take it back from a newer terminal after the resume;
+  ``taken_over``: a bot plays it while its player is absent, D17;
+  ``results``: a person's seat's last games, as the ``played`` message's
+  GAME maps (protocol.md), told to its player's next session);
 - ``host_seat``, ``game_number``, and ``chat``: the recent chat lines,
   ``[seat or null, name, text, spectator, number]``;
 - ``deal``: null, or a game still in its set-up, which no journal can hold

@@ -6,7 +6,9 @@ what the game-over view showed everyone, and a malformed one is dropped."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import WireError, played_from_wire, played_to_wire
 from threeup_tui.rules import Phase
 from threeup_tui.table import RESULTS_KEPT, Table, TableConfig
+from threeup_tui.tablefile import table_file_path
 
 
 def games_told(table: Table, seat: int | None) -> list[GamesPlayed]:
@@ -26,10 +29,10 @@ def games_told(table: Table, seat: int | None) -> list[GamesPlayed]:
     return [e for e in events if isinstance(e, GamesPlayed)]
 
 
-def play_games_while_away(games: int) -> tuple[Table, int]:
+def play_games_while_away(games: int, journal: Path | None = None) -> tuple[Table, int]:
     """Dan sits down and goes; the take-over bot plays his seat (D17) in
     ``games`` games against the table's bot."""
-    table = Table(TableConfig(players=2, seed=11, takeover_after=0.0))
+    table = Table(TableConfig(players=2, seed=11, takeover_after=0.0, journal=journal))
     table.add_bot(None, "greedy")
     seat, _token = table.seat_human("Dan", "d" * 32)
     for _ in range(games):
@@ -142,3 +145,29 @@ def test_a_result_is_a_game_over_views_facts() -> None:
     assert set(GameResult.__dataclass_fields__) == {
         "number", "names", "kinds", "winner", "places", "stalemate", "moves", "turns", "finish"
     }  # fmt: skip
+
+
+def test_a_resumed_table_still_tells_a_seat_its_last_games(tmp_path: Path) -> None:
+    """The principle: a table survives a crash and a resume.  The games
+    kept for Dan's next session were in memory only: a host that crashed
+    (or was stopped and resumed) before he came back had forgotten them."""
+    journal = tmp_path / "party.json"
+    table, seat = play_games_while_away(3, journal)
+    (before,) = games_told(table, seat)
+    resumed = Table.resume(journal)
+    assert games_told(resumed, seat) == [before]
+
+
+def test_a_kept_game_the_table_file_garbles_is_left_out_not_the_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = tmp_path / "party.json"
+    _table, seat = play_games_while_away(2, journal)
+    path = table_file_path(journal)
+    data = json.loads(path.read_text())
+    data["seats"][seat]["results"][0]["winner"] = "Dan"
+    path.write_text(json.dumps(data))
+    resumed = Table.resume(journal)
+    (told,) = games_told(resumed, seat)
+    assert [g.number for g in told.games] == [2]
+    assert any("left out" in r.getMessage() for r in caplog.records)

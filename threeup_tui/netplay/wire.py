@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from net import SERVER_FULL
 
-from ..client.events import GameResult, GamesPlayed, Lobby, SeatSlot
+from ..client.events import GamesPlayed, Lobby, SeatSlot
+from ..client.results import ResultShapeError, result_from_map, result_to_map
 from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES
@@ -310,28 +311,11 @@ def lobby_from_wire(data: Any) -> Lobby:
 
 # ---------------------------------------------------------------- played games
 MAX_PLAYED: Final = 16  # games a "played" message may carry (the host sends at most 5)
-FINISHES: Final = frozenset({"first_out", "places"})
 
 
 def played_to_wire(played: GamesPlayed) -> dict[str, Any]:
     """The "played" message: the last games a seat played (protocol.md)."""
-    return {
-        "t": "played",
-        "games": [
-            {
-                "game": g.number,
-                "names": list(g.names),
-                "seats": [[kind, level] for kind, level in g.kinds],
-                "winner": g.winner,
-                "places": list(g.places),
-                "stalemate": g.stalemate,
-                "moves": g.moves,
-                "turns": g.turns,
-                "finish": g.finish,
-            }
-            for g in played.games
-        ],
-    }
+    return {"t": "played", "games": [result_to_map(g) for g in played.games]}
 
 
 def played_from_wire(data: Any) -> GamesPlayed:
@@ -339,69 +323,10 @@ def played_from_wire(data: Any) -> GamesPlayed:
     games = data.get("games") if isinstance(data, dict) else None
     if not isinstance(games, list) or len(games) > MAX_PLAYED:
         raise WireError("bad played games: not a list of at most 16")
-    return GamesPlayed(tuple(_game_result(g) for g in games))
-
-
-def _game_result(data: Any) -> GameResult:
     try:
-        names = tuple(_text(n) for n in _list(data["names"]))
-        players = len(names)
-        kinds = tuple(_result_kind(k) for k in _list(data["seats"]))
-        winner = _opt_int(data["winner"])
-        places = tuple(_int(p) for p in _list(data["places"]))
-        result = GameResult(
-            number=_int(data["game"]),
-            names=names,
-            kinds=kinds,
-            winner=winner,
-            places=places,
-            stalemate=_bool(data["stalemate"]),
-            moves=_int(data["moves"]),
-            turns=_int(data["turns"]),
-            finish=_text(data["finish"]),
-        )
-    except (KeyError, TypeError) as err:
-        raise WireError(f"bad played game: {err!r}") from None
-    seats = range(players)
-    if (
-        not 2 <= players <= 6
-        or len(kinds) != players
-        or result.number < 1
-        or (winner is not None and winner not in seats)
-        or any(p not in seats for p in places)
-        or result.moves < 0
-        or result.turns < 0
-        or result.finish not in FINISHES
-    ):
-        raise WireError("bad played game: a value out of range")
-    return result
-
-
-def _list(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise WireError(f"{value!r} is not a list")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise WireError(f"{value!r} is not a string")
-    return value
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise WireError(f"{value!r} is not a bool")
-    return value
-
-
-def _result_kind(value: Any) -> tuple[str, str | None]:
-    if not (isinstance(value, list) and len(value) == 2 and value[0] in ("human", "bot")):
-        raise WireError(f"{value!r} is not a seat's kind")
-    level = value[1]
-    if level is not None and not (isinstance(level, str) and len(level) <= MAX_BOT_LEVEL):
-        raise WireError(f"{value!r} is not a bot level")
-    return value[0], level
+        return GamesPlayed(tuple(result_from_map(g) for g in games))
+    except ResultShapeError as err:
+        raise WireError(f"bad played game: {err}", "bad played game") from None
 
 
 # ---------------------------------------------------------------- clock
