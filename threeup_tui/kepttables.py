@@ -13,14 +13,13 @@ lose), and never one that another window hosts (it holds the lock).
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import tables_dir
 from .recordfile import read_json
 from .rules import MalformedRecord
-from .savedgame import GameLock, left_words
+from .savedgame import left_words, unheld_journals
 from .tablefile import TableFileError, read_table_file, table_file_path
 from .textclean import clean_text
 
@@ -41,19 +40,7 @@ class KeptTable:
 
 def kept_tables() -> list[KeptTable]:
     """Tables stopped in the middle of a game that no window hosts, the newest first."""
-    found: list[KeptTable] = []
-    with contextlib.suppress(OSError):
-        for file in tables_dir().glob("*.json.table"):
-            journal = file.with_name(file.name.removesuffix(".table"))
-            lock = GameLock.take(journal)
-            if lock is None:
-                continue  # another window hosts it
-            try:
-                kept = _read(journal)
-            finally:
-                lock.release()
-            if kept is not None:
-                found.append(kept)
+    found = [kept for journal in unheld_journals(tables_dir()) if (kept := _read(journal))]
     return sorted(found, key=lambda t: t.left_at, reverse=True)
 
 

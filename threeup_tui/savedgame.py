@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -75,28 +76,35 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
     can be."""
     found: list[SavedGame] = []
     aside: list[str] = []
+    for journal in unheld_journals(games_dir()):
+        saved = _read(journal)
+        if saved is None:
+            if table_file_path(journal).exists():  # (not one another window just forgot)
+                aside.append(_unreadable(journal))
+        elif _finished(journal):
+            # Its window ended at the game-over box (killed, or the terminal
+            # gone) before its table closed: the history has the game, and
+            # there is nothing to continue.
+            discard(journal)
+        else:
+            found.append(saved)
+    return sorted(found, key=lambda g: g.left_at, reverse=True), aside
+
+
+def unheld_journals(folder: Path) -> Iterator[Path]:
+    """The journals of the tables kept in ``folder`` that no window holds,
+    each locked while the caller looks at it (another window may take it up
+    meanwhile).  A folder that cannot be read has none."""
     with contextlib.suppress(OSError):
-        for file in games_dir().glob("*.json.table"):
+        for file in folder.glob("*.json.table"):
             journal = file.with_name(file.name.removesuffix(".table"))
             lock = GameLock.take(journal)
             if lock is None:
-                continue  # another window plays it
+                continue  # another window plays or hosts it
             try:
-                saved = _read(journal)
-                if saved is None:
-                    if file.exists():  # (not one another window has just forgotten)
-                        aside.append(_unreadable(journal))
-                    continue
-                if _finished(journal):
-                    # Its window ended at the game-over box (killed, or the
-                    # terminal gone) before its table closed: the history
-                    # has the game, and there is nothing to continue.
-                    discard(journal)
-                    continue
+                yield journal
             finally:
                 lock.release()
-            found.append(saved)
-    return sorted(found, key=lambda g: g.left_at, reverse=True), aside
 
 
 def _unreadable(journal: Path) -> str:

@@ -787,18 +787,8 @@ class Table:
     def _keep_result(self, state: GameState) -> None:
         """Each person's seat keeps the game just over, as the game-over view
         showed it to everyone (the public view: no card), for its next sessions."""
-        view = seat_view(state, None)
-        result = GameResult(
-            number=self.game_number,
-            names=view.names,
-            kinds=tuple(_result_kind(seat) for seat in self.seats),
-            winner=view.winner,
-            places=view.places,
-            stalemate=view.stalemate,
-            moves=view.moves_played,
-            turns=view.turn,
-            finish=view.options.finish,
-        )
+        kinds = tuple(_result_kind(seat) for seat in self.seats)
+        result = GameResult.of_view(seat_view(state, None), self.game_number, kinds)
         for seat in self.seats:
             if seat.kind == "human":
                 seat.results.append(result)

@@ -52,6 +52,19 @@ def start_door(headless_host, tmp_path: Path, *extra: str) -> tuple[subprocess.P
     return proc, door_port
 
 
+def shared_connection(tmux: Tmux, door: int, key: Path, tmp_path: Path, shown: str) -> list[str]:
+    """Ann's connection in a terminal, once it shows ``shown``, opened as an
+    OpenSSH master; the command that opens one more session over it (one
+    connection may carry hundreds of sessions)."""
+    base = (
+        f"ssh -p {door} -i {key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} "
+        f"-o ControlPath={tmp_path / 'control'}"
+    )
+    tmux.new("ann", f"{base} -o ControlMaster=yes -t ann@127.0.0.1", env={"TERM": "xterm-256color"})
+    tmux.wait_for("ann", shown, timeout=60)
+    return f"{base} -o ControlMaster=no -tt ann@127.0.0.1".split()
+
+
 def ssh(
     door_port: int,
     key: Path,
@@ -588,16 +601,10 @@ def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
     keys = tmp_path / "authorized_keys"
     keys.write_text(client_key.with_suffix(".pub").read_text())
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
-    control = tmp_path / "control"
-    base = (
-        f"ssh -p {door} -i {client_key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} "
-        f"-o ControlPath={control}"
-    )
-    tmux.new("ann", f"{base} -o ControlMaster=yes -t ann@127.0.0.1", env={"TERM": "xterm-256color"})
-    tmux.wait_for("ann", "Seats:", timeout=60)
+    again = shared_connection(tmux, door, client_key, tmp_path, "Seats:")
     more = [
         subprocess.Popen(
-            [*f"{base} -o ControlMaster=no -tt ann@127.0.0.1".split()],
+            again,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -636,16 +643,10 @@ def test_sessions_refused_at_a_busy_door_are_logged_once_a_minute(
     multiplexing does). Refused sessions are logged as refused connections
     are: the first, then a count once a minute."""
     proc, door = start_door(headless_host, tmp_path, "--code", "pizza")
-    control = tmp_path / "control"
-    base = (
-        f"ssh -p {door} -i {client_key} -o IdentitiesOnly=yes {' '.join(SSH_OPTS)} "
-        f"-o ControlPath={control}"
-    )
-    tmux.new("ann", f"{base} -o ControlMaster=yes -t ann@127.0.0.1", env={"TERM": "xterm-256color"})
-    tmux.wait_for("ann", "Room code:", timeout=60)
+    again = shared_connection(tmux, door, client_key, tmp_path, "Room code:")
     more = [
         subprocess.Popen(
-            [*f"{base} -o ControlMaster=no -tt ann@127.0.0.1".split()],
+            again,
             stdin=subprocess.PIPE,  # kept open: an end of input gives the prompt up
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -1012,18 +1012,9 @@ def finished_game(
     seat; ``identity``: a network game's (table id, game number)."""
     me = view.seat
     assert me is not None
+    kinds = tuple(_lobby_kind(session.slot(i)) for i in range(len(view.names)))
     return _history_entry(
-        GameResult(
-            number=0 if identity is None else identity[1],
-            names=view.names,
-            kinds=tuple(_lobby_kind(session.slot(i)) for i in range(len(view.names))),
-            winner=view.winner,
-            places=view.places,
-            stalemate=view.stalemate,
-            moves=view.moves_played,
-            turns=view.turn,
-            finish=view.options.finish,
-        ),
+        GameResult.of_view(view, 0 if identity is None else identity[1], kinds),
         me,
         session,
         record,

@@ -136,6 +136,24 @@ class GameResult:
     turns: int
     finish: str  # "first_out" or "places"
 
+    @classmethod
+    def of_view(
+        cls, view: View, number: int, kinds: tuple[tuple[str, str | None], ...]
+    ) -> GameResult:
+        """The result a game-over ``view`` shows (any seat's: these parts
+        are public), as game ``number`` with each seat's ``kinds``."""
+        return cls(
+            number=number,
+            names=view.names,
+            kinds=kinds,
+            winner=view.winner,
+            places=view.places,
+            stalemate=view.stalemate,
+            moves=view.moves_played,
+            turns=view.turn,
+            finish=view.options.finish,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GamesPlayed:
