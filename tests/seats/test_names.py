@@ -41,6 +41,20 @@ def test_names_are_cut_by_display_width_never_inside_a_character() -> None:
     assert nfd("NFD", combining)[23:] == nfd("NFD", "y\u0302\u0323")
 
 
+def test_marks_that_follow_no_letter_and_piles_of_marks_go() -> None:
+    """An SSH door helper seated a name of combining marks alone: it showed
+    as nothing in the lobby.  A mark after a space, or before any letter,
+    bends whatever stands before it on screen; hundreds on one letter pile
+    up across the rows above it."""
+    assert clean_name("\u0301\u0308\u0323", "player") == "player"
+    assert clean_name("\u0301Ann \u0308Lee", "x") == "Ann Lee"
+    piled = clean_name("Z" + "\u0336\u0337\u0338" * 100, "x")
+    assert piled == "Z\u0336\u0337\u0338\u0336" and cell_len(piled) == 1
+    # Real names keep their marks: Hindi and Thai write vowels and tones so.
+    for name in ("क्षितिज", "ที่นี่", "Nguyễn"):
+        assert clean_name(name, "x") == name
+
+
 def test_two_players_with_one_name_are_told_apart() -> None:
     assert distinct_name("Ann", ["Bob"]) == "Ann"
     assert distinct_name("Ann", ["Ann"]) == "Ann (2)"
