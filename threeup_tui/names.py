@@ -11,7 +11,7 @@ and ``a[b]`` and ``ab`` stay two names.  What goes:
   records, and a tag there is never a name's letters;
 - combining marks that follow no letter (at the start, after a space:
   a name of marks alone showed as nothing, or bent the character before
-  it on screen), and marks past :data:`MAX_MARKS` on one letter (a name
+  it on screen), and marks past four on one letter (a name
   of a letter and hundreds of accents piles them across the rows above);
 - runs of whitespace (one space is kept), and the ends' whitespace.
 
@@ -27,10 +27,9 @@ import unicodedata
 
 from rich.cells import cell_len
 
-from .textclean import without_controls
+from .textclean import marks_on_letters, without_controls
 
 MAX_NAME_CELLS = 24
-MAX_MARKS = 4  # combining marks on one letter: enough for every script's names
 
 # Rich's own tag grammar (rich.markup.RE_TAGS): a tag starts with a lower
 # case letter, '#', '/' or '@'.  "[42]" and "[Ann]" are not tags: kept.
@@ -46,24 +45,8 @@ def clean_name(name: object, fallback: str, cells: int = MAX_NAME_CELLS) -> str:
     previous = None
     while previous != text:  # "[b[i]]" leaves "[b]" after one pass
         previous, text = text, _MARKUP_TAG.sub("", text)
-    text = " ".join(_marks_on_letters(text).split())
+    text = " ".join(marks_on_letters(text).split())
     return cut_cells(text, cells).rstrip() or fallback
-
-
-def _marks_on_letters(text: str) -> str:
-    """``text`` without combining marks that follow no letter, and with at
-    most MAX_MARKS on each."""
-    kept: list[str] = []
-    marks = MAX_MARKS  # none may come before the first letter
-    for ch in text:
-        if unicodedata.category(ch).startswith("M"):
-            if marks >= MAX_MARKS:
-                continue
-            marks += 1
-        else:
-            marks = MAX_MARKS if ch.isspace() else 0
-        kept.append(ch)
-    return "".join(kept)
 
 
 def cut_cells(text: str, cells: int) -> str:

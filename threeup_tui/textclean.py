@@ -8,6 +8,10 @@ import unicodedata
 
 MAX_NAME = 24  # characters in a player's name
 SHOWN_VALUE = 40  # characters of a value quoted in an error or a refusal
+# Combining marks kept on one letter: enough for every script's names and
+# words (Hindi's and Thai's vowel signs and tones are marks), and no pile of
+# hundreds ("Zalgo" text) reaching across the rows above it on screen.
+MAX_MARKS = 4
 
 
 def shown_value(value: object) -> str:
@@ -23,15 +27,16 @@ def shown_value(value: object) -> str:
 
 def clean_text(text: object, limit: int) -> str:
     """Untrusted text with control and format characters removed (ESC, BEL,
-    bidi overrides, zero-width...), line breaks and tabs made spaces,
-    whitespace collapsed, trimmed to ``limit`` characters.
+    bidi overrides, zero-width...), combining marks kept on letters only
+    (``marks_on_letters``), line breaks and tabs made spaces, whitespace
+    collapsed, trimmed to ``limit`` characters.
 
     The host cleans what it relays; the app also escapes Rich markup when it
     shows the text (defence in depth: a hostile client may skip our host).
     """
     if not isinstance(text, str):
         return ""
-    return " ".join(without_controls(text).split())[:limit]
+    return " ".join(marks_on_letters(without_controls(text)).split())[:limit]
 
 
 def without_controls(text: str) -> str:
@@ -43,6 +48,23 @@ def without_controls(text: str) -> str:
         for ch in text
         if ch.isspace() or unicodedata.category(ch)[0] != "C"
     )
+
+
+def marks_on_letters(text: str) -> str:
+    """``text`` without combining marks that follow no letter (at the start,
+    after a space: alone they show as nothing, and they bend whatever stands
+    before them on screen), and with at most MAX_MARKS on each letter."""
+    kept: list[str] = []
+    marks = MAX_MARKS  # none may come before the first letter
+    for ch in text:
+        if unicodedata.category(ch).startswith("M"):
+            if marks >= MAX_MARKS:
+                continue
+            marks += 1
+        else:
+            marks = MAX_MARKS if ch.isspace() else 0
+        kept.append(ch)
+    return "".join(kept)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -151,6 +151,15 @@ def test_a_line_is_relayed_without_control_characters_its_breaks_made_spaces() -
     assert said(heard) == ["gg well played[2J!"]  # nothing run together, nothing obeyed
 
 
+def test_a_line_keeps_marks_on_letters_only_and_no_pile_of_them() -> None:
+    """A letter with hundreds of combining marks ("Zalgo") piled them across
+    the chat pane's rows above it; a mark after a space bent what stood
+    before it.  Four stay on a letter, enough for every script."""
+    table, _clock, heard = chat_table()
+    assert try_chat(table, 0, "Z" + "\u0336\u0337\u0338" * 100 + " \u0301ok ที่นี่") is None
+    assert said(heard) == ["Z\u0336\u0337\u0338\u0336 ok ที่นี่"]
+
+
 def test_spectators_chat_under_their_own_names_each_with_an_allowance() -> None:
     table, _clock, heard = chat_table()
     for n in range(3):
