@@ -6,12 +6,13 @@ The map holds only what the game-over view showed every seat: no card."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, get_args
 
+from ..rules.options import Finish
 from .events import GameResult
 
-FINISHES: Final = frozenset({"first_out", "places"})
-MAX_BOT_LEVEL: Final = 32  # as a hello's "bot" (wire.py)
+FINISHES: Final = frozenset(get_args(Finish))
+MAX_BOT_LEVEL: Final = 32  # a bot's level, as a hello's "bot" and the lobby show it
 
 
 class ResultShapeError(ValueError):
@@ -101,4 +102,4 @@ def _kind(value: Any) -> tuple[str, str | None]:
     return value[0], level
 
 
-__all__ = ["FINISHES", "ResultShapeError", "result_from_map", "result_to_map"]
+__all__ = ["FINISHES", "MAX_BOT_LEVEL", "ResultShapeError", "result_from_map", "result_to_map"]

@@ -14,7 +14,7 @@ from typing import Any, Final
 from net import SERVER_FULL
 
 from ..client.events import GamesPlayed, Lobby, SeatSlot
-from ..client.results import ResultShapeError, result_from_map, result_to_map
+from ..client.results import MAX_BOT_LEVEL, ResultShapeError, result_from_map, result_to_map
 from ..rules import LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES
@@ -24,7 +24,6 @@ from ..textclean import shown_value
 PROTOCOL: Final = 1
 GAME: Final = "threeup"
 MAX_TEXT: Final = 400
-MAX_BOT_LEVEL: Final = 32  # a hello's "bot": the level the lobby shows
 WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 
 # Reasons the host gives when it ends a session itself (a CLOSE).  A client
@@ -439,7 +438,7 @@ def parse_request(data: Any) -> tuple[str, Any]:
         return kind, text  # the table refuses lines that are too long, with a reason
     if kind == "add_bot":
         level = data.get("level")
-        if not isinstance(level, str) or len(level) > 32:
+        if not isinstance(level, str) or len(level) > MAX_BOT_LEVEL:
             raise WireError("add_bot names a level")
         return kind, level
     if kind == "remove":
