@@ -145,6 +145,37 @@ async def test_a_new_game_over_a_kept_one_asks_first() -> None:
         assert saved_games() == []  # the new game is being played: no window offers it
 
 
+def footer_keys(app: ThreeUpApp) -> set[str]:
+    """The actions the footer offers now."""
+    return {binding.action for (_, binding, enabled, _) in app.active_bindings.values() if enabled}
+
+
+async def test_a_kept_game_can_be_forgotten_from_the_start_screen() -> None:
+    """A game the player will never go back to was offered first at every
+    start: `x` (shown in the footer while it is highlighted) asks, and
+    "yes" forgets it; on any other entry `x` does nothing."""
+    app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await leave_in_the_middle(pilot)
+        (kept,) = saved_games()
+        assert "forget_kept" in footer_keys(app)
+        await pilot.press("down")  # Play against bots
+        await pilot.pause()
+        assert "forget_kept" not in footer_keys(app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen) and kept.journal.exists()
+        await pilot.press("up", "x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="forget?")
+        assert "Forget your unfinished game (1 greedy bot)?" in str(app.screen.question)
+        await pilot.press("y")
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: start.saved is None, what="the offer gone")
+        assert "continue" not in menu_keys(app)
+        assert not kept.journal.exists() and kept_files() == []
+        assert "forget_kept" not in footer_keys(app)
+
+
 async def test_the_palette_continues_and_asks_as_the_menu_does() -> None:
     app = create_app(fast_launcher(), StartSpec(seed=16, name="me"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -179,10 +179,10 @@ async def host_and_leave_in_the_set_up(pilot: Pilot[int]) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
 
 
-def hosting_app() -> ThreeUpApp:
+def hosting_app(name: str = "Ann") -> ThreeUpApp:
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0
-    settings = HostSettings(players=2, bots=1, name="Ann", port=0, bind=LOOPBACK)
+    settings = HostSettings(players=2, bots=1, name=name, port=0, bind=LOOPBACK)
     return create_app(launcher, StartSpec(mode="host", host=settings))
 
 
@@ -198,6 +198,33 @@ async def test_a_table_left_in_its_set_up_is_offered_and_comes_back_in_its_set_u
         assert "Ann's table" in screen_text(app) and "game 1" in screen_text(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up back")
+
+
+async def test_a_kept_table_the_host_will_not_resume_can_be_forgotten() -> None:
+    """A host who left a table for good (and hosted another since) was
+    offered "Resume your table" first at every start, with no way to say
+    no: `x` on it asks, and "yes" forgets it (journal and table file).  The
+    question names the table in plain words, whatever its name holds."""
+    app = hosting_app("[b]Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await host_and_leave_in_the_set_up(pilot)
+        await wait_for(pilot, lambda: "resume" in offered(app), what="the table offered")
+        kept = list(tables_dir().iterdir())
+        assert kept
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="forget?")
+        question = str(app.screen.question)
+        assert "Forget your table [b]Ann's table (game 1)?" in question
+        assert "Forget your table [b]Ann's table" in screen_text(app)
+        await pilot.press("n")  # a slip: nothing is lost
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        assert "resume" in offered(app) and all(path.exists() for path in kept)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="forget?")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "resume" not in offered(app), what="the offer gone")
+        assert not any(path.exists() for path in kept)
+        assert app.launcher.kept_tables() == []
 
 
 async def test_a_host_leaving_mid_game_is_told_the_start_screen_brings_the_table_back() -> None:

@@ -55,6 +55,7 @@ from .messages import (
     ClockUpdated,
     ConnectionUpdated,
     ContinueRequested,
+    ForgetKeptRequested,
     GameOverRequested,
     GamesPlayedArrived,
     HelpRequested,
@@ -379,6 +380,17 @@ class ThreeUpApp(App[int]):
             len(games) - 1 if games else 0,
             tables[0] if tables else None,
         )
+
+    @on(ForgetKeptRequested)
+    def forget_kept_requested(self, message: ForgetKeptRequested) -> None:
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            if not forget(message.journal):
+                self.notify("It is open in another window: left as it is.", timeout=5)
+            self._show_saved_game()
+
+        self.open_once(ConfirmScreen(message.question), answered)
 
     @on(ResumeTableRequested)
     def resume_table_requested(self, message: ResumeTableRequested) -> None:

@@ -9,6 +9,7 @@ what screens post to ask the app for something.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from textual.message import Message
@@ -124,6 +125,15 @@ class ResumeTableRequested(Message):
     """Host again the table this app stopped in the middle of a game."""
 
     kept: KeptTable
+
+
+@dataclass
+class ForgetKeptRequested(Message):
+    """Forget the kept game or table the start screen offers (after asking):
+    a player who will never go back to it was offered it at every start."""
+
+    journal: Path
+    question: str  # what to ask: which game or table, and what is lost
 
 
 @dataclass

@@ -31,7 +31,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(self.question, id="question")
+            # Plain words: a question may name a table from a file.
+            yield Static(self.question, id="question", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, id="yes", variant="error", compact=True)
                 yield Button(self.no, id="no", variant="primary", compact=True)

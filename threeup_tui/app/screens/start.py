@@ -17,6 +17,7 @@ from ...savedgame import SavedGame
 from ...textclean import plural
 from ..messages import (
     ContinueRequested,
+    ForgetKeptRequested,
     HelpRequested,
     HostFormRequested,
     JoinFormRequested,
@@ -61,6 +62,8 @@ class StartScreen(Screen[None]):
         Binding("minus", "players(-1)", "Fewer players", key_display="-", show=False),
         Binding("b", "bot_level", "Bot level"),
         Binding("n", "name", "Your name", show=False),
+        # On the footer only while a kept game or table is highlighted.
+        Binding("x,delete", "forget_kept", "Forget it", key_display="x"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("q", "quit_app", "Quit"),
     ]
@@ -179,6 +182,41 @@ class StartScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.post_message(HelpRequested("rules"))
+
+    def _highlighted(self) -> str | None:
+        menu = self.query_one("#menu", OptionList)
+        index = menu.highlighted
+        return None if index is None else menu.get_option_at_index(index).id
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "forget_kept":
+            return self.is_mounted and self._highlighted() in ("resume", "continue")
+        return True
+
+    @on(OptionList.OptionHighlighted, "#menu")
+    def _highlight_moved(self) -> None:
+        self.refresh_bindings()  # "x Forget it" comes and goes with a kept entry
+
+    def action_forget_kept(self) -> None:
+        key = self._highlighted()
+        if key == "resume" and self.kept_table is not None:
+            table = self.kept_table
+            name = clean(table.table_name, 24)
+            self.post_message(
+                ForgetKeptRequested(
+                    table.journal,
+                    f"Forget your table {name} (game {table.game_number})? "
+                    "Nobody will be able to resume it.",
+                )
+            )
+        elif key == "continue" and self.saved is not None:
+            saved = self.saved
+            self.post_message(
+                ForgetKeptRequested(
+                    saved.journal,
+                    f"Forget your unfinished game ({saved.words()})? It cannot be continued after.",
+                )
+            )
 
     def action_quit_app(self) -> None:
         self.app.exit(0)
