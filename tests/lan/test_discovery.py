@@ -66,6 +66,7 @@ def test_the_valid_announcement_used_below_is_heard() -> None:
         msgpack.packb({**VALID, "name": "x" * 41}),  # longer than any host sends
         msgpack.packb({**VALID, "v": True}),  # not an integer
         msgpack.packb({**VALID, "v": 1.0}),
+        msgpack.packb({**VALID, "closed": 1}),  # not a bool
         msgpack.packb([1, 2, 3]),
         b"\xdd\xff\xff\xff\xff",  # an array header declaring 4 billion items
         b"\x00" * 600,  # too large
@@ -141,6 +142,32 @@ async def test_a_hosted_table_is_announced_and_its_seats_counted() -> None:
         assert table.port == client.address[1]  # type: ignore[attr-defined]
     finally:
         await client.close()
+
+
+async def test_a_table_closed_by_its_host_leaves_the_list_at_once() -> None:
+    """A host that closed its table cleanly stayed in friends' join lists
+    for FORGET_AFTER (5 s), a table that would refuse them; its announcer
+    now says the table closed as it stops."""
+    port = free_udp_port()
+    listener = Listener(port)  # binds the wildcard: broadcasts reach it; nothing is sent
+    await listener.start()
+    launcher = Launcher(announce_address=LOOPBACK_BROADCAST, announce_port=port)
+    client = await launcher.host(HostSettings(players=2, name="Ann", port=0, bind="127.0.0.1"))
+    try:
+        async with asyncio.timeout(5):
+            while not listener.current():
+                await asyncio.sleep(0.02)
+        await client.close()
+        closed_at = loop_time = asyncio.get_running_loop().time()
+        async with asyncio.timeout(5):
+            while listener.current():
+                await asyncio.sleep(0.02)
+                loop_time = asyncio.get_running_loop().time()
+        assert loop_time - closed_at < 1.0
+        assert listener.ignored == 0  # the farewell is understood, not counted as noise
+    finally:
+        await client.close()
+        await listener.stop()
 
 
 async def test_a_host_with_announcing_off_sends_nothing() -> None:

@@ -207,7 +207,7 @@ async def _players_back(table: Table, stop: asyncio.Event, seconds: float) -> No
                 await table.changed.wait()
 
 
-def describe_table(table: Table, port: int) -> bytes:
+def describe_table(table: Table, port: int, closed: bool = False) -> bytes:
     lobby = table.lobby()
     free = sum(1 for seat in lobby.seats if seat.kind == "open")
     return encode_announcement(
@@ -218,6 +218,7 @@ def describe_table(table: Table, port: int) -> bytes:
         lobby.code_required,
         lobby.started,
         table.table_id,
+        closed,
     )
 
 
@@ -237,6 +238,7 @@ async def start_announcer(
         lambda: describe_table(table, port),
         address or DEFAULT_ANNOUNCE_ADDRESS,
         announce_port or DEFAULT_ANNOUNCE_PORT,
+        farewell=lambda: describe_table(table, port, closed=True),
     )
     try:
         await announcer.start()
