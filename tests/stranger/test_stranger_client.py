@@ -1,0 +1,123 @@
+"""A client written from docs/protocol.md alone plays a whole game at a real host.
+
+The host is ``python -m threeup_tui host --headless`` in a subprocess on
+127.0.0.1 (an ephemeral port), two greedy bots in the other seats; the
+client is ``stranger_client.py``, which knows the protocol only from the
+document. If the document and the host part ways, this test says so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from stranger_client import GameLog, play_game
+
+DECK = 74
+# Two of every code but RC2 (kind 12) and BC2 (kind 38): Part 2, "Card codes".
+COPIES = {kind: 0 if kind in (12, 38) else 2 for kind in range(39)}
+VIEW_KEYS = {
+    "seat", "phase", "options", "names", "seats", "hand", "pile", "draw", "cleared",
+    "to_act", "extra", "draw_open", "turn", "legal", "pickup_reason", "draw_reason",
+    "winner", "places", "stalemate", "moves", "log",
+}  # fmt: skip
+LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+
+
+@pytest.fixture
+def host_port(tmp_path: Path) -> Iterator[int]:
+    """A headless host with two bots and one seat for the stranger; yields its port."""
+    env = dict(os.environ, THREEUP_ANNOUNCE="off", HOME=str(tmp_path))
+    for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(tmp_path / var.lower())
+    args = ["--headless", "--bind", "127.0.0.1", "--port", "0", "--players", "3"]
+    args += ["--bots", "2", "--games", "1", "--seed", "7", "--announce", "off"]
+    args += ["--record", str(tmp_path / "game.json")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "threeup_tui", "host", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    port: list[int] = []
+    found = threading.Event()
+
+    def read_output() -> None:  # keeps the pipe drained for the host's whole life
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if not port and (match := LISTENING.search(line)):
+                port.append(int(match.group(1)))
+                found.set()
+
+    threading.Thread(target=read_output, daemon=True).start()
+    try:
+        assert found.wait(20), "the host never said where it listens"
+        yield port[0]
+        assert proc.wait(10) == 0  # --games 1: the host closes the table itself
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def check_snapshot(snapshot: dict[str, Any], seat: int) -> None:
+    """The snapshot shows this seat's hand and public facts only."""
+    assert set(snapshot) == {"lobby", "view", "clock"}
+    assert snapshot["lobby"]["code"] is None  # the room code goes to the host's seat only
+    view = snapshot["view"]
+    if view is None:
+        return
+    assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
+    assert view["seat"] == seat
+    seats = view["seats"]
+    assert len(view["hand"]) == seats[seat][0]
+    everyone_chose = all(s[4] for s in seats)
+    shown: Counter[int] = Counter(view["hand"])
+    for i, (hand_size, face_up, face_down, known, _ready, _out) in enumerate(seats):
+        assert len(face_down) == 3 and set(face_down) <= {0, 1}, "face-down cards are bits"
+        if view["phase"] == "setup" and not everyone_chose and i != seat:
+            assert face_up == [], "D2: nobody sees another's choice before all have chosen"
+        shown.update(face_up)
+        if i == seat:
+            assert not Counter(known) - Counter(view["hand"]), "own known ⊆ own hand"
+        else:
+            assert len(known) <= hand_size
+            shown.update(known)
+    shown.update(view["pile"] + view["cleared"])
+    assert all(n <= COPIES[kind] for kind, n in shown.items()), "more copies than the deck"
+    in_play = sum(s[0] + len(s[1]) + sum(s[2]) for s in seats)
+    assert in_play + len(view["pile"]) + view["draw"] + len(view["cleared"]) == DECK
+
+
+@pytest.mark.parametrize("loss", [0.0, 0.2], ids=["clean", "lossy"])
+def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
+    """On a lossy link (a fifth of the datagrams lost each way) the retries,
+    acks and retransmissions the document describes carry the game too."""
+    log: GameLog = play_game(
+        "127.0.0.1", host_port, name="Stranger", chat="hello from outside", loss=loss, limit=20
+    )
+
+    assert log.ended == "over", log.ended
+    assert log.seat == 2 and log.accept["claim"] == 1
+    assert log.of_kind("rejected") == []
+    assert log.moves_sent > 0
+    if loss:
+        assert log.resent > 0, "the lossy link made the client retransmit"
+    final = log.views[-1]
+    assert final["phase"] == "over" and (final["winner"] is not None or final["stalemate"])
+    assert log.views[0]["phase"] == "setup" and len(log.views[0]["hand"]) == 6
+    for snapshot in log.snapshots:
+        check_snapshot(snapshot, log.seat)
+    own_lines = [m for m in log.of_kind("chat") if m["seat"] == log.seat]
+    assert [m["text"] for m in own_lines] == ["hello from outside"]
