@@ -8,9 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from net import NetConfig
+from net.codec import encode
+from net.packets import EchoPacket
 from threeup_tui.client.events import GameResult, GamesPlayed
 from threeup_tui.netplay.client import CLIENT_NET
 from threeup_tui.netplay.host import HOST_NET
@@ -94,3 +97,22 @@ def test_the_played_table_names_every_key_of_a_game_the_host_sends() -> None:
                         40, 30, "first_out")  # fmt: skip
     (game,) = played_to_wire(GamesPlayed((result,)))["games"]
     assert documented_keys("GAME") == set(game)
+
+
+def test_the_largest_hello_the_document_promises_fits_one_echo() -> None:
+    """A stranger sizes its hello by the number the document gives: a hello
+    that large must fit ECHO with every other field at its largest, and one
+    byte more must not (else the number is not the bound)."""
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"a hello of at most \*\*([\d,]+) bytes\*\* packed", text)
+    assert found, "the document gives no bound on the hello's size"
+    bound = int(found.group(1).replace(",", ""))
+
+    def echo(size: int) -> bytes:
+        hello = "h" * (size - 3)  # a str16: 3 bytes of header
+        assert len(msgpack.packb(hello)) == size
+        return encode(EchoPacket(2**64 - 1, 256, 65_536, hello, 2**64 - 1, bytes(16)))
+
+    assert len(echo(bound)) == 1200
+    with pytest.raises(ValueError, match="too large"):
+        echo(bound + 1)
