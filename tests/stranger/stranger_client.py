@@ -1,8 +1,10 @@
 """A threeup client written from ``docs/protocol.md`` alone.
 
 It keeps the document honest: nothing here comes from ``net/`` or
-``threeup_tui/``, only the standard library and ``msgpack``. Where the
-document left something open, the guess is marked ``GUESS``.
+``threeup_tui/``, only the standard library and ``msgpack``. It was
+written before any of the project's code was read; where the document
+then left something open, the document was mended rather than the
+client taught what the code does.
 
 Part 1 (sessions): ``Session`` does the handshake, reliable messages,
 acks, retransmission, heartbeats, the state channel and the close.
@@ -306,7 +308,8 @@ class Session:
             return []
         self.held[seq] = (last, chunk)
         events: list[tuple[str, Any]] = []
-        # GUESS (questions Q3): in-order chunks of an unfinished run count as received.
+        # In-order chunks of an unfinished message count in next_seq at once: the
+        # document allows it (SESSION ack), the reference receiver sacks them.
         while self.recv_next_seq in self.held:
             last, chunk = self.held.pop(self.recv_next_seq)
             self.recv_next_seq += 1
