@@ -119,5 +119,6 @@ def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
     assert log.views[0]["phase"] == "setup" and len(log.views[0]["hand"]) == 6
     for snapshot in log.snapshots:
         check_snapshot(snapshot, log.seat)
+    assert log.of_kind("played") == []  # no game kept for the seat yet: no message at all
     own_lines = [m for m in log.of_kind("chat") if m["seat"] == log.seat]
     assert [m["text"] for m in own_lines] == ["hello from outside"]
