@@ -88,6 +88,7 @@ def check_snapshot(snapshot: dict[str, Any], seat: int) -> None:
         assert len(face_down) == 3 and set(face_down) <= {0, 1}, "face-down cards are bits"
         if view["phase"] == "setup" and not everyone_chose and i != seat:
             assert face_up == [], "D2: nobody sees another's choice before all have chosen"
+            assert hand_size == 6, "nor how many cards left the hand"
         shown.update(face_up)
         if i == seat:
             assert not Counter(known) - Counter(view["hand"]), "own known ⊆ own hand"
