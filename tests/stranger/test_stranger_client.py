@@ -29,6 +29,11 @@ VIEW_KEYS = {
     "to_act", "extra", "draw_open", "turn", "legal", "pickup_reason", "draw_reason",
     "winner", "places", "stalemate", "moves", "log",
 }  # fmt: skip
+# A name through every step of the document's cleaning (Part 2, "Names"):
+# a mark after a space goes, NFC makes n + acute one letter, four marks of
+# the five left stay on it, markup and BEL go, whitespace is made one space.
+NAME_SENT = " \u0301Ann\u0301\u0301\u0301\u0301\u0301\u0301\t [bold]B\x07 "
+NAME_SEATED = "An\u0144\u0301\u0301\u0301\u0301 B"
 LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 
 
@@ -106,7 +111,7 @@ def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
     """On a lossy link (a fifth of the datagrams lost each way) the retries,
     acks and retransmissions the document describes carry the game too."""
     log: GameLog = play_game(
-        "127.0.0.1", host_port, name="Stranger", chat="hello from outside", loss=loss, limit=20
+        "127.0.0.1", host_port, name=NAME_SENT, chat="hello from outside", loss=loss, limit=20
     )
 
     assert log.ended == "over", log.ended
@@ -121,5 +126,7 @@ def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
     for snapshot in log.snapshots:
         check_snapshot(snapshot, log.seat)
     assert log.of_kind("played") == []  # no game kept for the seat yet: no message at all
+    assert log.snapshots[-1]["lobby"]["seats"][log.seat][0] == NAME_SEATED
+    assert final["names"][log.seat] == NAME_SEATED
     own_lines = [m for m in log.of_kind("chat") if m["seat"] == log.seat]
     assert [m["text"] for m in own_lines] == ["hello from outside"]
