@@ -85,6 +85,10 @@ def check_snapshot(snapshot: dict[str, Any], seat: int) -> None:
         return
     assert set(view) <= VIEW_KEYS, set(view) - VIEW_KEYS
     assert view["seat"] == seat
+    # The hand is sorted by rank, then colour (R, G, B); the log holds the
+    # last 6 moves, each [seat, kind, cards, cleared, picked_up, drawn, out, flip_failed].
+    assert view["hand"] == sorted(view["hand"], key=lambda kind: (kind % 13, kind // 13))
+    assert len(view["log"]) <= 6 and all(len(entry) == 8 for entry in view["log"])
     seats = view["seats"]
     assert len(view["hand"]) == seats[seat][0]
     everyone_chose = all(s[4] for s in seats)
@@ -125,6 +129,8 @@ def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
     assert log.views[0]["phase"] == "setup" and len(log.views[0]["hand"]) == 6
     for snapshot in log.snapshots:
         check_snapshot(snapshot, log.seat)
+    moves = [view["moves"] for view in log.views]
+    assert moves == sorted(moves), "snapshots superseded, never older than the last"
     assert log.of_kind("played") == []  # no game kept for the seat yet: no message at all
     assert log.snapshots[-1]["lobby"]["seats"][log.seat][0] == NAME_SEATED
     assert final["names"][log.seat] == NAME_SEATED
