@@ -484,6 +484,29 @@ def _play(session: Session, player: Stranger, log: GameLog, limit: float) -> Gam
     return log
 
 
+def join_as_spectator(host: str, port: int, name: str = "watcher") -> tuple[Session, GameLog]:
+    """A spectator's session (no seat: the public view only), connected."""
+    session = Session(host, port)
+    hello = {"game": "threeup", "v": 1, "name": name, "code": None}
+    log = GameLog(accept=session.connect(hello | {"token": secrets.token_hex(16), "watch": True}))
+    return session, log
+
+
+def watch(session: Session, log: GameLog, limit: float = 60.0) -> GameLog:
+    """Take in everything a spectator is sent until the host ends the session."""
+    started = time.monotonic()
+    try:
+        while time.monotonic() - started < limit:
+            for kind, value in session.poll(0.5):
+                (log.messages if kind == "message" else log.snapshots).append(value)
+    except SessionEnded as ended:
+        log.ended = str(ended)
+        return log
+    session.close("gave up")
+    log.ended = "time limit"
+    return log
+
+
 if __name__ == "__main__":
     import sys
 

@@ -15,11 +15,12 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from stranger_client import GameLog, play_game
+from stranger_client import GameLog, join_as_spectator, play_game, watch
 
 DECK = 74
 # Two of every code but RC2 (kind 12) and BC2 (kind 38): Part 2, "Card codes".
@@ -136,3 +137,24 @@ def test_a_stranger_plays_a_whole_game(host_port: int, loss: float) -> None:
     assert final["names"][log.seat] == NAME_SEATED
     own_lines = [m for m in log.of_kind("chat") if m["seat"] == log.seat]
     assert [m["text"] for m in own_lines] == ["hello from outside"]
+
+
+def test_a_stranger_watches_a_whole_game_to_the_host_closing(host_port: int) -> None:
+    """A spectator sees the public view only, and stays to the host's CLOSE."""
+    session, watched = join_as_spectator("127.0.0.1", host_port)
+    with ThreadPoolExecutor(1) as pool:
+        watching = pool.submit(watch, session, watched, 20)
+        played = play_game("127.0.0.1", host_port, limit=20)
+        watched = watching.result(25)
+
+    assert played.ended == "over"
+    assert watched.accept["seat"] is None and watched.accept["claim"] is None
+    closing = "PEER_CLOSED: the table has played its 1 game"
+    assert watched.ended == closing
+    assert watched.of_kind("closed") == [{"t": "closed", "reason": closing.split(": ", 1)[1]}]
+    assert watched.views[-1]["phase"] == "over"
+    for view in watched.views:
+        assert view["seat"] is None and view["hand"] == [] and view["legal"] == []
+    # No turn timer at this table: every snapshot shows something new.
+    repeats = [a for a, b in zip(watched.snapshots, watched.snapshots[1:], strict=False) if a == b]
+    assert repeats == [], "a snapshot that changes nothing"

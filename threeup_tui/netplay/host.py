@@ -563,8 +563,11 @@ class NetHost:
                         log.info("%s was removed from seat %d", peer.name, peer.seat + 1)
                         asyncio.get_running_loop().call_soon(self._detach, peer, CLOSE_REMOVED)
                     return
-                peer.lobby = self._wire(event.lobby, lobby_to_wire)
-                self._mark(peer)
+                lobby = self._wire(event.lobby, lobby_to_wire)
+                unchanged = lobby == peer.lobby
+                peer.lobby = lobby  # the shared object even when equal: _flush groups by it
+                if not unchanged:  # a table change this session is not shown: no snapshot
+                    self._mark(peer)
             elif isinstance(event, ViewChanged):
                 peer.view = self._wire(event.view, view_to_wire)
                 self._mark(peer, urgent=True)
