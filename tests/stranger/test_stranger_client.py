@@ -3,7 +3,8 @@
 The host is ``python -m threeup_tui host --headless`` in a subprocess on
 127.0.0.1 (an ephemeral port), two greedy bots in the other seats; the
 client is ``stranger_client.py``, which knows the protocol only from the
-document. If the document and the host part ways, this test says so.
+document: one plays a seat, one watches as a spectator to the host's
+CLOSE. If the document and the host part ways, this test says so.
 """
 
 from __future__ import annotations
@@ -77,8 +78,9 @@ def host_port(tmp_path: Path) -> Iterator[int]:
             proc.wait()
 
 
-def check_snapshot(snapshot: dict[str, Any], seat: int) -> None:
-    """The snapshot shows this seat's hand and public facts only."""
+def check_snapshot(snapshot: dict[str, Any], seat: int | None) -> None:
+    """The snapshot shows this seat's hand (none for a spectator, seat None)
+    and public facts only."""
     assert set(snapshot) == {"lobby", "view", "clock"}
     assert snapshot["lobby"]["code"] is None  # the room code goes to the host's seat only
     view = snapshot["view"]
@@ -91,7 +93,7 @@ def check_snapshot(snapshot: dict[str, Any], seat: int) -> None:
     assert view["hand"] == sorted(view["hand"], key=lambda kind: (kind % 13, kind // 13))
     assert len(view["log"]) <= 6 and all(len(entry) == 8 for entry in view["log"])
     seats = view["seats"]
-    assert len(view["hand"]) == seats[seat][0]
+    assert len(view["hand"]) == (0 if seat is None else seats[seat][0])
     everyone_chose = all(s[4] for s in seats)
     shown: Counter[int] = Counter(view["hand"])
     for i, (hand_size, face_up, face_down, known, _ready, _out) in enumerate(seats):
@@ -153,8 +155,9 @@ def test_a_stranger_watches_a_whole_game_to_the_host_closing(host_port: int) -> 
     assert watched.ended == closing
     assert watched.of_kind("closed") == [{"t": "closed", "reason": closing.split(": ", 1)[1]}]
     assert watched.views[-1]["phase"] == "over"
-    for view in watched.views:
-        assert view["seat"] is None and view["hand"] == [] and view["legal"] == []
+    for snapshot in watched.snapshots:
+        check_snapshot(snapshot, None)
+    assert all(view["legal"] == [] for view in watched.views)
     # No turn timer at this table: every snapshot shows something new.
     repeats = [a for a, b in zip(watched.snapshots, watched.snapshots[1:], strict=False) if a == b]
     assert repeats == [], "a snapshot that changes nothing"
