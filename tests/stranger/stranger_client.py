@@ -437,6 +437,26 @@ class Stranger:
                 self.log.first_move_at = time.monotonic() - self.started
 
 
+def sit_down(
+    host: str,
+    port: int,
+    name: str = "stranger",
+    token: str | None = None,
+    claim: int | None = None,
+    loss: float = 0.0,
+) -> tuple[Session, GameLog]:
+    """A seat: a newcomer's with a fresh token, or, given the token and the
+    claim of its last ACCEPT, the seat of a client coming back by itself."""
+    session = Session(host, port, loss=loss, rng=random.Random(7))
+    hello = {"game": "threeup", "v": 1, "name": name, "code": None, "watch": False}
+    hello["token"] = token or secrets.token_hex(16)
+    if claim is not None:
+        hello["claim"] = claim
+    log = GameLog(accept=session.connect(hello))
+    log.seat = log.accept["seat"]
+    return session, log
+
+
 def play_game(
     host: str,
     port: int,
@@ -446,21 +466,24 @@ def play_game(
     loss: float = 0.0,
 ) -> GameLog:
     """Sit down, play one game to its end with the simplest rule, chat, leave."""
-    log = GameLog()
-    session = Session(host, port, loss=loss, rng=random.Random(7))
-    token = secrets.token_hex(16)  # a fresh seat token: this stranger never comes back
-    hello = {"game": "threeup", "v": 1, "name": name, "code": None, "token": token}
-    log.accept = session.connect(hello | {"watch": False})
-    log.seat = log.accept["seat"]
+    session, log = sit_down(host, port, name, loss=loss)
     session.send({"t": "chat", "text": chat})
+    return play(session, log, limit)
+
+
+def play(session: Session, log: GameLog, limit: float = 60.0, moves: int | None = None) -> GameLog:
+    """Play until the game is over (then chat and leave), the host ends the
+    session, or ``moves`` moves have been sent (the session is left open)."""
     player = Stranger(session, log)
     try:
-        return _play(session, player, log, limit)
+        return _play(session, player, log, limit, moves)
     finally:
         log.resent = session.resent
 
 
-def _play(session: Session, player: Stranger, log: GameLog, limit: float) -> GameLog:
+def _play(
+    session: Session, player: Stranger, log: GameLog, limit: float, moves: int | None
+) -> GameLog:
     try:
         while time.monotonic() - player.started < limit:
             for kind, value in session.poll(0.5):
@@ -476,6 +499,9 @@ def _play(session: Session, player: Stranger, log: GameLog, limit: float) -> Gam
                     return log
                 if view is not None:
                     player.on_view(view)
+                if moves is not None and log.moves_sent >= moves:
+                    log.ended = "paused"
+                    return log
     except SessionEnded as ended:
         log.ended = str(ended)
         return log

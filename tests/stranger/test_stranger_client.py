@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from stranger_client import GameLog, join_as_spectator, play_game, watch
+from stranger_client import GameLog, join_as_spectator, play, play_game, sit_down, watch
 
 DECK = 74
 # Two of every code but RC2 (kind 12) and BC2 (kind 38): Part 2, "Card codes".
@@ -39,43 +40,58 @@ NAME_SEATED = "An\u0144\u0301\u0301\u0301\u0301 B"
 LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 
 
+HostStarter = Callable[..., tuple["subprocess.Popen[str]", int]]
+
+
 @pytest.fixture
-def host_port(tmp_path: Path) -> Iterator[int]:
-    """A headless host with two bots and one seat for the stranger; yields its port."""
+def start_host(tmp_path: Path) -> Iterator[HostStarter]:
+    """Starts ``threeup host --headless`` with the given flags on 127.0.0.1
+    and an ephemeral port; returns the process and its port."""
+    procs: list[subprocess.Popen[str]] = []
     env = dict(os.environ, THREEUP_ANNOUNCE="off", HOME=str(tmp_path))
     for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         env[var] = str(tmp_path / var.lower())
-    args = ["--headless", "--bind", "127.0.0.1", "--port", "0", "--players", "3"]
-    args += ["--bots", "2", "--games", "1", "--seed", "7", "--announce", "off"]
-    args += ["--record", str(tmp_path / "game.json")]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "threeup_tui", "host", *args],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert proc.stdout is not None
-    port: list[int] = []
-    found = threading.Event()
 
-    def read_output() -> None:  # keeps the pipe drained for the host's whole life
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if not port and (match := LISTENING.search(line)):
-                port.append(int(match.group(1)))
-                found.set()
+    def start(*flags: str) -> tuple[subprocess.Popen[str], int]:
+        args = ["--headless", "--bind", "127.0.0.1", "--port", "0", "--announce", "off"]
+        if "--resume" in flags:  # a resumed table keeps its address, port and announcing
+            args = ["--headless"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "threeup_tui", "host", *args, *flags],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        procs.append(proc)
+        port: list[int] = []
+        found = threading.Event()
 
-    threading.Thread(target=read_output, daemon=True).start()
-    try:
+        def read_output() -> None:  # keeps the pipe drained for the host's whole life
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if not port and (match := LISTENING.search(line)):
+                    port.append(int(match.group(1)))
+                    found.set()
+
+        threading.Thread(target=read_output, daemon=True).start()
         assert found.wait(20), "the host never said where it listens"
-        yield port[0]
-        assert proc.wait(10) == 0  # --games 1: the host closes the table itself
-    finally:
+        return proc, port[0]
+
+    yield start
+    for proc in procs:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def host_port(start_host: HostStarter) -> Iterator[int]:
+    """A table of three: two greedy bots and one seat for the stranger."""
+    proc, port = start_host("--players", "3", "--bots", "2", "--games", "1", "--seed", "7")
+    yield port
+    assert proc.wait(10) == 0  # --games 1: the host closes the table itself
 
 
 def check_snapshot(snapshot: dict[str, Any], seat: int | None) -> None:
@@ -161,3 +177,37 @@ def test_a_stranger_watches_a_whole_game_to_the_host_closing(host_port: int) -> 
     # No turn timer at this table: every snapshot shows something new.
     repeats = [a for a, b in zip(watched.snapshots, watched.snapshots[1:], strict=False) if a == b]
     assert repeats == [], "a snapshot that changes nothing"
+
+
+def test_a_stranger_comes_back_to_its_seat_after_a_stop_and_a_resume(
+    start_host: HostStarter, tmp_path: Path
+) -> None:
+    """Part 2, "Table lifecycle" 8 and "Resuming": a host stopped in a game
+    says it may resume; the client comes back by itself with its token and
+    claim, to the same port, and plays the game to its end."""
+    record = str(tmp_path / "game.json")
+    flags = ("--players", "2", "--bots", "1", "--games", "1", "--seed", "7", "--record", record)
+    first, port = start_host(*flags)
+    session, log = sit_down("127.0.0.1", port)
+    assert play(session, log, limit=20, moves=3).ended == "paused"
+    first.send_signal(signal.SIGTERM)
+    watch(session, log, limit=10)
+    assert first.wait(10) == 130
+
+    stopped = "the host stopped in the middle of the game: it may resume the table"
+    assert log.of_kind("closed") == [{"t": "closed", "reason": stopped}]
+    assert log.ended == f"PEER_CLOSED: {stopped}"
+    seen = log.views[-1]["moves"]
+
+    second, again = start_host("--resume", record)
+    assert again == port  # the same port: clients coming back by themselves find it
+    token, claim = log.accept["token"], log.accept["claim"]
+    session, back = sit_down("127.0.0.1", port, token=token, claim=claim)
+    assert back.seat == log.seat and back.accept["table_id"] == log.accept["table_id"]
+    assert back.accept["claim"] == claim + 1
+    assert play(session, back, limit=20).ended == "over"
+    assert back.views[0]["phase"] == "play" and back.views[0]["moves"] >= seen
+    assert back.of_kind("rejected") == []
+    for snapshot in back.snapshots:
+        check_snapshot(snapshot, back.seat)
+    assert second.wait(10) == 0
