@@ -136,6 +136,8 @@ PROMPT_TIMEOUT = 120.0
 # one of the MAX_CONNECTIONS places, and enough of them kept everyone out.
 SESSION_WAIT = 10.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
+# What a player reads when their session fails in a way nobody foresaw.
+SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says why): try again.\r\n"
 # A client that stops answering without closing (a laptop asleep, a network
 # gone) kept its connection for as long as TCP cared, and its app, on the
 # host, kept the seat "here": the table never handed it to a bot.  The door
@@ -691,6 +693,10 @@ class SshDoor:
             code = await self._seat_and_play(process, term)
         except Exception:  # a broken session must not take the door down
             log.exception("an SSH session failed")
+            # The player read nothing at all (a NUL in TERM once did that):
+            # say so in a line; what went wrong is the host's to read.
+            with contextlib.suppress(Exception):
+                process.stderr.write(SESSION_FAILED)
         with contextlib.suppress(Exception):
             process.exit(code)
             # Until the client has the exit status and every byte before it

@@ -130,3 +130,48 @@ async def test_a_session_that_cannot_start_leaves_nothing_open_on_the_host() -> 
             session = _SessionThatCannotStart()
             await door._run_app(session, None, "xterm", "ann", "t" * 32)  # type: ignore[arg-type]
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+class _SessionThatFails:
+    """An SSH session (its process's side) whose seating fails in a way the
+    door did not foresee: here, reading who it is raises."""
+
+    command = None
+    subsystem = None
+
+    def __init__(self) -> None:
+        self.told = bytearray()
+        self.exit_code: int | None = None
+        self.stderr = self
+
+    def write(self, data: bytes) -> None:
+        self.told += data
+
+    def get_terminal_type(self) -> str:
+        return "xterm"
+
+    def get_extra_info(self, name: str) -> object:
+        raise RuntimeError("a secret detail of the host")
+
+    def exit(self, code: int) -> None:
+        self.exit_code = code
+
+    async def wait_closed(self) -> None:
+        return None
+
+
+async def test_a_session_that_fails_tells_its_player_in_a_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A session that failed for a reason nobody foresaw (a NUL in TERM
+    once did) left the player reading nothing at all, and only the host's
+    log knew; the player is now told, in a line, and the detail stays in
+    the log."""
+    door = SshDoor(47823, Table(TableConfig(players=2)))
+    session = _SessionThatFails()
+    await door._one_session(session)  # type: ignore[arg-type]
+    told = session.told.decode()
+    assert "threeup: something went wrong here" in told and "try again" in told
+    assert "secret detail" not in told
+    assert session.exit_code == 1
+    assert "a secret detail of the host" in caplog.text
