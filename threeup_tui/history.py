@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .paths import confined_guest, data_dir
 from .recordfile import free_path, locked, open_regular, set_aside
+from .rules.state import MAX_PLAYERS, MIN_PLAYERS
 
 HISTORY_FILE = "history.sqlite3"
 RECORDS_DIR = "records"
@@ -91,10 +92,15 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_by_identity ON games(table_id, game_numb
 # by hand or by another program (a date that is no date, a place in words)
 # once stopped the app with a traceback on "Your games".  Such rows are
 # passed over when reading, and counted (Stats.unreadable), never changed.
+# Numbers too: a place counts a tally's column per place up to it, and one
+# row placed 300000000th took 7 GB and a minute before "Your games" showed.
 _OUR_GAME = (
     "threeup_time(finished_at) AND typeof(venue) = 'text'"
     " AND typeof(players) = 'integer' AND typeof(my_seat) = 'integer'"
+    f" AND players BETWEEN {MIN_PLAYERS} AND {MAX_PLAYERS}"
+    " AND my_seat BETWEEN 0 AND players - 1"
     " AND typeof(place) IN ('integer', 'null')"
+    " AND (place IS NULL OR place BETWEEN 1 AND players)"
     " AND typeof(won) = 'integer' AND won IN (0, 1)"
     " AND typeof(stalemate) = 'integer' AND stalemate IN (0, 1)"
     " AND typeof(moves) = 'integer' AND typeof(turns) = 'integer'"

@@ -373,6 +373,11 @@ def test_a_database_that_is_not_a_history_is_one_line_then_kept_aside() -> None:
         "moves = 'many'",
         "players = 2.5",
         "record = x'00'",
+        # Numbers no game has: one placed 300000000th took 7 GB to tally.
+        "place = 4",  # of 3 players
+        "place = 0",
+        "players = 7",
+        "my_seat = 3",
     ],
 )
 def test_a_game_row_changed_by_hand_is_passed_over_and_counted(change: str) -> None:
