@@ -228,7 +228,13 @@ def write_atomic(
     the new content, and the link stays.
     """
     target = Path(path) if new else _through_link(Path(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        # A file where the directory should be.  Said as such: callers read
+        # FileExistsError as "the name is taken", and a record saved to
+        # notes.txt/x.json was refused as "notes.txt/x.json already exists".
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(target.parent)) from None
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -1057,6 +1057,8 @@ class Table:
         try:
             save_record(path, record, new=True)
         except FileExistsError:
+            if os.path.isdir(path):
+                raise TableError(f"{path} is a directory: give the record a file name") from None
             raise TableError(f"{path} already exists: give the record another name") from None
         except OSError as err:
             raise TableError(f"cannot save to {path}: {err.strerror}") from None

@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -45,6 +47,65 @@ def test_a_saved_record_is_written_over_no_file(tmp_path: Path) -> None:
     assert table.save(fresh) == str(fresh)
     assert verify(json.loads(fresh.read_text())).ok
     assert recordfile.free_path(tmp_path, "threeup-game") == tmp_path / "threeup-game-3.json"
+
+
+def test_a_record_saved_where_no_file_can_be_says_why(tmp_path: Path) -> None:
+    """A name in the game-over box whose directory is a file, or that names
+    a directory, was refused as "already exists: give the record another
+    name", which sent the player looking for a record that was not there."""
+    table = bot_table(tmp_path / "game.json")
+    table.start(None)
+    while table.step_bot():
+        pass
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    before = sorted(tmp_path.iterdir())
+    with pytest.raises(TableError) as refused:
+        table.save(notes / "game.json")
+    assert str(refused.value) == f"cannot save to {notes / 'game.json'}: Not a directory"
+    assert notes.read_text() == "my notes"
+    with pytest.raises(TableError) as refused:
+        table.save(tmp_path)
+    assert str(refused.value) == f"{tmp_path} is a directory: give the record a file name"
+    assert sorted(tmp_path.iterdir()) == before  # nothing made, nothing left half-written
+
+
+_JOURNAL_DIR_BECOMES_A_FILE = """
+import shutil, sys
+from pathlib import Path
+from threeup_tui.rules import Phase
+from threeup_tui.table import TableConfig, open_table
+folder = Path(sys.argv[1])
+table = open_table(TableConfig(players=3, seed=5, journal=folder / "game.json"), bots=3)
+table.start(None)
+for _ in range(40):
+    table.step_bot()
+shutil.rmtree(folder)
+folder.write_text("a file where the journal's directory was")
+while table.step_bot():
+    pass
+print("over" if table.state.phase == Phase.OVER else "not over")
+"""
+
+
+def test_a_journals_directory_turned_file_does_not_hang_the_table(tmp_path: Path) -> None:
+    """The end of a game keeps its record beside the journal, trying the
+    next free name while the write says the name is taken.  With the
+    journal's directory replaced by a file, making the directory said
+    "File exists" for every name, and the table looped for ever at the last
+    move (in its own process here: the loop never ends)."""
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-c", _JOURNAL_DIR_BECOMES_A_FILE, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.stdout.strip() == "over", run.stderr
+    assert "Not a directory" in run.stderr and "File exists" not in run.stderr
+    assert folder.read_text() == "a file where the journal's directory was"
 
 
 def test_a_new_tables_journal_and_kept_records_write_over_no_file(tmp_path: Path) -> None:
