@@ -1177,6 +1177,32 @@ async def test_a_real_hosts_lobby_shows_its_ssh_door_port() -> None:
         await wait_for(pilot, lambda: on(app, StartScreen))
 
 
+async def test_the_tallies_of_games_for_six_places_fit_their_lines_at_80x24() -> None:
+    """Games for places at six seats: each tally row listed all six places'
+    counts ("13·10·8·0·2·0") under a heading of "1st·2nd·…", and at 80
+    columns every row broke over two lines, the counts under the label."""
+    history = History()
+    for level, places in (("random", (1, 2, 2, 3, 5, 6) * 10), ("greedy", (1, 4, 6) * 4)):
+        for place in places:
+            bots = [SeatEntry(f"{level}-{i}", "bot", level) for i in range(2, 7)]
+            seats = (SeatEntry("me", "you"), *bots)
+            history.add(FinishedGame(seats, 0, place, place == 1, False, 90, 80, "places"))
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("down", "down", "down", "enter")
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause()
+        for tally in ("#by-opponents", "#by-players"):
+            widget = app.screen.query_one(tally, Static)
+            lines = str(widget.render()).splitlines()
+            assert widget.size.height == len(lines), (tally, lines)
+        text = screen_text(app)
+        assert re.search(r"against +games won rate  1st·2nd·…", text), text
+        assert re.search(r"random +60 +10 +17%  10·20·…", text), text
+        assert re.search(r"6 players +72 +14 +19%  14·20·…", text), text
+
+
 async def test_the_stats_screen_reads_past_a_game_changed_by_hand() -> None:
     """A date that is no date, written into the history by hand or by another
     program, ended the app with a traceback when Your games was opened."""

@@ -86,17 +86,20 @@ def tally_table(title: str, tallies: tuple[Tally, ...], label: str = "{}") -> Co
     """A small table of text (37 columns, two fit side by side at 80): games,
     wins, the win rate, and how often each place (1st·2nd·...)."""
     places = max((len(t.places) for t in tallies), default=0)
-    names = [ordinal(p) for p in range(1, places + 1)]
+    # Up to three places fit the 37 columns; past them the 1st and 2nd, and
+    # "…", in the heading and in every row alike (the rows once listed all
+    # six, and each broke over two lines at 80 columns).
+    shown = places if places <= 3 else 2
+    names = [ordinal(p) for p in range(1, shown + 1)] + (["…"] if shown < places else [])
     head = f"{title:<9} {'games':>5} {'won':>3} {'rate':>4}"
     if places:
-        head += "  " + ("·".join(names) if places <= 3 else "·".join([*names[:2], "…"]))
+        head += "  " + "·".join(names)
     lines = [Content.styled(head, "bold")]
     for t in tallies:
         row = f"{clean(label.format(t.label), 9):<9} {t.games:>5} {t.wins:>3} {t.win_rate:>4.0%}"
         if places:
-            row += "  " + "·".join(
-                str(t.places[p] if p < len(t.places) else 0) for p in range(places)
-            )
+            counts = [str(t.places[p] if p < len(t.places) else 0) for p in range(shown)]
+            row += "  " + "·".join(counts + (["…"] if shown < places else []))
         lines.append(Content(row))
     return Content("\n").join(lines)
 
