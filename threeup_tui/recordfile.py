@@ -192,6 +192,16 @@ def not_utf8(err: UnicodeDecodeError) -> str:
 def json_of(text: str, path: str | os.PathLike[str]) -> Any:
     """The decoded JSON of ``text``, read from the file at ``path``;
     MalformedRecord (one line naming ``path``) if it cannot be."""
+    # Two files met often, that Python tells in its own words: an empty one
+    # ("Expecting value at line 1 column 1"), and one an editor saved with
+    # a byte order mark ("Unexpected UTF-8 BOM (decode using utf-8-sig)").
+    if not text.strip():
+        raise MalformedRecord(f"{path}: empty, no JSON in it")
+    if text.startswith("\ufeff"):
+        raise MalformedRecord(
+            f"{path}: starts with a byte order mark, which JSON may not:"
+            " save it as UTF-8 without one"
+        )
     try:
         return json.loads(text, parse_int=_int_reader())
     except json.JSONDecodeError as err:

@@ -52,3 +52,27 @@ def test_json_nested_too_deeply_is_one_plain_line(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text("[" * 100_000)
     assert _refusal(path) == f"{path}: nested too deeply"
+
+
+@pytest.mark.parametrize(
+    ("content", "told"),
+    [
+        (b"", "empty, no JSON in it"),
+        (b" \n\t\n", "empty, no JSON in it"),
+        (
+            b'\xef\xbb\xbf{"format": "threeup-record/1"}',
+            "starts with a byte order mark, which JSON may not: save it as UTF-8 without one",
+        ),
+    ],
+)
+def test_an_empty_file_and_a_byte_order_mark_are_told_in_threeups_words(
+    tmp_path: Path, content: bytes, told: str
+) -> None:
+    """An empty file read "not JSON (Expecting value at line 1 column 1)",
+    and a record an editor saved with a byte order mark "not JSON
+    (Unexpected UTF-8 BOM (decode using utf-8-sig) ...)": Python's advice,
+    not a player's."""
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    assert _refusal(path) == f"{path}: {told}"
+    assert path.read_bytes() == content
