@@ -309,7 +309,68 @@ def test_a_number_of_thousands_of_digits_is_told_in_a_line(tmp_path: Path, recor
     assert "11111111111111111111… (4000 digits)" in proc.stdout and len(proc.stdout) < 200
 
 
+def test_a_name_of_a_hundred_thousand_characters_is_cut_in_the_verdict(
+    tmp_path: Path, records
+) -> None:
+    # The engine's message named the seat with its whole name: the verdict
+    # was one line of 700 KB, ESC and all, on the terminal.
+    record = samples.with_moves(records["short"], {"seat": 0, "pickup": True})
+    record["players"][0] = "\x1b[31mred" * 100_000
+    proc = run("verify", str(write(tmp_path / "n.json", record)))
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("illegal move 2 of 2: "), proc.stdout[:200]
+    assert "(" + "[31mred" * 3 + ")" in proc.stdout  # 24 characters, ESC and all
+    assert "\x1b" not in proc.stdout and len(proc.stdout) < 200, proc.stdout[:200]
+    code, out = _verify_json(tmp_path / "n.json")
+    assert code == 1 and out["move"] == 1 and len(out["error"]) < 200, out["error"][:200]
+
+
 # ------------------------------------------------------------- malformed files
+_QUOTED = "'" + "X" * 38 + "…"  # 40 characters of the value's repr (textclean.SHOWN_VALUE)
+
+
+@pytest.mark.parametrize(
+    ("where", "told"),
+    [
+        ("deck", f"unknown card code {_QUOTED} in 'deck'"),
+        ("setup", f"unknown card code {_QUOTED} in 'setup'"),
+        ("field", f"unknown field {_QUOTED}"),
+        ("option", f"unknown option {_QUOTED}"),
+        ("format", f"'format' must be 'threeup-record/1', not {_QUOTED}"),
+    ],
+)
+def test_a_value_of_a_megabyte_is_quoted_in_a_short_line(
+    tmp_path: Path, records, where: str, told: str
+) -> None:
+    # The value was quoted whole: "not a record" was a line of a megabyte.
+    record = copy.deepcopy(records["short"])
+    value = "X" * 1_000_000
+    if where == "deck":
+        record["deck"][40] = value
+    elif where == "setup":
+        record["setup"][2][1] = value
+    elif where == "field":
+        record[value] = 1
+    elif where == "option":
+        record["options"] = {value: True}
+    else:
+        record["format"] = value
+    path = write(tmp_path / "big.json", record)
+    err = assert_usage_error(run("verify", str(path)))
+    assert err == f"threeup verify: not a record: {path}: {told}"
+
+
+def test_a_record_of_another_format_version_says_which(tmp_path: Path, records) -> None:
+    record = copy.deepcopy(records["short"])
+    record["format"] = "threeup-record/2"
+    path = write(tmp_path / "v2.json", record)
+    err = assert_usage_error(run("verify", str(path)))
+    assert err == (
+        f"threeup verify: not a record: {path}: "
+        "'format' must be 'threeup-record/1', not 'threeup-record/2'"
+    )
+
+
 def _malformed(short: dict) -> list[tuple[str, object]]:
     def edit(fn):
         record = copy.deepcopy(short)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from ..textclean import shown_value
+
 FIRST_OUT: Final = "first_out"
 PLACES: Final = "places"
 Finish = Literal["first_out", "places"]
@@ -27,7 +29,7 @@ class Options:
             raise OptionError("options must be an object")
         unknown = set(data) - KNOWN_OPTIONS
         if unknown:
-            raise OptionError(f"unknown option {sorted(unknown)[0]!r}")
+            raise OptionError(f"unknown option {shown_value(sorted(unknown)[0])}")
         first = data.get("first", "random")
         if first == "random":
             first_seat: int | None = None

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..textclean import shown_value
 from .actions import Move, MoveShapeError
 from .cards import CODES, is_code, parse_code
 from .errors import IllegalMove, SetupError, seat_words
@@ -61,7 +62,10 @@ def parse_record(data: Any) -> Record:
     if not isinstance(data, dict):
         raise MalformedRecord("a record is a JSON object")
     if data.get("format") != FORMAT:
-        raise MalformedRecord(f"'format' must be {FORMAT!r}")
+        # What the file holds, cut (record.md: one line): a record of
+        # another version says which, and a megabyte of it says little.
+        found = f", not {shown_value(data['format'])}" if "format" in data else ""
+        raise MalformedRecord(f"'format' must be {FORMAT!r}{found}")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise MalformedRecord("'players' must be a list of names")
@@ -77,7 +81,7 @@ def parse_record(data: Any) -> Record:
         raise MalformedRecord("'deck' must be a list of card codes")
     for c in deck:
         if not is_code(c):
-            raise MalformedRecord(f"unknown card code {c!r} in 'deck'")
+            raise MalformedRecord(f"unknown card code {shown_value(c)} in 'deck'")
     first = data.get("first", options.first if options.first is not None else 0)
     if not isinstance(first, int) or isinstance(first, bool):
         raise MalformedRecord("'first' must be a seat number")
@@ -87,7 +91,7 @@ def parse_record(data: Any) -> Record:
     for choice in setup:
         for c in choice:
             if not is_code(c):
-                raise MalformedRecord(f"unknown card code {c!r} in 'setup'")
+                raise MalformedRecord(f"unknown card code {shown_value(c)} in 'setup'")
     moves = data.get("moves")
     if not isinstance(moves, list):
         raise MalformedRecord("'moves' must be a list")
@@ -104,7 +108,7 @@ def parse_record(data: Any) -> Record:
         _check_result_shape(result)
     unknown = set(data) - _TOP_FIELDS
     if unknown:
-        raise MalformedRecord(f"unknown field {sorted(unknown)[0]!r}")
+        raise MalformedRecord(f"unknown field {shown_value(sorted(unknown)[0])}")
     return Record(
         players=tuple(players),
         options=options,
