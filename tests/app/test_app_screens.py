@@ -231,6 +231,32 @@ async def test_the_replay_keys_fit_the_footer_after_a_resize(
         assert ("palette" in footer) == (then[0] >= 100), footer
 
 
+async def test_a_replay_tells_an_illegal_move_from_a_wrong_result() -> None:
+    """A record whose result the replay does not give was shown at its end
+    as "The record stops here: move 84 is illegal: the result names as
+    winner ..." in a record of 83 moves: there is no move 84, every move
+    is legal, and verify says "wrong result"."""
+    record = demo_record()
+    assert record.result is not None
+    loser = (record.result["winner"] + 1) % len(record.players)
+    wrong = replace(record, result={"winner": loser})
+    illegal = replace(record, moves=(record.moves[1], *record.moves[1:]), result=None)
+    for bad, last, words in (
+        (wrong, len(record.moves), "The record's result is wrong: the result names as winner"),
+        (illegal, 0, "The record stops here: move 1 is illegal: it is the turn of"),
+    ):
+        app = create_app(fast_launcher(), StartSpec(mode="replay", record=bad, record_name="g"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, ReplayScreen))
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await pilot.press("end")
+            await pilot.pause()
+            assert screen.index == screen.last == last
+            shown = words_shown(app, screen.query_one("#replay-problem"))
+            assert shown.startswith(words), shown
+
+
 async def test_the_replay_of_a_game_for_places_gives_the_places() -> None:
     record = demo_record(players=4, options=Options(finish="places"))
     assert record.result is not None and len(record.result["places"]) > 1

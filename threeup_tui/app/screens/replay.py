@@ -17,7 +17,7 @@ from textual.widgets import Header, Static
 
 from ...rules import GameState, Record, replay, seat_view
 from ...rules.cards import CODES
-from ...rules.record import start_state
+from ...rules.record import RESULT, start_state
 from ..text import MUTED, card_content, cards_content, clean, out_content, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
@@ -62,6 +62,8 @@ class ReplayScreen(Screen[None]):
             verdict.move if (not verdict.ok and verdict.move is not None) else len(record.moves)
         )
         self.problem = None if verdict.ok else verdict.error
+        # A result the replay does not give is no move (record.md: "move": null).
+        self.wrong_result = verdict.wrong == RESULT
         self.index = 0
         self.state = start_state(record)
         self._timer: Timer | None = None
@@ -122,8 +124,10 @@ class ReplayScreen(Screen[None]):
         if self.problem and self.index == self.last:
             problem.update(
                 plain(
+                    f"The record's result is wrong: {self.problem}"
+                    if self.wrong_result
                     # Moves are counted from 1 where people read them.
-                    f"The record stops here: move {self.last + 1} is illegal: {self.problem}",
+                    else f"The record stops here: move {self.last + 1} is illegal: {self.problem}",
                     "bold $text-error",
                 )
             )
