@@ -551,12 +551,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
     from .rules.record import SETUP
-    from .textclean import plural, without_controls
+    from .textclean import one_line, plural, without_controls
 
     try:
         record = load_record(args.file)
     except MalformedRecord as err:
-        print(f"threeup verify: not a record: {err}", file=sys.stderr)
+        # One line, whatever the file's name holds (it names the file).
+        print(f"threeup verify: not a record: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     _state, verdict = replay(record)
     # An error may quote the record's names: shown as _seat_words shows them,

@@ -50,6 +50,13 @@ def without_controls(text: str) -> str:
     )
 
 
+def one_line(text: str) -> str:
+    """``text`` as one line on a terminal: without control characters (an
+    escape sequence in a file's name would be obeyed, a line break in it
+    would make two lines), each run of whitespace one space."""
+    return " ".join(without_controls(text).split())
+
+
 def marks_on_letters(text: str) -> str:
     """``text`` without combining marks that follow no letter (at the start,
     after a space: alone they show as nothing, and they bend whatever stands

@@ -360,6 +360,21 @@ def test_a_value_of_a_megabyte_is_quoted_in_a_short_line(
     assert err == f"threeup verify: not a record: {path}: {told}"
 
 
+@pytest.mark.parametrize("command", ["verify", "replay"])
+def test_a_file_name_with_an_escape_and_a_line_break_is_told_in_one_clean_line(
+    tmp_path: Path, records, command: str
+) -> None:
+    # The message names the file: an escape sequence in its name reached the
+    # terminal, and a line break made the one-line message two.
+    record = copy.deepcopy(records["short"])
+    record["first"] = True
+    path = write(tmp_path / "a\x1b[2Jb\nc.json", record)
+    err = assert_usage_error(run(command, str(path)))
+    assert err == (
+        f"threeup {command}: not a record: {tmp_path}/a[2Jb c.json: 'first' must be a seat number"
+    )
+
+
 def test_a_record_of_another_format_version_says_which(tmp_path: Path, records) -> None:
     record = copy.deepcopy(records["short"])
     record["format"] = "threeup-record/2"

@@ -14,6 +14,7 @@ from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
+from ..textclean import one_line
 from .app import StartSpec, ThreeUpApp, create_app
 
 EXIT_USAGE = 2
@@ -126,7 +127,8 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     try:
         app = app_from_args(args, launcher)
     except MalformedRecord as err:
-        print(f"threeup replay: not a record: {err}", file=sys.stderr)
+        # One line, whatever the file's name holds (it names the file).
+        print(f"threeup replay: not a record: {one_line(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     if not in_a_terminal():
         # Without one the app ran on unseen, busy (its input read nothing
