@@ -325,6 +325,27 @@ def test_replay_of_a_good_file_opens_the_viewer(tmp_path: Path) -> None:
     assert app.start_spec.mode == "replay" and app.start_spec.record is not None
 
 
+async def test_a_replay_given_a_long_path_keeps_its_header_on_one_line(tmp_path: Path) -> None:
+    """`threeup replay some/deeply/nested/.../my-best-game-....json` at 80x24:
+    the header showed the path cut at 80 characters, across three lines
+    ("...against-the-greedy" / "-b  move 97 of 97"), and never the end of
+    the file's name."""
+    folder = tmp_path / "some" / "quite" / "deeply" / "nested" / "folder" / "of" / "games"
+    folder.mkdir(parents=True)
+    path = folder / "my-best-game-against-the-greedy-bots-on-sunday.json"
+    record = demo_record()
+    save_record(path, record)
+    app = app_from_args(_args("replay", str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Before the first move" in screen_text(app))
+        rows = screen_text(app).splitlines()
+        total = len(record.moves)
+        assert rows[1].strip() == (
+            f"Replay my-best-game-against-the-greedy-bot…  move 0 of {total} · turn 1"
+        ), rows[:4]
+        assert rows[2].strip().startswith("Before the first move"), rows[:4]
+
+
 def test_rules_page_falls_back_to_the_summary(tmp_path: Path) -> None:
     assert load_rules(tmp_path / "nowhere.md") == BUILTIN_RULES
     if RULES_PATH.exists():

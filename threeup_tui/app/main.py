@@ -6,6 +6,7 @@ import argparse
 import codecs
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from ..bots.pool import close_shared_pool
 from ..guest import is_guest, read_guest_seat
@@ -94,7 +95,9 @@ def app_from_args(args: argparse.Namespace, launcher: Launcher | None = None) ->
             raise MalformedRecord(f"{args.file}: the deal does not set up: {err}") from None
         return create_app(
             launcher,
-            StartSpec(mode="replay", record=record, record_name=str(args.file)),
+            # The file's name, as Your games gives it: a path typed to it
+            # filled the header's line with its directories.
+            StartSpec(mode="replay", record=record, record_name=Path(args.file).name),
             settings=settings,
         )
     return create_app(launcher, spec_from_args(args, settings.settings), settings=settings)

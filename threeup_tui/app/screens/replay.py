@@ -35,6 +35,11 @@ def down_content(state: GameState, seat: int) -> Content:
     return Content(" ").join(parts)
 
 
+# Cells of the header's title (the record file's name): "Replay ", the title
+# and "  move 1000 of 1000 · turn 1000" fit one line of 80 columns.
+TITLE_CELLS = 36
+
+
 class ReplayScreen(Screen[None]):
     BINDINGS = [
         # One move back and on, as PgUp PgDn ten: "Back" is every other
@@ -103,7 +108,7 @@ class ReplayScreen(Screen[None]):
         watcher = seat_view(state, None, log_length=12)
         head = Content.assemble(
             ("Replay ", "bold"),
-            plain(self.title_text),
+            Content(self.title_text).truncate(TITLE_CELLS, ellipsis=True),
             f"  move {self.index} of {self.last}",
             (f" · turn {display_turn(watcher)}", MUTED),
         )
