@@ -395,6 +395,11 @@ class History:
                 # (open_regular: a FIFO in its place would wait for a reader forever.)
                 flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
                 os.close(open_regular(self.path, flags, 0o600))
+            else:
+                # Read too only from a file: SQLite read a FIFO or a device
+                # (a link to /dev/zero) and said "disk I/O error", which
+                # sent the player to look at their disk.
+                os.close(open_regular(self.path, os.O_RDONLY))
             db = sqlite3.connect(self.path, timeout=LOCK_WAIT)
             db.create_function("threeup_time", 1, _readable_time, deterministic=True)
             with db:

@@ -84,6 +84,24 @@ def test_a_fifo_for_the_history_is_one_line_not_a_wait() -> None:
     assert str(caught.value) == f"Your games: cannot use {history.path}: {words}"
 
 
+@pytest.mark.parametrize("what", ["fifo", "device"])
+def test_a_history_that_is_no_file_is_told_so_when_read(what: str) -> None:
+    """Your games read a FIFO or a device in the history's place (here a
+    link to /dev/zero) and said "disk I/O error"; adding a game said what
+    it is, and now reading says the same."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    if what == "fifo":
+        os.mkfifo(history.path)
+    else:
+        history.path.symlink_to("/dev/zero")
+    words = "not a regular file (a FIFO, a device or a socket)"
+    for read in (history.stats, history.games):
+        with pytest.raises(HistoryError) as caught:
+            without_waiting(read, history.path)
+        assert str(caught.value) == f"Your games: cannot use {history.path}: {words}"
+
+
 def test_a_fifo_for_the_seat_tokens_lock_is_no_wait_and_the_token_is_kept(
     tmp_path: Path,
 ) -> None:
