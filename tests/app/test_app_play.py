@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Awaitable, Callable
 
 from app_helpers import (
@@ -16,12 +18,15 @@ from app_helpers import (
     wait_for_setup,
     wait_for_turn,
 )
+from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from threeup_tui.app.app import StartSpec, create_app
-from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.status_line import HINT, StatusLine
 from threeup_tui.bots import GreedyBot
@@ -162,3 +167,42 @@ async def flip_a_played_face_down_card(seed: int) -> bool:
             acted_at = view.moves_played
             await play_by_keys(pilot, bot.choose_move(view))
     return False
+
+
+async def lay_by_keys(pilot: Pilot[int], bot: GreedyBot) -> None:
+    """At the set-up: the bot's three face-up cards, by their number keys, then Enter."""
+    await wait_for_setup(pilot)
+    hand = list(view_of(pilot).hand)
+    for code in bot.choose_face_up(view_of(pilot)):
+        i = hand.index(code)
+        hand[i] = ""
+        await pilot.press(str(i + 1))
+    await pilot.press("enter")
+
+
+def lines_of_widgets_gone() -> int:
+    """How many StylesCaches (a widget's drawn lines) outlive their widget."""
+    gc.collect()
+    objects = gc.get_objects()
+    drawn = sum(isinstance(o, StylesCache) for o in objects)
+    return drawn - sum(isinstance(o, Widget) for o in objects)
+
+
+async def test_a_finished_games_widgets_lines_are_let_go_at_the_next_game() -> None:
+    """Textual keeps each widget's drawn lines (its StylesCache) in an
+    lru_cache of 1024 whatever becomes of the widget (textual#6665).  A
+    game makes about a hundred widgets, so an evening's app held about a
+    thousand dead ones: 20 to 26 MiB and 170,000 objects more
+    (benchmarks/app_evening.py).  Once the next game's table is up, the
+    lines of the last game's widgets are gone with them."""
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=16))
+    bot = GreedyBot(2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await lay_by_keys(pilot, bot)
+        await play_to_the_end(pilot, bot, play_by_keys)
+        await asyncio.sleep(REMATCH_GRACE)  # the button ignores a press that early
+        await pilot.press("r")
+        await lay_by_keys(pilot, bot)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the next table")
+        kept = lines_of_widgets_gone()
+        assert kept <= 10, f"the lines of {kept} widgets kept after the widgets were gone"

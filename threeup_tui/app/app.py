@@ -48,6 +48,7 @@ from ..rules import MalformedRecord, Record, RulesError, View
 from ..rules.record import start_state
 from ..savedgame import forget
 from ..settings import Settings, SettingsFile
+from .dead_cells import forget_dead_widgets_lines
 from .messages import (
     ChatArrived,
     ClientFailed,
@@ -841,6 +842,7 @@ class ThreeUpApp(App[int]):
             top = self.screen
         current = self._game_screen
         if current is None or not isinstance(current, target) or current not in self.screen_stack:
+            forget_dead_widgets_lines()  # the last game's screens are gone, or about to be
             new = target()
             if top is current or isinstance(top, (HostScreen, JoinScreen)):
                 self.switch_screen(new)
