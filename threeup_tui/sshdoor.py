@@ -175,6 +175,7 @@ CHANNEL_WINDOW = 64 << 10
 # cannot is taken for this one.
 MAX_ENV_VALUE = 1024
 DEFAULT_TERM = "xterm-256color"
+TERMINAL_VARIABLES = ("NO_COLOR", "COLORTERM")  # about the terminal: the guest's, or unset
 
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
@@ -879,7 +880,12 @@ class SshDoor:
             env = dict(os.environ)
             env["TERM"] = _env_value(term) or DEFAULT_TERM
             env[GUEST_ENV] = "1"
-            env.pop("NO_COLOR", None)
+            # What the guest's terminal can show is the guest's to say, never
+            # the host's: a host started in a terminal of millions of colours
+            # (COLORTERM=truecolor) drew 24-bit colours for a guest in a
+            # 16-colour xterm.  LANG may stay the host's: the app draws UTF-8.
+            for key in TERMINAL_VARIABLES:
+                env.pop(key, None)
             for key in ("NO_COLOR", "LANG", "COLORTERM"):
                 value = _env_value(process.env.get(key) if hasattr(process, "env") else None)
                 if value is not None:

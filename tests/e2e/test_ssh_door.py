@@ -341,6 +341,43 @@ async def test_a_terminal_type_or_variable_with_a_nul_still_gets_the_table(
     assert "SSH session failed" not in log and "Traceback" not in log
 
 
+TRUECOLOR = re.compile(rb"\x1b\[[\d;]*[34]8;2;")  # a 24-bit colour, foreground or background
+
+
+async def test_a_guests_colours_are_its_terminals_never_the_hosts(
+    headless_host, tmp_path: Path, client_key: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The door's guest app had the host's environment, COLORTERM too: a
+    host started in a terminal of millions of colours (COLORTERM=truecolor)
+    drew 24-bit colours for a guest whose client sent none, in a 16-colour
+    xterm or the Linux console, where a card's tint brought down to 16
+    colours is white, and not the terminal's own red, green and blue that
+    the app chooses for such a terminal.  A guest that says truecolor gets it."""
+    from threeup_tui.sshdoor import asyncssh
+
+    monkeypatch.setenv("COLORTERM", "truecolor")  # the host's terminal
+    _proc, door = start_door(headless_host, tmp_path)
+    drawn = {}
+    for sent in ({}, {"COLORTERM": "truecolor"}):
+        async with asyncssh.connect(
+            "127.0.0.1",
+            door,
+            username="ann",
+            client_keys=[str(client_key)],
+            known_hosts=None,
+            agent_path=None,
+        ) as conn:
+            process = await conn.create_process(
+                term_type="xterm", term_size=(80, 24), env={"LANG": "C.UTF-8", **sent},
+                encoding=None,
+            )  # fmt: skip
+            shown = Shown(process)
+            await shown.until(b"Seats:")
+            drawn[bool(sent)] = shown.text
+    assert not TRUECOLOR.search(drawn[False]), "24-bit colours for a 16-colour terminal"
+    assert TRUECOLOR.search(drawn[True])
+
+
 class Shown:
     """What an asyncssh session has shown so far, read on until a text comes."""
 
