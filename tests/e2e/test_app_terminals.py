@@ -26,6 +26,19 @@ def test_the_app_draws_its_boxes_under_a_locale_that_is_not_utf8(tmux: Tmux) -> 
     assert "EXIT=0" in tmux.wait_for("app", "EXIT=")
 
 
+def test_a_terminal_that_moves_no_cursor_is_told_so_in_one_line(tmux: Tmux) -> None:
+    """TERM=dumb (Emacs's M-x shell, a serial line) cannot draw a screen;
+    the app drew one all the same: escapes for every frame, keys read raw,
+    and nothing said.  Now one line says why and what to do, before any
+    screen (with one drawn, the app ran on and no EXIT came)."""
+    tmux.new("dumb", f"env TERM=dumb {sys.executable} -m threeup_tui play; echo EXIT=$?; sleep 60")
+    screen = tmux.wait_for("dumb", "EXIT=")
+    assert "EXIT=2" in screen
+    said = screen[: screen.index("EXIT=")].replace("\n", "")  # the pane wraps the line
+    assert said.startswith("threeup play: TERM=dumb cannot draw the app"), screen
+    assert "TERM=xterm-256color" in said and "--headless" in said
+
+
 def hand_colours(line: str) -> dict[str, set[str]]:
     """The foreground each card's colour letter is drawn in on one line of
     a pane captured with its escapes: R, G, B to a set of SGR codes ("31",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -109,6 +110,17 @@ def in_a_terminal() -> bool:
     return all(stream is not None and stream.isatty() for stream in streams)
 
 
+# Terminals that move no cursor (Emacs's M-x shell, a plain serial line): Rich
+# calls them so.  Textual draws there all the same, a screen of escapes.
+PLAIN_TERMINALS = ("dumb", "unknown")
+
+
+def plain_terminal() -> str | None:
+    """TERM, when it names a terminal that cannot draw the app; else None."""
+    term = os.environ.get("TERM", "")
+    return term if term.strip().lower() in PLAIN_TERMINALS else None
+
+
 def draw_in_utf8() -> None:
     """Make the stream Textual draws on (stderr) write UTF-8.
 
@@ -141,6 +153,19 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
             f"{f'threeup {command}' if command else 'threeup'}: the app needs a terminal "
             "(its input, and stderr, where it draws); without one: threeup host "
             "--headless, threeup join --bot, threeup simulate or threeup verify",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    plain = plain_terminal()
+    if plain is not None:
+        # Keys read raw and every frame written as escapes: nothing to play on,
+        # and the terminal left in raw mode if the player killed it.
+        command = getattr(args, "command", None)
+        print(
+            f"{f'threeup {command}' if command else 'threeup'}: TERM={plain} cannot draw "
+            "the app (a terminal that moves no cursor); in a terminal that can, set TERM "
+            "to its name (TERM=xterm-256color, say); without one: threeup host --headless "
+            "or threeup join --bot",
             file=sys.stderr,
         )
         return EXIT_USAGE
