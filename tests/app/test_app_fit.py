@@ -373,6 +373,27 @@ async def test_a_short_set_up_shows_who_has_chosen(client: ScriptedClient) -> No
         assert "Florentina … choosing" in screen_text(app)
 
 
+async def test_a_narrow_set_up_shows_how_to_lay_the_cards_chosen(client: ScriptedClient) -> None:
+    """At 40 columns the chat beside the set-up left the cards two rows, and
+    the button that lays them went below the screen (at 40x24 too), its key
+    cut from the footer: three cards chosen, and nothing said how to lay
+    them.  Under 60 columns the chat gives way, as at the table."""
+    state = GameState.new(NAMES[:4], Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        await pilot.press("1", "2", "3")
+        for width, height in ((40, 15), (40, 24), (59, 18)):
+            await pilot.resize_terminal(width, height)
+            await finish(pilot)
+            shown = screen_text(app)
+            assert "Chosen 3/3" in shown and "Lay face up ⏎" in shown, (width, height, shown)
+        await pilot.press("c")  # and the chat's key says where the chat went
+        assert any("Chat needs a terminal 60" in n.message for n in app._notifications)
+
+
 async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedClient) -> None:
     """The table's bar showed "space Select" alone, while the digits (every
     card of that number; 0 is 10) are the quickest way to a play: at 80x24

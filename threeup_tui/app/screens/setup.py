@@ -19,6 +19,7 @@ from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
 from .base import TableScreenBase
+from .table import NARROW
 
 FACE_UP = 3
 ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
@@ -132,16 +133,30 @@ class SetupScreen(TableScreenBase):
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
 
     def prepare(self) -> None:
-        self.set_class(self.size.height < SHORT, "-short")
+        self._fit()
         self._set_roomy()
         # A new game: a refusal about the last one ("threeup-game.json
         # already exists", from the result box) is not about this one.
         withdraw(self.app, NOT_ALLOWED)
 
     def on_resize(self) -> None:
-        self.set_class(self.size.height < SHORT, "-short")
+        self._fit()
         if self._set_roomy():
             self.query_one(CardRow).relayout()
+
+    def _fit(self) -> None:
+        self.set_class(self.size.height < SHORT, "-short")
+        # Narrower, the chat (as at the table) gives its room to the cards:
+        # beside it, at 40 columns, the cards took two rows and the button
+        # that lays them was scrolled out of sight, its key cut from the
+        # footer, and nothing said how to lay the three cards chosen.
+        self.set_class(self.size.width < NARROW, "-narrow")
+
+    def action_chat(self) -> None:
+        if self.has_class("-narrow"):
+            self.notify(f"Chat needs a terminal {NARROW} columns wide", severity="warning")
+            return
+        super().action_chat()
 
     def _set_roomy(self) -> bool:
         """Cards drawn as cards on a roomy terminal (as at the table)."""
