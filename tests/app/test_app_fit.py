@@ -90,6 +90,23 @@ async def test_the_scenes_cut_no_word(scene: object, size: tuple[int, int]) -> N
         no_cut(app, scene.name)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("size", [(60, 18), (55, 18), (40, 15)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_narrow_game_over_box_shows_all_its_buttons(size: tuple[int, int]) -> None:
+    """The result box's four buttons, 16 columns each, stood in one row
+    whatever the width: at 60 columns "Leave (q)" was off the screen, at
+    40 "Table (t)" too, without a sign.  Narrower than 70 they are as wide
+    as their words; narrower than 56 they take two rows."""
+    scene = next(s for s in scenes() if s.name == "game-over")
+    app = scene.app()
+    async with app.run_test(size=size) as pilot:
+        await scene.drive(pilot)
+        await finish(pilot)
+        shown = screen_text(app)
+        for label in ("Rematch (r)", "Save (s)", "Table (t)", "Leave (q)"):
+            assert label in shown, f"{label} at {size}:\n{shown}"
+        no_cut(app, f"game over at {size[0]}x{size[1]}")
+
+
 async def test_top_line_has_the_turn_extra_discards_and_draw_hint(client: ScriptedClient) -> None:
     state = played_until(["you", "bot"], extra_and_draw)
     app = table_app(client)

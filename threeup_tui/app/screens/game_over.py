@@ -34,6 +34,11 @@ from .base import TableScreenBase
 # appears the button takes no press; the r key is deliberate and always does.
 REMATCH_GRACE = 0.6
 RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
+# Columns under which the four buttons (16 wide each) no longer fit side by
+# side: at 60 "Leave (q)" was off the screen, without a sign.  Narrower they
+# are as wide as their words, and narrower still they take two rows.
+WORD_WIDE_BUTTONS = 70
+TWO_ROWS_OF_BUTTONS = 56
 
 
 def free_record_name() -> str:
@@ -183,7 +188,16 @@ class GameOverScreen(ModalScreen[None]):
             yield StatusLine()
         yield KeysFooter()
 
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.size.width or self.app.size.width
+        self.set_class(width < WORD_WIDE_BUTTONS, "-narrow")
+        self.set_class(width < TWO_ROWS_OF_BUTTONS, "-two-rows")
+
     def on_mount(self) -> None:
+        self._fit()
         self._shown_at = time.monotonic()
         for button in ("#rematch", "#save", "#close"):
             found = self.query(button)
