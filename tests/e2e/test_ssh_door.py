@@ -378,6 +378,29 @@ async def test_a_guests_colours_are_its_terminals_never_the_hosts(
     assert TRUECOLOR.search(drawn[True])
 
 
+async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """A guest with TERM=dumb reads why the table cannot be drawn and what
+    to do, not the commands of someone at the host's own machine."""
+    from threeup_tui.sshdoor import asyncssh
+
+    _proc, door = start_door(headless_host, tmp_path)
+    async with asyncssh.connect(
+        "127.0.0.1",
+        door,
+        username="ann",
+        client_keys=[str(client_key)],
+        known_hosts=None,
+        agent_path=None,
+    ) as conn:
+        process = await conn.create_process(term_type="dumb", term_size=(80, 24), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"goodbye")
+    assert b"TERM=dumb cannot draw the app" in shown.text
+    assert b"set TERM to its name" in shown.text and b"--headless" not in shown.text
+
+
 class Shown:
     """What an asyncssh session has shown so far, read on until a text comes."""
 

@@ -161,11 +161,14 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         # Keys read raw and every frame written as escapes: nothing to play on,
         # and the terminal left in raw mode if the player killed it.
         command = getattr(args, "command", None)
+        # The SSH door's guest runs nothing else here: no --headless for them.
+        instead = (
+            "" if is_guest() else "; without one: threeup host --headless or threeup join --bot"
+        )
         print(
             f"{f'threeup {command}' if command else 'threeup'}: TERM={plain} cannot draw "
             "the app (a terminal that moves no cursor); in a terminal that can, set TERM "
-            "to its name (TERM=xterm-256color, say); without one: threeup host --headless "
-            "or threeup join --bot",
+            f"to its name (TERM=xterm-256color, say){instead}",
             file=sys.stderr,
         )
         return EXIT_USAGE
