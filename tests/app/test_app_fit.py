@@ -429,6 +429,23 @@ async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedCl
         await wait_for(pilot, lambda: bool(screen.selected))
 
 
+async def test_a_narrow_start_screen_shows_every_key_whole() -> None:
+    """At 40 columns the command palette's hint, drawn at the footer's right,
+    covered its last key: "q Q▏^p palette".  Under 60 columns the start
+    screen's footer leaves the hint out, as the table's does (ctrl+p still
+    opens the palette); from 60 on it is as it was."""
+    scene = next(s for s in scenes() if s.name == "start")
+    app = scene.app()
+    async with app.run_test(size=(40, 15)) as pilot:
+        await scene.drive(pilot)
+        await finish(pilot)
+        footer = screen_text(app).splitlines()[-1].translate(SCROLLBAR)  # the screen scrolls
+        assert footer.split() == ["b", "Bot", "level", "?", "Rules", "q", "Quit"], footer
+        await pilot.resize_terminal(60, 18)
+        await finish(pilot)
+        assert "^p palette" in screen_text(app).splitlines()[-1]
+
+
 async def test_a_short_start_screen_with_a_kept_game_keeps_its_keys_line() -> None:
     """At 70x20 the entry of a kept game pushed "+ / - players · b bot level
     · n name" below the screen (the screen scrolled): under 24 lines the

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...bots import BOT_LEVELS
@@ -27,6 +27,7 @@ from ..messages import (
     StatsRequested,
 )
 from ..text import MUTED, card_content, clean, plain
+from ..widgets.footer import KeysFooter
 from .name import NameScreen
 
 LOGO = """\
@@ -47,6 +48,7 @@ MENU = [
 # Lines under which the tagline gives way: at 70x20 a kept game's entry
 # pushed the line of keys (+ / - players · b bot level · n name) off the screen.
 SHORT = 24
+START_ROOMY = 60  # columns from which the footer shows the palette's hint
 
 # Columns a line under "Continue your game" has, after its indent of two,
 # in the menu (styles.tcss: #menu is 32 wide, less its border and padding).
@@ -100,7 +102,9 @@ class StartScreen(Screen[None]):
             with Center():
                 yield OptionList(*self._options(), id="menu")
             yield Static(id="play-settings")
-        yield Footer()
+        # Three keys and the palette's hint fit from 60 columns; narrower,
+        # the hint covered "q Quit" (at 40: "q Q▏^p palette").
+        yield KeysFooter(roomy=START_ROOMY)
 
     def _options(self) -> list[Option]:
         options = [Option(text, id=key) for key, text in MENU]

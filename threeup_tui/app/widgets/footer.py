@@ -28,6 +28,13 @@ def compact_width(key: FooterKey) -> int:
 
 
 class KeysFooter(Footer):
+    def __init__(self, roomy: int = ROOMY) -> None:
+        """``roomy``: the columns from which the footer is Textual's own, the
+        palette's hint at its right (a screen of few keys has room for it
+        sooner)."""
+        super().__init__()
+        self.roomy = roomy
+
     def compose(self) -> ComposeResult:
         grouped = self._bindings_ready and any(
             binding.group is not None and binding.show
@@ -50,7 +57,7 @@ class KeysFooter(Footer):
         self._fit()
 
     def _fit(self) -> None:
-        narrow = self.app.size.width < ROOMY
+        narrow = self.app.size.width < self.roomy
         self.compact = narrow
         self.show_command_palette = not narrow
 
