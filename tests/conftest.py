@@ -21,6 +21,11 @@ from pathlib import Path
 import pytest
 
 os.environ["THREEUP_ANNOUNCE"] = "off"
+# The terminal the suite's own ssh clients and apps say they are, whatever
+# runs the suite: under TERM=dumb (some CI runners) or none, the app refuses
+# to draw, and a door guest's app with it.  Tests of such terminals set TERM.
+if os.environ.get("TERM", "").strip().lower() in ("", "dumb", "unknown"):
+    os.environ["TERM"] = "xterm-256color"
 
 DIRS = {"THREEUP_STATE_DIR": "state", "THREEUP_CONFIG_DIR": "config", "THREEUP_DATA_DIR": "data"}
 

@@ -13,12 +13,18 @@ styles: emptied at each new game, it holds that game's.
 
 from __future__ import annotations
 
-from textual._styles_cache import StylesCache
+import importlib
 
 
 def forget_dead_widgets_lines() -> None:
-    # getattr: a Textual whose method is no longer an lru_cache has nothing to empty.
-    cache_clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    # A private module and method: a later Textual may move the one or stop
+    # caching the other, and then there is nothing to empty.
+    try:
+        styles_cache = importlib.import_module("textual._styles_cache")
+    except ImportError:
+        return
+    method = getattr(getattr(styles_cache, "StylesCache", None), "get_inner_outer", None)
+    cache_clear = getattr(method, "cache_clear", None)
     if cache_clear is not None:
         cache_clear()
 
