@@ -84,6 +84,25 @@ async def test_a_goodbye_whose_close_is_lost_is_done_as_it_said(
         await proxy.stop()
 
 
+async def test_a_spectator_told_the_host_stopped_is_not_told_of_a_seat(tmp_path: Path) -> None:
+    """A spectator's app read "this seat waits for it" when the host
+    stopped mid-game: a spectator has no seat.  It reads that it watches on
+    once the table is back, and it does wait (reconnecting), as a seat's app does."""
+    table = make_table(tmp_path, players=2, seed=6, bots=1)
+    host = await start_host(table)
+    watcher = make_client(host.address, "eve", tmp_path / "e.json", watch=True, config=QUICK)
+    try:
+        await watcher.start()
+        await asyncio.wait_for(seated(watcher), 10)
+        await host.close(CLOSE_HOST_STOPPED)
+        said: list[str] = []
+        change = await asyncio.wait_for(told(watcher, said), 10)
+        assert (change.state, change.detail) == ("reconnecting", CLOSE_HOST_STOPPED)
+        assert said == [f"{CLOSE_HOST_STOPPED}; you watch on when it does"]
+    finally:
+        await watcher.close()
+
+
 async def test_a_face_up_choice_lost_with_its_session_is_sent_again(tmp_path: Path) -> None:
     """A choice sent into a session that then dies unacknowledged (the link
     cut, or the host stopped) is lost with it.  The seat would wait for it

@@ -258,9 +258,9 @@ class NetClient(TableClient):
                 if stopped:
                     # Said in full where it stays (a banner cuts it at 80
                     # columns), in the table's voice: nothing else is coming.
-                    self._emit(
-                        ChatReceived(None, "table", f"{CLOSE_HOST_STOPPED}; this seat waits for it")
-                    )
+                    # A spectator has no seat to wait, and waits to watch on.
+                    waits = "you watch on when it does" if self.watch else "this seat waits for it"
+                    self._emit(ChatReceived(None, "table", f"{CLOSE_HOST_STOPPED}; {waits}"))
                 # Stopped mid-game, to be resumed: wait for it as for a crash.
                 if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else _lost(event)):
                     return
