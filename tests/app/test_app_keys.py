@@ -22,6 +22,7 @@ from threeup_tui.app.scenes import demo_record, scenes
 from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.move_log import MoveLog
@@ -353,6 +354,10 @@ WRITTEN = {
     "enter": "⏎",
     "escape": "Esc",
     "question_mark": "?",
+    "up": "↑",
+    "down": "↓",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
 }
 
 
@@ -366,3 +371,41 @@ def test_the_keys_page_lists_every_key_of_the_table() -> None:
         for key in binding.key.split(","):
             written = "1 … 9, 0" if key.isdigit() else WRITTEN.get(key, key)
             assert written in listed, f"{key} ({binding.action}) is not on the keys page"
+
+
+def keys_paragraph(title: str) -> str:
+    """The keys page's paragraph that begins with **title.**"""
+    paragraphs = KEYS_HELP.split("\n\n")
+    return next(p for p in paragraphs if p.startswith(f"**{title}.**")).replace("\n", " ")
+
+
+@pytest.mark.parametrize(
+    ("screen", "paragraph", "as_at_the_table"),
+    [
+        # c, ? and q mean at the set-up what they mean at the table, whose
+        # list on the keys page explains them.
+        (SetupScreen, "Set-up", {"c", "question_mark", "q"}),
+        (ReplayScreen, "Help and replay", set()),
+    ],
+)
+def test_the_keys_page_names_every_key_of_the_set_up_and_the_replay(
+    screen: type, paragraph: str, as_at_the_table: set[str]
+) -> None:
+    """The set-up's ← →, space and Esc (clear the choice) and the replay's
+    h l and Esc q worked but were on no page and hidden from the footer (or
+    shown only as "esc Back"): every key those screens answer is named in
+    their paragraph of the keys page (a letter as `x`), or is one the
+    table's list already explains."""
+    words = keys_paragraph(paragraph)
+    for binding in screen.BINDINGS:
+        assert isinstance(binding, Binding)
+        for key in binding.key.split(","):
+            if key in as_at_the_table:
+                continue
+            if key.isdigit():
+                written = "1-6"
+            elif len(key) == 1:
+                written = f"`{key}`"
+            else:
+                written = WRITTEN.get(key, key)
+            assert written in words, f"{key} ({binding.action}) is not in {paragraph!r}"

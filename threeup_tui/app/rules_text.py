@@ -72,16 +72,18 @@ of another number starts a new selection). Double-click a card, or press
 up. Buttons that cannot be used now are greyed out, with the reason beside
 them.
 
-**Set-up.** Click three cards (or press 1-6), then ⏎ to lay them face up;
-`h` selects the three the best bot would choose.
+**Set-up.** Click three cards (or press 1-6, or move with ← → and press
+space), then ⏎ to lay them face up; Esc clears your choice, and `h` selects
+the three the best bot would choose.
 
 **Messages** (your turn, a hint, why a move was refused) show on the line
 just above the keys, never over the cards. With a turn timer, your last ten
 seconds are counted down at the right of the top line.
 
 **Help and replay.** ↑ ↓ PgUp PgDn Home End scroll these pages. In a replay
-← → step one move, PgUp PgDn ten, Home End go to the start and the end,
-space plays the moves one by one, and ↑ ↓ scroll the seats.
+← → (or `h` `l`) step one move, PgUp PgDn ten, Home End go to the start and
+the end, space plays the moves one by one, ↑ ↓ scroll the seats, and Esc or
+`q` goes back.
 
 Every card shows its colour letter and its number: `R7` is a red 7, `GC+2`
 a green Clear +2.
