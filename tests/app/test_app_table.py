@@ -324,6 +324,38 @@ async def test_a_watcher_sees_the_table_without_a_hand(client: ScriptedClient) -
         assert len(app.screen.query(".opponent")) == 3
 
 
+@pytest.mark.parametrize("key", ["u", "enter", "p", "d", "f", "h", "space", "7"])
+async def test_a_watcher_pressing_a_card_key_is_told_it_watches(
+    client: ScriptedClient, key: str
+) -> None:
+    """A spectator pressing u, ⏎, h or a digit saw nothing happen at all (the
+    keys are the players', and rightly do nothing for it): it could not
+    tell a watcher's app from a frozen one.  The status line says why, and
+    still nothing is sent."""
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state, seat=None)
+        line = screen.query_one(StatusLine)
+        assert "watching" not in line.text
+        await pilot.press(key)
+        await wait_for(pilot, lambda: "watching" in line.text, what=f"a note after {key}")
+        assert "only the players play" in line.text
+        assert not [r for r in client.requests if r[0] == "submit"]
+
+
+async def test_a_watcher_typing_a_chat_line_gets_no_note(client: ScriptedClient) -> None:
+    """The same letters typed into the chat box are words, not card keys."""
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state, seat=None)
+        await pilot.press("c", "h", "u", "p", "space", "7", "enter")
+        await wait_for(pilot, lambda: ("chat", "hup 7") in client.requests, what="the line")
+        await pilot.pause()
+        assert "watching" not in screen.query_one(StatusLine).text
+
+
 def finished_deal(seed: int = 4) -> GameState:
     """A two-seat game played to its end by the first legal action each time."""
     state = dealt(["you", "bot"], first=0, seed=seed)

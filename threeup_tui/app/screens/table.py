@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.widgets import Button, Input, Static
 
 from ...bots.hint import hint_move
@@ -49,6 +49,7 @@ ROOMY_WIDTH = 100  # from here on, cards are drawn as cards and opponents get bo
 # (1 + 5), the action bar (2), the status line and the footer.
 ROOMY_LINES = 24
 OPPONENT_BOX = 6  # lines of one row of opponents' boxes (three to a row)
+WATCHING = "You are watching"  # the title of the note a spectator's card key gets
 
 
 SHORT = 20  # lines under which the opponents' rows scroll in two lines
@@ -485,6 +486,28 @@ class TableScreen(TableScreenBase):
             "hint",
         }
     )
+
+    # The keys that act for a seat.  A spectator's press of one did nothing
+    # at all (rightly: the footer does not offer them), and an app that
+    # ignores ⏎ and u reads as frozen: the status line says why instead.
+    WATCHER_TOLD = frozenset(
+        key
+        for binding in BINDINGS
+        if isinstance(binding, Binding)
+        and binding.action.split("(")[0]
+        in {"play", "pickup", "draw", "flip_prompt", "hint", "number", "select_card"}
+        for key in binding.key.split(",")
+    )
+
+    def on_key(self, event: Key) -> None:
+        view = self._view()
+        if view is None or view.seat is not None or view.phase == "over":
+            return
+        if isinstance(self.focused, Input):
+            return  # typed into the chat box, which went on to the screen too
+        if event.key in self.WATCHER_TOLD:
+            withdraw(self.app, WATCHING)  # one note, however many presses
+            self.notify("only the players play", title=WATCHING, timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
