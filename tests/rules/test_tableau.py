@@ -3,6 +3,8 @@ blind flips (D12, D14) and the immediate win (rules.md "The end", D15)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dealing import drained
 
 from threeup_tui.rules import FLIP, PICKUP, Move, seat_view
@@ -228,3 +230,50 @@ def test_d15_d18_places_the_pile_stays_and_out_players_are_skipped() -> None:
     assert verdict.winner is None and verdict.places == (0,)
     view = seat_view(game.state, None)
     assert view.seats[0].out and view.places == (0,)
+
+
+# The printed rules single out one case: "if a Clear +2 is played from the
+# face-up or face-down cards and the third discard is lower than the second,
+# that player picks up the discard pile".  rules.md reads it as the general
+# rules at work; these play it through the engine, and the rules page says so.
+def _clear_two_from_the_table(up: list[str], down: list[str]):
+    """Seat 0 empties its hand (three 5s clear), seats 1-3 play on, and seat
+    0's turn comes back with only ``up`` and ``down`` left and no draw pile."""
+    game = drained(
+        4,
+        to_act=0,
+        hand={0: ["R5", "G5", "B5"], 1: ["R10", "G3", "G4"], 2: ["R2", "G2", "B2"], 3: ["G10"]},
+        up={0: up},
+        down={0: down},
+    )
+    game.play(0, "R5", "G5", "B5").play(1, "R10").pickup(2).play(3, "G10")
+    assert game.seat == 0 and game.hand(0) == [] and game.pile() == ["G10"]
+    game.play(0, "GC2")  # from the face-up cards: the pile goes, two extra discards
+    assert game.pile() == [] and game.state.extra_discards() == 2
+    return game
+
+
+def test_clear_two_from_face_up_then_a_lower_third_discard_picks_up() -> None:
+    game = _clear_two_from_the_table(["GC2", "R8", "R4"], ["R1", "G1", "B1"])
+    game.play(0, "R8")  # the second discard, on the empty pile
+    # The third: R4 is lower than R8, and no face-down card may go while a
+    # face-up one is left: the pile is picked up.
+    assert game.state.legal_actions() == [PICKUP]
+    game.illegal(Move.play(0, ["R4"]), "lower than the 8")
+    game.pickup(0)
+    assert game.hand(0) == ["R8"] and game.up(0) == ["R4"] and game.seat == 1
+
+
+def test_clear_two_from_face_up_then_a_lower_face_down_card_is_picked_up_with_the_pile() -> None:
+    game = _clear_two_from_the_table(["GC2", "R8", "G8"], ["R3", "G1", "B1"])
+    game.play(0, "R8", "G8")  # the second discard empties the face-up cards
+    game.flip(0, 0)  # the third, blind: R3 is lower than the 8s
+    assert sorted(game.hand(0)) == ["G8", "R3", "R8"] and game.pile() == []
+    assert game.seat == 1
+
+
+def test_the_rules_page_says_how_the_printed_clear_two_case_plays() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    text = " ".join(page.split())
+    assert "third discard is lower than the second" in text
+    assert "picked up with the pile" in text
