@@ -10,7 +10,7 @@ from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for
 from app_states import dealt, lobby_for, seat_events
 from table_states import open_table, table_app
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Static
 
 from threeup_tui.app.screens.game_over import GameOverScreen, result_content
 from threeup_tui.app.screens.table import TableScreen
@@ -278,3 +278,31 @@ async def test_after_the_game_the_table_offers_the_result_not_moves(
         assert not app.screen.query_one("#actions").display
         await pilot.press("u", "d", "enter")
         assert not any(kind == "submit" for kind, _ in client.requests)
+
+
+async def test_a_spectator_is_told_the_next_game_waits_for_a_player(
+    client: ScriptedClient,
+) -> None:
+    """Every player gone (the bots played their seats to the end): a
+    dedicated host deals no game to bots alone and waits for one to come
+    back, but a spectator's box said "The next game starts when every
+    player here has asked for it", as if it would come."""
+    state = finished(["ann", "bo"])
+    seats = tuple(dataclasses.replace(s, connected=False) for s in lobby_for(["ann", "bo"]).seats)
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["ann", "bo"]), host_seat=None, seats=seats),
+        rematch="vote",
+    )
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await game_over_for(pilot, client, state, None, False, lobby)
+        assert "rematch" not in buttons(screen)
+        said = str(screen.query_one("#rematch-wait", Static).content)
+        assert said == "No player is at the table now: the next game waits for one to come back."
+        assert "come" in screen_text(app)  # shown (wrapped in the box at 80 columns)
+        # Someone comes back: the box says how the next game starts again.
+        from threeup_tui.client import LobbyChanged
+
+        client.emit(LobbyChanged(dataclasses.replace(lobby, seats=lobby_for(["ann", "bo"]).seats)))
+        wait = screen.query_one("#rematch-wait", Static)
+        await wait_for(pilot, lambda: "(0 of 1 asked)" in str(wait.content))

@@ -39,6 +39,7 @@ RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
 # are as wide as their words, and narrower still they take two rows.
 WORD_WIDE_BUTTONS = 70
 TWO_ROWS_OF_BUTTONS = 56
+NOBODY_HERE = "No player is at the table now: the next game waits for one to come back."
 
 
 def free_record_name() -> str:
@@ -99,6 +100,12 @@ def offers_for(session: Session | None) -> Offers:
     if mode == "vote":
         # A dedicated host: every seated player asks; the next game starts
         # when all who are here have.
+        seats = lobby.seats if lobby is not None else ()
+        if seats and not any(s.connected for s in seats):
+            # Nobody plays (every player gone, the bots finished their game):
+            # the table deals no game to bots alone.  A spectator read "The
+            # next game starts when every player here has asked for it".
+            return Offers(seated, "Next game", host, NOBODY_HERE)
         after = getattr(lobby, "rematch_after", None)
         words = "The next game starts when every player here has asked for it"
         if isinstance(after, (int, float)) and after > 0:
