@@ -306,3 +306,16 @@ async def test_a_spectator_is_told_the_next_game_waits_for_a_player(
         client.emit(LobbyChanged(dataclasses.replace(lobby, seats=lobby_for(["ann", "bo"]).seats)))
         wait = screen.query_one("#rematch-wait", Static)
         await wait_for(pilot, lambda: "(0 of 1 asked)" in str(wait.content))
+
+
+def test_a_guest_waits_for_the_host_or_for_the_seats_to_fill() -> None:
+    """An app's table starts when its host says; a dedicated host's (no seat
+    of its own) once every seat is taken, which its guests are told."""
+    from threeup_tui.app.screens.lobby import WAITING, waiting_words
+
+    assert waiting_words(lobby_for(["ann", "bo"])) == WAITING
+    open_seat = SeatSlot(2, "seat 3", "open", False)
+    headless = dataclasses.replace(lobby_for(["ann", "bo"]), host_seat=None)
+    one_open = dataclasses.replace(headless, seats=(*headless.seats, open_seat))
+    assert waiting_words(one_open) == "The game starts once every seat is taken (1 seat open)."
+    assert "about to start" in waiting_words(headless)

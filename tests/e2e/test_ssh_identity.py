@@ -154,8 +154,8 @@ def test_one_user_name_with_two_keys_and_one_without_is_three_players(
     _proc, door = start_door(headless_host, "--players", "4", "--bots", "1")
     open_pane(tmux, "ann-a", door_command(door, "ann", key_a))
     open_pane(tmux, "ann-b", door_command(door, "ann", key_b))
-    tmux.wait_for("ann-a", "Waiting for the host")
-    tmux.wait_for("ann-b", "Waiting for the host")
+    tmux.wait_for("ann-a", "once every seat is taken")
+    tmux.wait_for("ann-b", "once every seat is taken")
     # No key: the door gives a seat word, and says how to use it.
     open_pane(tmux, "ann-word", door_command(door, "ann", None))
     tmux.wait_for("ann-word", "Your seat word, or Enter for a new seat:")
@@ -221,7 +221,7 @@ def test_a_door_guest_reaches_no_menu_and_leaving_ends_the_session(
     key = keygen(tmp_path / "k")
     _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
     open_pane(tmux, "gus", door_command(door, "gus", key))
-    seen = [tmux.wait_for("gus", "Waiting for the host")]
+    seen = [tmux.wait_for("gus", "once every seat is taken")]
     # The command palette has nothing that leads off the table.
     tmux.keys("gus", "C-p")
     tmux.wait_for("gus", "Search for commands")

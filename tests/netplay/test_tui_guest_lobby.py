@@ -21,7 +21,10 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.launcher import JoinSettings, Launcher
 
-WAITING = "Waiting for the host to start the game…"
+# A dedicated host starts the game itself once every seat is taken: its
+# guests read "Waiting for the host to start the game…" before, and waited
+# for a start nobody would give (ann is alone at three seats).
+WAITING = "The game starts once every seat is taken (2 seats open)."
 
 
 def lobby_text(app: App[Any]) -> str:

@@ -14,6 +14,7 @@ from ...addresses import show_address
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...rules import Options
+from ...textclean import plural
 from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, presence
 from ..text import MUTED, plain, reason_words
@@ -86,6 +87,19 @@ def join_lines(client: object) -> list[Content]:
 WAITING = "Waiting for the host to start the game…"
 
 
+def waiting_words(lobby: Lobby | None) -> str:
+    """What a guest waits for.  A dedicated host (``--headless``: no seat of
+    its own) starts the game by itself once every seat is taken, and nobody
+    presses a start key: its guests and spectators read "Waiting for the
+    host to start the game…" and waited for someone who never would."""
+    if lobby is None or lobby.host_seat is not None:
+        return WAITING
+    free = sum(1 for seat in lobby.seats if seat.kind == "open")
+    if not free:
+        return "Every seat is taken: the game is about to start…"
+    return f"The game starts once every seat is taken ({plural(free, 'seat')} open)."
+
+
 def guest_wait_line(session: Session) -> Content:
     """A guest's line under the seats: the wait for the start while the link
     to the host holds, else plainly that it does not.  The app's note on the
@@ -105,7 +119,7 @@ def guest_wait_line(session: Session) -> Content:
             (said, "bold $text-error"),
             ("\nNo game will start here: q leaves the table.", MUTED),
         )
-    return Content(WAITING)
+    return Content(waiting_words(session.lobby))
 
 
 def reach(bound: str) -> str:
