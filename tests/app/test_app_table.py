@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -312,6 +313,38 @@ async def test_a_cleared_pile_is_shown(client: ScriptedClient) -> None:
         pile = app.screen.query_one(PileView)
         assert pile.has_class("-cleared")
         assert "CLEARED" in screen_text(app)
+
+
+def out_with_a_clear_plus_one() -> GameState:
+    """A places game of four, played on (seeded) until a player goes out by
+    turning a Clear +1 face up, the game going on among the others."""
+    state = dealt(["ana", "bo", "cy", "di"], first=0, seed=2, finish="places")
+    rng = random.Random(2)
+    while not state.over:
+        actions = state.legal_actions()
+        state.apply(actions[0] if rng.random() < 0.5 else rng.choice(actions))
+        last = seat_view(state, None).log[-1]
+        if last.out and last.cards == ("RC1",):
+            return state
+    raise AssertionError("no player went out with a Clear +1")
+
+
+async def test_a_player_out_with_a_clear_plus_one_owes_no_extra_discard(
+    client: ScriptedClient,
+) -> None:
+    """ana turns RC1 face up, clears the pile and is out: at a table playing
+    for places the next player's turn comes at once.  The pile's box said
+    "with a Clear +1: 1 extra discard" beside "Waiting for bo…", an extra
+    discard that nobody makes (a spectator could not tell whose it was)."""
+    state = out_with_a_clear_plus_one()
+    assert not state.over and state.seat != 0
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state, seat=None)
+        pile = words_shown(app, app.screen.query_one(PileView))
+        assert "CLEARED" in pile and "by ana" in pile
+        assert "extra discard" not in pile
+        assert "with a Clear +1, going out" in pile
 
 
 async def test_a_watcher_sees_the_table_without_a_hand(client: ScriptedClient) -> None:

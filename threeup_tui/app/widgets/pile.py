@@ -55,6 +55,10 @@ def clear_words(entry: LogEntry) -> str:
         return "with a Clear"
     if rank in ("C1", "C2"):
         n = int(rank[1])
+        if entry.out:
+            # Its extra discards are never made: the player has no card left
+            # (at a table playing for places the next player's turn comes).
+            return f"with a Clear +{n}, going out"
         return f"with a Clear +{n}: {plural(n, 'extra discard')}"
     if card:
         return f"with three or more {rank_text(card)}s"
