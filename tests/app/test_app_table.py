@@ -254,7 +254,7 @@ async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
         text = screen_text(app)
         assert "here" not in text and "●" not in text and "ana" in text
         assert "⏱" not in text  # nor is anybody's clock still counting down
-        assert "bo ⚙ bot" in text  # what a seat was is still known
+        assert "bo ⚙ greedy bot" in text  # what a seat was is still known
 
 
 async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) -> None:
@@ -266,7 +266,7 @@ async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) 
     async with app.run_test(size=(80, 24)) as pilot:
         await open_table(pilot, client, state)
         client.emit(LobbyChanged(replace(lobby, seats=(lobby.seats[0], away))))
-        await wait_for(pilot, lambda: "bo ◐ away, bot plays" in screen_text(app))
+        await wait_for(pilot, lambda: "bo ◐ away, greedy bot plays" in screen_text(app))
         client.emit(
             LobbyChanged(replace(lobby, seats=(lobby.seats[0], replace(away, bot_level=None))))
         )

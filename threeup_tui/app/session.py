@@ -187,7 +187,7 @@ def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
     if slot is None:
         return ("?", "")
     if slot.kind == "bot":
-        return ("⚙", "bot")
+        return ("⚙", bot_words(slot.name, slot.bot_level))
     if slot.kind == "open":
         return ("○", "open")
     if not live:
@@ -195,7 +195,22 @@ def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
     if slot.bot_level:
         # Gone (D17), or here but away after three turns timed out: either
         # way the bot plays the seat now, so the seat is not "here".
-        return ("◐", "away, bot plays")
+        return ("◐", f"away, {bot_words('', slot.bot_level)} plays")
     if slot.connected:
         return ("●", "here")
     return ("○", "away")
+
+
+LEVEL_SHOWN = 16  # columns of a bot's level: the wire allows 32, the levels are 6
+
+
+def bot_words(name: str, level: str | None) -> str:
+    """How a bot seat says what plays it: "bot" where its name says its
+    level already ("expert bot 2", as the lobby's Add bot names it), else
+    "random bot".  A ``threeup join --bot random --name Robo`` read "Robo ⚙
+    bot" in the lobby and at the table, and a seat taken over by the bot
+    "away, bot plays": nobody at the table could tell how either played."""
+    shown = clean(level, LEVEL_SHOWN) if level else ""
+    if not shown or shown.casefold() in name.casefold().split():
+        return "bot"
+    return f"{shown} bot"
