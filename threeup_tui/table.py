@@ -375,6 +375,7 @@ class Table:
             games=self.config.games,
             spectator_chat=self.config.spectator_chat,
             watching=self.watching,
+            bot_level=self.config.bot_level,
         )
 
     def rematch_mode(self) -> str:
@@ -605,6 +606,39 @@ class Table:
             raise TableError(f"a turn lasts {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds")
         self.config.turn_time = seconds
         self._notify()
+
+    def set_bot_level(self, by: int | None, level: str) -> None:
+        """The host changes the table's bot level between games: its bot
+        seats play the next game at ``level`` (renamed, where their name was
+        their old level's: "greedy bot 3" would now say the wrong thing),
+        and so does the bot standing in for an absent or timed-out player.
+        A ``join --bot`` seat plays as its own client does."""
+        self._require_host(by)
+        if level not in BOT_LEVELS:
+            raise TableError(f"unknown bot level {level!r}")
+        if self.game_under_way:
+            raise TableError("the bots' level is set between games")
+        if level == self.config.bot_level and all(
+            s.bot_level == level for s in self.seats if s.bot is not None
+        ):
+            return
+        self.config.bot_level = level
+        self._stand_ins.clear()  # made at the old level
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.bot is not None:
+                # Still gone, or marked away: the bot plays on for them next game.
+                seat.bot = self._stand_in(i) if seat.away else self._make_bot(level, i)
+                seat.bot_level = level
+            if seat.kind != "bot" or seat.bot_level == level:
+                continue
+            if seat.bot_level is not None and seat.name.startswith(f"{seat.bot_level} bot "):
+                others = [s.name for j, s in enumerate(self.seats) if j != i and s.kind != "open"]
+                seat.name = distinct_name(f"{level} bot {i + 1}", others)
+            seat.bot_level = level
+            seat.bot = self._make_bot(level, i)
+        self._system(f"the bots play at the {level} level from the next game")
+        self.save_table_file()  # a --resume brings the table back at this level
+        self._notify(views=False)
 
     def _make_bot(self, level: str, i: int) -> Bot:
         return make_bot(level, self._bot_seed(i), self.config.think_ms)

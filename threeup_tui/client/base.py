@@ -92,6 +92,12 @@ class TableClient(ABC):
         own process may change it: a network client is told so."""
         self._emit(ActionRejected("the turn time is set on the host's computer"))
 
+    def set_bot_level(self, level: str) -> None:
+        """The table's bot level for the next game: its bots' and the
+        stand-in's.  Only the table's own process may change it: a network
+        client is told so."""
+        self._emit(ActionRejected("the bots' level is set on the host's computer"))
+
     @abstractmethod
     def start_game(self) -> None: ...
 

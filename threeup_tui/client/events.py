@@ -44,6 +44,9 @@ class Lobby:
     games: int | None = None  # games the table plays before it closes (None: until stopped)
     spectator_chat: bool = True  # spectators may chat (threeup host --no-spectator-chat: no)
     watching: int = 0  # spectators watching now (everyone is told that someone watches)
+    # The table's bot level: its bots' (Add bot starts there) and the stand-in's
+    # for an absent or timed-out player; None from a host that does not say.
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

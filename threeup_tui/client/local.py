@@ -115,6 +115,9 @@ class LocalClient(TableClient):
     def set_turn_time(self, seconds: float | None) -> None:
         self._guard(lambda: self.table.set_turn_time(self.seat, seconds))
 
+    def set_bot_level(self, level: str) -> None:
+        self._guard(lambda: self.table.set_bot_level(self.seat, level))
+
     def start_game(self) -> None:
         self._guard(lambda: self.table.start(self.seat))
 

@@ -268,6 +268,7 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
         "games": lobby.games,
         "spectator_chat": lobby.spectator_chat,
         "watching": lobby.watching,
+        "bot_level": lobby.bot_level,
     }
 
 
@@ -303,6 +304,7 @@ def lobby_from_wire(data: Any) -> Lobby:
             games=_opt_int(data.get("games")),
             spectator_chat=bool(data.get("spectator_chat", True)),
             watching=_int(data.get("watching", 0)),
+            bot_level=_bot_level_or_none(data.get("bot_level")),
         )
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise WireError(f"bad lobby: {err}") from None
@@ -357,8 +359,13 @@ def make_hello(name: str, code: str | None, token: str, watch: bool) -> dict[str
 def hello_bot(data: Any) -> str | None:
     """The bot level a hello declares (``"bot": LEVEL``, from ``join --bot``),
     or None for a person.  Any short string: the host only shows it."""
-    level = data.get("bot") if isinstance(data, dict) else None
-    return level if _is_bot_level(level) else None
+    return _bot_level_or_none(data.get("bot") if isinstance(data, dict) else None)
+
+
+def _bot_level_or_none(level: object) -> str | None:
+    """A bot level as the wire may carry one (any short string: it is only
+    shown, cleaned), or None for anything else."""
+    return level if isinstance(level, str) and _is_bot_level(level) else None
 
 
 def _is_bot_level(level: object) -> bool:

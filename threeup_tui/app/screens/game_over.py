@@ -15,13 +15,14 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...recordfile import free_path
 from ...rules import View
 from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
-from ..text import MUTED
+from ..text import MUTED, clean
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
@@ -40,6 +41,7 @@ RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
 WORD_WIDE_BUTTONS = 70
 TWO_ROWS_OF_BUTTONS = 56
 NOBODY_HERE = "No player is at the table now: the next game waits for one to come back."
+SHORT = 24  # lines under which the result gives up the blank line above it
 
 
 def free_record_name() -> str:
@@ -84,6 +86,7 @@ class Offers:
     rematch_word: str  # its label
     save: bool  # only the host's machine writes the record
     waiting: str  # what the others wait for, or ""
+    bots: bool = False  # the table's bot level may be changed for the next game (b)
 
 
 def offers_for(session: Session | None) -> Offers:
@@ -125,7 +128,7 @@ def offers_for(session: Session | None) -> Offers:
             words += "."
         return Offers(seated, "Next game", host, words)
     if host:
-        return Offers(True, "Rematch", True, "")
+        return Offers(True, "Rematch", True, "", bots=lobby is not None and bool(lobby.bot_level))
     if not seated:
         return Offers(False, "", False, "The host may start another game.")
     host_seat = getattr(lobby, "host_seat", None)
@@ -133,6 +136,19 @@ def offers_for(session: Session | None) -> Offers:
     if slot is not None and slot.kind == "human" and not slot.connected:
         return Offers(False, "", False, "The host has left: no rematch for now.")
     return Offers(False, "", False, "Waiting for the host to start a rematch…")
+
+
+def bot_level_words(lobby: Lobby | None) -> Content:
+    """The table's bot level, which b changes for the next game."""
+    level = clean(lobby.bot_level, 16) if lobby is not None and lobby.bot_level else "?"
+    return Content.assemble("Bots: ", (level, "bold"), ("   b: another level next game", MUTED))
+
+
+def next_level(level: str | None) -> str:
+    """The level after ``level`` in the order the start screen's b goes."""
+    levels = list(BOT_LEVELS)
+    i = levels.index(level) if level in levels else -1
+    return levels[(i + 1) % len(levels)]
 
 
 def closes_on_others(session: Session | None) -> bool:
@@ -159,6 +175,7 @@ class GameOverScreen(ModalScreen[None]):
         # "esc See the table" beside "Save (s)" and "Table (t)"; the longer
         # button's word cut "Leave (q)" at 70 columns).  Esc works too.
         Binding("s", "save", "Save"),
+        Binding("b", "bot_level", "Bot level"),
         Binding("t,escape", "close", "Table"),
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
@@ -178,6 +195,8 @@ class GameOverScreen(ModalScreen[None]):
             yield Static(Content.styled("Game over", "bold"), id="game-over-title")
             if view is not None and session is not None:
                 yield Static(result_content(view, session.names()), id="result")
+            if offers.bots and session is not None:
+                yield Static(bot_level_words(session.lobby), id="bot-level")
             if offers.save:
                 yield Label("Save the record to:")
                 yield Input(free_record_name(), id="record-path", compact=True)
@@ -200,8 +219,10 @@ class GameOverScreen(ModalScreen[None]):
 
     def _fit(self) -> None:
         width = self.size.width or self.app.size.width
+        height = self.size.height or self.app.size.height
         self.set_class(width < WORD_WIDE_BUTTONS, "-narrow")
         self.set_class(width < TWO_ROWS_OF_BUTTONS, "-two-rows")
+        self.set_class(height < SHORT, "-short")
 
     def on_mount(self) -> None:
         self._fit()
@@ -216,7 +237,10 @@ class GameOverScreen(ModalScreen[None]):
         """The table changed (a vote, the host leaving, the table closing):
         say so.  The buttons stay as they were made, but one for a next game
         that can no longer come is turned off (and its key with it)."""
-        offers = offers_for(self.table.session)
+        session = self.table.session
+        for shown in self.query("#bot-level").results(Static):
+            shown.update(bot_level_words(session.lobby if session is not None else None))
+        offers = offers_for(session)
         rematch = self.offers.rematch and offers.rematch
         if offers.waiting == self.offers.waiting and rematch == self.offers.rematch:
             return
@@ -239,6 +263,8 @@ class GameOverScreen(ModalScreen[None]):
             return self.offers.rematch and self.offers.rematch_word == word
         if action == "save":
             return self.offers.save
+        if action == "bot_level":
+            return self.offers.bots
         if action == "chat":
             return self.table.check_action("chat", ())
         return True
@@ -265,6 +291,14 @@ class GameOverScreen(ModalScreen[None]):
             session.client.rematch()
             if self.offers.rematch_word != "Rematch":
                 self.notify("Asked for the next game", timeout=3)
+
+    def action_bot_level(self) -> None:
+        """The table's bots play the next game at the next level (as the
+        start screen's b goes round them): a host could change them only
+        by closing the table on everyone at it."""
+        session = self.table.session
+        if session is not None and self.offers.bots and session.lobby is not None:
+            session.client.set_bot_level(next_level(session.lobby.bot_level))
 
     def action_next_game(self) -> None:
         self.action_rematch()
