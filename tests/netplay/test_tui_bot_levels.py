@@ -9,7 +9,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from app_helpers import screen_text, wait_for
+from app_helpers import screen_text, wait_for, words_shown
 from netplay_support import LOOPBACK, make_client
 from text_fit import cut_text
 
@@ -22,7 +22,7 @@ from threeup_tui.bots import ExpertBot, GreedyBot, make_bot
 from threeup_tui.client import Lobby, TableClient
 from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import LobbyChanged, ViewChanged
-from threeup_tui.launcher import HostedClient, HostSettings, Launcher
+from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.rules import Options, seat_view
@@ -191,6 +191,38 @@ def test_only_the_host_and_only_between_games() -> None:
     with pytest.raises(TableError, match="between games"):
         table.set_bot_level(host, "expert")
     assert table.config.bot_level == "greedy" and table.seats[2].name == "greedy bot 3"
+
+
+async def test_a_guest_is_told_which_bot_acts_when_their_time_runs_out(tmp_path: Path) -> None:
+    """A guest's lobby said "Turn time: 30 s for each move, then a bot
+    acts": which bot, the guest could not know.  It now names the table's
+    level, which the host chose."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    settings = HostSettings(
+        players=3, name="Hana", port=0, bind=LOOPBACK, bot_level="expert", turn_time=30.0
+    )
+    host = await launcher.host(settings)
+    assert isinstance(host, HostedClient) and host.address is not None
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Gus")
+    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: "Gus" in screen_text(app), 20, "the guest's lobby")
+
+            def title() -> str:
+                shown = app.screen.query("#lobby-title")
+                return words_shown(app, shown.first()) if shown else ""
+
+            await wait_for(
+                pilot,
+                lambda: "then an expert bot acts" in title(),
+                10,
+                f"the timer's bot named, not: {title()}",
+            )
+    finally:
+        await host.close()
+        await asyncio.sleep(0)
 
 
 def test_a_player_still_gone_gets_the_new_level_next_game() -> None:

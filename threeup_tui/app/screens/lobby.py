@@ -16,7 +16,7 @@ from ...client import Lobby
 from ...rules import Options
 from ...textclean import plural
 from ..messages import HelpRequested, LeaveRequested
-from ..session import Session, presence
+from ..session import Session, bot_words, presence
 from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
@@ -66,6 +66,15 @@ def turn_time_choices(current: float | None = None) -> list[tuple[str, object]]:
 
 def turn_time_value(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def turn_time_line(seconds: float, bot_level: str | None) -> str:
+    """What a guest is told of the turn timer, and which bot acts when it
+    runs out: the table's level (its host's choice), which "then a bot
+    acts" did not say."""
+    bot = bot_words("", bot_level)
+    article = "an" if bot[:1] in "aeiou" else "a"
+    return f"Turn time: {turn_words(seconds)} for each move, then {article} {bot} acts"
 
 
 def join_lines(client: object) -> list[Content]:
@@ -268,9 +277,7 @@ class LobbyScreen(TableScreenBase):
             title.append(Content.styled("No room code: anyone who finds the table may sit.", MUTED))
         title.extend(join_lines(session.client))
         if lobby.turn_time is not None and not session.is_host:  # the host has its control
-            title.append(
-                Content(f"Turn time: {turn_words(lobby.turn_time)} for each move, then a bot acts")
-            )
+            title.append(Content(turn_time_line(lobby.turn_time, lobby.bot_level)))
         filled = sum(1 for s in lobby.seats if s.kind != "open")
         seats_line = f"Seats: {filled} of {len(lobby.seats)} taken"
         if lobby.watching:
