@@ -52,6 +52,21 @@ def start_door(headless_host, tmp_path: Path, *extra: str) -> tuple[subprocess.P
     return proc, door_port
 
 
+def door_connection(door: int, key: Path, user: str = "ann") -> Any:
+    """An asyncssh connection to the door on loopback as ``user`` with ``key``
+    (for what OpenSSH cannot send: odd terminal sizes and types, floods)."""
+    from threeup_tui.sshdoor import asyncssh
+
+    return asyncssh.connect(
+        "127.0.0.1",
+        door,
+        username=user,
+        client_keys=[str(key)],
+        known_hosts=None,
+        agent_path=None,
+    )
+
+
 def shared_connection(tmux: Tmux, door: int, key: Path, tmp_path: Path, shown: str) -> list[str]:
     """Ann's connection in a terminal, once it shows ``shown``, opened as an
     OpenSSH master; the command that opens one more session over it (one
@@ -281,17 +296,10 @@ async def test_a_terminal_larger_than_the_door_gives_is_cut_to_its_largest(
     """The client says how large its terminal is, and the app keeps every
     cell: 100000 x 100000 failed the session (and left its pseudo-terminal
     open on the host), 30000 x 30000 would have taken the host's memory."""
-    from threeup_tui.sshdoor import MAX_ROWS, asyncssh
+    from threeup_tui.sshdoor import MAX_ROWS
 
     proc, door = start_door(headless_host, tmp_path)
-    async with asyncssh.connect(
-        "127.0.0.1",
-        door,
-        username="ann",
-        client_keys=[str(client_key)],
-        known_hosts=None,
-        agent_path=None,
-    ) as conn:
+    async with door_connection(door, client_key) as conn:
         process = await conn.create_process(
             term_type="xterm", term_size=(100000, 100000, 99999, 99999), encoding=None
         )
@@ -318,18 +326,10 @@ async def test_a_terminal_type_or_variable_with_a_nul_still_gets_the_table(
     and an SSH string may hold a NUL, which no environment can: the app
     never started, the player read nothing at all, and the host's log had
     a traceback ("embedded null byte")."""
-    from threeup_tui.sshdoor import asyncssh
 
     proc, door = start_door(headless_host, tmp_path)
     for term, lang in (("xterm\0evil", "C.UTF-8"), ("xterm", "C.UTF-8\0x")):
-        async with asyncssh.connect(
-            "127.0.0.1",
-            door,
-            username="ann",
-            client_keys=[str(client_key)],
-            known_hosts=None,
-            agent_path=None,
-        ) as conn:
+        async with door_connection(door, client_key) as conn:
             process = await conn.create_process(
                 term_type=term, term_size=(80, 24), env={"LANG": lang}, encoding=None
             )
@@ -353,20 +353,12 @@ async def test_a_guests_colours_are_its_terminals_never_the_hosts(
     xterm or the Linux console, where a card's tint brought down to 16
     colours is white, and not the terminal's own red, green and blue that
     the app chooses for such a terminal.  A guest that says truecolor gets it."""
-    from threeup_tui.sshdoor import asyncssh
 
     monkeypatch.setenv("COLORTERM", "truecolor")  # the host's terminal
     _proc, door = start_door(headless_host, tmp_path)
     drawn = {}
     for sent in ({}, {"COLORTERM": "truecolor"}):
-        async with asyncssh.connect(
-            "127.0.0.1",
-            door,
-            username="ann",
-            client_keys=[str(client_key)],
-            known_hosts=None,
-            agent_path=None,
-        ) as conn:
+        async with door_connection(door, client_key) as conn:
             process = await conn.create_process(
                 term_type="xterm", term_size=(80, 24), env={"LANG": "C.UTF-8", **sent},
                 encoding=None,
@@ -383,17 +375,9 @@ async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
 ) -> None:
     """A guest with TERM=dumb reads why the table cannot be drawn and what
     to do, not the commands of someone at the host's own machine."""
-    from threeup_tui.sshdoor import asyncssh
 
     _proc, door = start_door(headless_host, tmp_path)
-    async with asyncssh.connect(
-        "127.0.0.1",
-        door,
-        username="ann",
-        client_keys=[str(client_key)],
-        known_hosts=None,
-        agent_path=None,
-    ) as conn:
+    async with door_connection(door, client_key) as conn:
         process = await conn.create_process(term_type="dumb", term_size=(80, 24), encoding=None)
         shown = Shown(process)
         await shown.until(b"goodbye")
@@ -613,17 +597,9 @@ async def test_a_flood_of_window_changes_costs_the_host_little_and_the_last_size
     the app and the host at a CPU core between them, 120 x 40 or 1000 x 500
     alike. The door passes a few at once and then about one a second, always
     the latest: the size a player settles on is the one drawn."""
-    from threeup_tui.sshdoor import asyncssh
 
     proc, door = start_door(headless_host, tmp_path)
-    async with asyncssh.connect(
-        "127.0.0.1",
-        door,
-        username="ann",
-        client_keys=[str(client_key)],
-        known_hosts=None,
-        agent_path=None,
-    ) as conn:
+    async with door_connection(door, client_key) as conn:
         process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
         shown = Shown(process)
         await shown.until(b"Seats:")
