@@ -229,6 +229,8 @@ async def test_the_replay_keys_fit_the_footer_after_a_resize(
         footer = screen_text(app).split("\n")[-1]
         assert "esc Back" in footer, footer
         assert ("palette" in footer) == (then[0] >= 100), footer
+        # Each key says what it does: the footer read "Home Start  End End".
+        assert "Home First" in footer and "End Last" in footer, footer
 
 
 async def test_a_replay_tells_an_illegal_move_from_a_wrong_result() -> None:

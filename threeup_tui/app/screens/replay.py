@@ -48,8 +48,9 @@ class ReplayScreen(Screen[None]):
         Binding("right,l", "step(1)", "+1", key_display="→", priority=True),
         Binding("pageup", "step(-10)", "-10", key_display="PgUp", priority=True),
         Binding("pagedown", "step(10)", "+10", key_display="PgDn", priority=True),
-        Binding("home", "goto(0)", "Start", key_display="Home", priority=True),
-        Binding("end", "goto(-1)", "End", key_display="End", priority=True),
+        # "First" and "Last": the footer read "End End".
+        Binding("home", "goto(0)", "First", key_display="Home", priority=True),
+        Binding("end", "goto(-1)", "Last", key_display="End", priority=True),
         Binding("space", "autoplay", "Play/pause", priority=True),
         Binding("up", "scroll_seats(-1)", "Seats", key_display="↑↓", show=False),
         Binding("down", "scroll_seats(1)", show=False),
