@@ -77,14 +77,17 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
     found: list[SavedGame] = []
     aside: list[str] = []
     for journal in unheld_journals(games_dir()):
-        saved = _read(journal)
-        if saved is None:
+        read = _read(journal)
+        if read is None:
             if table_file_path(journal).exists():  # (not one another window just forgot)
                 aside.append(_unreadable(journal))
-        elif _finished(journal):
+            continue
+        saved, in_set_up = read
+        if not in_set_up and _finished(journal):
             # Its window ended at the game-over box (killed, or the terminal
             # gone) before its table closed: the history has the game, and
-            # there is nothing to continue.
+            # there is nothing to continue.  (A rematch left in its set-up
+            # is in the table file, beside the finished game's journal.)
             discard(journal)
         else:
             found.append(saved)
@@ -120,7 +123,9 @@ def _unreadable(journal: Path) -> str:
         )
 
 
-def _read(journal: Path) -> SavedGame | None:
+def _read(journal: Path) -> tuple[SavedGame, bool] | None:
+    """The kept game, and whether its table file holds a game dealt and in
+    its set-up (the journal cannot hold that one yet)."""
     file = table_file_path(journal)
     try:
         info = read_table_file(file)
@@ -135,7 +140,8 @@ def _read(journal: Path) -> SavedGame | None:
     # What the start screen will say of it: nothing a file could make up.
     if type(players) is not int or not 2 <= players <= 6 or level not in BOT_LEVELS:
         return None
-    return SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
+    saved = SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
+    return saved, isinstance(info.get("deal"), dict)
 
 
 def _finished(journal: Path) -> bool:

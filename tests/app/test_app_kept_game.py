@@ -369,3 +369,46 @@ async def test_a_kept_game_that_cannot_be_moved_aside_is_told_once_a_run(
             assert "nor moved aside" in said and said.endswith(str(table_file))
             assert start.saved is None
     assert table_file.read_text() == '{"format": "threeup-tab'  # left as it was
+
+
+async def test_a_rematch_left_in_its_set_up_is_kept_as_the_question_says() -> None:
+    """After a game played out and a rematch, `q` in the next game's set-up
+    asked "Leave this game? It is kept: continue it from the start screen",
+    and then the start screen offered nothing and the files were gone: the
+    journal held the finished game before it, and a finished journal was
+    taken for nothing to continue (the set-up is in the table file)."""
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_a_game(app, pilot)
+        session = app.session
+        assert session is not None
+        session.client.rematch()
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SetupScreen)
+                and app.session is not None
+                and app.session.view is not None
+                and app.session.view.phase == "setup"
+            ),
+            what="the next game's set-up",
+        )
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        assert "It is kept: continue it from the start screen" in str(app.screen.question)
+        await pilot.press("y")
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: start.saved is not None, what="the kept game offered")
+        assert start.saved is not None and start.saved.game_number == 2
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SetupScreen)
+                and app.session is not None
+                and app.session.view is not None
+            ),
+            what="the set-up back",
+        )
+        view = app.session.view  # type: ignore[union-attr]
+        assert view is not None and view.phase == "setup" and len(view.hand) == 6
