@@ -15,7 +15,8 @@ second row.  A game against bots here has none, and is kept as it ends.
 The database is the user's file and may be locked by another threeup, or
 damaged.  Every problem is a :class:`HistoryError` with one line for the
 player, and none of them may stop a game: the app reports the line and
-plays on.  A damaged file, or a database that is not a threeup history
+plays on (:mod:`.pendinggames` keeps the game aside until the history
+can take it).  A damaged file, or a database that is not a threeup history
 (its tables lack our columns), is never deleted: the next game added moves
 it aside (``history.sqlite3.damaged``) and starts a new one.
 

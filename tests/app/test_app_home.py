@@ -46,6 +46,7 @@ from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, Vie
 from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.paths import tables_dir
+from threeup_tui.pendinggames import keep_aside, kept_games
 from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
 from threeup_tui.table import check_resumable
@@ -811,7 +812,9 @@ async def test_a_saved_record_is_told_with_its_whole_path(
         assert Path(whole).is_file()
 
 
-async def test_a_locked_history_is_one_line_and_the_game_goes_on() -> None:
+async def test_a_locked_history_is_one_line_the_game_goes_on_and_is_counted_later() -> None:
+    """A game that ended while another program held the history was "not
+    counted", and never was: it is kept aside, and "Your games" adds it."""
     history = History()
     history.path.parent.mkdir(parents=True)
     holder = sqlite3.connect(history.path, isolation_level=None)
@@ -823,15 +826,48 @@ async def test_a_locked_history_is_one_line_and_the_game_goes_on() -> None:
             await emit_a_finished_game(client)
             await wait_for(pilot, lambda: any("locked" in n for n in notes(app)), timeout=10)
             (line,) = [n for n in notes(app) if "locked" in n]
-            assert "not counted" in line and "\n" not in line
+            assert line.endswith("this game is kept, and added when the history can be written")
+            assert "not counted" not in line and "\n" not in line
             assert app.session is not None and app.session.view is not None
             # The game is still there to see, and a rematch can be asked for.
             await wait_for(pilot, lambda: on(app, GameOverScreen))
             await pilot.press("r")
             assert ("rematch", None) in client.requests
+            # Still held: "Your games" says the game waits, not that it is lost.
+            app.post_message(StatsRequested())
+            await wait_for(pilot, lambda: on(app, StatsScreen) and "kept aside" in screen_text(app))
+            assert "1 finished game kept aside, added when the history" in screen_text(app)
+            holder.execute("ROLLBACK")
+            await pilot.press("escape")
+            app.post_message(StatsRequested())
+            await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+            added = "Your games: 1 finished game kept while the history could not be written"
+            assert f"{added} is added now" in notes(app)
     finally:
-        holder.execute("ROLLBACK")
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
         holder.close()
+    assert history.stats().total.games == 1
+
+
+async def test_a_game_kept_aside_is_added_when_the_app_starts() -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    keep_aside(
+        FinishedGame(
+            seats=(SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy")),
+            my_seat=0,
+            place=1,
+            won=True,
+            stalemate=False,
+            moves=30,
+            turns=20,
+        )
+    )
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: any("is added now" in n for n in notes(app)))
+    assert history.stats().total.games == 1 and kept_games() == []
 
 
 async def test_a_corrupt_history_is_set_aside_and_the_game_counted() -> None:

@@ -39,9 +39,10 @@ from ..client import (
     Welcome,
 )
 from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
-from ..history import FinishedGame, History, HistoryError, SeatEntry
+from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
+from ..pendinggames import add_kept_games, count_game
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
@@ -234,6 +235,8 @@ class ThreeUpApp(App[int]):
         self._apply_theme()
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
+        if self.history.enabled:
+            self.run_worker(self._add_kept_games, thread=True, group="history")
         spec = self.start_spec
         if self.guest:
             self.push_screen(GuestScreen())
@@ -789,17 +792,21 @@ class ThreeUpApp(App[int]):
 
     def _add_to_history(self, game: FinishedGame) -> None:
         """In a worker thread: a locked file waits a moment without freezing the app."""
-        try:
-            game_id, note = self.history.add(game)
-        except HistoryError as err:
-            game_id, note = -1, f"{err}: this game is not counted"
+        # A history that cannot be written now keeps the game aside, to be
+        # added when it can (pendinggames): a finished game is never lost.
+        game_id, lines = count_game(self.history, game)
         if game_id is None and game.record is not None:
             # Kept already (by another app of this account, or an earlier
             # run of this one): the copy of its record just saved is not needed.
             with contextlib.suppress(OSError):
                 Path(game.record).unlink()
-        if note:
-            self.call_from_thread(self.notify, note, severity="warning", markup=False)
+        for line in lines:
+            self.call_from_thread(self.notify, line, severity="warning", markup=False)
+
+    def _add_kept_games(self) -> None:
+        """In a worker thread: games kept aside while the history could not be written."""
+        for line in add_kept_games(self.history):
+            self.call_from_thread(self.notify, line, markup=False, timeout=8)
 
     def _table_screens(self) -> list[TableScreenBase]:
         return [s for s in self.screen_stack if isinstance(s, TableScreenBase)]

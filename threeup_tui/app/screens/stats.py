@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
+from ...pendinggames import add_kept_games, kept_games
 from ...textclean import plural
 from ..messages import ReplayRequested
 from ..text import MUTED, clean, ordinal
@@ -27,6 +28,10 @@ VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 class StatsLoaded(Message):
     stats: Stats | None
     error: str | None = None
+    # Games kept aside while the history could not be written: added now,
+    # or still waiting (how many), and a pending file set aside.
+    notes: tuple[str, ...] = ()
+    waiting: int = 0
 
 
 def record_words(record: str | None) -> str:
@@ -143,18 +148,26 @@ class StatsScreen(Screen[None]):
 
     def _read(self) -> None:
         """In a worker thread: a locked file waits a moment without freezing the app."""
+        notes = tuple(add_kept_games(self.history))
         try:
             stats = self.history.stats()
         except HistoryError as err:
-            self.post_message(StatsLoaded(None, str(err)))
+            waiting = len(kept_games()) if self.history.enabled else 0
+            self.post_message(StatsLoaded(None, str(err), notes, waiting))
         else:
-            self.post_message(StatsLoaded(stats))
+            self.post_message(StatsLoaded(stats, None, notes))
 
     @on(StatsLoaded)
     def loaded(self, message: StatsLoaded) -> None:
         top = self.query_one("#stats-summary", Static)
+        for note in message.notes:
+            self.notify(note, markup=False, timeout=8)
         if message.stats is None:
-            top.update(Content.styled(message.error or "Your games cannot be read", "$text-error"))
+            error = message.error or "Your games cannot be read"
+            if message.waiting:
+                games = plural(message.waiting, "finished game")
+                error += f"\n{games} kept aside, added when the history can be written"
+            top.update(Content.styled(error, "$text-error"))
             return
         stats = message.stats
         if stats.unreadable:

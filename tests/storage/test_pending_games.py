@@ -1,0 +1,192 @@
+"""A finished game the history cannot take now is kept aside, and added
+later exactly once: a real SQLite file, held by a second connection."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import pytest
+
+from threeup_tui.history import FinishedGame, History, SeatEntry
+from threeup_tui.pendinggames import add_kept_games, count_game, kept_games, pending_dir
+
+
+def game(place: int = 1, table_id: str | None = None, number: int | None = None) -> FinishedGame:
+    return FinishedGame(
+        seats=(SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy"), SeatEntry("Cy", "human")),
+        my_seat=0,
+        place=place,
+        won=place == 1,
+        stalemate=False,
+        moves=50,
+        turns=40,
+        venue="bots" if table_id is None else "join",
+        table_id=table_id,
+        game_number=number,
+    )
+
+
+@contextlib.contextmanager
+def held(history: History) -> Iterator[None]:
+    """Another program holds the history locked (longer than threeup waits)."""
+    holder = sqlite3.connect(history.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def rows(history: History) -> int:
+    with sqlite3.connect(history.path) as db:
+        (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+    return int(count)
+
+
+def test_a_game_ended_while_the_history_is_locked_is_added_later_once(
+    own_directories: dict[str, Path],
+) -> None:
+    history = History()
+    history.add(game(1))
+    with held(history):
+        game_id, lines = count_game(history, game(2))
+    assert game_id == -1
+    assert len(lines) == 1 and "locked by another program" in lines[0]
+    assert lines[0].endswith("this game is kept, and added when the history can be written")
+    assert "not counted" not in lines[0]
+    (kept,) = kept_games()
+    assert kept.parent == own_directories["THREEUP_STATE_DIR"] / "pending-games"
+    assert kept.stat().st_mode & 0o077 == 0  # whom you played: yours alone
+    assert rows(history) == 1
+    assert add_kept_games(history) == [
+        "Your games: 1 finished game kept while the history could not be written is added now"
+    ]
+    assert kept_games() == []
+    assert add_kept_games(history) == []  # once
+    stats = history.stats()
+    assert stats.total.games == 2 and [g.place for g in stats.last] == [2, 1]
+
+
+def test_kept_games_go_in_before_the_next_game_in_the_order_they_ended() -> None:
+    """A streak is read in the order rows were added: the games kept aside
+    are older than the one that ends once the history can be written."""
+    history = History()
+    history.add(game(2))
+    with held(history):
+        count_game(history, game(1))
+        count_game(history, game(1))
+    game_id, lines = count_game(history, game(3))
+    assert game_id is not None and game_id > 0
+    assert lines == [
+        "Your games: 2 finished games kept while the history could not be written are added now"
+    ]
+    stats = history.stats()
+    assert [g.place for g in stats.last] == [3, 1, 1, 2]
+    assert stats.best_streak == 2
+
+
+def test_a_game_against_bots_added_twice_is_one_row() -> None:
+    """A crash between adding a kept game and removing its file: the file
+    is read again next time, and the game's identity keeps it one row."""
+    history = History()
+    history.add(game(1))
+    with held(history):
+        count_game(history, game(2))
+    (kept,) = kept_games()
+    copy = kept.read_bytes()
+    add_kept_games(history)
+    kept.write_bytes(copy)  # as if the app had died before removing it
+    assert add_kept_games(history) == []  # read again, and nothing to tell:
+    assert rows(history) == 2  # not added twice
+    assert kept_games() == []
+
+
+def test_a_network_game_seen_end_by_two_apps_while_locked_is_one_row() -> None:
+    history = History()
+    history.add(game(1))
+    with held(history):
+        count_game(history, game(2, "table-abcdefgh", 4))
+        count_game(history, game(2, "table-abcdefgh", 4))  # another terminal of the account
+    assert len(kept_games()) == 2
+    add_kept_games(history)
+    assert rows(history) == 2 and kept_games() == []
+
+
+def test_a_newer_schema_keeps_the_game_until_it_can_be_written() -> None:
+    history = History()
+    history.add(game(1))
+    with sqlite3.connect(history.path) as db:
+        db.execute("PRAGMA user_version = 99")
+    game_id, lines = count_game(history, game(2))
+    assert game_id == -1 and "newer threeup" in lines[0] and "kept" in lines[0]
+    assert add_kept_games(history) == []  # still newer: left for later, unsaid
+    assert len(kept_games()) == 1
+    with sqlite3.connect(history.path) as db:  # the newer threeup's file set right
+        db.execute("PRAGMA user_version = 2")
+    add_kept_games(history)
+    assert rows(history) == 2 and kept_games() == []
+
+
+def test_a_read_only_history_keeps_the_game(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    history = History()
+    history.add(game(1))
+    with read_only(history.path.parent):
+        game_id, lines = count_game(history, game(2))
+        assert game_id == -1 and lines[0].endswith("added when the history can be written")
+        assert len(kept_games()) == 1
+    add_kept_games(history)
+    assert rows(history) == 2 and kept_games() == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        '{"format": "threeup-pending-game/1"}',
+        '{"format": "something else"}',
+        '{"format": "threeup-pending-game/1", "seats": "me"}',
+        "",
+    ],
+)
+def test_a_damaged_kept_game_is_set_aside_with_a_word(text: str) -> None:
+    history = History()
+    history.add(game(1))
+    with held(history):
+        count_game(history, game(2))
+    (good,) = kept_games()
+    bad = good.with_name("game-00000000-000000-000000-bad.json")  # older: read first
+    bad.write_text(text)
+    lines = add_kept_games(history)
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert "cannot be read" in lines[1] and str(bad) + ".damaged" in lines[1]
+    assert "Traceback" not in lines[1]
+    assert bad.with_name(bad.name + ".damaged").read_text() == text  # kept, for the player
+    assert rows(history) == 2  # the good one is in all the same
+    assert kept_games() == []
+
+
+def test_a_confined_guest_keeps_nothing_aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("THREEUP_GUEST", "1")
+    history = History()
+    assert count_game(history, game(1)) == (-1, [])
+    assert not pending_dir().exists() and not history.path.exists()
+
+
+def test_a_game_that_cannot_be_kept_aside_either_says_so(own_directories: dict[str, Path]) -> None:
+    history = History()
+    history.add(game(1))
+    state = own_directories["THREEUP_STATE_DIR"]
+    shutil.rmtree(state, ignore_errors=True)
+    state.write_text("a file where the state dir should be")
+    with held(history):
+        game_id, lines = count_game(history, game(2))
+    assert game_id == -1 and len(lines) == 1
+    assert "not counted (nor kept aside:" in lines[0] and "\n" not in lines[0]

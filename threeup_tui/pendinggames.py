@@ -1,0 +1,225 @@
+"""Finished games kept aside until the history can take them.
+
+A game that ends while the history cannot be written (another program
+holds it locked past the wait, it is read-only, a newer threeup's, the
+disk is full) is not lost: exactly what its row needs is kept in a small
+file of its own in the state dir (``pending-games/``), written atomically,
+and added the next time the history can be written: when the app starts,
+when "Your games" opens, when the next game ends.  Oldest first, before a
+newer game: a streak is read in the order games were added.
+
+Exactly once: the history keeps one row per identity and seat.  A network
+game has its identity (its table's id, its number there); a game against
+bots here has none, and is given one of its own as it is kept aside, so
+that a crash between adding it and removing its file adds no second row.
+
+A pending file that cannot be read (changed by hand, cut short) is moved
+aside (``NAME.damaged``) with a line for the player, never a traceback.
+A confined guest keeps nothing, here as in the history.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .history import FinishedGame, History, HistoryError, SeatEntry
+from .paths import state_dir
+from .recordfile import read_json, set_aside, write_atomic
+from .rules import MalformedRecord
+from .rules.state import MAX_PLAYERS, MIN_PLAYERS
+
+PENDING_DIR = "pending-games"
+PENDING_FORMAT = "threeup-pending-game/1"
+KINDS = ("you", "human", "bot")
+KEPT_ASIDE = "this game is kept, and added when the history can be written"
+
+
+def pending_dir() -> Path:
+    return state_dir() / PENDING_DIR
+
+
+def count_game(
+    history: History, game: FinishedGame, folder: Path | None = None
+) -> tuple[int | None, list[str]]:
+    """Add ``game`` to the history, after any game kept aside before it:
+    its row id (None: kept already; -1: not in the history now) and the
+    lines to tell the player.  A history that cannot be written keeps the
+    game aside, to be added later."""
+    lines = add_kept_games(history, folder)
+    try:
+        game_id, note = history.add(game)
+    except HistoryError as err:
+        if not history.enabled:
+            return -1, []
+        try:
+            keep_aside(game, folder)
+        except OSError as why:
+            why_not = why.strerror or why
+            return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
+        return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
+    return game_id, [*lines, *([note] if note else [])]
+
+
+def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
+    """Write ``game``'s pending file (a new one, atomically); OSError if it cannot be."""
+    folder = folder or pending_dir()
+    if game.table_id is None:
+        # A game against bots: an identity of its own (see the module's words).
+        game = replace(game, table_id=f"here-{secrets.token_hex(8)}", game_number=1)
+    stamp = game.finished_at.astimezone(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    path = folder / f"game-{stamp}-{secrets.token_hex(4)}.json"
+    write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n", new=True)
+    return path
+
+
+def kept_games(folder: Path | None = None) -> list[Path]:
+    """The pending files, oldest first (their names start with the game's end)."""
+    folder = folder or pending_dir()
+    try:
+        return sorted(folder.glob("game-*.json"))
+    except OSError:
+        return []
+
+
+def add_kept_games(history: History, folder: Path | None = None) -> list[str]:
+    """Add every game kept aside to the history, oldest first, each file
+    removed once its game is in; the lines to tell the player.  A history
+    still not writable leaves them all for the next time, unsaid (the
+    player was told as each was kept)."""
+    if not history.enabled:
+        return []
+    lines: list[str] = []
+    added = 0
+    for path in kept_games(folder):
+        try:
+            game = _from_json(read_json(path))
+        except KeyError as err:
+            lines.append(_set_aside(path, f"it has no {err.args[0]}"))
+            continue
+        except (MalformedRecord, ValueError) as err:
+            lines.append(_set_aside(path, str(err).removeprefix(f"{path}: ")))
+            continue
+        try:
+            game_id, note = history.add(game)
+        except HistoryError:
+            break
+        if note:
+            lines.append(note)
+        # Its record (if any) is the row's now: only the pending file goes.
+        # One that cannot be removed is added again next time: its identity keeps it one row.
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+        if game_id is not None:  # None: in already (another app, or a crash before the unlink)
+            added += 1
+    if added:
+        games = "1 finished game" if added == 1 else f"{added} finished games"
+        verb = "is" if added == 1 else "are"
+        lines.insert(
+            0, f"Your games: {games} kept while the history could not be written {verb} added now"
+        )
+    return lines
+
+
+def _set_aside(path: Path, why: str) -> str:
+    try:
+        aside = set_aside(path, ".damaged")
+    except OSError as oserr:
+        return (
+            f"A finished game kept aside cannot be read ({path}: {why}),"
+            f" nor moved aside: {oserr.strerror or oserr}"
+        )
+    return (
+        f"A finished game kept aside cannot be read ({why}): it is left as {aside}, and not counted"
+    )
+
+
+def _to_json(game: FinishedGame) -> dict[str, Any]:
+    return {
+        "format": PENDING_FORMAT,
+        "finished_at": game.finished_at.astimezone(UTC).isoformat(),
+        "seats": [[s.name, s.kind, s.bot_level] for s in game.seats],
+        "my_seat": game.my_seat,
+        "place": game.place,
+        "won": game.won,
+        "stalemate": game.stalemate,
+        "moves": game.moves,
+        "turns": game.turns,
+        "finish": game.finish,
+        "venue": game.venue,
+        "record": game.record,
+        "table_id": game.table_id,
+        "game_number": game.game_number,
+    }
+
+
+def _from_json(data: Any) -> FinishedGame:
+    """The game a pending file holds; ValueError (one line) if it is not one."""
+    if not isinstance(data, dict) or data.get("format") != PENDING_FORMAT:
+        raise ValueError("not a finished game threeup kept aside")
+    seats = data["seats"]
+    if not (isinstance(seats, list) and MIN_PLAYERS <= len(seats) <= MAX_PLAYERS):
+        raise ValueError("its seats are not 2 to 6 seats")
+    entries = []
+    for seat in seats:
+        if not (isinstance(seat, list) and len(seat) == 3):
+            raise ValueError("a seat is not [name, kind, bot level]")
+        name, kind, level = seat
+        if not (isinstance(name, str) and kind in KINDS and isinstance(level, str | None)):
+            raise ValueError("a seat is not [name, kind, bot level]")
+        entries.append(SeatEntry(name, kind, level))
+    my_seat, place = _int(data, "my_seat"), data["place"]
+    if not 0 <= my_seat < len(entries):
+        raise ValueError("my_seat is not one of its seats")
+    if place is not None and not (type(place) is int and 1 <= place <= len(entries)):
+        raise ValueError("place is not a place")
+    finished_at = datetime.fromisoformat(_text(data, "finished_at"))
+    if finished_at.tzinfo is None:
+        raise ValueError("finished_at has no time zone")
+    record = data["record"]
+    if not isinstance(record, str | None):
+        raise ValueError("record is not a file name")
+    return FinishedGame(
+        seats=tuple(entries),
+        my_seat=my_seat,
+        place=place,
+        won=_bool(data, "won"),
+        stalemate=_bool(data, "stalemate"),
+        moves=_int(data, "moves"),
+        turns=_int(data, "turns"),
+        finish=_text(data, "finish"),
+        venue=_text(data, "venue"),
+        record=record,
+        finished_at=finished_at,
+        table_id=_text(data, "table_id"),
+        game_number=_int(data, "game_number"),
+    )
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if type(value) is not int or value < 0:
+        raise ValueError(f"{key} is not a count")
+    return value
+
+
+def _bool(data: dict[str, Any], key: str) -> bool:
+    value = data[key]
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} is not true or false")
+    return value
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is not text")
+    return value
+
+
+__all__ = ["add_kept_games", "count_game", "keep_aside", "kept_games", "pending_dir"]
