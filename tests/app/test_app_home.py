@@ -13,6 +13,8 @@ import os
 import re
 import socket
 import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -776,6 +778,38 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         await pilot.pause(0.3)
         text = screen_text(app)
         assert "gone" in text and text.count("⏎ replay") == 1, text
+
+
+async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    """The history's own copy of the record failed into a "Not allowed:
+    cannot save ..." pop-up the player never asked for, and the row then
+    read "gone".  The game is counted without its record, said once."""
+    history = History()
+    history.records_dir.mkdir(parents=True)
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    # Every note as it comes: a refusal is withdrawn from the status line soon after.
+    said: list[str] = []
+    notify = app.notify
+
+    def heard(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(f"{kwargs.get('title') or ''}: {message}")
+        notify(message, *args, **kwargs)
+
+    app.notify = heard  # type: ignore[method-assign]
+    with read_only(history.records_dir):
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await play_a_game(app, pilot)
+            await wait_for(pilot, lambda: bool(games_now()))
+            await pilot.pause(0.5)
+            assert not any(n.startswith("Not allowed") for n in said), said
+            (line,) = [n.removeprefix(": ") for n in said if "record" in n]
+            assert line.startswith("Your games: the game's record could not be kept: cannot save")
+            assert line.endswith("the game is counted without it") and "\n" not in line
+    (game,) = history.games()
+    assert game.record is None  # no "gone" row pointing at a file never written
+    assert list(history.records_dir.iterdir()) == []
 
 
 def finished_state(seed: int = 5):  # type: ignore[no-untyped-def]

@@ -785,8 +785,19 @@ class ThreeUpApp(App[int]):
         if session.is_host:  # only the host's table may hand out the whole record
             path = str(self.history.new_record_path())
             session.kept_records.add(path)
-            session.client.save_record(path)
-            record = path
+            why = session.client.keep_record(path)
+            if why is None:
+                record = path
+            elif not session.record_trouble_told:
+                # Once a table: the next game's copy meets the same directory.
+                session.record_trouble_told = True
+                self.notify(
+                    f"Your games: the game's record could not be kept: {why};"
+                    " the game is counted without it",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
         game = finished_game(view, session, record, identity)
         self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")
 

@@ -106,3 +106,12 @@ class TableClient(ABC):
 
     @abstractmethod
     def save_record(self, path: str) -> None: ...
+
+    def keep_record(self, path: str) -> str | None:
+        """Write the game's record to ``path`` (a new file) for the history,
+        which the player did not ask for: None when it is written, else why
+        not in one line for the app to tell in its own words, never as a
+        refusal ("Not allowed: ...") of something the player did.  A client
+        that cannot say asks as the player would."""
+        self.save_record(path)
+        return None

@@ -127,6 +127,13 @@ class LocalClient(TableClient):
     def save_record(self, path: str) -> None:
         self._guard(lambda: self.table.save_for(self.seat, path))
 
+    def keep_record(self, path: str) -> str | None:
+        try:
+            self.table.save(path)
+        except TableError as err:
+            return str(err)
+        return None
+
 
 def bot_game(
     players: int = 4,
