@@ -1,9 +1,10 @@
 """The one-line banner at the top of the table: whose turn, what to do.
 
-The line has room for the turn's words, the extra discards owed, the draw
-hint, the turn number and (in its last seconds) your turn clock.  When the
-words do not fit they are said shorter (``fit_parts``); the turn number and
-the clock, on the right, always show.
+The line has room for the turn's words, the extra discards owed and the draw
+hint (yours, or the seat to act's: both are public), the turn number and (in
+its last seconds) your turn clock.  When the words do not fit they are said
+shorter (``fit_parts``); the turn number and the clock, on the right, always
+show.
 """
 
 from __future__ import annotations
@@ -80,6 +81,25 @@ def my_turn_parts(view: View) -> list[list[str]]:
     return parts
 
 
+def waiting_parts(view: View, who: str) -> list[list[str]]:
+    """The words of another seat's turn, each part with shorter forms.
+
+    The extra discards that seat owes and its open early draw are public
+    (every view carries them), and say why the same player plays again:
+    without them "Waiting for Ann…" read the same whether Ann was starting
+    her turn or owed a discard after her Clear +2."""
+    if not view.extra_discards and not view.draw_open:
+        return [[f"Waiting for {who}…", f"{who}'s turn…"]]
+    parts = [[f"Waiting for {who}", f"{who}'s turn", who]]
+    if view.extra_discards:
+        n = view.extra_discards
+        parts.append([f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"])
+    if view.draw_open:
+        parts.append(["may draw first", "may draw"])
+    parts[-1] = [f"{form}…" for form in parts[-1]]  # the table waits: the line ends so
+    return parts
+
+
 def turn_words(
     view: View, names: tuple[str, ...], flip_prompt: bool
 ) -> tuple[str, list[list[str]]]:
@@ -103,7 +123,7 @@ def turn_words(
         return "-my-turn", my_turn_parts(view)
     if view.to_act is not None:
         who = names[view.to_act] if view.to_act < len(names) else "?"
-        return "-waiting", [[f"Waiting for {who}…", f"{who}'s turn…"]]
+        return "-waiting", waiting_parts(view, who)
     return "-waiting", [[""]]
 
 
