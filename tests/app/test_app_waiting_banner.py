@@ -31,8 +31,10 @@ SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 
 
 def owed_words(n: int) -> tuple[str, ...]:
-    """The forms the banner says ``n`` extra discards owed in."""
-    return (f"{n} extra discard", f"{n} extra owed", f"+{n} owed")
+    """The forms that say ``n`` extra discards owed in words ("2 extra
+    discards owed", "2 extra owed"): at 80x24 and 60x18 the name is said
+    shorter ("Bob's turn") before the debt is cut to "+2 owed"."""
+    return (f"{n} extra discard", f"{n} extra owed")
 
 
 def others_owe(state: GameState, view: View) -> bool:

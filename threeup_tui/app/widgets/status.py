@@ -183,8 +183,10 @@ def banner_content(banner: Banner, width: int) -> Content:
         right = Content("  ").join(right_parts)
     room = max(width - right.cell_length - 2, 1)
     forms = [[Content.styled(f, "bold") for f in part] for part in banner.parts]
-    # Every part a little shorter, then every part shorter still.
-    order = list(range(1, len(forms))) * 2
+    # The first part a little shorter ("Ann's turn" for "Waiting for Ann":
+    # what Ann owes says more), then every other part a little shorter,
+    # then shorter still.  "YOUR TURN" has no shorter form.
+    order = [0] + list(range(1, len(forms))) * 2
     left = fit_parts(forms, room, Content(" · "), order)
     gap = max(width - left.cell_length - right.cell_length, 1)
     return left + Content(" " * gap) + right
