@@ -4,6 +4,8 @@ After a Clear +1 or +2 the same player discards again (D7-D9), and may
 draw first (D10).  Both are public (every view carries them), yet every
 other player and every spectator read only "Waiting for Ann…": they could
 not tell Ann thinking about her turn from Ann owing one more discard.
+The pile's box, too, keeps the clear that gave those discards through an
+early draw.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.scenes import SceneLauncher, choose_face_up
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.move_log import MoveLog
+from threeup_tui.app.widgets.pile import PileView
 from threeup_tui.app.widgets.status import StatusBar, banner_for
 from threeup_tui.bots import GreedyBot
 from threeup_tui.rules import GameState, View, seat_view
@@ -166,3 +169,34 @@ def test_a_plain_turn_still_reads_waiting_for() -> None:
     )
     parts = banner_for(seat_view(state, 0), ("you", "Bob"), False).parts
     assert parts == (("Waiting for Bob…", "Bob's turn…"),)
+
+
+def drew_after_a_clear(state: GameState, view: View) -> bool:
+    """Bob cleared with a Clear +1 or +2, drew early, and discards next."""
+    log = view.log
+    return (
+        view.to_act == 1
+        and len(log) >= 2
+        and log[-1].kind == "draw"
+        and log[-2].cleared
+        and log[-2].cards[-1][1:] in ("C1", "C2")
+    )
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_pile_still_says_who_cleared_it_after_an_early_draw(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """Bob's Clear +1 or +2 emptied the pile; then he drew early.  The pile's
+    box said only "Pile empty · any card may start it", as if his turn were
+    new: the clear and the extra discards it gave, the reason Bob plays
+    again, were gone while the pile was still as the clear left it."""
+    state = played_until(["you", "Bob", "Cy"], drew_after_a_clear)
+    rank = seat_view(state, None).log[-2].cards[-1][1:]
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state, seat=None)
+        pile = words_shown(app, app.screen.query_one(PileView))
+        assert "CLEARED" in pile and "by Bob" in pile, pile
+        assert f"with a Clear +{rank[1]}" in pile, pile
+        no_cut(app, "Bob drew after his clear")

@@ -5,7 +5,7 @@ two 7s: one more clears"), its last cards, the draw pile.  Roomy ones draw the
 top cards fanned as cards, the run on top in the title, the draw pile as a
 card back with its count, and the last move in one line at the bottom.
 A card landing on the pile is highlighted for a moment (unless animation
-is off); a clear shows until the next move.
+is off); a clear shows until the next discard.
 """
 
 from __future__ import annotations
@@ -28,9 +28,14 @@ FAN_MOST = 6  # cards of the pile fanned at most; the title counts them all
 
 
 def _cleared_entry(view: View) -> LogEntry | None:
-    """The last move, if it cleared the pile."""
-    if view.log and view.log[-1].cleared:
-        return view.log[-1]
+    """The last discard, if it cleared the pile and the pile is as it left it.
+
+    An early draw after a Clear +1 or +2 (D10) leaves the pile alone: the
+    clear, and the extra discards it gave, still say why the pile is empty
+    and why the same player discards next."""
+    for entry in reversed(view.log):
+        if entry.kind != "draw":
+            return entry if entry.cleared else None
     return None
 
 
@@ -113,7 +118,7 @@ class PileView(Widget):
         before = self.state
         self.state = state
         # The flash is tied to the move that cleared (not to a timer), so it
-        # stays until the next move and every snapshot of it is the same.
+        # stays until the next discard and every snapshot of it is the same.
         self.set_class(cleared is not None and not view.pile, "-cleared")
         landed = 0
         if animate and before is not None and view.moves_played == before.moves_played + 1:
