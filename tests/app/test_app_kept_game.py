@@ -382,17 +382,14 @@ async def test_a_rematch_left_in_its_set_up_is_kept_as_the_question_says() -> No
         await play_a_game(app, pilot)
         session = app.session
         assert session is not None
+
+        def in_set_up() -> bool:
+            view = app.session.view if app.session is not None else None
+            shown = isinstance(app.screen, SetupScreen)
+            return shown and view is not None and view.phase == "setup"
+
         session.client.rematch()
-        await wait_for(
-            pilot,
-            lambda: (
-                isinstance(app.screen, SetupScreen)
-                and app.session is not None
-                and app.session.view is not None
-                and app.session.view.phase == "setup"
-            ),
-            what="the next game's set-up",
-        )
+        await wait_for(pilot, in_set_up, what="the next game's set-up")
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         assert "It is kept: continue it from the start screen" in str(app.screen.question)
@@ -401,14 +398,6 @@ async def test_a_rematch_left_in_its_set_up_is_kept_as_the_question_says() -> No
         await wait_for(pilot, lambda: start.saved is not None, what="the kept game offered")
         assert start.saved is not None and start.saved.game_number == 2
         await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: (
-                isinstance(app.screen, SetupScreen)
-                and app.session is not None
-                and app.session.view is not None
-            ),
-            what="the set-up back",
-        )
+        await wait_for(pilot, in_set_up, what="the set-up back")
         view = app.session.view  # type: ignore[union-attr]
-        assert view is not None and view.phase == "setup" and len(view.hand) == 6
+        assert view is not None and len(view.hand) == 6
