@@ -92,6 +92,8 @@ from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
 from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+from .terminals import plain_terminal, plain_terminal_words
+from .textclean import one_line
 
 if TYPE_CHECKING:
     from .table import Table
@@ -175,6 +177,7 @@ CHANNEL_WINDOW = 64 << 10
 # cannot is taken for this one.
 MAX_ENV_VALUE = 1024
 DEFAULT_TERM = "xterm-256color"
+GUEST_COMMAND = "join"  # threeup join: what a guest's app runs, and names
 TERMINAL_VARIABLES = ("NO_COLOR", "COLORTERM")  # about the terminal: the guest's, or unset
 
 # Everything a full-screen app may leave switched on, switched off again.
@@ -689,6 +692,15 @@ class SshDoor:
             )
             process.exit(1)
             return
+        # The TERM the guest's app would get.  One that moves no cursor: the
+        # app refused it only once the guest had been asked who they were and
+        # seated (a seat taken, "sits down" in the log) for nothing.
+        plain = plain_terminal(_env_value(term) or DEFAULT_TERM)
+        if plain is not None:
+            words = plain_terminal_words(one_line(plain), GUEST_COMMAND, guest=True)
+            process.stderr.write(words.encode() + b"\r\n")
+            process.exit(1)
+            return
         code = 1
         try:
             code = await self._seat_and_play(process, term)
@@ -906,7 +918,7 @@ class SshDoor:
                 sys.executable,
                 "-m",
                 "threeup_tui",
-                "join",
+                GUEST_COMMAND,
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,

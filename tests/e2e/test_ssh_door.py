@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from threeup_tui.terminals import plain_terminal_words
+
 from .conftest import Tmux, free_port, wait_for_line
 
 SSH_OPTS = [
@@ -374,15 +376,24 @@ async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
     headless_host, tmp_path: Path, client_key: Path
 ) -> None:
     """A guest with TERM=dumb reads why the table cannot be drawn and what
-    to do, not the commands of someone at the host's own machine."""
-
-    _proc, door = start_door(headless_host, tmp_path)
+    to do, not the commands of someone at the host's own machine; and is
+    refused at the door, as a session without a terminal is: the app refused
+    it only once the door had seated the guest (a seat taken, "sits down" in
+    the host's log)."""
+    proc, door = start_door(headless_host, tmp_path)
     async with door_connection(door, client_key) as conn:
         process = await conn.create_process(term_type="dumb", term_size=(80, 24), encoding=None)
-        shown = Shown(process)
-        await shown.until(b"goodbye")
-    assert b"TERM=dumb cannot draw the app" in shown.text
-    assert b"set TERM to its name" in shown.text and b"--headless" not in shown.text
+        told = await asyncio.wait_for(process.stderr.read(), 30)
+        shown = await asyncio.wait_for(process.stdout.read(), 30)
+        await asyncio.wait_for(process.wait_closed(), 30)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    assert "sits down" not in proc.stderr.read()
+    assert b"seat word" not in shown + told  # nobody was asked who they are
+    assert told.decode().rstrip("\r\n") == plain_terminal_words("dumb", "join", guest=True)
+    assert b"set TERM to its name" in told and b"--headless" not in told
+    assert process.exit_status == 1
 
 
 class Shown:

@@ -16,6 +16,8 @@ from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
+from ..terminals import plain_terminal as plain_terminal_named
+from ..terminals import plain_terminal_words
 from ..textclean import one_line
 from .app import StartSpec, ThreeUpApp, create_app
 
@@ -110,15 +112,9 @@ def in_a_terminal() -> bool:
     return all(stream is not None and stream.isatty() for stream in streams)
 
 
-# Terminals that move no cursor (Emacs's M-x shell, a plain serial line): Rich
-# calls them so.  Textual draws there all the same, a screen of escapes.
-PLAIN_TERMINALS = ("dumb", "unknown")
-
-
 def plain_terminal() -> str | None:
     """TERM, when it names a terminal that cannot draw the app; else None."""
-    term = os.environ.get("TERM", "")
-    return term if term.strip().lower() in PLAIN_TERMINALS else None
+    return plain_terminal_named(os.environ.get("TERM", ""))
 
 
 def draw_in_utf8() -> None:
@@ -161,16 +157,7 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         # Keys read raw and every frame written as escapes: nothing to play on,
         # and the terminal left in raw mode if the player killed it.
         command = getattr(args, "command", None)
-        # The SSH door's guest runs nothing else here: no --headless for them.
-        instead = (
-            "" if is_guest() else "; without one: threeup host --headless or threeup join --bot"
-        )
-        print(
-            f"{f'threeup {command}' if command else 'threeup'}: TERM={plain} cannot draw "
-            "the app (a terminal that moves no cursor); in a terminal that can, set TERM "
-            f"to its name (TERM=xterm-256color, say){instead}",
-            file=sys.stderr,
-        )
+        print(plain_terminal_words(plain, command, is_guest()), file=sys.stderr)
         return EXIT_USAGE
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
     # TERM=xterm, the Linux console, TEXTUAL_COLOR_SYSTEM=standard: 16 colours
