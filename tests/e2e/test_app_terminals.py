@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+from threeup_tui.app.glyphs import CONSOLE_CHARACTERS
+
 from .conftest import Tmux
 
 SGR = re.compile(r"\x1b\[([\d;]*)m|([^\x1b]+)")
@@ -100,3 +102,29 @@ def test_a_terminal_of_16_colours_shows_the_cards_in_its_own_colours(
         assert "EXIT=0" in tmux.wait_for(name, "EXIT=")
     settings = own_directories["THREEUP_CONFIG_DIR"] / "settings.toml"
     assert not settings.exists() or "theme" not in settings.read_text()
+
+
+def test_the_linux_console_is_sent_only_glyphs_its_font_has(tmux: Tmux) -> None:
+    """The console's font (CP437) has no tick, gear, rounded corner or
+    Textual's eighth blocks: it showed a square for each, so the card chosen
+    was not seen.  Under TERM=linux the app writes the console's own glyphs
+    (threeup_tui.app.glyphs); under any other TERM exactly what it did."""
+    app = f"{sys.executable} -m threeup_tui play --players 2 --seed 5"
+    for name, term in (("console", "linux"), ("modern", "xterm-256color")):
+        command = f"env TERM={term} COLORTERM= {app}; echo EXIT=$?; sleep 60"
+        tmux.new(name, command, env={"LANG": "C.UTF-8"})
+        tmux.wait_for(name, "Chosen 0/3")
+        tmux.keys(name, "1")
+        screen = tmux.wait_for(name, "Chosen 1/3")
+        outside = {c for c in screen if c != "\n" and c not in CONSOLE_CHARACTERS}
+        if term == "linux":
+            assert not outside, sorted(outside)
+            assert "*" in screen  # the chosen card's mark
+        else:
+            assert "✓" in screen and outside  # the modern terminal's glyphs, as before
+        tmux.keys(name, "q")
+        tmux.wait_for(name, "Leave")
+        tmux.keys(name, "y")
+        tmux.wait_for(name, "Continue your game")
+        tmux.keys(name, "q")
+        assert "EXIT=0" in tmux.wait_for(name, "EXIT=")

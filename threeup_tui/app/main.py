@@ -20,6 +20,7 @@ from ..terminals import plain_terminal as plain_terminal_named
 from ..terminals import plain_terminal_words
 from ..textclean import one_line
 from .app import StartSpec, ThreeUpApp, create_app
+from .glyphs import console_driver, on_the_console
 
 EXIT_USAGE = 2
 
@@ -159,6 +160,10 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
         command = getattr(args, "command", None)
         print(plain_terminal_words(plain, command, is_guest()), file=sys.stderr)
         return EXIT_USAGE
+    if on_the_console():
+        # The Linux console's font lacks ticks, gears, rounded corners and
+        # Textual's eighth blocks: its own glyphs instead (see glyphs).
+        app.driver_class = console_driver(app.driver_class)
     app.leave_on_sigterm = True  # an SSH session that drops leaves the table cleanly
     # TERM=xterm, the Linux console, TEXTUAL_COLOR_SYSTEM=standard: 16 colours
     # (the colours Textual detects; NO_COLOR keeps its own black and white).
