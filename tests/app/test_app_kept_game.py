@@ -78,17 +78,23 @@ async def play_a_few_turns(pilot: Pilot[int], turns: int) -> View:
 
 async def leave_in_the_middle(pilot: Pilot[int]) -> View:
     """Start a two-player game, play three turns and leave it; the view we left."""
-    app = app_of(pilot)
     await on_start_screen(pilot)
     await pilot.press("minus", "minus", "enter")
     left = await play_a_few_turns(pilot, 3)
+    await leave_a_kept_game(pilot)
+    return left
+
+
+async def leave_a_kept_game(pilot: Pilot[int]) -> StartScreen:
+    """`q` and `y` in a game against bots: told it is kept, and offered it."""
+    app = app_of(pilot)
     await pilot.press("q")
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
     assert "It is kept: continue it from the start screen" in str(app.screen.question)
     await pilot.press("y")
     start = await on_start_screen(pilot)
     await wait_for(pilot, lambda: start.saved is not None, what="the kept game offered")
-    return left
+    return start
 
 
 async def test_a_game_left_in_the_middle_comes_back_as_it_was_and_counts_once() -> None:
@@ -390,12 +396,7 @@ async def test_a_rematch_left_in_its_set_up_is_kept_as_the_question_says() -> No
 
         session.client.rematch()
         await wait_for(pilot, in_set_up, what="the next game's set-up")
-        await pilot.press("q")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
-        assert "It is kept: continue it from the start screen" in str(app.screen.question)
-        await pilot.press("y")
-        start = await on_start_screen(pilot)
-        await wait_for(pilot, lambda: start.saved is not None, what="the kept game offered")
+        start = await leave_a_kept_game(pilot)
         assert start.saved is not None and start.saved.game_number == 2
         await pilot.press("enter")
         await wait_for(pilot, in_set_up, what="the set-up back")
