@@ -551,7 +551,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .recordfile import load_record
     from .rules import MalformedRecord, replay
     from .rules.record import SETUP
-    from .textclean import one_line, plural, without_controls
+    from .textclean import one_line, plural
 
     try:
         record = load_record(args.file)
@@ -562,7 +562,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     _state, verdict = replay(record)
     # An error may quote the record's names: shown as _seat_words shows them,
     # without what a terminal would obey (the JSON escapes them itself).
-    error = " ".join(without_controls(verdict.error or "").split())
+    error = one_line(verdict.error or "")
     # A record may hold a number of thousands of digits: a line, not a page.
     error = re.sub(r"\d{25,}", lambda m: f"{m[0][:20]}… ({len(m[0])} digits)", error)
     if args.json:
