@@ -478,11 +478,7 @@ def _learn_bots(db: sqlite3.Connection, game_id: int, game: FinishedGame) -> Non
     row does not.  (An app back at a game's end sees the lobby after its
     own seat was handed back; the host's "played" result knows better.  In
     whatever order the two come, the row ends the same.)"""
-    learnt = [
-        (s.bot_level, game_id, i)
-        for i, s in enumerate(game.seats)
-        if s.kind != "bot" and s.bot_level is not None
-    ]
+    learnt = [(s.bot_level, game_id, i) for i, s in enumerate(game.seats) if s.bot_finished]
     if not learnt:
         return
     db.executemany(
