@@ -9,7 +9,7 @@ Cards travel as small ints (card kinds), not codes, to keep snapshots small.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from net import SERVER_FULL
 
@@ -365,10 +365,10 @@ def hello_bot(data: Any) -> str | None:
 def _bot_level_or_none(level: object) -> str | None:
     """A bot level as the wire may carry one (any short string: it is only
     shown, cleaned), or None for anything else."""
-    return level if isinstance(level, str) and _is_bot_level(level) else None
+    return level if _is_bot_level(level) else None
 
 
-def _is_bot_level(level: object) -> bool:
+def _is_bot_level(level: object) -> TypeGuard[str]:
     return isinstance(level, str) and 0 < len(level) <= MAX_BOT_LEVEL
 
 
