@@ -29,4 +29,12 @@ def make_bot(
     return cls(seed, think_ms, iterations)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]
+def next_bot_level(level: str | None) -> str:
+    """The level after ``level``, round the levels in order (the first for
+    one that is not a level): what the `b` keys step through."""
+    levels = list(BOT_LEVELS)
+    i = levels.index(level) if level in levels else -1
+    return levels[(i + 1) % len(levels)]
+
+
+__all__ = ["BOT_LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot", "next_bot_level"]

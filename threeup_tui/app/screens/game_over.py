@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from ...bots import BOT_LEVELS
+from ...bots import next_bot_level
 from ...client import Lobby
 from ...recordfile import free_path
 from ...rules import View
@@ -142,13 +142,6 @@ def bot_level_words(lobby: Lobby | None) -> Content:
     """The table's bot level, which b changes for the next game."""
     level = clean(lobby.bot_level, 16) if lobby is not None and lobby.bot_level else "?"
     return Content.assemble("Bots: ", (level, "bold"), ("   b: another level next game", MUTED))
-
-
-def next_level(level: str | None) -> str:
-    """The level after ``level`` in the order the start screen's b goes."""
-    levels = list(BOT_LEVELS)
-    i = levels.index(level) if level in levels else -1
-    return levels[(i + 1) % len(levels)]
 
 
 def closes_on_others(session: Session | None) -> bool:
@@ -298,7 +291,7 @@ class GameOverScreen(ModalScreen[None]):
         by closing the table on everyone at it."""
         session = self.table.session
         if session is not None and self.offers.bots and session.lobby is not None:
-            session.client.set_bot_level(next_level(session.lobby.bot_level))
+            session.client.set_bot_level(next_bot_level(session.lobby.bot_level))
 
     def action_next_game(self) -> None:
         self.action_rematch()

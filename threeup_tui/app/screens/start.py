@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...bots import BOT_LEVELS
+from ...bots import next_bot_level
 from ...kepttables import KeptTable
 from ...savedgame import SavedGame
 from ...textclean import plural
@@ -169,9 +169,7 @@ class StartScreen(Screen[None]):
             self._show_settings()
 
     def action_bot_level(self) -> None:
-        levels = list(BOT_LEVELS)
-        i = levels.index(self.bot_level) if self.bot_level in levels else -1
-        self.bot_level = levels[(i + 1) % len(levels)]
+        self.bot_level = next_bot_level(self.bot_level)
         self.post_message(SettingsChanged({"bot_level": self.bot_level}))
         self._show_settings()
 
