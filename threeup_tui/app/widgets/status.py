@@ -65,6 +65,11 @@ def _where_forms(view: View) -> list[str]:
     return []
 
 
+def _owed_forms(n: int) -> list[str]:
+    """The extra discards the seat to act owes, in ever shorter words."""
+    return [f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"]
+
+
 def my_turn_parts(view: View) -> list[list[str]]:
     """The words of your turn, each part with shorter forms."""
     parts: list[list[str]] = [["YOUR TURN"]]
@@ -72,8 +77,7 @@ def my_turn_parts(view: View) -> list[list[str]]:
     if where:
         parts.append(where)
     if view.extra_discards:
-        n = view.extra_discards
-        parts.append([f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"])
+        parts.append(_owed_forms(view.extra_discards))
     if view.can_draw():
         parts.append(["you may draw first (d)", "you may draw first", "may draw (d)"])
     if not any(is_play(a) for a in view.legal) and not view.can_flip() and view.can_pickup():
@@ -92,8 +96,7 @@ def waiting_parts(view: View, who: str) -> list[list[str]]:
         return [[f"Waiting for {who}…", f"{who}'s turn…"]]
     parts = [[f"Waiting for {who}", f"{who}'s turn", who]]
     if view.extra_discards:
-        n = view.extra_discards
-        parts.append([f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"])
+        parts.append(_owed_forms(view.extra_discards))
     if view.draw_open:
         parts.append(["may draw first", "may draw"])
     parts[-1] = [f"{form}…" for form in parts[-1]]  # the table waits: the line ends so
