@@ -16,8 +16,7 @@ from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
-from ..terminals import plain_terminal as plain_terminal_named
-from ..terminals import plain_terminal_words
+from ..terminals import plain_terminal, plain_terminal_words
 from ..textclean import one_line
 from .app import StartSpec, ThreeUpApp, create_app
 from .glyphs import console_driver, on_the_console
@@ -113,11 +112,6 @@ def in_a_terminal() -> bool:
     return all(stream is not None and stream.isatty() for stream in streams)
 
 
-def plain_terminal() -> str | None:
-    """TERM, when it names a terminal that cannot draw the app; else None."""
-    return plain_terminal_named(os.environ.get("TERM", ""))
-
-
 def draw_in_utf8() -> None:
     """Make the stream Textual draws on (stderr) write UTF-8.
 
@@ -153,7 +147,7 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    plain = plain_terminal()
+    plain = plain_terminal(os.environ.get("TERM", ""))
     if plain is not None:
         # Keys read raw and every frame written as escapes: nothing to play on,
         # and the terminal left in raw mode if the player killed it.
