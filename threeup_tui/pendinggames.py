@@ -51,7 +51,7 @@ def count_game(
     its row id (None: kept already; -1: not in the history now) and the
     lines to tell the player.  A history that cannot be written keeps the
     game aside, to be added later."""
-    lines = add_kept_games(history, folder)
+    lines = add_pending_games(history, folder)
     try:
         game_id, note = history.add(game)
     except HistoryError as err:
@@ -78,7 +78,7 @@ def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
     return path
 
 
-def kept_games(folder: Path | None = None) -> list[Path]:
+def pending_games(folder: Path | None = None) -> list[Path]:
     """The pending files, oldest first (their names start with the game's end)."""
     folder = folder or pending_dir()
     try:
@@ -87,7 +87,7 @@ def kept_games(folder: Path | None = None) -> list[Path]:
         return []
 
 
-def add_kept_games(history: History, folder: Path | None = None) -> list[str]:
+def add_pending_games(history: History, folder: Path | None = None) -> list[str]:
     """Add every game kept aside to the history, oldest first, each file
     removed once its game is in; the lines to tell the player.  A history
     still not writable leaves them all for the next time, unsaid (the
@@ -96,7 +96,7 @@ def add_kept_games(history: History, folder: Path | None = None) -> list[str]:
         return []
     lines: list[str] = []
     added = 0
-    for path in kept_games(folder):
+    for path in pending_games(folder):
         try:
             game = _from_json(read_json(path))
         except KeyError as err:
@@ -222,4 +222,4 @@ def _text(data: dict[str, Any], key: str) -> str:
     return value
 
 
-__all__ = ["add_kept_games", "count_game", "keep_aside", "kept_games", "pending_dir"]
+__all__ = ["add_pending_games", "count_game", "keep_aside", "pending_dir", "pending_games"]

@@ -48,7 +48,7 @@ from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, Vie
 from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.paths import tables_dir
-from threeup_tui.pendinggames import keep_aside, kept_games
+from threeup_tui.pendinggames import keep_aside, pending_games
 from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
 from threeup_tui.table import check_resumable
@@ -901,7 +901,7 @@ async def test_a_game_kept_aside_is_added_when_the_app_starts() -> None:
     app = create_app(fast_launcher())
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: any("is added now" in n for n in notes(app)))
-    assert history.stats().total.games == 1 and kept_games() == []
+    assert history.stats().total.games == 1 and pending_games() == []
 
 
 async def test_a_corrupt_history_is_set_aside_and_the_game_counted() -> None:

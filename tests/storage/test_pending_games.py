@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from threeup_tui.history import FinishedGame, History, SeatEntry
-from threeup_tui.pendinggames import add_kept_games, count_game, kept_games, pending_dir
+from threeup_tui.pendinggames import add_pending_games, count_game, pending_dir, pending_games
 
 
 def game(place: int = 1, table_id: str | None = None, number: int | None = None) -> FinishedGame:
@@ -60,15 +60,15 @@ def test_a_game_ended_while_the_history_is_locked_is_added_later_once(
     assert len(lines) == 1 and "locked by another program" in lines[0]
     assert lines[0].endswith("this game is kept, and added when the history can be written")
     assert "not counted" not in lines[0]
-    (kept,) = kept_games()
+    (kept,) = pending_games()
     assert kept.parent == own_directories["THREEUP_STATE_DIR"] / "pending-games"
     assert kept.stat().st_mode & 0o077 == 0  # whom you played: yours alone
     assert rows(history) == 1
-    assert add_kept_games(history) == [
+    assert add_pending_games(history) == [
         "Your games: 1 finished game kept while the history could not be written is added now"
     ]
-    assert kept_games() == []
-    assert add_kept_games(history) == []  # once
+    assert pending_games() == []
+    assert add_pending_games(history) == []  # once
     stats = history.stats()
     assert stats.total.games == 2 and [g.place for g in stats.last] == [2, 1]
 
@@ -98,13 +98,13 @@ def test_a_game_against_bots_added_twice_is_one_row() -> None:
     history.add(game(1))
     with held(history):
         count_game(history, game(2))
-    (kept,) = kept_games()
+    (kept,) = pending_games()
     copy = kept.read_bytes()
-    add_kept_games(history)
+    add_pending_games(history)
     kept.write_bytes(copy)  # as if the app had died before removing it
-    assert add_kept_games(history) == []  # read again, and nothing to tell:
+    assert add_pending_games(history) == []  # read again, and nothing to tell:
     assert rows(history) == 2  # not added twice
-    assert kept_games() == []
+    assert pending_games() == []
 
 
 def test_a_network_game_seen_end_by_two_apps_while_locked_is_one_row() -> None:
@@ -113,9 +113,9 @@ def test_a_network_game_seen_end_by_two_apps_while_locked_is_one_row() -> None:
     with held(history):
         count_game(history, game(2, "table-abcdefgh", 4))
         count_game(history, game(2, "table-abcdefgh", 4))  # another terminal of the account
-    assert len(kept_games()) == 2
-    add_kept_games(history)
-    assert rows(history) == 2 and kept_games() == []
+    assert len(pending_games()) == 2
+    add_pending_games(history)
+    assert rows(history) == 2 and pending_games() == []
 
 
 def test_a_newer_schema_keeps_the_game_until_it_can_be_written() -> None:
@@ -125,12 +125,12 @@ def test_a_newer_schema_keeps_the_game_until_it_can_be_written() -> None:
         db.execute("PRAGMA user_version = 99")
     game_id, lines = count_game(history, game(2))
     assert game_id == -1 and "newer threeup" in lines[0] and "kept" in lines[0]
-    assert add_kept_games(history) == []  # still newer: left for later, unsaid
-    assert len(kept_games()) == 1
+    assert add_pending_games(history) == []  # still newer: left for later, unsaid
+    assert len(pending_games()) == 1
     with sqlite3.connect(history.path) as db:  # the newer threeup's file set right
         db.execute("PRAGMA user_version = 2")
-    add_kept_games(history)
-    assert rows(history) == 2 and kept_games() == []
+    add_pending_games(history)
+    assert rows(history) == 2 and pending_games() == []
 
 
 def test_a_read_only_history_keeps_the_game(
@@ -141,9 +141,9 @@ def test_a_read_only_history_keeps_the_game(
     with read_only(history.path.parent):
         game_id, lines = count_game(history, game(2))
         assert game_id == -1 and lines[0].endswith("added when the history can be written")
-        assert len(kept_games()) == 1
-    add_kept_games(history)
-    assert rows(history) == 2 and kept_games() == []
+        assert len(pending_games()) == 1
+    add_pending_games(history)
+    assert rows(history) == 2 and pending_games() == []
 
 
 @pytest.mark.parametrize(
@@ -161,16 +161,16 @@ def test_a_damaged_kept_game_is_set_aside_with_a_word(text: str) -> None:
     history.add(game(1))
     with held(history):
         count_game(history, game(2))
-    (good,) = kept_games()
+    (good,) = pending_games()
     bad = good.with_name("game-00000000-000000-000000-bad.json")  # older: read first
     bad.write_text(text)
-    lines = add_kept_games(history)
+    lines = add_pending_games(history)
     assert len(lines) == 2 and all("\n" not in line for line in lines)
     assert "cannot be read" in lines[1] and str(bad) + ".damaged" in lines[1]
     assert "Traceback" not in lines[1]
     assert bad.with_name(bad.name + ".damaged").read_text() == text  # kept, for the player
     assert rows(history) == 2  # the good one is in all the same
-    assert kept_games() == []
+    assert pending_games() == []
 
 
 def test_a_confined_guest_keeps_nothing_aside(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -42,7 +42,7 @@ from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
-from ..pendinggames import add_kept_games, count_game
+from ..pendinggames import add_pending_games, count_game
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
@@ -236,7 +236,7 @@ class ThreeUpApp(App[int]):
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
         if self.history.enabled:
-            self.run_worker(self._add_kept_games, thread=True, group="history")
+            self.run_worker(self._add_pending_games, thread=True, group="history")
         spec = self.start_spec
         if self.guest:
             self.push_screen(GuestScreen())
@@ -814,9 +814,9 @@ class ThreeUpApp(App[int]):
         for line in lines:
             self.call_from_thread(self.notify, line, severity="warning", markup=False)
 
-    def _add_kept_games(self) -> None:
+    def _add_pending_games(self) -> None:
         """In a worker thread: games kept aside while the history could not be written."""
-        for line in add_kept_games(self.history):
+        for line in add_pending_games(self.history):
             self.call_from_thread(self.notify, line, markup=False, timeout=8)
 
     def _table_screens(self) -> list[TableScreenBase]:

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
-from ...pendinggames import add_kept_games, kept_games
+from ...pendinggames import add_pending_games, pending_games
 from ...textclean import plural
 from ..messages import ReplayRequested
 from ..text import MUTED, clean, ordinal
@@ -148,11 +148,11 @@ class StatsScreen(Screen[None]):
 
     def _read(self) -> None:
         """In a worker thread: a locked file waits a moment without freezing the app."""
-        notes = tuple(add_kept_games(self.history))
+        notes = tuple(add_pending_games(self.history))
         try:
             stats = self.history.stats()
         except HistoryError as err:
-            waiting = len(kept_games()) if self.history.enabled else 0
+            waiting = len(pending_games()) if self.history.enabled else 0
             self.post_message(StatsLoaded(None, str(err), notes, waiting))
         else:
             self.post_message(StatsLoaded(stats, None, notes))
