@@ -24,6 +24,10 @@ from threeup_tui.netplay.client import CLIENT_NET
 
 async def test_a_bot_plays_for_an_absent_player_until_they_return(tmp_path: Path) -> None:
     table = make_table(tmp_path, players=2, seed=5, bots=1, takeover_after=0.5)
+    # Once her seat's bot takes over, both seats are bots: without a pause
+    # between their moves the game could end between two looks below, and
+    # Ann would come back to a finished game (it did once, on a busy CI runner).
+    table.config.bot_delay = 0.05
     runner = await run_table(table)
     host = await start_host(table)
     tokens = tmp_path / "tokens.json"
@@ -58,6 +62,7 @@ async def test_a_bot_plays_for_an_absent_player_until_they_return(tmp_path: Path
                 break
             await asyncio.sleep(0.05)
         assert mine and not table.state.over  # type: ignore[union-attr]
+        table.config.bot_delay = 0.0  # the rest of the game at full speed
         # Ann comes back with her token: her seat, and the bot steps aside.
         back = make_client(host.address, "ann", tokens)
         back_log = ClientLog("ann-again")
