@@ -42,11 +42,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-# benchmarks/net.py lies beside this script, whose directory comes first on
-# sys.path: the table's "import net" would find that script, not the package.
-_BESIDE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _BESIDE]
-
 # Every directory the app writes to is a temporary one: the evening's games
 # are not the user's.
 _HOME = tempfile.mkdtemp(prefix="threeup-evening-")

@@ -75,11 +75,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-
-from threeup_tui.bots import make_bot  # noqa: E402
-from threeup_tui.client.events import (  # noqa: E402
+from threeup_tui.bots import make_bot
+from threeup_tui.client.events import (
     ChatReceived,
     ConnectionChanged,
     Lobby,
@@ -88,12 +85,12 @@ from threeup_tui.client.events import (  # noqa: E402
     TurnClock,
     ViewChanged,
 )
-from threeup_tui.netplay.client import NetClient  # noqa: E402
-from threeup_tui.netplay.tokens import TokenStore  # noqa: E402
-from threeup_tui.netplay.wire import CLOSE_TAKEN_OVER, view_from_wire, view_to_wire  # noqa: E402
-from threeup_tui.rules import View, parse_record, seat_view  # noqa: E402
-from threeup_tui.rules.record import start_state  # noqa: E402
-from threeup_tui.table import CHAT_HISTORY  # noqa: E402
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.netplay.wire import CLOSE_TAKEN_OVER, view_from_wire, view_to_wire
+from threeup_tui.rules import View, parse_record, seat_view
+from threeup_tui.rules.record import start_state
+from threeup_tui.table import CHAT_HISTORY
 
 LOOPBACK = "127.0.0.1"
 THREEUP = Path(sys.executable).with_name("threeup")

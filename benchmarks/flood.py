@@ -32,7 +32,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent / "tests" / "netplay"))
 
 from netplay_support import LOOPBACK, RawSeat, start_host_process  # noqa: E402

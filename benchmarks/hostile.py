@@ -35,7 +35,6 @@ from types import SimpleNamespace
 from typing import Any
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent / "tests" / "netplay"))
 
 import asyncio_dgram  # noqa: E402

@@ -33,9 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# This directory holds net.py, which would shadow the ``net`` package.
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent / "tests" / "netplay"))
 
 from netplay_support import (  # noqa: E402

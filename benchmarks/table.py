@@ -41,18 +41,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-
-from threeup_tui.bots import make_bot  # noqa: E402
-from threeup_tui.client.events import (  # noqa: E402
+from threeup_tui.bots import make_bot
+from threeup_tui.client.events import (
     ChatReceived,
     Notice,
     TurnClock,
     ViewChanged,
 )
-from threeup_tui.netplay.client import NetClient  # noqa: E402
-from threeup_tui.netplay.tokens import TokenStore  # noqa: E402
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.tokens import TokenStore
 
 LOOPBACK = "127.0.0.1"
 THREEUP = Path(sys.executable).with_name("threeup")

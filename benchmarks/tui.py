@@ -45,28 +45,22 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-# benchmarks/net.py lies beside this script, whose directory comes first on
-# sys.path: the table's "import net" would find that script, not the package.
-_BESIDE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _BESIDE]
+from textual import events
 
-from textual import events  # noqa: E402
-
-from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app  # noqa: E402
-from threeup_tui.app.messages import ViewUpdated  # noqa: E402
-from threeup_tui.app.screens.start import StartScreen  # noqa: E402
-from threeup_tui.app.screens.table import TableScreen  # noqa: E402
-from threeup_tui.app.session import Session  # noqa: E402
-from threeup_tui.bots import BOT_LEVELS, Bot, GreedyBot  # noqa: E402
-from threeup_tui.bots.busy import BusyBot  # noqa: E402
-from threeup_tui.bots.pool import MODES, ThinkPool, decide, set_shared_pool, thinks  # noqa: E402
-from threeup_tui.history import History  # noqa: E402
-from threeup_tui.launcher import Launcher  # noqa: E402
-from threeup_tui.rules import GameState, Options, View, seat_view  # noqa: E402
-from threeup_tui.settings import SettingsFile  # noqa: E402
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.messages import ViewUpdated
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.session import Session
+from threeup_tui.bots import BOT_LEVELS, Bot, GreedyBot
+from threeup_tui.bots.busy import BusyBot
+from threeup_tui.bots.pool import MODES, ThinkPool, decide, set_shared_pool, thinks
+from threeup_tui.history import History
+from threeup_tui.launcher import Launcher
+from threeup_tui.rules import GameState, Options, View, seat_view
+from threeup_tui.settings import SettingsFile
 
 SIZE = (80, 24)
 

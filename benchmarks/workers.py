@@ -32,13 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-# benchmarks/net.py lies beside this script, whose directory comes first on
-# sys.path: the table's "import net" would find that script, not the package.
-_BESIDE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _BESIDE]
-
-from threeup_tui.bots.pool import close_shared_pool, shared_pool  # noqa: E402
-from threeup_tui.table import Table, TableConfig, TableRunner  # noqa: E402
+from threeup_tui.bots.pool import close_shared_pool, shared_pool
+from threeup_tui.table import Table, TableConfig, TableRunner
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the network-play tests and benchmarks/net.py.
+"""Helpers shared by the network-play tests and benchmarks/network.py.
 
 Everything here talks to loopback only (127.0.0.1): hosts are started with
 ``--announce off`` (subprocesses) or without an announcer (in-process).

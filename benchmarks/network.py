@@ -1,6 +1,6 @@
 """Network play on loopback: latency, bandwidth, host cost.
 
-    .venv/bin/python benchmarks/net.py [--games N] [--loss-games N]
+    .venv/bin/python benchmarks/network.py [--games N] [--loss-games N]
                                        [--spectators N] [--parts LIST] [--json]
 
 Everything runs on 127.0.0.1 only; no host announces itself.
@@ -55,20 +55,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-# This file is called net.py: when run as a script its directory comes first
-# on sys.path and would shadow the ``net`` package.  Drop it.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-
-from net import Impairment, ImpairmentProxy  # noqa: E402
-from threeup_tui.bots import BOT_LEVELS, make_bot  # noqa: E402
-from threeup_tui.bots.busy import BusyBot  # noqa: E402
-from threeup_tui.bots.pool import MODES, Mode, ThinkPool  # noqa: E402
-from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged  # noqa: E402
-from threeup_tui.netplay.client import NetClient  # noqa: E402
-from threeup_tui.netplay.host import NetHost  # noqa: E402
-from threeup_tui.netplay.tokens import TokenStore  # noqa: E402
-from threeup_tui.table import Table, TableConfig, TableRunner  # noqa: E402
+from net import Impairment, ImpairmentProxy
+from threeup_tui.bots import BOT_LEVELS, make_bot
+from threeup_tui.bots.busy import BusyBot
+from threeup_tui.bots.pool import MODES, Mode, ThinkPool
+from threeup_tui.client.events import ActionRejected, ConnectionChanged, ViewChanged
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import NetHost
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.table import Table, TableConfig, TableRunner
 
 LOOPBACK = "127.0.0.1"
 SEATS = 6
