@@ -6,6 +6,8 @@
 - Nothing a test runs may write the user's real directories: every test
   gets its own state, config and data directories, set in the environment
   so that the subprocesses it starts use them too.
+- No test is timed (Hypothesis's deadline is off): a busy machine must not
+  fail a test that is right.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No example may fail for taking long: speed is measured in benchmarks, not
+# in tests, and Hypothesis's 200 ms deadline failed a history test (each
+# example writes a real SQLite file) on a machine busy with other work.
+settings.register_profile("threeup", deadline=None)
+settings.load_profile("threeup")
 
 os.environ["THREEUP_ANNOUNCE"] = "off"
 # The terminal the suite's own ssh clients and apps say they are, whatever
