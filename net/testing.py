@@ -7,6 +7,7 @@ own; callers pass the loopback address of a server they started.
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -27,6 +28,20 @@ QUICK_CONFIG = NetConfig(
     connect_timeout=3.0,
 )
 """Short timers so tests of timeouts and retries stay fast."""
+
+
+def has_ipv6_loopback() -> bool:
+    """Whether a UDP socket can be bound to ``::1`` here (a container may
+    have no IPv6 at all): tests of IPv6 skip, saying so, where not."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+NO_IPV6_LOOPBACK = "this machine has no IPv6 loopback (::1)"
 
 
 def accept_all(addr: Address, hello: Any) -> Accept | Refuse:

@@ -20,6 +20,7 @@ from typing import Any
 
 import asyncio_dgram
 
+from net.dualstack import EVERY_ADDRESS, bind_every_address, for_family, unmapped
 from net.events import Address
 from net.packets import MAX_DATAGRAM
 from net.stats import NetStats
@@ -34,8 +35,10 @@ class TransportClosed(Exception):
 
 
 def normalize_address(raw: Any) -> Address:
-    """(host, port) from an AF_INET or AF_INET6 socket address tuple."""
-    return str(raw[0]), int(raw[1])
+    """(host, port) from an AF_INET or AF_INET6 socket address tuple; an
+    IPv4 peer of a dual-stack socket (``::ffff:127.0.0.1``) as the IPv4
+    address it is, so that it has one address whichever socket heard it."""
+    return unmapped(str(raw[0])), int(raw[1])
 
 
 class UdpSocket:
@@ -49,6 +52,7 @@ class UdpSocket:
         self._stream = stream
         self._stats = stats
         self._tap = tap
+        self._family = stream.socket.family
         # ICMP "port unreachable" reports (ConnectionRefusedError) since a
         # datagram last arrived: on a connected socket, that nothing listens
         # at the peer's port now.
@@ -62,7 +66,13 @@ class UdpSocket:
     async def bind(
         cls, host: str, port: int, stats: NetStats, tap: DatagramTap | None, buffer_bytes: int
     ) -> UdpSocket:
-        return cls(await asyncio_dgram.bind((host, port)), stats, tap, buffer_bytes)
+        """A socket bound to ``host:port``; ``::`` is every address, IPv6 and
+        IPv4 on one socket where the system allows (``net.dualstack``)."""
+        if host == EVERY_ADDRESS:
+            stream = await bind_every_address(port)
+        else:
+            stream = await asyncio_dgram.bind((host, port))
+        return cls(stream, stats, tap, buffer_bytes)
 
     @classmethod
     async def connect(
@@ -100,7 +110,10 @@ class UdpSocket:
         if isinstance(self._stream, asyncio_dgram.aio.DatagramClient):
             await self._stream.send(data)
         else:
-            await self._stream.send(data, addr)
+            # An IPv4 peer of a dual-stack socket is known by its IPv4
+            # address (normalize_address); the socket sends to it mapped.
+            host, port = addr
+            await self._stream.send(data, (for_family(self._family, host), port))
 
     def _take_queued_error(self) -> OSError | None:
         try:
