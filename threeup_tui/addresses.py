@@ -14,6 +14,11 @@ import ipaddress
 from .textclean import shown_value
 
 DEFAULT_GAME_PORT = 47823  # the UDP port a table listens on unless told otherwise
+# Where a new table listens unless told otherwise: every address of this
+# machine, IPv6 and IPv4 on one socket (net.dualstack; IPv4 alone where the
+# system cannot).  A table file keeps the bind it was given: one kept with
+# 0.0.0.0, the default before, still listens on IPv4 alone.
+DEFAULT_BIND = "::"
 
 
 class AddressError(ValueError):
@@ -85,9 +90,22 @@ def show_address(host: str, port: int) -> str:
 
 
 def reached_here(bind: str) -> str:
-    """Where this machine reaches a socket bound to ``bind``: loopback for
-    a wildcard (every address, IPv4 or IPv6), else the address itself."""
-    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(bind, bind)
+    """Where this machine reaches a socket bound to ``bind``: IPv4 loopback
+    for a wildcard (every address: ``::`` takes IPv4 too, and is IPv4 alone
+    on a system without IPv6, where ::1 reaches nothing), else the address
+    itself."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "127.0.0.1"}.get(bind, bind)
+
+
+def ssh_door_bind(bind: str, port: int) -> str:
+    """What the SSH door listens on for a table bound to ``bind``, at TCP
+    ``port``: the same, but ``::`` (every address) becomes "" (asyncio's
+    every address: a socket for each of IPv4 and IPv6, as it makes an IPv6
+    TCP socket IPv6-only).  With port 0 those two would get two different
+    free ports, and only one is shown: IPv4 alone then."""
+    if bind != DEFAULT_BIND:
+        return bind
+    return "" if port else "0.0.0.0"
 
 
 def _is_ip(text: str, version: int | None = None) -> bool:
@@ -121,8 +139,8 @@ def bind_address(text: str) -> str:
     """An IP address to listen on (IPv4 or IPv6, no names)."""
     if not _is_ip(text.strip()):
         raise AddressError(
-            f"{shown_value(text)} is not an IP address: give one, like 0.0.0.0 (all IPv4), "
-            "127.0.0.1, :: or ::1 (host names are not looked up)"
+            f"{shown_value(text)} is not an IP address: give one, like :: (every address, "
+            "IPv6 and IPv4), 0.0.0.0 (all IPv4), 127.0.0.1 or ::1 (host names are not looked up)"
         )
     return text.strip()
 

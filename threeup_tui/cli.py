@@ -324,7 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="IP",
         help="IP address to listen on, as digits: host names are not looked up "
-        "(default 0.0.0.0: every IPv4 interface; :: for IPv6)",
+        "(default ::, every address, IPv6 and IPv4; 0.0.0.0: every IPv4 address only; "
+        "a resumed table keeps its own)",
     )
     host.add_argument(
         "--port",

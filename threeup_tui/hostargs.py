@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from .addresses import DEFAULT_BIND
 from .rules import Options
 from .table import (
     FIXED_ON_RESUME,
@@ -34,7 +35,7 @@ from .table import (
 from .tablefile import table_file_path
 
 HOST_DEFAULTS: dict[str, Any] = {
-    "bind": "0.0.0.0",
+    "bind": DEFAULT_BIND,
     "players": 4,
     "bots": 0,
     "bot_level": "greedy",

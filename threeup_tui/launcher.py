@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .addresses import DEFAULT_BIND, ssh_door_bind
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .kepttables import KeptTable, kept_tables
@@ -33,7 +34,7 @@ class HostSettings:
     options: Options = field(default_factory=Options)
     seed: int | None = None
     port: int | None = None  # None: the default game port; 0: any free port
-    bind: str = "0.0.0.0"
+    bind: str = DEFAULT_BIND
     takeover_after: float = 30.0
     journal: Path | None = None
     resume: Path | None = None  # restore the table from this journal
@@ -313,7 +314,8 @@ class Launcher:
                 from .sshdoor import SshDoor
 
                 door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
-                bound = await door.start(hosting.bind, hosting.ssh_port)
+                door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
+                bound = await door.start(door_bind, hosting.ssh_port)
                 table.set_hosting(ssh_port=bound[1])
                 client.ssh_address = bound
                 client.ssh_door = door

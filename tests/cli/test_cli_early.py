@@ -299,7 +299,7 @@ def test_host_help_shows_every_default() -> None:
     assert proc.returncode == 0
     text = " ".join(proc.stdout.split())
     for words in (
-        "default 0.0.0.0",
+        "default ::, every address, IPv6 and IPv4",
         "default 47823",
         "default 4)",
         "default 0)",

@@ -112,17 +112,20 @@ def start_host_process(
     tag: str = "host",
     games: int | None = 1,
     extra: tuple[str, ...] = (),
+    bind: str | None = LOOPBACK,
 ) -> Proc:
     """``threeup host --headless`` on loopback, announcing nothing; waits for
     the "listening" line and parses the port from it.  ``games``: the host
     exits after that many games (None: it hosts until stopped).  With
     ``resume``: only ``--resume FILE`` (the table file holds the rest, the
-    number of games too), plus ``extra``."""
+    number of games too), plus ``extra``.  ``bind`` None: no ``--bind``
+    (the default, every address; send to loopback addresses only)."""
     if resume is not None:
         args = [str(THREEUP), "host", "--headless", "--resume", str(resume), *extra]
     else:
         args = [
-            str(THREEUP), "host", "--headless", "--bind", LOOPBACK, "--port", str(port),
+            str(THREEUP), "host", "--headless", "--port", str(port),
+            *(() if bind is None else ("--bind", bind)),
             "--players", str(players), "--bots", str(bots), "--seed", str(seed),
             "--record", str(record), "--announce", "off", *extra,
         ]  # fmt: skip
@@ -135,12 +138,12 @@ def start_host_process(
     proc = spawn(args, workdir, workdir / f"{tag}.stderr", workdir / f"{tag}-state")
     popen = proc.popen
     deadline = time.monotonic() + 20
-    marker = f"threeup host listening on {LOOPBACK}:"
+    marker = "threeup host listening on "  # then IP:PORT, or [IPv6]:PORT
     while time.monotonic() < deadline:
         text = proc.stderr()
         for line in text.splitlines():
             if line.startswith(marker):
-                proc.port = int(line[len(marker) :].strip())
+                proc.port = int(line.rpartition(":")[2].strip())
                 return proc
         if popen.poll() is not None:
             raise AssertionError(f"host exited with {popen.returncode}:\n{text}")
@@ -151,9 +154,12 @@ def start_host_process(
 
 def start_bot_process(
     workdir: Path, port: int, name: str, state_dir: Path, level: str = "greedy",
-    code: str | None = None,
+    code: str | None = None, at: str | None = None,
 ) -> Proc:  # fmt: skip
-    args = [str(THREEUP), "join", f"{LOOPBACK}:{port}", "--bot", level, "--name", name]
+    """``threeup join --bot`` at ``at`` (as typed: "[::1]:5000"), else
+    at 127.0.0.1:``port``."""
+    address = f"{LOOPBACK}:{port}" if at is None else at
+    args = [str(THREEUP), "join", address, "--bot", level, "--name", name]
     if code is not None:
         args += ["--code", code]
     proc = spawn(args, workdir, workdir / f"bot-{name}-{time.monotonic_ns()}.stderr", state_dir)

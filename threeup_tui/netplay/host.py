@@ -22,7 +22,7 @@ from net.events import Connected, Disconnected, Message, State
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
 
-from ..addresses import DEFAULT_GAME_PORT, address_group
+from ..addresses import DEFAULT_BIND, DEFAULT_GAME_PORT, address_group
 from ..client.events import (
     ActionRejected,
     ChatReceived,
@@ -167,7 +167,7 @@ class NetHost:
     async def start(
         cls,
         table: Table,
-        bind: str = "0.0.0.0",
+        bind: str = DEFAULT_BIND,
         port: int = DEFAULT_PORT,
         config: NetConfig | None = None,
     ) -> NetHost:

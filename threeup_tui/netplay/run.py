@@ -12,7 +12,7 @@ import signal
 import sys
 from typing import Any
 
-from ..addresses import reached_here, show_address
+from ..addresses import reached_here, show_address, ssh_door_bind
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -60,17 +60,17 @@ async def _headless_host(args: argparse.Namespace) -> int:
     bound = host.address
     table.set_hosting(port=bound[1])  # a resume listens here again
     log.info(
-        "hosting %s on %s:%d (%d seats, table id %s)",
+        "hosting %s on %s (%d seats, table id %s)",
         table.config.table_name,
-        bound[0],
-        bound[1],
+        show_address(*bound),
         len(table.seats),
         table.table_id,
     )
     keep_host_players_seat(table, bound)
     # A line for scripts and tests that start the host on port 0; after the
     # lines about the table, so that a script which sees it finds them.
-    print(f"threeup host listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    # An IPv6 address in brackets ("[::]:47823"): the port is after the last ':'.
+    print(f"threeup host listening on {show_address(*bound)}", file=sys.stderr, flush=True)
     announcer = await start_announcer(hosting.announce, hosting.announce_port, table, bound[1])
     try:
         door = await start_ssh_door(table, bound[1])
@@ -258,9 +258,13 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     except ImportError:
         raise TableError(SSH_EXTRA_MISSING) from None
     door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
-    bound = await door.start(hosting.bind, hosting.ssh_port)
+    door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
+    bound = await door.start(door_bind, hosting.ssh_port)
     table.set_hosting(ssh_port=bound[1])
-    print(f"threeup ssh door listening on {bound[0]}:{bound[1]}", file=sys.stderr, flush=True)
+    # On every address (""), the door has a socket for each of IPv4 and IPv6:
+    # the line names the table's bind, not whichever socket came first.
+    shown = show_address(bound[0] if door_bind else hosting.bind, bound[1])
+    print(f"threeup ssh door listening on {shown}", file=sys.stderr, flush=True)
     return door
 
 

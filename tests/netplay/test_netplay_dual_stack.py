@@ -1,0 +1,121 @@
+"""A table listens on IPv6 and IPv4 unless told otherwise; a table kept
+with a bind keeps it.
+
+Real processes (``threeup host --headless``, ``threeup join --bot``) on
+loopback: a host bound to every address is sent to at ``::1`` and
+``127.0.0.1`` only, and announces nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from netplay_support import (
+    LOOPBACK,
+    Proc,
+    free_udp_port,
+    load_record_file,
+    start_bot_process,
+    start_host_process,
+)
+
+from net.testing import NO_IPV6_LOOPBACK, has_ipv6_loopback
+from threeup_tui.hostargs import new_hosting, resume_overrides
+from threeup_tui.table import Hosting, TableConfig, open_table
+from threeup_tui.tablefile import table_file_path
+
+needs_ipv6 = pytest.mark.skipif(not has_ipv6_loopback(), reason=NO_IPV6_LOOPBACK)
+
+
+def stop(procs: list[Proc]) -> None:
+    for proc in procs:
+        proc.kill()
+
+
+def free_tcp_port() -> int:
+    """A TCP port free a moment ago on IPv4 and IPv6 loopback alike."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", 0))
+        return int(sock.getsockname()[1])
+
+
+def ssh_banner(host: str, port: int) -> bytes:
+    """The first line a TCP server at ``host:port`` sends."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=5) as conn:
+                return conn.recv(64)
+        except ConnectionRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+@needs_ipv6
+def test_a_table_hosted_without_bind_is_joined_at_its_ipv6_and_ipv4_addresses(
+    tmp_path: Path,
+) -> None:
+    """`threeup join [::1]:PORT` was never answered by a host left to its
+    default (0.0.0.0): only `--bind ::` listened on IPv6.  Its SSH door
+    takes both too."""
+    record = tmp_path / "game.json"
+    door = free_tcp_port()
+    host = start_host_process(
+        tmp_path, players=2, bots=0, seed=21, record=record, bind=None,
+        extra=("--ssh-port", str(door)),
+    )  # fmt: skip
+    procs = [host]
+    try:
+        assert f"threeup host listening on [::]:{host.port}" in host.stderr()
+        assert ssh_banner("::1", door).startswith(b"SSH-2.0-")
+        assert ssh_banner(LOOPBACK, door).startswith(b"SSH-2.0-")
+        for name, at in (("six", f"[::1]:{host.port}"), ("four", f"{LOOPBACK}:{host.port}")):
+            procs.append(start_bot_process(tmp_path, host.port, name, tmp_path / name, at=at))
+        assert host.wait(60) == 0, host.stderr()
+        for bot in procs[1:]:
+            assert bot.wait(30) == 0, bot.stderr()
+    finally:
+        stop(procs)
+    assert sorted(load_record_file(record).players) == ["four", "six"]
+    hosting = json.loads(table_file_path(record).read_text())["hosting"]
+    assert hosting["bind"] == "::"  # a resume listens where this table did
+
+
+@needs_ipv6
+def test_a_table_kept_with_0_0_0_0_resumes_on_ipv4_alone(tmp_path: Path) -> None:
+    """0.0.0.0 was the default before: a table file holding it is a table
+    that listened on IPv4 alone, and it comes back so."""
+    record = tmp_path / "game.json"
+    port = free_udp_port()
+    table = open_table(TableConfig(players=2, seed=5, journal=record, games=1), bots=1)
+    table.hosting = Hosting(bind="0.0.0.0", port=port, announce="off")
+    table.save_table_file()
+    resumed = start_host_process(
+        tmp_path, players=2, bots=1, seed=5, record=record, resume=record, tag="resumed"
+    )
+    procs = [resumed]
+    try:
+        assert f"threeup host listening on 0.0.0.0:{port}" in resumed.stderr()
+        six = start_bot_process(tmp_path, port, "six", tmp_path / "six", at=f"[::1]:{port}")
+        procs.append(six)
+        assert six.wait(30) == 1
+        assert "nothing listens at" in six.stderr()
+        procs.append(start_bot_process(tmp_path, port, "four", tmp_path / "four"))
+        assert resumed.wait(60) == 0, resumed.stderr()
+    finally:
+        stop(procs)
+    assert json.loads(table_file_path(record).read_text())["hosting"]["bind"] == "0.0.0.0"
+
+
+def test_a_new_table_binds_every_address_and_a_resume_keeps_its_own() -> None:
+    given = argparse.Namespace(bind=None, resume=None)
+    assert new_hosting(given).bind == "::"
+    assert "bind" not in resume_overrides(given)
+    assert resume_overrides(argparse.Namespace(bind="0.0.0.0"))["bind"] == "0.0.0.0"
