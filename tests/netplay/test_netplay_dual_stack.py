@@ -106,7 +106,7 @@ def test_a_table_kept_with_0_0_0_0_resumes_on_ipv4_alone(tmp_path: Path) -> None
         six = start_bot_process(tmp_path, port, "six", tmp_path / "six", at=f"[::1]:{port}")
         procs.append(six)
         assert six.wait(30) == 1
-        assert "nothing listens at" in six.stderr()
+        assert f"nothing listens at [::1]:{port}:" in six.stderr()
         procs.append(start_bot_process(tmp_path, port, "four", tmp_path / "four"))
         assert resumed.wait(60) == 0, resumed.stderr()
     finally:

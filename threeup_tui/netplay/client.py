@@ -34,6 +34,7 @@ from net.events import DisconnectCause, Disconnected, Message, State
 
 from ..addresses import AddressError as AddressError
 from ..addresses import parse_address as parse_address
+from ..addresses import show_address
 from ..client.base import TableClient
 from ..client.events import (
     ActionRejected,
@@ -135,7 +136,14 @@ class NetClient(TableClient):
 
     @property
     def address(self) -> str:
+        """The key of this table's seat tokens (TokenStore): kept as it was."""
         return f"{self.host}:{self.port}"
+
+    @property
+    def address_words(self) -> str:
+        """The address in words: an IPv6 one in brackets, "[::1]:47823",
+        not "::1:47823", where the port cannot be told from the address."""
+        return show_address(self.host, self.port)
 
     @property
     def hello(self) -> dict[str, Any]:
@@ -178,7 +186,7 @@ class NetClient(TableClient):
     async def start(self) -> None:
         """Connect; raises ConnectionError with the host's reason on refusal."""
         await self._connect()
-        self._emit(ConnectionChanged("connected", self.address))
+        self._emit(ConnectionChanged("connected", self.address_words))
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _connect(self) -> None:
@@ -192,14 +200,14 @@ class NetClient(TableClient):
                 raise RefusedForNow(reason) from None
             raise ConnectionRefusedError(reason) from None
         except ConnectTimeout:
-            raise ConnectionError(f"no table answers at {self.address}") from None
+            raise ConnectionError(f"no table answers at {self.address_words}") from None
         except PortClosed:
             raise ConnectionError(
-                f"nothing listens at {self.address}: no table there (is that its port?)"
+                f"nothing listens at {self.address_words}: no table there (is that its port?)"
             ) from None
         except OSError as err:
             reason = err.strerror or str(err)
-            raise ConnectionError(f"cannot reach {self.address}: {reason}") from None
+            raise ConnectionError(f"cannot reach {self.address_words}: {reason}") from None
         accept = client.accept_payload if isinstance(client.accept_payload, dict) else {}
         table_id = accept.get("table_id")
         table_id = table_id if isinstance(table_id, str) and table_id else None
@@ -207,7 +215,7 @@ class NetClient(TableClient):
             # The host came back as another table (not a resume): this
             # client's seat is gone with the old one.
             await client.close("bye")
-            raise ConnectionRefusedError(f"another table now runs at {self.address}")
+            raise ConnectionRefusedError(f"another table now runs at {self.address_words}")
         self.table_id = table_id
         seat = accept.get("seat")
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
@@ -306,7 +314,7 @@ class NetClient(TableClient):
                 delay = min(delay * 2, RECONNECT_MAX_DELAY)
                 continue
             self.reconnects += 1
-            self._emit(ConnectionChanged("connected", f"{self.address} (reconnected)"))
+            self._emit(ConnectionChanged("connected", f"{self.address_words} (reconnected)"))
             if self._last_move is not None:
                 self._send(self._last_move)  # stale on the host if it was applied
             # A choice sent into the old session may have been lost with it
