@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import socket
 import time
 from pathlib import Path
@@ -20,12 +21,15 @@ from netplay_support import (
     Proc,
     free_udp_port,
     load_record_file,
+    make_client,
+    make_table,
     start_bot_process,
     start_host_process,
 )
 
 from net.testing import NO_IPV6_LOOPBACK, has_ipv6_loopback
 from threeup_tui.hostargs import new_hosting, resume_overrides
+from threeup_tui.netplay.host import NetHost
 from threeup_tui.table import Hosting, TableConfig, open_table
 from threeup_tui.tablefile import table_file_path
 
@@ -119,3 +123,33 @@ def test_a_new_table_binds_every_address_and_a_resume_keeps_its_own() -> None:
     assert new_hosting(given).bind == "::"
     assert "bind" not in resume_overrides(given)
     assert resume_overrides(argparse.Namespace(bind="0.0.0.0"))["bind"] == "0.0.0.0"
+
+
+@needs_ipv6
+async def test_a_host_on_every_address_knows_an_ipv4_guest_by_its_ipv4_address(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On a socket bound to ::, an IPv4 guest arrives as ::ffff:127.0.0.1:
+    the host's log named it so, and its seats and limits would have known
+    one machine under two addresses."""
+    table = make_table(tmp_path, players=3, seed=31, code="sesame")
+    host = await NetHost.start(table, "::", 0)
+    port = host.address[1]
+    guests = []
+    try:
+        with caplog.at_level(logging.INFO, logger="threeup.host"):
+            wrong = make_client((LOOPBACK, port), "eve", tmp_path / "eve.json", code="nope")
+            with pytest.raises(ConnectionRefusedError):
+                await wrong.start()
+        logged = [r.getMessage() for r in caplog.records if "refused a join" in r.getMessage()]
+        assert len(logged) == 1 and logged[0].startswith("refused a join from 127.0.0.1:")
+        for name, at in (("six", "::1"), ("four", LOOPBACK)):
+            guest = make_client((at, port), name, tmp_path / f"{name}.json", code="sesame")
+            await guest.start()
+            guests.append(guest)
+        assert sorted(peer.address[0] for peer in host.peers.values()) == ["127.0.0.1", "::1"]
+        assert [seat.name for seat in table.seats[:2]] == ["six", "four"]
+    finally:
+        for guest in guests:
+            await guest.close()
+        await host.close()
