@@ -35,6 +35,14 @@ _MAPPED_PREFIX = "::ffff:"
 _NO_IPV6 = {errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL, errno.EPROTONOSUPPORT}
 
 
+def is_every_address(host: str) -> bool:
+    """Whether ``host`` is ``::``, however spelt ("::0", "0:0:0:0:0:0:0:0")."""
+    try:
+        return ipaddress.ip_address(host) == ipaddress.IPv6Address(EVERY_ADDRESS)
+    except ValueError:
+        return False
+
+
 def unmapped(host: str) -> str:
     """``host``, or the IPv4 address an IPv4-mapped IPv6 address stands for."""
     if host[:7].lower() != _MAPPED_PREFIX or "." not in host:

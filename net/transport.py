@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncio_dgram
 
-from net.dualstack import EVERY_ADDRESS, bind_every_address, for_family, unmapped
+from net.dualstack import bind_every_address, for_family, is_every_address, unmapped
 from net.events import Address
 from net.packets import MAX_DATAGRAM
 from net.stats import NetStats
@@ -68,7 +68,7 @@ class UdpSocket:
     ) -> UdpSocket:
         """A socket bound to ``host:port``; ``::`` is every address, IPv6 and
         IPv4 on one socket where the system allows (``net.dualstack``)."""
-        if host == EVERY_ADDRESS:
+        if is_every_address(host):
             stream = await bind_every_address(port)
         else:
             stream = await asyncio_dgram.bind((host, port))

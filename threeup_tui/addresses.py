@@ -89,12 +89,23 @@ def show_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def every_address(bind: str) -> bool:
+    """Whether ``bind`` is ``::`` (however spelt: "::0" too), which listens
+    on IPv6 and IPv4 alike (net.dualstack)."""
+    try:
+        return ipaddress.ip_address(bind) == ipaddress.IPv6Address(DEFAULT_BIND)
+    except ValueError:
+        return False
+
+
 def reached_here(bind: str) -> str:
     """Where this machine reaches a socket bound to ``bind``: IPv4 loopback
     for a wildcard (every address: ``::`` takes IPv4 too, and is IPv4 alone
     on a system without IPv6, where ::1 reaches nothing), else the address
     itself."""
-    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "127.0.0.1"}.get(bind, bind)
+    if bind in ("", "0.0.0.0") or every_address(bind):
+        return "127.0.0.1"
+    return bind
 
 
 def ssh_door_bind(bind: str, port: int) -> str:
@@ -103,7 +114,7 @@ def ssh_door_bind(bind: str, port: int) -> str:
     every address: a socket for each of IPv4 and IPv6, as it makes an IPv6
     TCP socket IPv6-only).  With port 0 those two would get two different
     free ports, and only one is shown: IPv4 alone then."""
-    if bind != DEFAULT_BIND:
+    if not every_address(bind):
         return bind
     return "" if port else "0.0.0.0"
 

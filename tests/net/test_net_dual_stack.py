@@ -82,21 +82,25 @@ def socket_module(make: Any) -> types.SimpleNamespace:
     return types.SimpleNamespace(**{**vars(socket), "socket": make})
 
 
+class Ipv6OnlyByDefault(socket.socket):
+    """A socket as the BSDs and Windows make one: IPv6 is IPv6-only unless told."""
+
+    def __init__(self, family: int = -1, type: int = -1, proto: int = -1, fileno: Any = None):
+        super().__init__(family, type, proto, fileno)
+        if fileno is None and self.family == socket.AF_INET6:
+            self.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+
+
 @needs_ipv6
+@pytest.mark.parametrize("every", ["::", "0:0:0:0:0:0:0:0"])
 async def test_every_address_is_both_where_ipv6_sockets_are_ipv6_only_by_default(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, every: str
 ) -> None:
     """The BSDs and Windows (and Linux with net.ipv6.bindv6only=1) make an
-    IPv6 socket IPv6-only unless told: an IPv4 friend was never answered."""
-
-    def ipv6_only_by_default(family: int, kind: int) -> socket.socket:
-        sock = socket.socket(family, kind)
-        if family == socket.AF_INET6:
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-        return sock
-
-    monkeypatch.setattr(net.dualstack, "socket", socket_module(ipv6_only_by_default))
-    async with await Server.start("::", 0, accept_all, QUICK_CONFIG) as server:
+    IPv6 socket IPv6-only unless told: an IPv4 friend was never answered.
+    Every address spelt otherwise is every address all the same."""
+    monkeypatch.setattr(socket, "socket", Ipv6OnlyByDefault)
+    async with await Server.start(every, 0, accept_all, QUICK_CONFIG) as server:
         assert (await meets(server, "127.0.0.1"))[0] == "127.0.0.1"
         assert (await meets(server, "::1"))[0] == "::1"
 

@@ -28,6 +28,7 @@ from netplay_support import (
 )
 
 from net.testing import NO_IPV6_LOOPBACK, has_ipv6_loopback
+from threeup_tui.addresses import reached_here, ssh_door_bind
 from threeup_tui.hostargs import new_hosting, resume_overrides
 from threeup_tui.netplay.host import NetHost
 from threeup_tui.table import Hosting, TableConfig, open_table
@@ -116,6 +117,19 @@ def test_a_table_kept_with_0_0_0_0_resumes_on_ipv4_alone(tmp_path: Path) -> None
     finally:
         stop(procs)
     assert json.loads(table_file_path(record).read_text())["hosting"]["bind"] == "0.0.0.0"
+
+
+def test_every_address_however_spelt_is_reached_and_served_alike() -> None:
+    """--bind takes the text as typed: "::0" is "::", and was an SSH door
+    on IPv6 alone (asyncio makes a TCP socket on an IPv6 address
+    IPv6-only) whose guests were sent to [::0]."""
+    for every in ("::", "::0", "0:0:0:0:0:0:0:0"):
+        assert reached_here(every) == "127.0.0.1"
+        assert ssh_door_bind(every, 2222) == ""  # asyncio's every address, each family
+        assert ssh_door_bind(every, 0) == "0.0.0.0"  # one free port, shown: IPv4 alone
+    for one in ("0.0.0.0", "127.0.0.1", "::1", "fd00::7"):
+        assert ssh_door_bind(one, 2222) == one
+    assert reached_here("::1") == "::1" and reached_here("0.0.0.0") == "127.0.0.1"
 
 
 def test_a_new_table_binds_every_address_and_a_resume_keeps_its_own() -> None:
