@@ -489,7 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="HOST[:PORT]",
         help=f"the table: a host name or IP address, and its port (default port "
-        f"{DEFAULT_GAME_PORT}); none: choose from the tables found on the LAN",
+        f"{DEFAULT_GAME_PORT}); an IPv6 address bare (::1) or in brackets ([::1], "
+        f"[::1]:{DEFAULT_GAME_PORT}); none: choose from the tables found on the LAN",
     )
     join.add_argument(
         "--name",

@@ -312,6 +312,13 @@ def test_host_help_shows_every_default() -> None:
     assert "host names are not looked up" in text
 
 
+def test_join_help_shows_how_an_ipv6_table_is_written() -> None:
+    """Written "::1:47823", an IPv6 address and its port are one address."""
+    subs = _sub_parsers(build_parser())
+    text = " ".join(subs["join"].format_help().split())
+    assert "IPv6 address bare (::1) or in brackets ([::1], [::1]:47823)" in text
+
+
 def test_the_announce_port_in_the_help_is_discoverys() -> None:
     from threeup_tui.netplay.discovery import DEFAULT_ANNOUNCE_PORT
 
