@@ -18,6 +18,7 @@ from types import TracebackType
 
 import asyncio_dgram
 
+from net.dualstack import for_family
 from net.events import Address
 from net.transport import normalize_address
 
@@ -134,8 +135,13 @@ class ImpairmentProxy:
             self._pass(data, self._to_server, self.impairment.loss_to_server, upstream.send)
 
     async def _upstream_loop(self, link: _Link) -> None:
+        # The client is known by its IPv4 address even on a front socket
+        # bound to "::" (normalize_address); that socket sends to it mapped.
+        host, port = link.client
+        back_to = (for_family(self._front.socket.family, host), port)
+
         async def to_client(data: bytes) -> None:
-            await self._front.send(data, link.client)
+            await self._front.send(data, back_to)
 
         while True:
             try:

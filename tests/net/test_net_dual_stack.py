@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import net.dualstack
-from net import Client, Connected, Message, NetConfig, PortClosed, Server
+from net import Client, Connected, ImpairmentProxy, Message, NetConfig, PortClosed, Server
 from net.codec import encode
 from net.dualstack import for_family, unmapped
 from net.packets import MIN_HELLO_SIZE, HelloPacket
@@ -141,6 +141,20 @@ async def test_ipv6_loopback_is_ipv6_alone() -> None:
         assert (await meets(server, "::1"))[0] == "::1"
         with pytest.raises(PortClosed):
             await Client.connect("127.0.0.1", server.address[1], "bo", SHORT)
+
+
+@needs_ipv6
+async def test_the_impairment_proxy_in_front_of_every_address_answers_ipv4() -> None:
+    """The proxy binds its front where the server listens; on "::" its
+    IPv4 client is known as 127.0.0.1, and the answers must still reach it."""
+    async with (
+        await Server.start("::", 0, accept_all, QUICK_CONFIG) as server,
+        await ImpairmentProxy.start(server.address) as proxy,
+    ):
+        port = proxy.address[1]
+        async with await Client.connect("127.0.0.1", port, "ann", QUICK_CONFIG) as client:
+            client.send("through")
+            assert (await next_event_of(server.next_event, Message)).payload == "through"
 
 
 def test_mapped_addresses_are_their_ipv4_and_back() -> None:
