@@ -419,15 +419,20 @@ def _ensure_schema(db: sqlite3.Connection, path: Path, writing: bool) -> None:
     db.execute("PRAGMA foreign_keys = ON")
     (version,) = db.execute("PRAGMA user_version").fetchone()
     _check_shape(db, path, version)
-    if version == SCHEMA_VERSION:
-        return
     if version > SCHEMA_VERSION:
         raise HistoryError(f"Your games: the history was written by a newer threeup ({version})")
-    if not writing and _columns(db, "games"):
-        # An older history only read: read it as it is, changing nothing (a
-        # read-only file, or one another program holds, can still be shown).
-        # The next game added brings it up to date.
-        _read_as_current(db)
+    if not writing:
+        # Only read: read it as it is, changing nothing (a read-only file, or
+        # one another program holds, can still be shown).  The next game
+        # added brings it up to date.  An empty file (zero bytes: a `touch`,
+        # a copy cut short) has no tables yet, and holds no games: read, it
+        # was given the schema, and a read-only one told "is read-only"
+        # where "no finished games yet" is the truth.
+        if version != SCHEMA_VERSION:
+            _read_as_current(db)
+        _read_as_empty(db)
+        return
+    if version == SCHEMA_VERSION:
         return
     _migrate(db)  # an older history keeps its rows, and gains the new columns
     db.executescript(SCHEMA)
@@ -459,6 +464,15 @@ def _read_as_current(db: sqlite3.Connection) -> None:
         if there and missing:
             nulls = ", ".join(f"NULL AS {column}" for column in missing)
             db.execute(f"CREATE TEMP VIEW {table} AS SELECT *, {nulls} FROM main.{table}")
+
+
+def _read_as_empty(db: sqlite3.Connection) -> None:
+    """Make each of our tables the file lacks read as one with no rows, for
+    this connection alone: a temporary view of its name, every column NULL."""
+    for table, columns in _our_columns().items():
+        if not _columns(db, table):
+            nulls = ", ".join(f"NULL AS {column}" for column in sorted(columns))
+            db.execute(f"CREATE TEMP VIEW {table} AS SELECT {nulls} WHERE 0")
 
 
 def _kept_already(db: sqlite3.Connection, game: FinishedGame) -> int | None:

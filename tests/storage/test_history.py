@@ -8,6 +8,8 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -100,6 +102,34 @@ def test_nothing_yet_is_empty_stats_and_no_file() -> None:
     stats = history.stats()
     assert stats.total.games == 0 and stats.last == () and stats.streak == 0
     assert not history.path.exists()  # looking creates nothing
+
+
+def test_an_empty_history_file_reads_as_no_games_and_stays_empty() -> None:
+    """A zero-byte history.sqlite3 (a `touch`, a copy cut short) has no
+    tables yet: reading it wrote the schema into it (a read-only one told
+    "is read-only" on "Your games").  It holds no games, and reading
+    changes nothing; the first game added makes the history in it."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.touch()
+    stats = history.stats()
+    assert stats.total.games == 0 and stats.last == () and history.games() == []
+    assert history.path.stat().st_size == 0  # read, not written
+    history.add(game(1))
+    assert history.stats().total.games == 1
+
+
+def test_an_empty_read_only_history_file_is_no_games_yet(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.touch()
+    with read_only(history.path.parent):
+        stats = history.stats()
+        assert stats.total.games == 0 and history.games() == []
+        with pytest.raises(HistoryError, match=r"(?i)read-only"):  # writing it is still told
+            history.add(game(1))
 
 
 def test_stats_by_opponents_and_players() -> None:
