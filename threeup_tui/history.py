@@ -27,15 +27,16 @@ from a worker thread while the event loop keeps painting.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .paths import confined_guest, data_dir
+from .paths import confined_guest, data_dir, not_a_directory
 from .recordfile import free_path, locked, open_regular, set_aside
 from .rules.state import MAX_PLAYERS, MIN_PLAYERS
 
@@ -226,6 +227,20 @@ class History:
         stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
         return free_path(self.records_dir, f"game-{stamp}")
 
+    def keep_record(self, write: Callable[[Path], str | None]) -> tuple[Path | None, str | None]:
+        """Keep a finished game's record in ``records/`` under a new name,
+        written by ``write`` (it returns None once the file is written, else
+        why not, in one line): where it is kept, or None and why not."""
+        blocked = not_a_directory(self.records_dir)
+        if blocked is not None:
+            # In words: the table's own were "cannot save to .../records/
+            # game-....json: Not a directory", which named neither the file
+            # in the way nor the directory it should have been.
+            return None, f"cannot keep records in {self.records_dir}: {blocked}"
+        path = self.new_record_path()
+        why = write(path)
+        return (path, None) if why is None else (None, why)
+
     # ------------------------------------------------------------ writing
     def add(self, game: FinishedGame) -> tuple[int | None, str | None]:
         """Keep ``game``: its row id (None: a game of this identity and seat
@@ -375,12 +390,25 @@ class History:
         be searched (mode 000, another user's) raised PermissionError here,
         which ended the app with a traceback on "Your games"."""
         try:
-            return self.path.exists()
+            there = self.path.exists()
         except OSError as err:
             raise self._cannot_use(err) from None
+        # A file where the data directory should be: "no finished games yet"
+        # is not the truth, while every game is kept aside for it.
+        blocked = None if there else not_a_directory(self.path.parent)
+        if blocked is not None:
+            raise self._blocked(blocked)
+        return there
 
     def _cannot_use(self, err: OSError) -> HistoryError:
+        if err.errno in (errno.EEXIST, errno.ENOTDIR):
+            blocked = not_a_directory(self.path.parent)
+            if blocked is not None:
+                return self._blocked(blocked)
         return HistoryError(f"Your games: cannot use {self.path}: {err.strerror or err}")
+
+    def _blocked(self, why: str) -> HistoryError:
+        return HistoryError(f"Your games: cannot keep the history in {self.path.parent}: {why}")
 
     @contextlib.contextmanager
     def _connect(self, create: bool) -> Iterator[sqlite3.Connection]:

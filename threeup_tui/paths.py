@@ -73,6 +73,25 @@ def games_dir() -> Path:
     return state_dir() / "games"
 
 
+def not_a_directory(directory: Path) -> str | None:
+    """What stands where ``directory``, or a directory above it, should be,
+    in words ("/x/data is a file, not a directory"); None when nothing
+    does.  Making the directory then fails in Python's words: "File exists"
+    for the directory itself, "Not a directory" for one below the file,
+    neither of which says which path is wrong, nor what to do about it."""
+    for place in (directory, *directory.parents):
+        try:
+            if place.is_dir():
+                return None
+            if place.is_file():
+                return f"{place} is a file, not a directory"
+            if os.path.lexists(place):  # a link to nothing, a FIFO, a device
+                return f"{place} is not a directory"
+        except OSError:
+            return None  # a place that cannot be looked at: its own error says so
+    return None
+
+
 def home_short(path: Path) -> str:
     """``path`` with the home directory as ~ (shorter to read and to type);
     the whole path where there is no home (Path.home() raises RuntimeError:

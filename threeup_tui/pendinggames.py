@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .history import FinishedGame, History, HistoryError, SeatEntry
-from .paths import state_dir
+from .paths import not_a_directory, state_dir
 from .recordfile import read_json, set_aside, write_atomic
 from .rules import MalformedRecord
 from .rules.state import MAX_PLAYERS, MIN_PLAYERS
@@ -60,7 +60,9 @@ def count_game(
         try:
             keep_aside(game, folder)
         except OSError as why:
-            why_not = why.strerror or why
+            # A file where the state directory should be: said as such, not
+            # as Python's "Not a directory", which named no path.
+            why_not = not_a_directory(folder or pending_dir()) or why.strerror or why
             return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
         return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
     return game_id, [*lines, *([note] if note else [])]

@@ -812,6 +812,46 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
     assert list(history.records_dir.iterdir()) == []
 
 
+async def test_a_data_dir_that_is_a_file_is_told_in_words_and_the_game_kept(
+    own_directories: dict[str, Path],
+) -> None:
+    """A file where the data directory should be (THREEUP_DATA_DIR naming
+    one, or platformdirs' own): the player read Python's "File exists" (and
+    "Not a directory" for the record), and "Your games" then said "No
+    finished games yet".  Each is said in words, once, naming the file; the
+    game is kept aside, and counted once the directory can be made."""
+    data = own_directories["THREEUP_DATA_DIR"]
+    data.write_text("a file where the data directory should be")
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    said: list[str] = []
+    notify = app.notify
+
+    def heard(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(message)
+        notify(message, *args, **kwargs)
+
+    app.notify = heard  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await play_a_game(app, pilot)
+        await wait_for(pilot, lambda: bool(pending_games()))
+        await pilot.pause(0.5)
+        told = [line for line in said if "Your games" in line]
+        assert told and all(f"{data} is a file, not a directory" in line for line in told), said
+        assert not any("File exists" in n or "Not a directory" in n for n in said), said
+        assert all("\n" not in line for line in told)
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and "kept aside" in screen_text(app))
+        text = screen_text(app)
+        assert f"{data} is a file, not a directory" in text and "No finished games" not in text
+    data.unlink()
+    assert History().stats().total.games == 0
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, name="me"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await wait_for(pilot, lambda: len(games_now()) == 1 and not pending_games())
+
+
 def finished_state(seed: int = 5):  # type: ignore[no-untyped-def]
     state = dealt(["me", "bot"], first=0, seed=seed)
     bots = [GreedyBot(1), GreedyBot(2)]

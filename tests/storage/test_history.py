@@ -341,12 +341,26 @@ def test_a_lock_file_held_by_another_program_does_not_hold_the_game_back(
     assert history.stats().total.games == 2
 
 
-def test_a_directory_in_the_way_is_one_line(own_directories: dict[str, Path]) -> None:
-    own_directories["THREEUP_DATA_DIR"].write_text("a file where the data dir should be")
+@pytest.mark.parametrize("below", ["", "sub/deeper"])
+def test_a_file_in_the_way_of_the_data_dir_is_told_in_words(
+    own_directories: dict[str, Path], monkeypatch: pytest.MonkeyPatch, below: str
+) -> None:
+    """A file where the data directory (or one above it) should be: adding
+    said Python's "File exists" (or "Not a directory"), and reading said
+    there were no games, while each game was being kept aside for it."""
+    in_the_way = own_directories["THREEUP_DATA_DIR"]
+    in_the_way.write_text("a file where the data dir should be")
+    monkeypatch.setenv("THREEUP_DATA_DIR", str(in_the_way / below))
     history = History()
-    with pytest.raises(HistoryError) as caught:
-        history.add(game(1))
-    assert "\n" not in str(caught.value)
+    words = f"{in_the_way} is a file, not a directory"
+    for use in (lambda: history.add(game(1)), history.stats, history.games):
+        with pytest.raises(HistoryError) as caught:
+            use()
+        told = str(caught.value)
+        assert told == f"Your games: cannot keep the history in {history.path.parent}: {words}"
+    kept, why = history.keep_record(lambda path: pytest.fail(f"written to {path}"))
+    assert kept is None and why == f"cannot keep records in {history.records_dir}: {words}"
+    assert in_the_way.read_text() == "a file where the data dir should be"
 
 
 def test_a_newer_schema_is_left_alone() -> None:

@@ -190,3 +190,4 @@ def test_a_game_that_cannot_be_kept_aside_either_says_so(own_directories: dict[s
         game_id, lines = count_game(history, game(2))
     assert game_id == -1 and len(lines) == 1
     assert "not counted (nor kept aside:" in lines[0] and "\n" not in lines[0]
+    assert lines[0].endswith(f"(nor kept aside: {state} is a file, not a directory)")

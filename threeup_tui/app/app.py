@@ -783,11 +783,14 @@ class ThreeUpApp(App[int]):
             session.counted.add(identity)
         record = None
         if session.is_host:  # only the host's table may hand out the whole record
-            path = str(self.history.new_record_path())
-            session.kept_records.add(path)
-            why = session.client.keep_record(path)
-            if why is None:
-                record = path
+
+            def write(path: Path) -> str | None:
+                session.kept_records.add(str(path))
+                return session.client.keep_record(str(path))
+
+            kept, why = self.history.keep_record(write)
+            if kept is not None:
+                record = str(kept)
             elif not session.record_trouble_told:
                 # Once a table: the next game's copy meets the same directory.
                 session.record_trouble_told = True
