@@ -54,6 +54,7 @@ _ADDED_LATER: frozenset[str] = frozenset(
 )
 LOCK_WAIT = 1.0  # seconds to wait for another program's lock to clear
 LAST_GAMES = 20
+RECORD_NAME_TRIES = 5  # names tried for a record, each taken by another app just before
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode).
 _BUSY, _LOCKED, _READONLY, _CANTOPEN, _CORRUPT, _NOTADB = 5, 6, 8, 14, 11, 26
@@ -237,9 +238,21 @@ class History:
             # game-....json: Not a directory", which named neither the file
             # in the way nor the directory it should have been.
             return None, f"cannot keep records in {self.records_dir}: {blocked}"
-        path = self.new_record_path()
-        why = write(path)
-        return (path, None) if why is None else (None, why)
+        why = None
+        for _ in range(RECORD_NAME_TRIES):
+            # Named by the second it is kept in: two apps of one account
+            # ending games in the same second look for a free name at once,
+            # and find the same one.  A record is never written over a file
+            # (the first's is safe), but the second was refused and kept no
+            # record ("already exists: give the record another name").
+            # Refused with the name taken since: another took it; the next.
+            path = self.new_record_path()
+            why = write(path)
+            if why is None:
+                return path, None
+            if not os.path.lexists(path):
+                break  # refused for another reason: that is the answer
+        return None, why
 
     # ------------------------------------------------------------ writing
     def add(self, game: FinishedGame) -> tuple[int | None, str | None]:

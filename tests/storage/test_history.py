@@ -215,6 +215,40 @@ def test_a_record_path_is_beside_the_history_and_new() -> None:
     assert second != first and second.parent == first.parent
 
 
+def test_a_record_name_another_app_takes_first_is_not_written_over_nor_lost() -> None:
+    """Two apps of one account ending games in the same second look for a
+    free record name at once and find the same one.  The first to write
+    keeps it; the second was refused ("already exists: give the record
+    another name", which the player never gave) and kept no record.  It
+    takes the next name, and neither record is written over."""
+    history = History()
+    tried: list[Path] = []
+
+    def write(path: Path) -> str | None:
+        # As the app's table does it (Table.save): a new file, never over one.
+        tried.append(path)
+        if len(tried) == 1:  # the other app, which found this name free too, writes first
+            write_atomic(path, "the other app's record\n", new=True)
+        try:
+            write_atomic(path, "this app's record\n", new=True)
+        except FileExistsError:
+            return f"{path} already exists: give the record another name"
+        return None
+
+    kept, why = history.keep_record(write)
+    assert why is None and kept is not None and kept != tried[0]
+    assert kept.parent == history.records_dir
+    assert tried[0].read_text() == "the other app's record\n"
+    assert kept.read_text() == "this app's record\n"
+
+
+def test_a_record_refused_for_another_reason_is_not_tried_again() -> None:
+    history = History()
+    tried: list[Path] = []
+    kept, why = history.keep_record(lambda path: tried.append(path) or "no space left")
+    assert (kept, why) == (None, "no space left") and len(tried) == 1
+
+
 # ---------------------------------------------------------------- bad files
 def test_a_file_that_is_not_a_database_is_one_line_then_kept_aside() -> None:
     history = History()
