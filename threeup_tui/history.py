@@ -70,7 +70,9 @@ CREATE TABLE IF NOT EXISTS games (
     won INTEGER NOT NULL,
     stalemate INTEGER NOT NULL,
     moves INTEGER NOT NULL,
-    turns INTEGER NOT NULL,
+    turns INTEGER NOT NULL,      -- turns completed (D16's count), as a result's "turns" in
+                                 -- docs/protocol.md; a game won ends in the turn after:
+                                 -- the screens' turn number is one more (not at the cap)
     finish TEXT NOT NULL,        -- 'first_out' or 'places'
     opponents TEXT NOT NULL,     -- a bot level, 'people' or 'mixed'
     record TEXT,                 -- the record file, if one was kept
@@ -163,6 +165,9 @@ class FinishedGame:
     won: bool
     stalemate: bool
     moves: int
+    # Turns completed: play passed on this many times (D16's count, the
+    # view's ``turn`` at the end).  A game won ends during the turn after,
+    # which the screens number: "Turn 13" and "41 moves, 13 turns" are 12 here.
     turns: int
     finish: str = "first_out"
     venue: str = "bots"

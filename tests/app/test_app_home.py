@@ -740,6 +740,10 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         assert view is not None and view.phase == "over"
         assert game.won == (view.winner == 0) and game.moves == view.moves_played
         assert game.turns == view.turn and game.players == 2 and game.venue == "bots"
+        # The history keeps turns completed; the game-over box numbers the
+        # turn the game was won in: one more (history.py says so).
+        await wait_for(pilot, lambda: on(app, GameOverScreen))
+        assert f"{view.moves_played} moves, {game.turns + 1} turns" in screen_text(app)
         assert game.seats[0].kind == "you" and game.seats[1].bot_level == "greedy"
         assert game.record is not None and Path(game.record).parent == history.records_dir
         await wait_for(pilot, lambda: Path(game.record or "").is_file())
