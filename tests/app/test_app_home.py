@@ -928,6 +928,62 @@ async def test_a_locked_history_is_one_line_the_game_goes_on_and_is_counted_late
     assert history.stats().total.games == 1
 
 
+def kept_game(place: int = 1) -> FinishedGame:
+    seats = (SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy"))
+    return FinishedGame(seats, 0, place, place == 1, False, 30, 20)
+
+
+async def test_your_games_open_tells_games_kept_aside_since_and_added_since() -> None:
+    """ "Your games" read the history and the games kept aside once, as it
+    opened: a game kept aside while it was open (by another app of the
+    account) left "1 finished game kept aside" standing, and so did the
+    history coming free, until the screen was closed and opened again."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    holder = sqlite3.connect(history.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    keep_aside(kept_game(1))
+    app = create_app(fast_launcher())
+    try:
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            app.post_message(StatsRequested())
+            await wait_for(pilot, lambda: on(app, StatsScreen) and "kept aside" in screen_text(app))
+            assert "1 finished game kept aside" in screen_text(app)
+            keep_aside(kept_game(2))  # another app's game ends: kept aside too
+            await wait_for(
+                pilot, lambda: "2 finished games kept aside" in screen_text(app), timeout=15
+            )
+            holder.execute("ROLLBACK")  # the other program lets the history go
+            await wait_for(pilot, lambda: "2 games · 1 won" in screen_text(app), timeout=15)
+            assert "kept aside" not in screen_text(app) and pending_games() == []
+            added = "Your games: 2 finished games kept while the history could not be written"
+            assert f"{added} are added now" in notes(app)
+            keep_aside(kept_game(1))  # and one kept aside by another app once more
+            await wait_for(pilot, lambda: "3 games · 2 won" in screen_text(app), timeout=15)
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+    assert history.stats().total.games == 3
+
+
+async def test_your_games_read_again_keeps_the_cursor_on_its_game() -> None:
+    history = History()
+    for place in (1, 2, 1):
+        history.add(kept_game(place))
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.press("down", "down")
+        table = app.screen.query_one(DataTable)
+        assert table.cursor_row == 2
+        history.add(kept_game(2))  # another app of the account counts a game
+        await wait_for(pilot, lambda: "4 games · 2 won" in screen_text(app), timeout=15)
+        assert table.cursor_row == 3  # the same game, one row down under the new one
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == "1"
+
+
 async def test_a_game_kept_aside_is_added_when_the_app_starts() -> None:
     history = History()
     history.path.parent.mkdir(parents=True)

@@ -22,6 +22,11 @@ from ..messages import ReplayRequested
 from ..text import MUTED, clean, ordinal
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
+LOOK_AGAIN = 2.0  # seconds between looks for a change while the screen is open
+
+# What the files looked like when the screen read them: the history's
+# (modified, size), and the games kept aside.  Another change is news.
+Look = tuple[tuple[int, int] | None, tuple[Path, ...]]
 
 
 @dataclass
@@ -32,6 +37,8 @@ class StatsLoaded(Message):
     # or still waiting (how many), and a pending file set aside.
     notes: tuple[str, ...] = ()
     waiting: int = 0
+    look: Look | None = None  # the files as they were read
+    unchanged: bool = False  # looked again, and nothing had changed: nothing read
 
 
 def record_words(record: str | None) -> str:
@@ -128,6 +135,12 @@ class StatsScreen(Screen[None]):
         super().__init__(id="stats-screen")
         self.history = history
         self.games: dict[str, FinishedGame] = {}
+        # What was read last (None: not yet), and whether it failed: then
+        # every look tries again (a lock let go changes no file).
+        self._look: Look | None = None
+        self._failed = False
+        self._reading = False
+        self._told_unreadable = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -144,21 +157,56 @@ class StatsScreen(Screen[None]):
         self.title = "Your games"
         table = self.query_one(DataTable)
         table.add_columns("When", "Players", "Against", "Result", "Moves", "Where", "Record")
+        self._start_reading()
+        if self.history.enabled:
+            # Read once, "N kept aside" stayed as it was while the screen was
+            # open: a game kept aside since (by this app or another of the
+            # account), or the history free again and the games added.
+            self.set_interval(LOOK_AGAIN, self._look_again)
+
+    def _start_reading(self) -> None:
+        self._reading = True
         self.run_worker(self._read, thread=True, group="stats")
+
+    def _look_again(self) -> None:
+        if not self._reading:
+            self._reading = True
+            self.run_worker(self._read_if_changed, thread=True, group="stats")
+
+    def _read_if_changed(self) -> None:
+        """In a worker thread: read again if the files changed since."""
+        if self._failed or self._files_now() != self._look:
+            self._read()
+        else:
+            self.post_message(StatsLoaded(None, unchanged=True))
+
+    def _files_now(self) -> Look:
+        try:
+            status = self.history.path.stat()
+            there: tuple[int, int] | None = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            there = None
+        return there, tuple(pending_games())
 
     def _read(self) -> None:
         """In a worker thread: a locked file waits a moment without freezing the app."""
         notes = tuple(add_pending_games(self.history))
+        look = self._files_now()  # before reading: a change from now on is read next time
         try:
             stats = self.history.stats()
         except HistoryError as err:
             waiting = len(pending_games()) if self.history.enabled else 0
-            self.post_message(StatsLoaded(None, str(err), notes, waiting))
+            self.post_message(StatsLoaded(None, str(err), notes, waiting, look))
         else:
-            self.post_message(StatsLoaded(stats, None, notes))
+            self.post_message(StatsLoaded(stats, None, notes, look=look))
 
     @on(StatsLoaded)
     def loaded(self, message: StatsLoaded) -> None:
+        self._reading = False
+        if message.unchanged:
+            return
+        self._look = message.look
+        self._failed = message.stats is None
         top = self.query_one("#stats-summary", Static)
         for note in message.notes:
             self.notify(note, markup=False, timeout=8)
@@ -170,9 +218,10 @@ class StatsScreen(Screen[None]):
             top.update(Content.styled(error, "$text-error"))
             return
         stats = message.stats
-        if stats.unreadable:
-            # Rows changed by hand or by another program: said, not hidden.
-            count = stats.unreadable
+        if stats.unreadable and stats.unreadable != self._told_unreadable:
+            # Rows changed by hand or by another program: said, not hidden
+            # (once, not again at each look while the screen is open).
+            self._told_unreadable = count = stats.unreadable
             self.notify(
                 f"Your games: {plural(count, 'game')} in {self.history.path} cannot be read:"
                 f" {'it is' if count == 1 else 'they are'} not counted; the file is left as it is",
@@ -188,11 +237,15 @@ class StatsScreen(Screen[None]):
             self.query_one(DataTable).display = False
             return
         top.update(summary(stats))
+        self.query_one("#last-title").display = True  # hidden while there were none
         self.query_one("#by-opponents", Static).update(tally_table("against", stats.by_opponents))
         self.query_one("#by-players", Static).update(
             tally_table("players", stats.by_players, "{} players")
         )
         table = self.query_one(DataTable)
+        table.display = True
+        # Read again while open: the cursor stays on the game it was on.
+        chosen = self._chosen_key() if table.row_count else None
         table.clear()
         self.games = {}
         for game in stats.last:
@@ -208,6 +261,8 @@ class StatsScreen(Screen[None]):
                 record_words(game.record),
                 key=key,
             )
+        if chosen in self.games:
+            table.move_cursor(row=table.get_row_index(chosen), animate=False)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -220,10 +275,12 @@ class StatsScreen(Screen[None]):
         self._replay(event.row_key.value)
 
     def action_replay(self) -> None:
+        if self.query_one(DataTable).row_count:
+            self._replay(self._chosen_key())
+
+    def _chosen_key(self) -> str | None:
         table = self.query_one(DataTable)
-        if table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-            self._replay(key.value)
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def _replay(self, key: str | None) -> None:
         game = self.games.get(key or "")
