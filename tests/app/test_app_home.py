@@ -984,6 +984,36 @@ async def test_your_games_read_again_keeps_the_cursor_on_its_game() -> None:
         assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == "1"
 
 
+async def test_your_games_says_which_bot_levels_a_mixed_table_had(tmp_path: Path) -> None:
+    """A table of several bot levels read "mixed" in Last games, which said
+    nothing of the bots met.  Their levels are said where they fit (the
+    whole row still fits 80 columns); a longer list stays "mixed"."""
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+
+    def against(*seats: SeatEntry, place: int = 1) -> FinishedGame:
+        mine = (SeatEntry("me", "you", "greedy"),)  # finished by the bot: "won (bot)"
+        return FinishedGame(
+            mine + seats, 0, place, place == 1, False, 12345, 99, record=str(record)
+        )
+
+    history = History()
+    history.add(against(SeatEntry("B", "bot", "random"), SeatEntry("C", "bot", "greedy"),
+                        SeatEntry("D", "bot", "expert")))  # fmt: skip
+    history.add(against(SeatEntry("Dan", "human", "greedy")))  # a person's seat a bot finished
+    history.add(against(SeatEntry("B", "bot", "\x1bexpert"), SeatEntry("C", "bot", "greedy")))
+    history.add(against(SeatEntry("B", "bot", "greedy"), SeatEntry("C", "bot", "greedy"), place=2))
+    assert {g.opponents for g in history.games()} == {"mixed", "greedy"}
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause(0.3)
+        rows = [line.split() for line in screen_text(app).splitlines() if "12345" in line]
+        assert [row[3] for row in rows] == ["greedy", "greedy+expert", "people+greedy", "mixed"]
+        assert all(row[-2:] == ["⏎", "replay"] for row in rows), rows  # nothing cut off
+
+
 async def test_a_game_kept_aside_is_added_when_the_app_starts() -> None:
     history = History()
     history.path.parent.mkdir(parents=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +16,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from ...bots import BOT_LEVELS
+from ...client.results import MAX_BOT_LEVEL
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
 from ...pendinggames import add_pending_games, pending_games
 from ...textclean import plural
@@ -22,6 +25,9 @@ from ..messages import ReplayRequested
 from ..text import MUTED, clean, ordinal
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
+# The Against column's widest words: at 13, the seven columns of Last games
+# fit an 80-column terminal, "greedy+expert" with them.
+AGAINST_WIDTH = 13
 LOOK_AGAIN = 2.0  # seconds between looks for a change while the screen is open
 
 # What the files looked like when the screen read them: the history's
@@ -57,6 +63,29 @@ def record_there(record: str) -> bool:
         return Path(record).is_file()
     except OSError:
         return False  # told as gone; Enter says so in the same words
+
+
+def against_words(game: FinishedGame) -> str:
+    """The Against column: the history's one word (a bot level, "people"),
+    and for "mixed" whom it mixed, if that fits the column: "greedy+expert",
+    "people+greedy".  A table of several bot levels read "mixed", which did
+    not say which bots were met.  The stored word stays (the tallies group
+    by it), and a longer list ("random+greedy+expert") stays "mixed"."""
+    if game.opponents != "mixed":
+        return clean(game.opponents, AGAINST_WIDTH)
+    met: set[str] = set()
+    for i, seat in enumerate(game.seats):
+        if i == game.my_seat:
+            continue
+        if seat.kind != "bot":
+            met.add("people")
+        if seat.kind == "bot" or seat.bot_finished:
+            # A network bot's level is the host's word: untrusted text.
+            met.add(clean(seat.bot_level, MAX_BOT_LEVEL) or "bots")
+    known = ["people", *BOT_LEVELS]  # people first, then the bots weakest first
+    ordered = sorted(met, key=lambda k: (known.index(k) if k in known else len(known), k))
+    words = "+".join(ordered)
+    return words if cell_len(words) <= AGAINST_WIDTH else "mixed"
 
 
 def result_words(game: FinishedGame) -> str:
@@ -254,7 +283,7 @@ class StatsScreen(Screen[None]):
             table.add_row(
                 game.finished_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 str(game.players),
-                clean(game.opponents, 12),
+                against_words(game),
                 result_words(game),
                 str(game.moves),
                 VENUES.get(game.venue, clean(game.venue, 8)),
