@@ -514,7 +514,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=_bot_level,
         default=None,
         metavar="LEVEL",
-        help=f"no app: play the seat as this bot ({levels}) (default: you play, in the app)",
+        help=f"no app: play the seat as this bot ({levels}), game after game until the host "
+        "closes the table; it says on stderr when it sits down, as each game begins and ends "
+        "(its seat, its result) and when the link to the host drops, and prints nothing on "
+        "stdout (default: you play, in the app)",
     )
     join.add_argument(
         "--think-ms",

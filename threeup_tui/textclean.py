@@ -77,3 +77,8 @@ def marks_on_letters(text: str) -> str:
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 game``, ``2 games`` (``words``: an irregular plural)."""
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th...: a place as people write it."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -17,7 +17,7 @@ from textual.content import Content
 from ..rules import View
 from ..rules.cards import RANK_OF, parse_code
 from ..rules.state import DRAW_NOT_OPEN
-from ..textclean import clean_text
+from ..textclean import clean_text, ordinal
 
 _RANK_TEXT = {"C": "C", "C1": "C+1", "C2": "C+2"}
 COLOUR_WORDS = {"R": "red", "G": "green", "B": "blue"}
@@ -207,11 +207,6 @@ def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str =
             level[index] += 1
             shown = text()
     return clamp_rows(shown, width, rows)
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th...: a place as people write it."""
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def out_content(place: int | None, seats: int) -> Content:

@@ -22,6 +22,7 @@ from ..process import hangup_signal
 from ..table import RESUME_GRACE, Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
+from .botreport import BotReport
 from .client import AddressError, NetClient, parse_address
 from .discovery import (
     DEFAULT_ANNOUNCE_ADDRESS,
@@ -306,12 +307,14 @@ async def _bot_client(args: argparse.Namespace) -> int:
     client = NetClient(host, port, name, args.code, watch=False, bot=args.bot)
     terminated = _stop_on_signals()
     seat = BotSeat(client, bot)
+    report = BotReport(show_address(host, port), _tell_operator)
     try:
         await client.start()
         # Game after game: a network bot always agrees to the next one, and
         # stays until the host closes the table.
         while True:
             event = await client.next_event()
+            report.on_event(event)
             # The host's words are untrusted: nothing in them may reach the
             # terminal as an escape sequence.
             if isinstance(event, ConnectionChanged) and event.state == "closed":
@@ -329,6 +332,12 @@ async def _bot_client(args: argparse.Namespace) -> int:
     finally:
         await seat.stop()
         await client.close()
+
+
+def _tell_operator(line: str) -> None:
+    """A line for whoever runs the bot, on stderr (stdout stays empty for
+    scripts), at once: a log read as it grows must not wait for a buffer."""
+    print(f"threeup join: {line}", file=sys.stderr, flush=True)
 
 
 def _stop_on_signals() -> list[int]:

@@ -20,9 +20,9 @@ from ...bots import BOT_LEVELS
 from ...client.results import MAX_BOT_LEVEL
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
 from ...pendinggames import add_pending_games, pending_games
-from ...textclean import plural
+from ...textclean import ordinal, plural
 from ..messages import ReplayRequested
-from ..text import MUTED, clean, ordinal
+from ..text import MUTED, clean
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 # The Against column's widest words: at 13, the seven columns of Last games
