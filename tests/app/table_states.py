@@ -12,9 +12,18 @@ from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.table import TableScreen
-from threeup_tui.bots import GreedyBot
+from threeup_tui.bots import Bot, GreedyBot, RandomBot
 from threeup_tui.client import ConnectionChanged, Lobby, LobbyChanged
 from threeup_tui.rules import GameState, View, seat_view
+
+
+def greedy_bots(seed: int, seat: int) -> Bot:
+    return GreedyBot(seat)
+
+
+def random_bots(seed: int, seat: int) -> Bot:
+    """Random bots play moves greedy ones never do (a Clear +2 as the last card)."""
+    return RandomBot(seed * 10 + seat)
 
 
 def played_until(
@@ -22,12 +31,13 @@ def played_until(
     want: Callable[[GameState, View], bool],
     seeds: range = range(60),
     limit: int = 800,
+    bot: Callable[[int, int], Bot] = greedy_bots,
 ) -> GameState:
-    """The first state (greedy bots at every seat, seat 0 first) where
-    ``want(state, seat 0's view)`` holds."""
+    """The first state (``bot(seed, seat)`` at every seat, seat 0 first)
+    where ``want(state, seat 0's view)`` holds."""
     for seed in seeds:
         state = dealt(names, first=0, seed=seed)
-        bots = [GreedyBot(s) for s in range(len(names))]
+        bots = [bot(seed, s) for s in range(len(names))]
         for _ in range(limit):
             if state.over:
                 break

@@ -70,6 +70,31 @@ def _owed_forms(n: int) -> list[str]:
     return [f"{plural(n, 'extra discard')} owed", f"{n} extra owed", f"+{n} owed"]
 
 
+def _can_discard(view: View) -> bool:
+    return any(is_play(a) for a in view.legal) or view.can_flip()
+
+
+def draw_forced(view: View) -> bool:
+    """Whether the seat to act must draw now: the draw is open and it can
+    neither discard nor pick up (D12), as with an empty hand right after a
+    Clear +1 or +2 (D11).
+
+    For your own turn this is read from your legal moves.  Of another seat
+    only public facts may be used (no view depends on a hidden card): its
+    hand size, the open draw and the table's options.  A seat whose hand is
+    empty must draw; whether one holding cards could discard depends on
+    cards nobody else sees, so it only "may" draw."""
+    if view.my_turn:
+        return view.can_draw() and not view.can_pickup() and not _can_discard(view)
+    seat = view.to_act
+    return (
+        seat is not None
+        and view.draw_open
+        and view.seats[seat].hand_size == 0
+        and not view.options.voluntary_pickup
+    )
+
+
 def my_turn_parts(view: View) -> list[list[str]]:
     """The words of your turn, each part with shorter forms."""
     parts: list[list[str]] = [["YOUR TURN"]]
@@ -78,7 +103,10 @@ def my_turn_parts(view: View) -> list[list[str]]:
         parts.append(where)
     if view.extra_discards:
         parts.append(_owed_forms(view.extra_discards))
-    if view.can_draw():
+    if draw_forced(view):
+        # Not "may": drawing is the one move there is (picking up is refused).
+        parts.append(["nothing to play: draw (d)", "no play: draw (d)", "draw (d)"])
+    elif view.can_draw():
         parts.append(["you may draw first (d)", "you may draw first", "may draw (d)"])
     if not any(is_play(a) for a in view.legal) and not view.can_flip() and view.can_pickup():
         parts.append(["no play: pick up (u)", "no play: pick up", "pick up (u)"])
