@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import screen_text, words_shown
+from app_helpers import screen_text, wait_for, words_shown
 from table_states import open_table, played_until, random_bots, table_app
 from text_fit import cut_text
 
+from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.status import StatusBar
+from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.rules import GameState, View
 from threeup_tui.rules.actions import is_play
 
@@ -42,3 +44,23 @@ async def test_an_empty_hand_after_a_clear_is_told_to_draw(
         assert "may" not in line, line
         problems = cut_text(app)
         assert not problems, "\n".join(problems) + "\n" + screen_text(app)
+
+
+async def test_play_and_enter_say_draw_not_select_when_the_hand_is_empty(
+    client: ScriptedClient,
+) -> None:
+    """The action bar read "Play: select cards first" and Enter answered
+    "Select cards first" with no card to select: the hand is empty and the
+    draw is what comes first.  Both say so now; no move is sent."""
+    state = played_until(["you", "Bob", "Cy"], must_draw, bot=random_bots)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, client, state)
+        reasons = words_shown(app, screen.query_one(ReasonBox))
+        assert "Play: nothing to play, draw first" in reasons, reasons
+        assert "select" not in reasons, reasons
+        await pilot.press("enter")
+        line = screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: "first" in line.text, what="an answer to Enter")
+        assert "Nothing to play: draw first (d)" in line.text, line.text
+        assert not [r for r in client.requests if r[0] == "submit"]

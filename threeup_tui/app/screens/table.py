@@ -29,7 +29,7 @@ from ..widgets.footer import KeysFooter
 from ..widgets.move_log import MoveLog
 from ..widgets.opponent import OpponentInfo, OpponentPane
 from ..widgets.pile import PileView
-from ..widgets.status import SOURCE_WORDS, StatusBar
+from ..widgets.status import SOURCE_WORDS, StatusBar, draw_forced
 from ..widgets.status_line import (
     HINT,
     NOT_ALLOWED,
@@ -426,7 +426,10 @@ class TableScreen(TableScreenBase):
             if alone:
                 codes = [str(under)]
             play_ok = bool(codes) and play_action(rank_of_code(codes[0]), len(codes)) in view.legal
-            if not codes:
+            if not codes and draw_forced(view):
+                # Nothing to select: the draw comes first (an empty hand after a clear).
+                found.append(Reason.plain("Play: nothing to play, draw first", "Play: draw first"))
+            elif not codes:
                 found.append(Reason.plain("Play: select cards first", "Play: select first"))
             elif alone and rank_of_code(codes[0]) not in view.playable_ranks():
                 pass  # why that card cannot go is already said above
@@ -578,7 +581,8 @@ class TableScreen(TableScreenBase):
             if 0 <= self.cursor < len(cards) and cards[self.cursor] is not None:
                 codes = [str(cards[self.cursor])]
         if not codes:
-            self.notify("Select cards first", severity="warning", timeout=2)
+            what = "Nothing to play: draw first (d)" if draw_forced(view) else "Select cards first"
+            self.notify(what, severity="warning", timeout=2)
             return
         self._submit(Move.play(seat, tuple(codes)))
 
