@@ -120,14 +120,27 @@ def waiting_parts(view: View, who: str) -> list[list[str]]:
     (every view carries them), and say why the same player plays again:
     without them "Waiting for Ann…" read the same whether Ann was starting
     her turn or owed a discard after her Clear +2."""
-    if not view.extra_discards and not view.draw_open:
+    owed = owed_parts(view)
+    if not owed:
         return [[f"Waiting for {who}…", f"{who}'s turn…"]]
-    parts = [[f"Waiting for {who}", f"{who}'s turn", who]]
+    parts = [[f"Waiting for {who}", f"{who}'s turn", who], *owed]
+    parts[-1] = [f"{form}…" for form in parts[-1]]  # the table waits: the line ends so
+    return parts
+
+
+def owed_parts(view: View) -> list[list[str]]:
+    """What the seat to act owes, for anyone but that seat: the extra
+    discards and the early draw, which it must take with an empty hand
+    (:func:`draw_forced`).  Public facts only, each part with shorter forms."""
+    parts = []
     if view.extra_discards:
         parts.append(_owed_forms(view.extra_discards))
     if view.draw_open:
-        parts.append(["may draw first", "may draw"])
-    parts[-1] = [f"{form}…" for form in parts[-1]]  # the table waits: the line ends so
+        parts.append(
+            ["must draw first", "must draw"]
+            if draw_forced(view)
+            else ["may draw first", "may draw"]
+        )
     return parts
 
 
