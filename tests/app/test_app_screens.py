@@ -354,6 +354,23 @@ def test_rules_page_falls_back_to_the_summary(tmp_path: Path) -> None:
         assert load_rules() == RULES_PATH.read_text(encoding="utf-8")
 
 
+async def test_the_summary_gives_the_early_draw_with_its_conditions(tmp_path: Path) -> None:
+    """Without docs/rules.md the rules page is the built-in summary; it said
+    only "(you may draw first)" after the Clear +1 and +2, although the draw
+    is there only with fewer than 3 cards in hand and cards left to draw,
+    and is a must with an empty hand (D10-D12)."""
+    app = create_app(fast_launcher(), StartSpec(), rules_text=load_rules(tmp_path / "no.md"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        app.show_help("rules")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        shown = " ".join(screen_text(app).split())
+        assert "you may draw first" not in shown, shown
+        for words in ("fewer than 3 cards", "while the draw pile lasts", "empty hand you must"):
+            assert words in shown, f"{words!r} not in {shown!r}"
+
+
 async def test_start_screen_settings_and_rules() -> None:
     app = create_app(fast_launcher(), StartSpec(), rules_text="# Rules\n\nbe kind")
     async with app.run_test(size=(80, 24)) as pilot:

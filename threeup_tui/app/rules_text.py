@@ -35,9 +35,12 @@ on the face-down ones. The rest is the draw pile.
 - Play one card, or several of the same number, **equal to or higher** than
   the top of the pile. Anything goes on an empty pile.
 - A **Clear** card goes on anything and clears the pile out of the game;
-  **Clear +1** and **Clear +2** also give you 1 or 2 extra discards (you may
-  draw first). **Three of a kind** on top also clears the pile.
-- Cannot play? Pick up the whole pile.
+  **Clear +1** and **Clear +2** also give you 1 or 2 extra discards.
+  **Three of a kind** on top also clears the pile.
+- Right after a Clear +1 or +2, holding fewer than 3 cards, you may draw
+  back up to 3 before your next discard, while the draw pile lasts; with an
+  empty hand you must.
+- Cannot play, nor draw early? Pick up the whole pile.
 - Then draw back up to 3 cards.
 - With the draw pile and your hand empty, play your face-up cards, then your
   face-down cards blind: a face-down card that cannot go is picked up with
