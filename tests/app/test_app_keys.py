@@ -11,7 +11,7 @@ import tempfile
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
-from table_states import open_table, played_until, table_app
+from table_states import hand_empty, open_table, played_until, table_app
 from text_fit import footer_keys
 from textual.binding import Binding
 from textual.widgets import Button, Input
@@ -28,7 +28,7 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ActionRejected, ViewChanged
-from threeup_tui.rules import seat_view
+from threeup_tui.rules import Move, seat_view
 
 LONG_RULES = BUILTIN_RULES + "".join(f"\n\n## More {i}\n\nline {i} of the rules" for i in range(40))
 
@@ -409,3 +409,26 @@ def test_the_keys_page_names_every_key_of_the_set_up_and_the_replay(
             else:
                 written = WRITTEN.get(key, key)
             assert written in words, f"{key} ({binding.action}) is not in {paragraph!r}"
+
+
+async def test_the_keys_page_says_what_space_does_with_face_down_cards(
+    client: ScriptedClient,
+) -> None:
+    """With only face-down cards left, 1-3 go to a card and space (or ⏎)
+    flips it; the keys page said space "selects / deselects" and the digits
+    "select every card of that number", which is not what they do then."""
+    state = played_until(["you", "bot"], hand_empty("face-down"))
+    me = seat_view(state, 0).seats[0]
+    slot = max(i for i, there in enumerate(me.face_down) if there)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press(str(slot + 1))
+        assert not client.requests, "a digit only goes to the card"
+        await pilot.press("space")
+        assert client.requests == [("submit", Move.flip(0, slot))]
+    assert "**Face-down cards.**" in KEYS_HELP, "no paragraph on face-down cards"
+    words = keys_paragraph("Face-down cards")
+    assert "1-3 go to one of them" in words and "space or ⏎ flips it" in words, words
+    space = next(line for line in KEYS_HELP.splitlines() if line.startswith("| space |"))
+    assert "flip" in space, space

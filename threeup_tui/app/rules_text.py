@@ -54,7 +54,7 @@ KEYS_HELP = """\
 | --- | --- |
 | ← → | move between your cards |
 | Home End | go to your first / last card |
-| space | select / deselect the card under the cursor |
+| space | select / deselect the card under the cursor (a face-down one: flip it) |
 | 1 … 9, 0 | select every card of that number (0 is 10) |
 | ⏎ or p | play the selected cards (or the card under the cursor) |
 | u | pick up the pile |
@@ -74,6 +74,9 @@ of another number starts a new selection). Double-click a card, or press
 *Play*, to play. Click a face-down card to flip it. Click the pile to pick it
 up. Buttons that cannot be used now are greyed out, with the reason beside
 them.
+
+**Face-down cards.** When only your face-down cards are left, ← → or 1-3
+go to one of them, and space or ⏎ flips it (as `f` then 1-3 does at once).
 
 **Set-up.** Click three cards (or press 1-6, or move with ← → and press
 space), then ⏎ to lay them face up; Esc clears your choice, and `h` selects
