@@ -13,16 +13,19 @@ import random
 
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import screen_text, wait_for, words_shown
+from app_helpers import fast_launcher, screen_text, wait_for, words_shown
 from app_states import dealt
 from table_states import open_table, played_until, random_bots, table_app
 from text_fit import cut_text
 
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.status import StatusBar, banner_for
 from threeup_tui.app.widgets.status_line import StatusLine
-from threeup_tui.rules import GameState, View, seat_view
+from threeup_tui.rules import GameState, Move, View, seat_view
 from threeup_tui.rules.actions import DRAW, is_play
+from threeup_tui.rules.record import record_of
 from threeup_tui.rules.search import Determinizer
 
 SIZES = [(80, 24), (60, 18)]
@@ -146,3 +149,30 @@ def test_must_draw_is_said_only_when_it_is_so() -> None:
             musts += forced
             state.apply_move(bots[seat].choose_move(own))
     assert musts, "no seat had to draw in these games"
+
+
+# ------------------------------------------------------------ the replay
+
+
+@pytest.mark.parametrize("moves_on", [0, 1], ids=["must draw", "drew"])
+async def test_the_replay_says_what_the_seat_to_act_owes(moves_on: int) -> None:
+    """The replay named the last move and marked the seat to act, but never
+    said that it owed extra discards or had to draw: stepping to Ann's
+    Clear +2 on her last card showed her empty hand and nothing else."""
+    state = played_until(["Ann", "Bob", "Cy"], must_draw, bot=random_bots)
+    n = state.extra_discards()
+    if moves_on:
+        state.apply_move(Move.draw(0))
+    record = record_of(state, with_result=False)
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        await pilot.pause()
+        shown = words_shown(app, app.screen.query_one("#replay-move"))
+        expected = f"Next: Ann · {n} extra discards owed"
+        if not moves_on:
+            expected += " · must draw first"
+        assert expected in shown and shown.endswith(expected.split()[-1]), shown
+        problems = cut_text(app)
+        assert not problems, "\n".join(problems) + "\n" + screen_text(app)

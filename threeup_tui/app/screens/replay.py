@@ -15,14 +15,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Header, Static
 
-from ...rules import GameState, Record, replay, seat_view
+from ...rules import GameState, Record, View, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import RESULT, start_state
 from ..text import MUTED, card_content, cards_content, clean, out_content, plain
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
-from ..widgets.status import display_turn
+from ..widgets.status import display_turn, owed_parts
 from ..widgets.status_line import StatusLine
 
 
@@ -33,6 +33,15 @@ def down_content(state: GameState, seat: int) -> Content:
         for kind in state.down[seat]
     ]
     return Content(" ").join(parts)
+
+
+def next_words(view: View, names: tuple[str, ...]) -> Content:
+    """Who plays next and what they owe (extra discards, the early draw), in
+    the words the live table's top line gives another seat's turn."""
+    if view.to_act is None:
+        return Content("")
+    parts = [names[view.to_act]] + [forms[0] for forms in owed_parts(view)]
+    return Content.assemble(("\nNext: ", "bold"), " · ".join(parts))
 
 
 # Cells of the header's title (the record file's name): "Replay ", the title
@@ -123,7 +132,7 @@ class ReplayScreen(Screen[None]):
             Content.assemble(("Last move: ", "bold"), last_move_words(watcher, names))
             if watcher.log and self.index
             else Content("Before the first move. → steps forward.")
-        )
+        ) + next_words(watcher, names)
         self.query_one("#replay-move", Static).update(move)
         self.query_one(PileView).show(watcher, names)
         problem = self.query_one("#replay-problem", Static)
