@@ -53,7 +53,14 @@ def test_fitting_prefers_long_forms_and_shortens_in_order() -> None:
     assert fit_parts(parts, 30).plain == "AAAA · bbbbbb · cccccc"
     assert fit_parts(parts, 18).plain == "AAAA · bbbbbb · c"  # the last part first
     assert fit_parts(parts, 18, order=[1]).plain == "AAAA · bb · cccccc"
-    assert fit_parts(parts, 6).plain == "AAAA …"
+    # Past the shortest forms, whole parts go, then whole words: never a
+    # word cut inside ("AAAA · b…" before; the banner's "may draw" became "ma…").
+    assert fit_parts(parts, 6).plain == "AAAA…"
+    assert fit_parts(parts, 11).plain == "AAAA · bb…"
+    assert fit_parts([[Content("the host stopped in the middle")]], 24).plain == (
+        "the host stopped in the…"
+    )
+    assert fit_parts([[Content("Konstantinova")]], 8).plain == "Konstan…"  # one word: no other way
 
 
 def test_a_run_of_cards_cut_short_counts_the_rest() -> None:

@@ -29,6 +29,7 @@ from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
 from threeup_tui.app.widgets.card import CardTile
+from threeup_tui.app.widgets.status import StatusBar
 
 BOX_CHARS = set("─│╭╮╰╯┌┐└┘┄┆═║╔╗╚╝━┃┏┓┗┛▔▁▏▕▌▐▊▎█▀▄")
 
@@ -146,3 +147,19 @@ def hidden_cards(app: App[object]) -> list[str]:
             problems.append(f"{name}: clipped to {clip}")
         problems += [f"{name}: under the side column {p}" for p in panels if p.overlaps(region)]
     return problems
+
+
+def banner_cut_words(bar: StatusBar) -> list[str]:
+    """Words of the top line cut inside: a word followed by "…" passes
+    :func:`cut_text` ("ma…" is "…"-signed), yet the line should shorten by
+    its shorter forms and, past them, drop whole words.  Every word shown
+    must be a whole word of one of the banner's forms (a name cut short is
+    one of its forms), with or without a "…" after it."""
+    banner = bar.banner
+    if banner is None:
+        return []
+    forms = [form for part in banner.parts for form in part]
+    forms += [banner.connection, banner.clock, f"{banner.watching} watching", f"turn {banner.turn}"]
+    end = "…:;,"  # a clause cut off after its word leaves the word whole
+    whole = {"·"} | {w.rstrip(end) for form in forms for w in form.split()}
+    return [w for w in bar.text.split() if w.rstrip(end) not in whole]

@@ -155,7 +155,30 @@ def fit_parts(
             shown = line()
     if shown.cell_length <= width:
         return shown
-    return shown.truncate(max(width, 1), ellipsis=True)
+    # Still too long: the last parts go whole, a "…" saying so, before
+    # the first part is cut (at a word).
+    for keep in range(len(parts) - 1, 0, -1):
+        head = sep.join(forms[i] for forms, i in zip(parts[:keep], level[:keep], strict=True))
+        if head.cell_length + 1 <= width:
+            return head if head.plain.endswith("…") else head + Content("…")
+    return cut_at_word(shown, width)
+
+
+def cut_at_word(content: Content, width: int, sep: str = " ·│") -> Content:
+    """``content`` in at most ``width`` cells: cut after the last whole word
+    that fits, with "…" (a separator left dangling goes too).  Only a first
+    word wider than ``width`` on its own is cut inside, where nothing else can be."""
+    width = max(width, 1)
+    if content.cell_length <= width:
+        return content
+    plain = content.plain
+    for end in range(len(plain) - 1, 0, -1):
+        if plain[end] != " ":
+            continue
+        head = content[:end].rstrip(sep + " ")
+        if head.plain and head.cell_length + 1 <= width:
+            return head if head.plain.endswith("…") else head + Content("…")
+    return content.truncate(width, ellipsis=True)
 
 
 def cards_forms(

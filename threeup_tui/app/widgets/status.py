@@ -113,6 +113,18 @@ def my_turn_parts(view: View) -> list[list[str]]:
     return parts
 
 
+NAME_CUTS = (16, 12, 8)  # cells a long name is cut to, a step at a time, to fit the banner
+
+
+def name_forms(who: str) -> list[str]:
+    """``who``, then cut shorter (a name of up to 24 cells otherwise leaves
+    the banner no room for what that seat owes): the name shows whole on
+    the seat's own row."""
+    name = Content(who)
+    cuts = [name.truncate(n - 1).plain.rstrip() + "…" for n in NAME_CUTS if name.cell_length > n]
+    return [who, *cuts]
+
+
 def waiting_parts(view: View, who: str) -> list[list[str]]:
     """The words of another seat's turn, each part with shorter forms.
 
@@ -121,9 +133,10 @@ def waiting_parts(view: View, who: str) -> list[list[str]]:
     without them "Waiting for Ann…" read the same whether Ann was starting
     her turn or owed a discard after her Clear +2."""
     owed = owed_parts(view)
+    names = name_forms(who)
     if not owed:
-        return [[f"Waiting for {who}…", f"{who}'s turn…"]]
-    parts = [[f"Waiting for {who}", f"{who}'s turn", who], *owed]
+        return [[f"Waiting for {who}…", *(f"{name}'s turn…" for name in names)]]
+    parts = [[f"Waiting for {who}", f"{who}'s turn", *names], *owed]
     parts[-1] = [f"{form}…" for form in parts[-1]]  # the table waits: the line ends so
     return parts
 
@@ -151,8 +164,12 @@ def turn_words(
     if view.phase == "over":
         if view.winner is None:
             return "-over", [["Game over: stalemate, no winner", "Game over: stalemate"]]
-        who = "You win!" if view.winner == view.seat else f"{names[view.winner]} wins"
-        return "-over", [[f"Game over: {who}", who]]
+        if view.winner == view.seat:
+            return "-over", [["Game over: You win!", "You win!"]]
+        winner = names[view.winner]
+        return "-over", [
+            [f"Game over: {winner} wins", *(f"{name} wins" for name in name_forms(winner))]
+        ]
     if view.phase == "setup":
         return "-waiting", [["Everyone is choosing face-up cards…", "Choosing face-up cards…"]]
     if flip_prompt:
