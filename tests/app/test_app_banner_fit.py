@@ -15,6 +15,7 @@ from table_states import open_table, played_until, random_bots, table_app
 from text_fit import banner_cut_words, cut_text
 
 from threeup_tui.app.widgets.status import StatusBar
+from threeup_tui.client import ConnectionChanged, LobbyChanged
 from threeup_tui.rules import GameState, View
 
 LONG = "Wilhelmina Konstantinova"  # 24 cells: the longest name a seat may have
@@ -52,3 +53,27 @@ async def test_a_long_name_leaves_room_for_the_draw_hint(
         line = words_shown(app, bar)
         assert "draw…" in line and "owed" in line and "Wilhelmina" in line, line
         no_cut(app, bar, f"{LONG} owes, at {size}")
+
+
+@pytest.mark.parametrize("watching", [0, 2])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_stopped_host_is_said_in_whole_words(
+    client: ScriptedClient, size: tuple[int, int], watching: int
+) -> None:
+    """ "⚠ closed: the host stopped in the middle of the game: it may resume
+    the table" was cut "…in the middle of the game: it m…" at 80 columns
+    and "…the host stopped in the midd…" at 60.  Its last clause goes first,
+    then whole words."""
+    names = ["you", "Bob"]
+    state = played_until(names, lambda s, v: v.to_act == 1)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        lobby = dataclasses.replace(lobby_for(names), watching=watching)
+        await open_table(pilot, client, state, lobby=lobby)
+        client.emit(LobbyChanged(lobby))
+        detail = "the host stopped in the middle of the game: it may resume the table"
+        client.emit(ConnectionChanged("closed", detail))
+        bar = app.screen.query_one(StatusBar)
+        await wait_for(pilot, lambda: "closed" in bar.text, what="the closed table")
+        assert "⚠ closed: the host" in words_shown(app, bar), bar.text
+        no_cut(app, bar, f"closed at {size}")

@@ -20,7 +20,7 @@ from ...rules import View
 from ...rules.actions import is_play
 from ...rules.state import TURN_LIMIT
 from ...textclean import plural
-from ..text import MUTED, fit_parts, rank_text
+from ..text import MUTED, cut_at_word, fit_parts, rank_text
 
 SOURCE_WORDS = {
     "hand": "from your hand",
@@ -220,6 +220,19 @@ def banner_for(
     return Banner(css, tuple(tuple(p) for p in parts), turn, trouble, clock, watching)
 
 
+def trouble_words(trouble: str, room: int) -> Content:
+    """The link's trouble in ``room`` cells: whole, else without its last
+    clauses ("⚠ closed: the host stopped in the middle of the game: it may
+    resume the table" loses ": it may resume the table"), and only then cut,
+    after a whole word ("⚠ closed: the host stopped in the middle of…")."""
+    form = trouble
+    while Content(form).cell_length > room and form.count(": ") > 1:
+        form = form.rsplit(": ", 1)[0]
+    cut = cut_at_word(Content(form), room)
+    first = Content(form.split(": ", 1)[0])  # "⚠ closed"
+    return first if cut.cell_length < first.cell_length <= room else cut
+
+
 @lru_cache(maxsize=256)
 def banner_content(banner: Banner, width: int) -> Content:
     """The banner in ``width`` cells: the words on the left, shortened to
@@ -237,10 +250,11 @@ def banner_content(banner: Banner, width: int) -> Content:
     right = Content("  ").join(right_parts)
     # The turn keeps its place; a long trouble note is shortened first.
     if right.cell_length > width - 12 and banner.connection:
-        room = max(width - 12 - (right.cell_length - len(banner.connection)), 6)
-        right_parts[trouble_at] = Content.styled(banner.connection, "bold $text-error").truncate(
-            room, ellipsis=True
-        )
+        others = right.cell_length - len(banner.connection)
+        # "⚠ closed" whole, where the words on the left can give it room.
+        first = Content(banner.connection.split(": ", 1)[0]).cell_length
+        room = max(width - 12 - others, min(first, width - others - 2), 6)
+        right_parts[trouble_at] = trouble_words(banner.connection, room).stylize("bold $text-error")
         right = Content("  ").join(right_parts)
     room = max(width - right.cell_length - 2, 1)
     forms = [[Content.styled(f, "bold") for f in part] for part in banner.parts]
