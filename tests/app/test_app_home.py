@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Input, OptionList, Select, Static
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP, load_rules
-from threeup_tui.app.scenes import Announcement
+from threeup_tui.app.scenes import Announcement, scene
 from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.host import HostScreen
@@ -1401,6 +1401,30 @@ async def test_the_tallies_of_games_for_six_places_fit_their_lines_at_80x24() ->
         assert re.search(r"against +games won rate  1st·2nd·…", text), text
         assert re.search(r"random +60 +10 +17%  10·20·…", text), text
         assert re.search(r"6 players +72 +14 +19%  14·20·…", text), text
+
+
+@pytest.mark.parametrize("size", [(40, 15), (60, 18), (60, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_your_games_shows_the_last_games_on_a_small_terminal(size: tuple[int, int]) -> None:
+    """At 40x15 and 60x18 the tallies (wrapped over two lines a row, their
+    places too wide) pushed "Last games" and the list off the screen, the
+    list focused all the same.  Short, the tallies give way; narrow, they
+    leave out the places and keep one line a row."""
+    stats = scene("stats")
+    app = stats.app()
+    async with app.run_test(size=size) as pilot:
+        await stats.drive(pilot)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Last games (↑ ↓, ⏎ replays)" in shown, shown
+        assert "2025-03-08 21:31" in shown and "2025-03-06 21:05" in shown, shown
+        assert not cut_text(app), cut_text(app)
+        tallies = app.screen.query_one("#stats-tallies")
+        if size[1] >= 20:
+            assert tallies.display and "against   games won rate" in shown, shown
+            assert "1st·2nd·3rd" not in shown, shown  # two tallies with places need 80
+            for tally in ("#by-opponents", "#by-players"):
+                widget = app.screen.query_one(tally, Static)
+                assert widget.size.height == len(str(widget.render()).splitlines())
 
 
 async def test_the_stats_screen_reads_past_a_game_changed_by_hand() -> None:

@@ -123,10 +123,21 @@ def summary(stats: Stats) -> Content:
     )
 
 
-def tally_table(title: str, tallies: tuple[Tally, ...], label: str = "{}") -> Content:
+# Where the tallies fit: two side by side with their places (37 columns
+# each) from 80 columns, without them (24 each) from 54; and only from 20
+# lines, else they pushed the last games, title and all, off the screen.
+PLACES_WIDTH = 80
+TALLIES_WIDTH = 54
+TALLIES_HEIGHT = 20
+
+
+def tally_table(
+    title: str, tallies: tuple[Tally, ...], label: str = "{}", with_places: bool = True
+) -> Content:
     """A small table of text (37 columns, two fit side by side at 80): games,
-    wins, the win rate, and how often each place (1st·2nd·...)."""
-    places = max((len(t.places) for t in tallies), default=0)
+    wins, the win rate, and how often each place (1st·2nd·...); without the
+    places, 24 columns."""
+    places = max((len(t.places) for t in tallies), default=0) if with_places else 0
     # Up to three places fit the 37 columns; past them the 1st and 2nd, and
     # "…", in the heading and in every row alike (the rows once listed all
     # six, and each broke over two lines at 80 columns).
@@ -164,6 +175,7 @@ class StatsScreen(Screen[None]):
         super().__init__(id="stats-screen")
         self.history = history
         self.games: dict[str, FinishedGame] = {}
+        self.stats: Stats | None = None
         # What was read last (None: not yet), and whether it failed: then
         # every look tries again (a lock let go changes no file).
         self._look: Look | None = None
@@ -267,10 +279,8 @@ class StatsScreen(Screen[None]):
             return
         top.update(summary(stats))
         self.query_one("#last-title").display = True  # hidden while there were none
-        self.query_one("#by-opponents", Static).update(tally_table("against", stats.by_opponents))
-        self.query_one("#by-players", Static).update(
-            tally_table("players", stats.by_players, "{} players")
-        )
+        self.stats = stats
+        self._show_tallies()
         table = self.query_one(DataTable)
         table.display = True
         # Read again while open: the cursor stays on the game it was on.
@@ -293,6 +303,23 @@ class StatsScreen(Screen[None]):
         if chosen in self.games:
             table.move_cursor(row=table.get_row_index(chosen), animate=False)
         self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        width, height = self.size
+        self.set_class(height < TALLIES_HEIGHT or width < TALLIES_WIDTH, "-short")
+        self._show_tallies()
+
+    def _show_tallies(self) -> None:
+        stats = self.stats
+        if stats is None:
+            return
+        places = self.size.width >= PLACES_WIDTH
+        by_opponents = tally_table("against", stats.by_opponents, with_places=places)
+        by_players = tally_table("players", stats.by_players, "{} players", with_places=places)
+        for id_, content in (("#by-opponents", by_opponents), ("#by-players", by_players)):
+            widget = self.query_one(id_, Static)
+            if widget.visual != content:
+                widget.update(content)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "r Replay" only once there is a game to replay: on "No finished
