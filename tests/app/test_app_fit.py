@@ -461,3 +461,23 @@ async def test_a_short_start_screen_with_a_kept_game_keeps_its_keys_line() -> No
         await pilot.resize_terminal(80, 24)  # the tagline is back where there is room
         await finish(pilot)
         assert "a pile to beat" in screen_text(app)
+
+
+@pytest.mark.parametrize("name", ["start", "start-continue"])
+async def test_the_start_screen_at_40x15_keeps_its_keys_line_without_scrolling(name: str) -> None:
+    """At 40x15 the logo, the menu and the settings were one line too many
+    (two with a kept game): the screen scrolled, and "+ / - players · b bot
+    level · n name" was below its end, or the logo above it.  The logo
+    gives way there; from 80x24 it is back."""
+    scene = next(s for s in scenes() if s.name == name)
+    app = scene.app()
+    async with app.run_test(size=(40, 15)) as pilot:
+        await scene.drive(pilot)
+        await finish(pilot)
+        shown = screen_text(app)
+        assert "+ / - players · b bot level · n name" in shown, shown
+        assert "Quit" in shown and app.screen.max_scroll_y == 0, shown
+        no_cut(app, f"{name} at 40x15")
+        await pilot.resize_terminal(80, 24)
+        await finish(pilot)
+        assert "╔═╗╦ ╦╔═╗" in screen_text(app) and app.screen.max_scroll_y == 0

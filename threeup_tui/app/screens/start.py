@@ -48,6 +48,9 @@ MENU = [
 # Lines under which the tagline gives way: at 70x20 a kept game's entry
 # pushed the line of keys (+ / - players · b bot level · n name) off the screen.
 SHORT = 24
+# Lines besides the logo and the menu's entries: the menu's border and the
+# margin under it, the settings and their keys, the status line, the footer.
+AROUND_MENU = 2 + 1 + 2 + 1 + 1
 START_ROOMY = 60  # columns from which the footer shows the palette's hint
 
 # Columns a line under "Continue your game" has, after its indent of two,
@@ -142,12 +145,22 @@ class StartScreen(Screen[None]):
         menu.clear_options()
         menu.add_options(self._options())
         menu.highlighted = 0
+        self._fit_logo()
 
     def on_mount(self) -> None:
         self._show_settings()
 
     def on_resize(self) -> None:
         self.set_class(self.size.height < SHORT, "-short")
+        self._fit_logo()
+
+    def _fit_logo(self) -> None:
+        """The logo gives way where it would push the line of keys under the
+        menu off the screen (at 40x15 the screen scrolled to keep it)."""
+        menu = self.query_one("#menu", OptionList)
+        entries = sum(len(str(option.prompt).splitlines()) for option in menu.options)
+        needed = len(LOGO.splitlines()) + entries + AROUND_MENU
+        self.set_class(self.size.height < needed, "-tiny")
 
     def _show_settings(self) -> None:
         bots = self.players - 1
