@@ -18,6 +18,8 @@ class TableClient(ABC):
     back as an ``ActionRejected`` event carrying the engine's reason.
     """
 
+    name: str = ""  # the name this client sits (or watches) under, as it asked for it
+
     def __init__(self) -> None:
         self._events: asyncio.Queue[Event] = asyncio.Queue(maxsize=1024)
 
@@ -97,6 +99,21 @@ class TableClient(ABC):
         stand-in's.  Only the table's own process may change it: a network
         client is told so."""
         self._emit(ActionRejected("the bots' level is set on the host's computer"))
+
+    # --- a spectator
+    @property
+    def may_sit_down(self) -> bool:
+        """Whether this client watches and may ask the table for a seat now
+        (:meth:`sit_down`).  Only a spectator across the network can: every
+        other client has its seat."""
+        return False
+
+    def sit_down(self, name: str | None = None) -> None:
+        """Ask for a seat as a player joining the table would, under ``name``
+        (the name this client watches under if None).  A seat given comes as
+        a Welcome with it; a refusal as ActionRejected, and the spectator
+        watches on."""
+        self._emit(ActionRejected("no seat asked for: you have a seat already"))
 
     @abstractmethod
     def start_game(self) -> None: ...

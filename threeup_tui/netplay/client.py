@@ -80,7 +80,15 @@ HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
 
 
-class RefusedForNow(ConnectionRefusedError):
+class TableRefused(ConnectionRefusedError):
+    """The table refused the hello, saying ``reason`` (its REFUSE's words)."""
+
+    def __init__(self, words: str, reason: str) -> None:
+        super().__init__(words)
+        self.reason = reason
+
+
+class RefusedForNow(TableRefused):
     """The table refused for the moment (REFUSED_FOR_NOW: no room, or this
     address must wait): a client coming back to its seat keeps trying."""
 
@@ -108,8 +116,12 @@ class NetClient(TableClient):
         self.code = code
         self.watch = watch
         self.config = config
-        self._tokens = None if token is not None or watch else (tokens or TokenStore())
-        self._token = token
+        # The seat tokens kept per table and name: a spectator has one too,
+        # for the seat it may sit down on (sit_down), as a joining player.
+        self._tokens = None if token is not None else (tokens or TokenStore())
+        self._seat_token = token  # the caller's (the SSH door's), for this one identity
+        self._token = token  # the token the hellos send
+        self._sit_task: asyncio.Task[None] | None = None  # sit_down's attempt, while it runs
         self.table_id: str | None = None  # from the host's ACCEPT
         self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
@@ -148,8 +160,9 @@ class NetClient(TableClient):
     @property
     def hello(self) -> dict[str, Any]:
         if self._token is None:
-            kept = self._tokens.token_for(self.address, self.name) if self._tokens else None
-            self._token = kept or new_token()
+            # A spectator's token means nothing (protocol.md): a fresh one,
+            # never a seat's, which a watching hello would send for nothing.
+            self._token = new_token() if self.watch else self._token_to_sit(self.name)
         hello = make_hello(self.name, self.code, self._token, self.watch)
         if self.bot is not None:
             hello["bot"] = self.bot  # the lobby shows this seat as a bot of that level
@@ -159,7 +172,15 @@ class NetClient(TableClient):
             hello["claim"] = self._claim
         return hello
 
-    def _seat_under_another_name(self, reason: str) -> str:
+    def _token_to_sit(self, name: str) -> str:
+        """The token a hello asking for a seat under ``name`` sends: the
+        caller's, else the one kept for ``name`` at this table, else a new one."""
+        if self._seat_token is not None:
+            return self._seat_token
+        kept = self._tokens.token_for(self.address, name) if self._tokens else None
+        return kept or new_token()
+
+    def _seat_under_another_name(self, reason: str, name: str) -> str:
         """Words for a full table's refusal when this account sat at this
         table under another name: a seat is kept per name, so a player who
         comes back under a new one (or a typo) is a newcomer, and should know
@@ -170,7 +191,7 @@ class NetClient(TableClient):
         if self._tokens is None or reason != TABLE_FULL:
             return ""
         names = self._tokens.names_at(self.address)
-        if not names or name_key(self.name) in map(name_key, names):
+        if not names or name_key(name) in map(name_key, names):
             return ""
         return f" (you sat at this table as {names[-1]}: join as {names[-1]} for that seat)"
 
@@ -191,14 +212,25 @@ class NetClient(TableClient):
 
     async def _connect(self) -> None:
         hello = self.hello
+        client = await self._handshake(hello)
+        if self._another_table(client):
+            # The host came back as another table (not a resume): this
+            # client's seat is gone with the old one.
+            await client.close("bye")
+            raise ConnectionRefusedError(f"another table now runs at {self.address_words}")
+        self._adopt(client, hello)
+
+    async def _handshake(self, hello: dict[str, Any]) -> Client:
+        """A session opened with ``hello``; ConnectionError in words if none
+        is (TableRefused, with the table's reason, when it refused)."""
         try:
-            client = await Client.connect(self.host, self.port, hello, self.config)
+            return await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
-            words = self._seat_under_another_name(err.reason)
+            words = self._seat_under_another_name(err.reason, str(hello.get("name", "")))
             reason = f"the table refused: {err.reason}{words}"
             if err.reason in REFUSED_FOR_NOW:
-                raise RefusedForNow(reason) from None
-            raise ConnectionRefusedError(reason) from None
+                raise RefusedForNow(reason, err.reason) from None
+            raise TableRefused(reason, err.reason) from None
         except ConnectTimeout:
             raise ConnectionError(f"no table answers at {self.address_words}") from None
         except PortClosed:
@@ -208,17 +240,18 @@ class NetClient(TableClient):
         except OSError as err:
             reason = err.strerror or str(err)
             raise ConnectionError(f"cannot reach {self.address_words}: {reason}") from None
-        accept = client.accept_payload if isinstance(client.accept_payload, dict) else {}
-        table_id = accept.get("table_id")
-        table_id = table_id if isinstance(table_id, str) and table_id else None
-        if self.table_id is not None and table_id != self.table_id:
-            # The host came back as another table (not a resume): this
-            # client's seat is gone with the old one.
-            await client.close("bye")
-            raise ConnectionRefusedError(f"another table now runs at {self.address_words}")
-        self.table_id = table_id
-        seat = accept.get("seat")
-        self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+    def _another_table(self, client: Client) -> bool:
+        """Whether ``client``'s session is with another table than this
+        client's (its ACCEPT names another table id)."""
+        return self.table_id is not None and _table_id(client) != self.table_id
+
+    def _adopt(self, client: Client, hello: dict[str, Any]) -> None:
+        """Make ``client``'s new session this client's own: its seat, its
+        claim, the seat's token kept; emits Welcome."""
+        accept = _accept(client)
+        table_id = self.table_id = _table_id(client)
+        self.seat = _seat(client)
         claim = accept.get("claim")
         self._claim = claim if type(claim) is int and self.seat is not None else None
         self._client = client
@@ -233,6 +266,7 @@ class NetClient(TableClient):
     async def close(self) -> None:
         self._closing = True
         await cancel_and_wait(self._resend_task)
+        await cancel_and_wait(self._sit_task)
         await cancel_and_wait(self._task)
         if self._client is not None:
             await self._client.close("bye")
@@ -495,6 +529,80 @@ class NetClient(TableClient):
 
     def save_record(self, path: str) -> None:
         self._emit(ActionRejected("the host keeps the game record; ask them for it"))
+
+    # ------------------------------------------------------------ sitting down
+    @property
+    def may_sit_down(self) -> bool:
+        """A spectator whose session is up, and not asking for a seat already."""
+        asking = self._sit_task is not None and not self._sit_task.done()
+        return self.watch and not asking and not self._closing and self._connection_open()
+
+    def sit_down(self, name: str | None = None) -> None:
+        """Ask the table for a seat as a player joining it does: a new
+        session whose hello asks for a seat under ``name`` (this client's
+        name if None), with the seat token kept for that name at this table.
+        The table makes every check it makes of a join (room code, rate
+        limits, names, one live session per seat).  A seat given, the
+        spectator's session is closed and this client plays the seat (a
+        Welcome with it); refused, it watches on, told why."""
+        if not self.may_sit_down:
+            why = "you have a seat already" if not self.watch else "you cannot ask for one now"
+            self._emit(ActionRejected(f"no seat asked for: {why}"))
+            return
+        self._sit_task = asyncio.get_running_loop().create_task(self._sit(name or self.name))
+
+    async def _sit(self, name: str) -> None:
+        hello = make_hello(name, self.code, self._token_to_sit(name), False)
+        try:
+            client = await self._handshake(hello)
+        except TableRefused as err:
+            self._emit(ActionRejected(f"no seat for you: {err.reason}; you watch on"))
+            return
+        except (ConnectionError, NetError) as err:  # no answer, nothing listening
+            self._emit(ActionRejected(f"no seat for you: {err}; you watch on"))
+            return
+        seated = False
+        try:
+            if self._closing or self._ended is not None:
+                return  # the app left, or the table closed, while the table answered
+            if _seat(client) is None or self._another_table(client):
+                # Not a seat at this table after all: nothing to take.
+                self._emit(ActionRejected("no seat for you: the table gave none; you watch on"))
+                return
+            # The seat is this client's: the spectator's session gives way.
+            await cancel_and_wait(self._task)
+            if self._closing:
+                return
+            watching, self._client = self._client, None
+            self.name, self.watch, self._token = name, False, hello["token"]
+            self._adopt(client, hello)
+            seated = True
+            self._emit(ConnectionChanged("connected", self.address))
+            self._task = asyncio.get_running_loop().create_task(self._run())
+            if watching is not None:
+                with contextlib.suppress(NetError, OSError):
+                    await watching.close("bye")
+        finally:
+            if not seated:
+                with contextlib.suppress(NetError, OSError):
+                    await client.close("bye")
+
+
+def _accept(client: Client) -> dict[Any, Any]:
+    payload = client.accept_payload
+    return payload if isinstance(payload, dict) else {}
+
+
+def _table_id(client: Client) -> str | None:
+    """The table id the host's ACCEPT named (None: an older host's)."""
+    table_id = _accept(client).get("table_id")
+    return table_id if isinstance(table_id, str) and table_id else None
+
+
+def _seat(client: Client) -> int | None:
+    """The seat the host's ACCEPT gave (None: a spectator's session)."""
+    seat = _accept(client).get("seat")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def _lost(event: Disconnected) -> str:

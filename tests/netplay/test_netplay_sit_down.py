@@ -1,0 +1,183 @@
+"""A spectator sits down at an open seat without leaving (NetClient.sit_down),
+over real UDP sockets on loopback: it asks as a joining player does, with
+the hello a join sends, so the table makes every check it makes of a join,
+and the seat belongs to the token kept for that name at this table."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from netplay_support import make_client, make_table, start_host
+
+from threeup_tui.client.events import (
+    ActionRejected,
+    ChatReceived,
+    ConnectionChanged,
+    Event,
+    Welcome,
+)
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.netplay.wire import CLOSE_TAKEN_OVER
+
+
+async def next_event_that(
+    client: NetClient, wanted: Callable[[Event], bool], timeout: float = 10.0
+) -> Event:
+    """The first event from now on that ``wanted`` accepts."""
+
+    async def look() -> Event:
+        while not wanted(event := await client.next_event()):
+            pass
+        return event
+
+    return await asyncio.wait_for(look(), timeout)
+
+
+def is_seated(event: Event) -> bool:
+    """A Welcome with a seat (a spectator's own came with none)."""
+    return isinstance(event, Welcome) and event.seat is not None
+
+
+def is_refusal(event: Event) -> bool:
+    return isinstance(event, ActionRejected)
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"never: {what}"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_spectator_sits_down_with_its_name_and_a_kept_token(tmp_path: Path) -> None:
+    """Bob watches a table of three with a seat open, then sits down: the
+    seat is his under his name, the spectator's session is gone (nobody
+    watches), and the token is kept for Bob at this table, so joining as
+    Bob from another terminal gets that very seat back (it takes it over,
+    one live session per seat)."""
+    table = make_table(tmp_path, players=3, seed=5)
+    table.seat_human("Ann", secrets.token_hex(16))
+    host = await start_host(table)
+    tokens = tmp_path / "seats.json"
+    bob = make_client(host.address, "Bob", tokens, watch=True)
+    again: NetClient | None = None
+    try:
+        await bob.start()
+        assert bob.seat is None
+        await until(lambda: table.watching == 1, "Bob watching")
+        assert bob.may_sit_down
+
+        bob.sit_down()
+        welcome = await next_event_that(bob, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 1
+        assert [(s.name, s.kind, s.connected) for s in table.seats[:2]] == [
+            ("Ann", "human", True),
+            ("Bob", "human", True),
+        ]
+        assert bob.seat == 1 and not bob.watch and not bob.may_sit_down
+        await until(lambda: table.watching == 0, "the spectator's session closed")
+        kept = TokenStore(tokens).token_for(bob.address, "Bob")
+        assert kept is not None and table.seat_of_token(kept) == 1
+
+        # Bob's session is a seat's: it chats as seat 2, not as a watcher.
+        bob.chat("hello")
+        line = await next_event_that(bob, lambda e: isinstance(e, ChatReceived) and not e.old)
+        assert isinstance(line, ChatReceived) and line.text == "hello"
+        assert (line.seat, line.spectator) == (1, False)
+
+        # The same identity from another terminal: the same seat, taken over.
+        again = make_client(host.address, "Bob", tokens)
+        await again.start()
+        assert again.seat == 1
+        closed = await next_event_that(
+            bob, lambda e: isinstance(e, ConnectionChanged) and e.state == "closed"
+        )
+        assert isinstance(closed, ConnectionChanged) and closed.detail == CLOSE_TAKEN_OVER
+    finally:
+        await bob.close()
+        if again is not None:
+            await again.close()
+        await host.close()
+
+
+async def test_a_seat_gone_meanwhile_is_told_and_the_spectator_watches_on(
+    tmp_path: Path,
+) -> None:
+    """The last seat went to someone else between Bob seeing it open and
+    asking: the table refuses him as it refuses a join ("the table is
+    full"), he is told so in words, and he still watches (a chat line said
+    after it reaches him, and the table still counts him)."""
+    table = make_table(tmp_path, players=2, seed=6)
+    table.seat_human("Ann", secrets.token_hex(16))
+    host = await start_host(table)
+    bob = make_client(host.address, "Bob", tmp_path / "seats.json", watch=True)
+    try:
+        await bob.start()
+        await until(lambda: table.watching == 1, "Bob watching")
+        table.seat_human("Cy", secrets.token_hex(16))  # the last seat, before Bob asks
+        bob.sit_down()
+        refused = await next_event_that(bob, is_refusal)
+        assert isinstance(refused, ActionRejected)
+        assert refused.reason == "no seat for you: the table is full; you watch on"
+        assert bob.seat is None and bob.watch and bob.may_sit_down
+        assert table.watching == 1 and [s.name for s in table.seats] == ["Ann", "Cy"]
+        table.chat(0, "still there, Bob?")
+        line = await next_event_that(bob, lambda e: isinstance(e, ChatReceived) and not e.old)
+        assert isinstance(line, ChatReceived) and line.text == "still there, Bob?"
+    finally:
+        await bob.close()
+        await host.close()
+
+
+async def test_a_spectator_is_named_apart_and_needs_the_room_code_as_a_join_does(
+    tmp_path: Path,
+) -> None:
+    """The seat comes through the table's own checks: at a table with a room
+    code, the code the spectator gave goes with the request, and a name
+    already seated is told apart ("Ann (2)") as for any newcomer."""
+    table = make_table(tmp_path, players=3, seed=7, code="oak")
+    table.seat_human("Ann", secrets.token_hex(16))
+    host = await start_host(table)
+    other = make_client(host.address, "ann", tmp_path / "seats.json", watch=True, code="oak")
+    try:
+        await other.start()
+        other.sit_down()
+        welcome = await next_event_that(other, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 1
+        assert [s.name for s in table.seats[:2]] == ["Ann", "ann (2)"]
+    finally:
+        await other.close()
+        await host.close()
+
+
+async def test_a_door_guest_sits_with_its_own_identity_and_no_other(tmp_path: Path) -> None:
+    """A client given its seat token by its caller (the SSH door passes the
+    token of the guest's key or seat word) sits down with that token, never
+    one kept for its name on this machine's account: the seat is the
+    identity's, as the door would have seated it."""
+    table = make_table(tmp_path, players=3, seed=8)
+    host = await start_host(table)
+    tokens = tmp_path / "seats.json"
+    door_token = secrets.token_hex(16)
+    # The host's account sat here as Dee once: that token is not the guest's.
+    TokenStore(tokens).remember(
+        f"{host.address[0]}:{host.address[1]}", "Dee", table.table_id, secrets.token_hex(16)
+    )
+    guest = NetClient(
+        host.address[0], host.address[1], "Dee", watch=True, token=door_token,
+        tokens=TokenStore(tokens),
+    )  # fmt: skip
+    try:
+        await guest.start()
+        guest.sit_down()
+        welcome = await next_event_that(guest, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 0
+        assert table.seat_of_token(door_token) == 0
+    finally:
+        await guest.close()
+        await host.close()
