@@ -77,10 +77,13 @@ class HostSettings:
         )
 
 
+NO_NAME = "player"  # the name of one who joins without giving any
+
+
 @dataclass(frozen=True)
 class JoinSettings:
     address: str
-    name: str = "player"
+    name: str = NO_NAME
     code: str | None = None
     watch: bool = False
     token: str | None = None  # a seat token kept by the caller (the SSH door's guests)

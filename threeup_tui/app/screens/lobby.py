@@ -13,6 +13,8 @@ from textual.widgets.option_list import Option
 from ...addresses import show_address
 from ...bots import BOT_LEVELS
 from ...client import Lobby
+from ...launcher import NO_NAME
+from ...names import clean_name
 from ...rules import Options
 from ...textclean import plural
 from ..messages import HelpRequested, LeaveRequested
@@ -22,6 +24,7 @@ from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
+from .name import NameScreen
 
 # Short enough for the lobby's compact drop-down at 80x24 ("Finish: first out").
 FINISH_CHOICES = [
@@ -103,10 +106,34 @@ def waiting_words(lobby: Lobby | None) -> str:
     host to start the game…" and waited for someone who never would."""
     if lobby is None or lobby.host_seat is not None:
         return WAITING
-    free = sum(1 for seat in lobby.seats if seat.kind == "open")
+    free = open_seats(lobby)
     if not free:
         return "Every seat is taken: the game is about to start…"
     return f"The game starts once every seat is taken ({plural(free, 'seat')} open)."
+
+
+def open_seats(lobby: Lobby | None) -> int:
+    return 0 if lobby is None else sum(1 for seat in lobby.seats if seat.kind == "open")
+
+
+def sit_offered(session: Session) -> bool:
+    """Whether a spectator here may ask for a seat now (s): the game not
+    begun, a seat open, the link up.  The table decides; this only keeps
+    the key from being offered where it cannot work."""
+    lobby = session.lobby
+    return (
+        session.welcome is not None
+        and session.seat is None
+        and session.client.may_sit_down
+        and session.live
+        and not session.reconnecting
+        and lobby is not None
+        and not lobby.started
+        and open_seats(lobby) > 0
+    )
+
+
+SIT_HINT = "You are watching. s sits you down at an open seat."
 
 
 def guest_wait_line(session: Session) -> Content:
@@ -128,6 +155,9 @@ def guest_wait_line(session: Session) -> Content:
             (said, "bold $text-error"),
             ("\nNo game will start here: q leaves the table.", MUTED),
         )
+    if sit_offered(session):
+        # A spectator who sees an open seat: how to take it, not only the wait.
+        return Content.assemble(waiting_words(session.lobby), "\n", (SIT_HINT, "bold"))
     return Content(waiting_words(session.lobby))
 
 
@@ -168,6 +198,16 @@ def why_not_removed(lobby: Lobby, seat: int) -> str | None:
     return None
 
 
+class SitNameScreen(NameScreen):
+    """The name to sit down under, asked of a spectator who gave none."""
+
+    HINT = "⏎ sit down · Esc watch on"
+
+    # Over the lobby: the app routes no table change while it is on top, and
+    # the lobby routes again once it is answered (a game may have begun).
+    covers_game = True
+
+
 class LobbyScreen(TableScreenBase):
     AUTO_FOCUS = ""  # the seats, in prepare: without scrolling to them
     BINDINGS = [
@@ -176,6 +216,8 @@ class LobbyScreen(TableScreenBase):
         # were beside "Remove (x)" and "Start the game (s)").
         Binding("x,delete", "remove_seat", "Remove"),
         Binding("s", "start", "Start the game"),
+        # A spectator's s (the host's starts the game): shown only when it can work.
+        Binding("s", "sit", "Sit down"),
         Binding("c", "chat", "Chat"),
         Binding("question_mark", "help", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),
@@ -185,6 +227,7 @@ class LobbyScreen(TableScreenBase):
         super().__init__(id="lobby-screen")
         self._shown: tuple[object, ...] | None = None
         self._kinds: tuple[str, ...] = ()  # each seat's kind, as last shown
+        self._sit_shown = False  # whether the footer offers "s Sit down"
 
     def _table_bot_level(self) -> str:
         """The level Add bot starts at: the table's own (``--bot-level``, or
@@ -264,7 +307,11 @@ class LobbyScreen(TableScreenBase):
         # While the link is lost, who is here is not known: the last lobby's
         # "● here" would say all is well (as once the link is closed).
         live = session.live and not session.reconnecting
-        key = (lobby, session.seat, session.connection, session.connection_detail)
+        offered = sit_offered(session)
+        if offered != self._sit_shown:
+            self._sit_shown = offered
+            self.refresh_bindings()  # "s Sit down" comes and goes with the open seats
+        key = (lobby, session.seat, session.connection, session.connection_detail, offered)
         if key == self._shown:
             return
         self._shown = key
@@ -337,8 +384,10 @@ class LobbyScreen(TableScreenBase):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return super().check_action(action, parameters)
-        # A guest's footer shows no host keys (and the keys do nothing).
         session = self.session
+        if action == "sit":
+            return session is not None and sit_offered(session)
+        # A guest's footer shows no host keys (and the keys do nothing).
         host = session is not None and session.is_host
         return host or action not in self.HOST_ACTIONS
 
@@ -398,6 +447,30 @@ class LobbyScreen(TableScreenBase):
         session = self.session
         if session is not None:
             session.client.start_game()
+
+    def action_sit(self) -> None:
+        """Sit down at the table under the name this spectator gave, or one
+        asked for now if it gave none (it watches as "player", the join
+        form's and the command line's name for nobody in particular)."""
+        session = self.session
+        if session is None or not sit_offered(session):
+            return
+        name = clean_name(session.client.name, "")
+        if name and name.casefold() != NO_NAME:
+            session.client.sit_down(name)
+        else:
+            self.app.push_screen(SitNameScreen(), self._sit_as)
+
+    def _sit_as(self, name: str | None) -> None:
+        session = self.session
+        if name is None or session is None:
+            return  # Esc: watching on
+        if not name:
+            self.notify("A seat needs a name: s, then type one", severity="warning", timeout=4)
+        elif sit_offered(session):
+            session.client.sit_down(name)
+        else:
+            self.notify("No seat is open any more: you watch on", severity="warning", timeout=4)
 
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:

@@ -32,6 +32,8 @@ class NameScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#name-input"
 
+    HINT = "⏎ keep it · Esc cancel"  # what the keys do, under the box
+
     def __init__(self, name: str = "") -> None:
         super().__init__(id="name-screen")
         self.current = name
@@ -42,7 +44,7 @@ class NameScreen(ModalScreen[str | None]):
             yield Input(
                 self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True
             )
-            yield Static(Content.styled("⏎ keep it · Esc cancel", MUTED))
+            yield Static(Content.styled(self.HINT, MUTED))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

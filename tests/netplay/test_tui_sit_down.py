@@ -1,0 +1,179 @@
+"""A spectator's app in the lobby of a table hosted from another app
+(``Launcher.host`` on loopback, announced nowhere) sees a seat open and
+sits down with s, without leaving; its footer offers "s Sit down" only
+while that can work."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+from app_helpers import screen_text, wait_for, words_shown
+from netplay_support import LOOPBACK, free_udp_port
+from textual.app import App
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.lobby import SIT_HINT, LobbyScreen, SitNameScreen
+from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+
+SIT_KEY = "s Sit down"
+
+
+@pytest.fixture
+async def host() -> AsyncIterator[HostedClient]:
+    """Ann's table of three, hosted from her app, one seat of two open to others."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    client = await launcher.host(HostSettings(players=3, name="Ann", port=0, bind=LOOPBACK))
+    assert isinstance(client, HostedClient)
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+def watcher_app(host: HostedClient, name: str | None) -> ThreeUpApp:
+    """``threeup join HOST --watch``, with ``--name`` if ``name`` is given.
+    Its join form listens for tables on a port of its own, on loopback."""
+    assert host.address is not None
+    address = f"{LOOPBACK}:{host.address[1]}"
+    join = JoinSettings(address, watch=True)
+    if name is not None:
+        join = JoinSettings(address, name, watch=True)
+    launcher = Launcher(announce_address="off", listen_port=free_udp_port())
+    return create_app(launcher, StartSpec(mode="join", join=join))
+
+
+def lobby_words(app: App[int]) -> str:
+    """The words of the lobby's own column (not the chat's), as one line."""
+    return words_shown(app, app.screen.query_one("#lobby-main", VerticalScroll))
+
+
+def footer(app: App[int]) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def watching_in_the_lobby(pilot: Pilot[int], host: HostedClient) -> ThreeUpApp:
+    app = pilot.app
+    assert isinstance(app, ThreeUpApp)
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, LobbyScreen) and host.table.watching == 1,
+        timeout=20,
+        what="the spectator in the lobby",
+    )
+    return app
+
+
+async def test_a_spectator_sits_down_with_s_and_plays_the_seat(host: HostedClient) -> None:
+    """Bob watches Ann's lobby with seats open: the lobby says he may sit
+    and the footer offers s; s seats him under his name, the lobby shows
+    the seat as his, the key goes, and he watches no more.  When the last
+    seat is taken, no other spectator is offered the key."""
+    app = watcher_app(host, "Bob")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await watching_in_the_lobby(pilot, host)
+        await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
+        assert SIT_HINT in lobby_words(app)
+
+        await pilot.press("s")
+        await wait_for(
+            pilot,
+            lambda: app.session is not None and app.session.seat == 1,
+            timeout=20,
+            what="Bob seated",
+        )
+        seat = host.table.seats[1]
+        assert (seat.name, seat.kind, seat.connected) == ("Bob", "human", True)
+        await wait_for(pilot, lambda: host.table.watching == 0, what="Bob no longer watching")
+        await wait_for(pilot, lambda: "Bob ● here (you)" in lobby_words(app), what="his seat")
+        assert SIT_KEY not in footer(app) and SIT_HINT not in lobby_words(app)
+        assert isinstance(app.screen, LobbyScreen)
+
+    # Bob's seat opened again as he left the lobby.  Every seat taken: a
+    # spectator who comes now is offered no key, and s does nothing.
+    for _ in range(500):
+        if host.table.seats[1].kind == "open":
+            break
+        await asyncio.sleep(0.02)
+    for name in ("Cy", "Dee"):
+        host.table.seat_human(name, secrets.token_hex(16))
+    late = watcher_app(host, "Eve")
+    async with late.run_test(size=(80, 24)) as pilot:
+        await watching_in_the_lobby(pilot, host)
+        await wait_for(pilot, lambda: "Seats: 3 of 3 taken" in lobby_words(late), what="full")
+        assert SIT_KEY not in footer(late) and SIT_HINT not in lobby_words(late)
+        await pilot.press("s")
+        await asyncio.sleep(0.3)
+        assert late.session is not None and late.session.seat is None
+        assert [s.name for s in host.table.seats] == ["Ann", "Cy", "Dee"]
+
+
+async def test_a_seat_taken_meanwhile_is_told_and_the_spectator_watches_on(
+    host: HostedClient,
+) -> None:
+    """The last open seat goes to Cy just as Bob asks for it, before his
+    lobby hears of it: he reads why, in words, and goes on watching."""
+    host.table.seat_human("Cy", secrets.token_hex(16))  # one seat left
+    app = watcher_app(host, "Bob")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await watching_in_the_lobby(pilot, host)
+        await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        # No await in between: Bob's lobby still shows the seat open when
+        # s is acted on, and the table has just given it away.
+        host.table.seat_human("Dee", secrets.token_hex(16))
+        assert screen.check_action("sit", ())
+        screen.action_sit()
+        await wait_for(
+            pilot,
+            lambda: "the table is full; you watch on" in screen_text(app),
+            timeout=20,
+            what="why there is no seat",
+        )
+        assert app.session is not None and app.session.seat is None
+        assert [s.name for s in host.table.seats] == ["Ann", "Cy", "Dee"]
+        assert host.table.watching == 1 and isinstance(app.screen, LobbyScreen)
+        await wait_for(pilot, lambda: SIT_KEY not in footer(app), what="the key gone")
+
+
+async def test_a_spectator_without_a_name_is_asked_for_one(host: HostedClient) -> None:
+    """A spectator who gave no name (they watch as "player") is asked for
+    one before sitting down, and sits under it; Esc there leaves them
+    watching."""
+    app = watcher_app(host, None)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await watching_in_the_lobby(pilot, host)
+        await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SitNameScreen), what="asked")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="back")
+        assert app.session is not None and app.session.seat is None
+
+        # Enter on no name at all: told what a seat needs, still watching.
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SitNameScreen), what="asked")
+        assert "⏎ sit down · Esc watch on" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "A seat needs a name" in screen_text(app), what="told")
+        assert app.session is not None and app.session.seat is None
+
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SitNameScreen), what="asked")
+        assert app.screen.query_one(Input).value == ""
+        await pilot.press(*"Eve", "enter")
+        await wait_for(
+            pilot,
+            lambda: app.session is not None and app.session.seat == 1,
+            timeout=20,
+            what="Eve seated",
+        )
+        assert host.table.seats[1].name == "Eve"
+
