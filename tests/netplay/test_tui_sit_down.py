@@ -15,10 +15,14 @@ from netplay_support import LOOPBACK, free_udp_port
 from textual.app import App
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Checkbox, Input, OptionList
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import SIT_HINT, LobbyScreen, SitNameScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 
 SIT_KEY = "s Sit down"
@@ -177,3 +181,42 @@ async def test_a_spectator_without_a_name_is_asked_for_one(host: HostedClient) -
         )
         assert host.table.seats[1].name == "Eve"
 
+
+async def test_one_who_sat_down_and_left_mid_game_gets_the_seat_back_from_the_join_form(
+    host: HostedClient,
+) -> None:
+    """Bob watched, sat down, and the game began; he leaves.  The join form
+    he comes back to holds his name and not "Only watch": ⏎ gives him his
+    seat back (it offered watching, as a "player", and the seat waited)."""
+    host.table.add_bot(None, "greedy")  # Ann, a bot, and one seat open
+    app = watcher_app(host, "Bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await watching_in_the_lobby(pilot, host)
+        await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: host.table.seats[2].name == "Bob", timeout=20, what="Bob")
+        await wait_for(pilot, lambda: app.session is not None and app.session.seat == 2)
+        host.start_game()
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), timeout=20)
+
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="left")
+        menu = app.screen.query_one("#menu", OptionList)
+        menu.highlighted = menu.get_option_index("join")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), what="the join form")
+        form = app.screen
+        assert form.query_one("#join-name", Input).value == "Bob"
+        assert not form.query_one("#join-watch", Checkbox).value
+
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SetupScreen) and app.session is not None,
+            timeout=20,
+            what="back at the table",
+        )
+        assert app.session is not None and app.session.seat == 2
+        assert host.table.seats[2].connected

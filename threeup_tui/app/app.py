@@ -615,9 +615,16 @@ class ThreeUpApp(App[int]):
     # ------------------------------------------------------------ events
     @on(Seated)
     def seated(self, message: Seated) -> None:
-        if self.session is not None:
-            self.session.welcome = message.welcome
-            self.route()
+        session = self.session
+        if session is None:
+            return
+        joined = self._last_join
+        if message.welcome.seat is not None and joined is not None and joined.watch:
+            # A spectator who sat down: the join form offers them this seat
+            # again (their name, not "Only watch"), as it does a player.
+            self._last_join = replace(joined, name=session.client.name, watch=False)
+        session.welcome = message.welcome
+        self.route()
 
     @on(LobbyUpdated)
     def lobby_updated(self, message: LobbyUpdated) -> None:
