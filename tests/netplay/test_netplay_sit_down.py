@@ -13,10 +13,10 @@ from pathlib import Path
 from netplay_support import make_client, make_table, start_host
 
 from threeup_tui.client.events import (
-    ActionRejected,
     ChatReceived,
     ConnectionChanged,
     Event,
+    Notice,
     Welcome,
 )
 from threeup_tui.netplay.client import NetClient
@@ -43,7 +43,8 @@ def is_seated(event: Event) -> bool:
 
 
 def is_refusal(event: Event) -> bool:
-    return isinstance(event, ActionRejected)
+    """A sit refused is told as a notice (a line for this client alone)."""
+    return isinstance(event, Notice)
 
 
 async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
@@ -122,8 +123,8 @@ async def test_a_seat_gone_meanwhile_is_told_and_the_spectator_watches_on(
         table.seat_human("Cy", secrets.token_hex(16))  # the last seat, before Bob asks
         bob.sit_down()
         refused = await next_event_that(bob, is_refusal)
-        assert isinstance(refused, ActionRejected)
-        assert refused.reason == "no seat for you: the table is full; you watch on"
+        assert isinstance(refused, Notice)
+        assert refused.text == "no seat for you: the table is full; you watch on"
         assert bob.seat is None and bob.watch and bob.may_sit_down
         assert table.watching == 1 and [s.name for s in table.seats] == ["Ann", "Cy"]
         table.chat(0, "still there, Bob?")

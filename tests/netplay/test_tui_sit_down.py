@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from app_helpers import screen_text, wait_for, words_shown
-from netplay_support import LOOPBACK, free_udp_port
+from netplay_support import LOOPBACK, free_udp_port, make_table, start_host
 from textual.app import App
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -23,6 +24,7 @@ from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import SIT_HINT, LobbyScreen, SitNameScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 
 SIT_KEY = "s Sit down"
@@ -145,6 +147,46 @@ async def test_a_seat_taken_meanwhile_is_told_and_the_spectator_watches_on(
         assert [s.name for s in host.table.seats] == ["Ann", "Cy", "Dee"]
         assert host.table.watching == 1 and isinstance(app.screen, LobbyScreen)
         await wait_for(pilot, lambda: SIT_KEY not in footer(app), what="the key gone")
+
+
+async def test_a_spectator_who_asks_as_the_game_begins_reads_why_at_the_table(
+    tmp_path: Path,
+) -> None:
+    """A dedicated host starts the game once the last seat is taken: Bob
+    takes it just as Cy asks.  Cy's app goes on to the game as a spectator,
+    and the words of the refusal stay on its status line there (a game's
+    first view took back every "Not allowed" note, and Cy read nothing)."""
+    table = make_table(tmp_path, players=2, seed=9, bots=1)  # starts when full
+    host = await start_host(table)
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Cy", watch=True)
+    launcher = Launcher(announce_address="off", listen_port=free_udp_port())
+    app = create_app(launcher, StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and table.watching == 1,
+                timeout=20,
+                what="Cy watching the lobby",
+            )
+            await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            table.seat_human("Bob", secrets.token_hex(16))  # the last seat: the game begins
+            screen.action_sit()
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), timeout=20)
+            await wait_for(
+                pilot,
+                lambda: "the table is full; you watch on" in screen_text(app),
+                timeout=20,
+                what="why Cy has no seat",
+            )
+            await asyncio.sleep(0.5)  # the game's next views come and go
+            await pilot.pause()
+            assert "the table is full; you watch on" in screen_text(app)
+            assert app.session is not None and app.session.seat is None
+    finally:
+        await host.close()
 
 
 async def test_a_spectator_without_a_name_is_asked_for_one(host: HostedClient) -> None:

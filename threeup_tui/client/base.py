@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from ..rules import Move, Options
-from .events import ActionRejected, Event
+from .events import ActionRejected, Event, Notice
 
 
 class TableClient(ABC):
@@ -111,9 +111,9 @@ class TableClient(ABC):
     def sit_down(self, name: str | None = None) -> None:
         """Ask for a seat as a player joining the table would, under ``name``
         (the name this client watches under if None).  A seat given comes as
-        a Welcome with it; a refusal as ActionRejected, and the spectator
-        watches on."""
-        self._emit(ActionRejected("no seat asked for: you have a seat already"))
+        a Welcome with it; a refusal as a Notice saying why, and the
+        spectator watches on."""
+        self._emit(Notice("no seat asked for: you have a seat already"))
 
     @abstractmethod
     def start_game(self) -> None: ...

@@ -544,10 +544,13 @@ class NetClient(TableClient):
         The table makes every check it makes of a join (room code, rate
         limits, names, one live session per seat).  A seat given, the
         spectator's session is closed and this client plays the seat (a
-        Welcome with it); refused, it watches on, told why."""
+        Welcome with it); refused, it watches on, told why in a Notice (a
+        refusal of a request, ActionRejected, is about a move: the table
+        screen takes it back at its next view, and so a game that began as
+        the last seat went took it back at once)."""
         if not self.may_sit_down:
             why = "you have a seat already" if not self.watch else "you cannot ask for one now"
-            self._emit(ActionRejected(f"no seat asked for: {why}"))
+            self._emit(Notice(f"no seat asked for: {why}"))
             return
         self._sit_task = asyncio.get_running_loop().create_task(self._sit(name or self.name))
 
@@ -556,10 +559,10 @@ class NetClient(TableClient):
         try:
             client = await self._handshake(hello)
         except TableRefused as err:
-            self._emit(ActionRejected(f"no seat for you: {err.reason}; you watch on"))
+            self._emit(Notice(f"no seat for you: {err.reason}; you watch on"))
             return
         except (ConnectionError, NetError) as err:  # no answer, nothing listening
-            self._emit(ActionRejected(f"no seat for you: {err}; you watch on"))
+            self._emit(Notice(f"no seat for you: {err}; you watch on"))
             return
         seated = False
         try:
@@ -567,7 +570,7 @@ class NetClient(TableClient):
                 return  # the app left, or the table closed, while the table answered
             if _seat(client) is None or self._another_table(client):
                 # Not a seat at this table after all: nothing to take.
-                self._emit(ActionRejected("no seat for you: the table gave none; you watch on"))
+                self._emit(Notice("no seat for you: the table gave none; you watch on"))
                 return
             # The seat is this client's: the spectator's session gives way.
             await cancel_and_wait(self._task)
