@@ -580,7 +580,7 @@ class NetClient(TableClient):
             self.name, self.watch, self._token = name, False, hello["token"]
             self._adopt(client, hello)
             seated = True
-            self._emit(ConnectionChanged("connected", self.address))
+            self._emit(ConnectionChanged("connected", self.address_words))
             self._task = asyncio.get_running_loop().create_task(self._run())
             if watching is not None:
                 with contextlib.suppress(NetError, OSError):
