@@ -179,6 +179,10 @@ MAX_ENV_VALUE = 1024
 DEFAULT_TERM = "xterm-256color"
 GUEST_COMMAND = "join"  # threeup join: what a guest's app runs, and names
 TERMINAL_VARIABLES = ("NO_COLOR", "COLORTERM")  # about the terminal: the guest's, or unset
+# The size of the host's terminal, which the app believes before its own
+# terminal's: never a guest's (the door sizes the guest's pseudo-terminal,
+# within MAX_COLUMNS x MAX_ROWS), from the host or from the client.
+TERMINAL_SIZE_VARIABLES = ("COLUMNS", "LINES")
 
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
@@ -896,7 +900,9 @@ class SshDoor:
             # the host's: a host started in a terminal of millions of colours
             # (COLORTERM=truecolor) drew 24-bit colours for a guest in a
             # 16-colour xterm.  LANG may stay the host's: the app draws UTF-8.
-            for key in TERMINAL_VARIABLES:
+            # Nor its size: a host whose environment had COLUMNS=80 LINES=24
+            # gave every guest an app drawn 80 x 24 whatever its window.
+            for key in (*TERMINAL_VARIABLES, *TERMINAL_SIZE_VARIABLES):
                 env.pop(key, None)
             for key in ("NO_COLOR", "LANG", "COLORTERM"):
                 value = _env_value(process.env.get(key) if hasattr(process, "env") else None)

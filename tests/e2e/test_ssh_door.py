@@ -372,6 +372,27 @@ async def test_a_guests_colours_are_its_terminals_never_the_hosts(
     assert TRUECOLOR.search(drawn[True])
 
 
+async def test_a_guest_gets_its_own_terminal_size_whatever_the_hosts_environment_says(
+    headless_host, tmp_path: Path, client_key: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """COLUMNS and LINES say how large a terminal is, and the app believes
+    them before the terminal itself: a host whose environment had them (a
+    shell that exports them, pytest-xdist's workers: 80 and 24) gave them to
+    every guest's app, which drew at the host's 80 x 24 whatever the guest's
+    window, and stayed so through every window change."""
+
+    monkeypatch.setenv("COLUMNS", "80")  # the host's terminal
+    monkeypatch.setenv("LINES", "24")
+    _proc, door = start_door(headless_host, tmp_path)
+    async with door_connection(door, client_key) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(100, 30), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"Seats:")
+        await asyncio.wait_for(shown.until(b"\x1b[30;1H"), 10)  # the footer on the guest's row 30
+        process.change_terminal_size(90, 40)
+        await asyncio.wait_for(shown.until(b"\x1b[40;1H"), 10)  # and on row 40 once it grows
+
+
 async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
     headless_host, tmp_path: Path, client_key: Path
 ) -> None:
