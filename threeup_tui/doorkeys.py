@@ -31,6 +31,17 @@ host at a CPU core between them.  A :class:`ResizeBudget` passes a few at
 once and then about one a second, a large window costing more; a change
 over the budget waits, and only the latest waiting one is passed, so the
 size a player settles on is always the one drawn.
+
+The size of a guest's app is the door's to give (its window, within the
+door's bounds), and the app takes a size from its input too: a terminal's
+own report of its size (``ESC [ 48 ; rows ; columns ; … t``, "in-band
+window resize"), typed as keys, drew the app at whatever size it said
+(4000 x 3000: a frame of 37 MB, 200 MB of the host's memory), past the
+door's bounds and its budget of window changes; and a terminal that
+answers it can send such reports (``ESC [ ? 2048 ; n $ y``) made the app
+ignore the window changes the door passes.  :class:`SizeReports` takes
+both out of a guest's keys; a key that only begins as a report does (Ctrl+0
+in the kitty keyboard protocol) goes on.
 """
 
 from __future__ import annotations
@@ -278,3 +289,97 @@ class ResizeBudget:
             return None
         size, self.pending = self.pending, None
         return size
+
+
+# What Textual's parser reads as a terminal's report of its size, ESC [ 48 ;
+# rows ; columns ; pixel rows ; pixel columns t, and as its answer that it
+# sends such reports (mode 2048), ESC [ ? 2048 ; n $ y.  A key may begin as a
+# report does (ESC [ 48 ; 5 u is Ctrl+0 in the kitty protocol the app asks
+# for): a sequence is held until it is a report, or cannot be one.
+SIZE_REPORT = b"\x1b[48;"
+SIZE_REPORTS_ANSWER = b"\x1b[?2048;"
+SIZE_REPORT_FIELDS = 4
+LONGEST_REPORT = MAX_SEQUENCE + 1  # bytes; Textual gives up on longer sequences
+# What a report dropped becomes: a sequence that Textual reads whole whatever
+# it was reading (the terminal's "focus in", which the app does not heed).
+# Dropped for nothing, a report cut into a sequence the app was still reading
+# joined its two halves into one: ESC [ 48 ; 1 ; 1 ; 1 ; 1, a report, and t.
+REPORT_DROPPED = b"\x1b[I"
+
+
+def _report_state(held: bytes) -> bool | None:
+    """Whether ``held`` (an escape sequence) is a whole report (True), may
+    go on to be one (None), or cannot be one (False)."""
+    if len(held) > LONGEST_REPORT:
+        return False
+    for beginning in (SIZE_REPORT, SIZE_REPORTS_ANSWER):
+        if len(held) <= len(beginning):
+            if beginning.startswith(held):
+                return None
+            continue
+        if not held.startswith(beginning):
+            continue
+        rest = held[len(beginning) :]
+        if beginning == SIZE_REPORTS_ANSWER:
+            if b"$y".startswith(rest[1:]) and rest[:1].isdigit():
+                return True if rest[1:] == b"$y" else None
+            return False
+        if b":" in rest:
+            # Sub-parameters, which Textual takes with anything after them:
+            # no key looks so, and nothing of it need reach the app.
+            return True
+        whole = rest.endswith(b"t")
+        fields = (rest[:-1] if whole else rest).split(b";")
+        if whole:
+            return len(fields) == SIZE_REPORT_FIELDS and all(f.isdigit() for f in fields)
+        goes_on = fields[-1].isdigit() or not fields[-1]
+        if len(fields) <= SIZE_REPORT_FIELDS and goes_on and all(f.isdigit() for f in fields[:-1]):
+            return None
+        return False
+    return False
+
+
+class SizeReports:
+    """A guest's keys without a terminal's report of its size, or its answer
+    that it sends them.  ``feed`` takes keys as they come (a report may be
+    split between two reads) and returns the keys that may go on; ``dropped``
+    counts the reports taken out."""
+
+    def __init__(self) -> None:
+        self._held = bytearray()  # an escape sequence that may be a report
+        self._esc_sent = False  # its ESC went on already (a lone ESC: the Escape key)
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> bytes:
+        out = bytearray()
+        at = 0
+        while at < len(data):
+            if not self._held:
+                esc = data.find(b"\x1b", at)
+                out += data[at : len(data) if esc < 0 else esc]
+                if esc < 0:
+                    break
+                self._held.append(ESC)
+                at = esc + 1
+                continue
+            self._held.append(data[at])
+            state = _report_state(bytes(self._held))
+            if state is None:
+                at += 1
+            elif state:
+                self.dropped += 1
+                out += REPORT_DROPPED
+                self._held.clear()
+                self._esc_sent = False
+                at += 1
+            else:  # no report: what was held goes on, and the byte is read again
+                self._held.pop()
+                out += self._held[1:] if self._esc_sent else self._held
+                self._held.clear()
+                self._esc_sent = False
+        if self._held == b"\x1b" and not self._esc_sent:
+            # The Escape key must not wait for the next key: should a report
+            # follow it, the rest is dropped, and the app reads an Escape.
+            out += self._held
+            self._esc_sent = True
+        return bytes(out)

@@ -86,7 +86,7 @@ from rich.cells import cell_len
 from net.ratelimit import LruTable, TokenBucket
 
 from .addresses import address_group, reached_here, show_address
-from .doorkeys import KeyBudget, ResizeBudget
+from .doorkeys import KeyBudget, ResizeBudget, SizeReports
 from .guesses import Guesses, doubling_wait
 from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
@@ -1059,6 +1059,9 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
     # gone): such bytes reach it as U+FFFD.  A character split between two
     # reads is held until it is whole.
     utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+    # The app's size is its window's, as the door passes it: never one the
+    # player types as a terminal's report (doorkeys.SizeReports).
+    reports = SizeReports()
     # Each window change redraws the app's whole screen: they pass a budget
     # too (doorkeys.ResizeBudget), the latest one waiting for its turn.
     resizes = ResizeBudget(time.monotonic())
@@ -1088,7 +1091,7 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
                 continue  # nothing the app asks for
             if not data:
                 return
-            pty.write(utf8.decode(data).encode())
+            pty.write(utf8.decode(reports.feed(data)).encode())
             await pty.drain()  # an app that reads slowly slows the client down
     except (OSError, asyncssh.Error):
         return  # the app's terminal, or the channel, has closed: the session ends

@@ -393,6 +393,39 @@ async def test_a_guest_gets_its_own_terminal_size_whatever_the_hosts_environment
         await asyncio.wait_for(shown.until(b"\x1b[40;1H"), 10)  # and on row 40 once it grows
 
 
+ROW = re.compile(rb"\x1b\[(\d+);1H")  # the app moves to a row's beginning to draw it
+
+
+async def test_a_guests_keys_never_size_its_app_only_its_window_does(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """The app takes a terminal's report of its own size from its input (an
+    "in-band window resize": ESC [ 48 ; rows ; columns ; 0 ; 0 t), and a
+    guest could type one: 3000 rows of 4000 columns, far past the door's
+    largest, and a frame of 37 MB; a guest that answered that its terminal
+    sends such reports (ESC [ ? 2048 ; 2 $ y) made its app deaf to the window
+    changes the door passes.  The door takes both out of a guest's keys."""
+    from threeup_tui.sshdoor import MAX_ROWS
+
+    _proc, door = start_door(headless_host, tmp_path)
+    async with door_connection(door, client_key) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"Seats:")
+        shown.text = b""
+        process.stdin.write(b"\x1b[?2048;2$y" + b"\x1b[48;3000;4000;0;0t")
+        process.stdin.write(b"c")  # read after them: the chat line is drawn at the app's size then
+        await shown.until(b"Back to the table")
+        rows = [int(row) for row in ROW.findall(shown.text)]
+        assert max(rows) <= 24 < MAX_ROWS, f"the app drew {max(rows)} rows in a 24-row window"
+        process.change_terminal_size(100, 30)
+        await asyncio.wait_for(shown.until(b"\x1b[30;1H"), 10)  # the window still sizes it
+        # A key that begins as a report does still reaches the app: 0 in the
+        # kitty keyboard protocol, which the app asks the guest's terminal for.
+        process.stdin.write(b"zq" + b"\x1b[48;;48u" + b"9")
+        await asyncio.wait_for(shown.until(b"zq09"), 10)
+
+
 async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
     headless_host, tmp_path: Path, client_key: Path
 ) -> None:

@@ -3,9 +3,14 @@ session may feed its app, never cutting a key in half."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from textual import events, messages
+from textual._xterm_parser import XTermParser
 
 from threeup_tui.doorkeys import (
     KEYS_BURST,
@@ -13,10 +18,12 @@ from threeup_tui.doorkeys import (
     MAX_PASTE,
     PASTE_END,
     PASTE_START,
+    REPORT_DROPPED,
     RESIZE_BURST,
     RESIZES_PER_SECOND,
     KeyBudget,
     ResizeBudget,
+    SizeReports,
 )
 
 ARROW = b"\x1b[A"
@@ -142,3 +149,103 @@ def test_a_window_of_the_doors_largest_size_costs_the_whole_burst() -> None:
     assert sizes.due(0.0) == pytest.approx(RESIZE_BURST / RESIZES_PER_SECOND, abs=0.01)
     assert sizes.take(1.0) is None
     assert sizes.take(RESIZE_BURST / RESIZES_PER_SECOND) == (1000, 499)
+
+
+SIZE_REPORT = b"\x1b[48;3000;4000;0;0t"  # a terminal's report of its size: 4000 x 3000
+REPORTS_ANSWER = b"\x1b[?2048;2$y"  # a terminal saying it can send them
+
+
+def test_a_terminals_size_report_and_its_answer_about_them_never_reach_the_app() -> None:
+    reports = SizeReports()
+    typed = b"hi" + SIZE_REPORT + ARROW + REPORTS_ANSWER + b"\x1b[?2026;2$y" + MOUSE + b"x"
+    gone = REPORT_DROPPED
+    assert reports.feed(typed) == b"hi" + gone + ARROW + gone + b"\x1b[?2026;2$y" + MOUSE + b"x"
+    assert reports.dropped == 2
+
+
+def test_a_size_report_with_sub_parameters_never_reaches_the_app_whole() -> None:
+    """Textual takes anything after a colon in a report's field: the door
+    drops such a report's beginning, and no ESC is left for the rest."""
+    reports = SizeReports()
+    passed = reports.feed(b"\x1b[48;3000:x;4000:y;0;0t")
+    assert passed == REPORT_DROPPED + b"x;4000:y;0;0t"
+    assert reports.dropped == 1
+
+
+@pytest.mark.parametrize("cut", range(1, len(SIZE_REPORT)))
+def test_a_size_report_split_between_reads_is_dropped_whole(cut: int) -> None:
+    reports = SizeReports()
+    passed = reports.feed(b"a" + SIZE_REPORT[:cut]) + reports.feed(SIZE_REPORT[cut:] + b"b")
+    # A lone ESC goes on at once (the Escape key); the rest of the report never.
+    assert passed in (b"a" + REPORT_DROPPED + b"b", b"a\x1b" + REPORT_DROPPED + b"b")
+    assert reports.dropped == 1
+
+
+def test_the_escape_key_and_keys_that_only_begin_like_a_report_pass_at_once() -> None:
+    reports = SizeReports()
+    assert reports.feed(b"\x1b") == b"\x1b"  # Escape, alone in its read
+    assert reports.feed(b"\x1b[4~") == b"\x1b[4~"  # End, on the Linux console
+    # 0, Ctrl+0 and Ctrl+Shift+0 in the kitty keyboard protocol the app asks for.
+    for key in (b"\x1b[48u", b"\x1b[48;;48u", b"\x1b[48;5u", b"\x1b[48;6;41u"):
+        assert reports.feed(key + b"x") == key + b"x"
+    assert reports.feed(b"\x1b[?2048;22$y") == b"\x1b[?2048;22$y"  # no answer Textual reads
+    assert reports.feed(PASTE_START + b"[48;" + PASTE_END) == PASTE_START + b"[48;" + PASTE_END
+    assert reports.feed(b"\x1b[4") == b""  # it may go on as a report: held
+    assert reports.feed(b"~z") == b"\x1b[4~z"
+    assert reports.dropped == 0
+
+
+# Pieces of input that make reports, their beginnings, and keys that look
+# like them, for the property below.
+PIECES = [
+    b"\x1b", b"[", b"4", b"8", b";", b":", b"t", b"1", b"0", b"?", b"$", b"y", b"u", b"x",
+    b"\xc3\xa9", b"\x1b[48;", b"\x1b[?2048;", SIZE_REPORT, REPORTS_ANSWER, b"\x1b[48;1:x;2;3;4t",
+    PASTE_START, PASTE_END, b"\x1b[I", b"\x1b[48;5u",
+]  # fmt: skip
+
+
+def sizes_read(data: bytes) -> list[object]:
+    """What Textual's own parser, reading ``data`` all at once, takes for a
+    size: a window change, or a terminal that sends its size in-band."""
+    parser = XTermParser()
+    read: list[object] = []
+    with contextlib.suppress(ValueError):  # Textual's parser fails on some junk
+        read += parser.feed(data.decode("utf-8", "replace"))
+    return [
+        event
+        for event in read
+        if isinstance(event, events.Resize)
+        or (isinstance(event, messages.InBandWindowResize) and event.supported)
+    ]
+
+
+@pytest.mark.parametrize(
+    "spliced",
+    [
+        b"\x1b[48;1;1;1;1" + SIZE_REPORT + b"t",  # a report, about one dropped
+        b"\x1b[4" + SIZE_REPORT + b"8;1;1;1;1t",
+        b"\x1b[?2048;1$" + SIZE_REPORT + b"y",  # an answer about reports
+        b"\x1b" + SIZE_REPORT + b"[48;1;1;1;1t",
+    ],
+)
+def test_a_report_dropped_from_inside_a_sequence_does_not_join_its_two_halves(
+    spliced: bytes,
+) -> None:
+    assert sizes_read(spliced.replace(SIZE_REPORT, b""))  # the inner one dropped for nothing
+    assert sizes_read(SizeReports().feed(spliced)) == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30), st.lists(st.integers(0, 200), max_size=3))
+def test_no_size_reaches_the_app_however_reports_are_cut_spliced_or_split(
+    pieces: list[bytes], cuts: list[int]
+) -> None:
+    """A report dropped from inside another sequence once joined its two
+    halves into a report (ESC [ 48 ; 1 ; 1 ; 1 ; 1, a dropped report, t)."""
+    data = b"".join(pieces)
+    reports = SizeReports()
+    passed, last = b"", 0
+    for cut in [*sorted(min(cut, len(data)) for cut in cuts), len(data)]:
+        passed += reports.feed(data[last:cut])
+        last = cut
+    assert sizes_read(passed) == []
