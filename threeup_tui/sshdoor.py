@@ -40,7 +40,11 @@ one player, and the newer session takes the seat over.
 
 When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
-cursor) and ends the session with a goodbye line and exit status 0.
+cursor) and ends the session with a goodbye line and exit status 0.  A
+session refused for how it was opened (no terminal, one that moves no
+cursor, a command, a subsystem) ends with exit status 2, as the app refuses
+such a terminal or command line; one refused or ended for the table's sake
+(a busy door, no seat free, wrong room codes) with 1.
 
 **What a guest's keys may cost.**  Every guest's app runs on the host's
 machine, and the door reads each session's input itself: its keys pass a
@@ -149,6 +153,10 @@ SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says w
 KEEPALIVE_EVERY = 15.0
 KEEPALIVE_MISSED = 3
 MAX_LINE = 200
+# A session refused for how it was opened (no terminal, one that moves no
+# cursor, a command) ends with the exit status the app gives such a terminal
+# or command line (cli.EXIT_USAGE): the door once said 1, the app 2.
+EXIT_USAGE = 2
 # The largest terminal a session's app is given.  The app keeps and draws
 # every cell its terminal has, and the client says how many: 30000 x 30000
 # would take the host's memory, and a size past 32767 failed the session
@@ -687,14 +695,14 @@ class SshDoor:
             process.stderr.write(
                 b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
             )
-            process.exit(1)
+            process.exit(EXIT_USAGE)
             return
         term = process.get_terminal_type()
         if term is None:
             process.stderr.write(
                 b"threeup needs a terminal: connect with 'ssh -t' from a terminal.\r\n"
             )
-            process.exit(1)
+            process.exit(EXIT_USAGE)
             return
         # The TERM the guest's app would get.  One that moves no cursor: the
         # app refused it only once the guest had been asked who they were and
@@ -703,7 +711,7 @@ class SshDoor:
         if plain is not None:
             words = plain_terminal_words(one_line(plain), GUEST_COMMAND, guest=True)
             process.stderr.write(words.encode() + b"\r\n")
-            process.exit(1)
+            process.exit(EXIT_USAGE)
             return
         code = 1
         try:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from threeup_tui.cli import EXIT_USAGE
 from threeup_tui.terminals import plain_terminal_words
 
 from .conftest import Tmux, free_port, wait_for_line
@@ -120,7 +121,7 @@ def test_a_session_without_a_terminal_is_refused_with_a_message(
     keys.write_text(client_key.with_suffix(".pub").read_text())
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
     result = ssh(door, client_key, "ann", "-T")
-    assert result.returncode == 1
+    assert result.returncode == EXIT_USAGE  # as the app's own "needs a terminal"
     assert "needs a terminal" in result.stderr
     assert proc.poll() is None  # the table goes on
 
@@ -136,7 +137,7 @@ def test_a_command_is_refused_with_a_line_and_takes_no_seat(
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
     for terminal in ("-tt", "-T"):
         result = ssh(door, client_key, "ann", terminal, command=("--", "ls", "-l"))
-        assert result.returncode == 1, terminal
+        assert result.returncode == EXIT_USAGE, terminal
         told = result.stdout + result.stderr
         assert "this door runs only the game, no commands" in told, terminal
         assert "needs a terminal" not in told
@@ -157,7 +158,7 @@ def test_a_subsystem_is_refused_with_a_line_and_takes_no_seat(
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
     for terminal in ("-tt", "-T"):
         result = ssh(door, client_key, "ann", terminal, "-s", command=("foo",))
-        assert result.returncode == 1, terminal
+        assert result.returncode == EXIT_USAGE, terminal
         told = result.stdout + result.stderr
         assert "this door runs only the game, no commands" in told, terminal
         assert "needs a terminal" not in told
@@ -187,7 +188,7 @@ def test_connections_are_rate_limited_per_address(
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
     results = [ssh(door, client_key, "ann", "-T") for _ in range(7)]
     refused_by_rate = [r for r in results if "needs a terminal" not in r.stderr]
-    assert results[0].returncode == 1  # admitted, then refused for having no terminal
+    assert results[0].returncode == EXIT_USAGE  # admitted, then refused for having no terminal
     assert len(refused_by_rate) >= 2  # the 6th and 7th within 10 s were cut off
     assert all(r.returncode == 255 for r in refused_by_rate)
     # Told why, not "Disconnected by application" (OpenSSH shows the reason
@@ -210,7 +211,7 @@ def test_the_rate_limit_counts_every_loopback_address_as_one(
     proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
     results = [ssh(door, client_key, "ann", "-T", "-b", f"127.0.0.{i}") for i in range(2, 9)]
     refused_by_rate = [r for r in results if "needs a terminal" not in r.stderr]
-    assert results[0].returncode == 1  # admitted, then refused for having no terminal
+    assert results[0].returncode == EXIT_USAGE  # admitted, then refused for having no terminal
     assert len(refused_by_rate) >= 2  # the 6th and 7th within 10 s, from new addresses too
     assert all(r.returncode == 255 for r in refused_by_rate)
     assert proc.poll() is None
@@ -447,7 +448,8 @@ async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
     assert b"seat word" not in shown + told  # nobody was asked who they are
     assert told.decode().rstrip("\r\n") == plain_terminal_words("dumb", "join", guest=True)
     assert b"set TERM to its name" in told and b"--headless" not in told
-    assert process.exit_status == 1
+    # The app's own refusal of such a terminal, and the door's, are one code.
+    assert process.exit_status == EXIT_USAGE
 
 
 class Shown:
