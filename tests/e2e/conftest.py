@@ -129,8 +129,16 @@ class Tmux:
 
     def run(self, *args: str) -> str:
         # -u: UTF-8 whatever the locale says (names such as 山田 in the panes).
+        # Without COLUMNS and LINES (pytest-xdist's workers have 80 and 24),
+        # which tmux would give every pane and the app believes before its
+        # terminal: each pane is the size it is made.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         out = subprocess.run(
-            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, check=False
+            ["tmux", "-u", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
         )
         return out.stdout
 
