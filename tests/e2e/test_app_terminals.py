@@ -28,6 +28,24 @@ def test_the_app_draws_its_boxes_under_a_locale_that_is_not_utf8(tmux: Tmux) -> 
     assert "EXIT=0" in tmux.wait_for("app", "EXIT=")
 
 
+def test_keys_textual_cannot_read_do_not_end_the_app(tmux: Tmux) -> None:
+    """Six keys (ESC [ 1 ; : u, which a door guest can type) made Textual's
+    parser raise in the app's input thread: a traceback, and the app gone.
+    The app drops them and reads on."""
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    tmux.new("app", f"{sys.executable} -m threeup_tui; echo EXIT=$?; sleep 60", env=env)
+    tmux.wait_for("app", "Play against bots")
+    for unreadable in (b"\x1b[1;:u", b"\x1b[1114112u"):
+        tmux.keys("app", "-H", *(f"{byte:02x}" for byte in unreadable))  # as bytes
+    # The app reads on past them: + makes the table one larger.  (Gone, it
+    # showed a traceback and still exited 0: Textual catches the error.)
+    tmux.wait_for("app", "You against 3 greedy bots")
+    tmux.keys("app", "+")
+    tmux.wait_for("app", "You against 4 greedy bots")
+    tmux.keys("app", "q")
+    assert "EXIT=0" in tmux.wait_for("app", "EXIT=")
+
+
 def test_a_terminal_that_moves_no_cursor_is_told_so_in_one_line(tmux: Tmux) -> None:
     """TERM=dumb (Emacs's M-x shell, a serial line) cannot draw a screen;
     the app drew one all the same: escapes for every frame, keys read raw,

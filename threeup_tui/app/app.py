@@ -50,6 +50,7 @@ from ..rules.record import start_state
 from ..savedgame import forget
 from ..settings import Settings, SettingsFile
 from .dead_cells import forget_dead_widgets_lines
+from .keyparser import guard_key_parser
 from .messages import (
     ChatArrived,
     ClientFailed,
@@ -172,6 +173,7 @@ class ThreeUpApp(App[int]):
         history: History | None = None,
     ) -> None:
         super().__init__()
+        guard_key_parser()  # keys Textual cannot read are dropped, never fatal
         self.launcher = launcher or Launcher()
         self.start_spec = start or StartSpec()
         self.rules_text = rules_text
