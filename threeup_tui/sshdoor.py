@@ -191,6 +191,18 @@ TERMINAL_VARIABLES = ("NO_COLOR", "COLORTERM")  # about the terminal: the guest'
 # terminal's: never a guest's (the door sizes the guest's pseudo-terminal,
 # within MAX_COLUMNS x MAX_ROWS), from the host or from the client.
 TERMINAL_SIZE_VARIABLES = ("COLUMNS", "LINES")
+# More of the host's terminal and how its own app would run in it, which
+# Textual and Rich read: the terminal program (Textual reads keys otherwise
+# for iTerm2), forced colours, a multiplexer's, and every TEXTUAL_ setting
+# (a colour system, keys pressed at start, a driver, devtools, a log file).
+# A guest's app runs in the guest's terminal, as the door sets it up.
+HOST_TERMINAL_VARIABLES = (
+    "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "LC_TERMINAL", "LC_TERMINAL_VERSION",
+    "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "ROWS", "JUPYTER_COLUMNS",
+    "JUPYTER_LINES", "ESCDELAY", "TMUX", "TMUX_PANE", "STY", "VTE_VERSION",
+    "KITTY_WINDOW_ID", "WT_SESSION",
+)  # fmt: skip
+HOST_APP_PREFIX = "TEXTUAL"
 
 # Everything a full-screen app may leave switched on, switched off again.
 RESTORE_TERMINAL = (
@@ -910,8 +922,10 @@ class SshDoor:
             # 16-colour xterm.  LANG may stay the host's: the app draws UTF-8.
             # Nor its size: a host whose environment had COLUMNS=80 LINES=24
             # gave every guest an app drawn 80 x 24 whatever its window.
-            for key in (*TERMINAL_VARIABLES, *TERMINAL_SIZE_VARIABLES):
+            for key in (*TERMINAL_VARIABLES, *TERMINAL_SIZE_VARIABLES, *HOST_TERMINAL_VARIABLES):
                 env.pop(key, None)
+            for key in [key for key in env if key.startswith(HOST_APP_PREFIX)]:
+                del env[key]
             for key in ("NO_COLOR", "LANG", "COLORTERM"):
                 value = _env_value(process.env.get(key) if hasattr(process, "env") else None)
                 if value is not None:

@@ -394,6 +394,26 @@ async def test_a_guest_gets_its_own_terminal_size_whatever_the_hosts_environment
         await asyncio.wait_for(shown.until(b"\x1b[40;1H"), 10)  # and on row 40 once it grows
 
 
+async def test_a_guests_app_is_not_set_up_by_the_hosts_textual_settings(
+    headless_host, tmp_path: Path, client_key: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The door gave a guest's app the host's whole environment, and Textual
+    reads its settings there: a host that ran its own app in 16 colours
+    (TEXTUAL_COLOR_SYSTEM=standard) drew every guest in 16 colours, whatever
+    the guest's terminal; TEXTUAL_PRESS would have pressed keys in every
+    guest's app, TEXTUAL_DRIVER swapped its driver."""
+
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "standard")  # the host's own choice
+    _proc, door = start_door(headless_host, tmp_path)
+    async with door_connection(door, client_key) as conn:
+        process = await conn.create_process(
+            term_type="xterm-256color", term_size=(80, 24), encoding=None
+        )
+        shown = Shown(process)
+        await shown.until(b"Seats:")
+        await asyncio.wait_for(shown.until(b"38;5;"), 10)  # the guest's 256 colours
+
+
 ROW = re.compile(rb"\x1b\[(\d+);1H")  # the app moves to a row's beginning to draw it
 
 
