@@ -155,13 +155,21 @@ async def test_a_host_on_every_address_knows_an_ipv4_guest_by_its_ipv4_address(
             wrong = make_client((LOOPBACK, port), "eve", tmp_path / "eve.json", code="nope")
             with pytest.raises(ConnectionRefusedError):
                 await wrong.start()
+            # An IPv6 guest's port is told from its address: in brackets.
+            vic = make_client(("::1", port), "vic", tmp_path / "v.json", code="sesame", watch=True)
+            await vic.start()
+            guests.append(vic)
         logged = [r.getMessage() for r in caplog.records if "refused a join" in r.getMessage()]
         assert len(logged) == 1 and logged[0].startswith("refused a join from 127.0.0.1:")
+        watching = [r.getMessage() for r in caplog.records if "watches from" in r.getMessage()]
+        assert len(watching) == 1 and watching[0].startswith("vic watches from [::1]:"), watching
         for name, at in (("six", "::1"), ("four", LOOPBACK)):
             guest = make_client((at, port), name, tmp_path / f"{name}.json", code="sesame")
             await guest.start()
             guests.append(guest)
-        assert sorted(peer.address[0] for peer in host.peers.values()) == ["127.0.0.1", "::1"]
+        assert sorted(peer.address[0] for peer in host.peers.values()) == [
+            "127.0.0.1", "::1", "::1",
+        ]  # fmt: skip
         assert [seat.name for seat in table.seats[:2]] == ["six", "four"]
     finally:
         for guest in guests:

@@ -22,7 +22,7 @@ from net.events import Connected, Disconnected, Message, State
 from net.events import Event as NetEvent
 from net.server import Accept, Refuse, Server
 
-from ..addresses import DEFAULT_BIND, DEFAULT_GAME_PORT, address_group
+from ..addresses import DEFAULT_BIND, DEFAULT_GAME_PORT, address_group, show_address
 from ..client.events import (
     ActionRejected,
     ChatReceived,
@@ -255,7 +255,7 @@ class NetHost:
         from each address of an IPv6 network), never a code or token."""
         more = self._spaced(address, kind)
         if more is not None:
-            log.info("refused a join from %s:%d: %s%s", address[0], address[1], why, more)
+            log.info("refused a join from %s: %s%s", show_address(*address), why, more)
 
     def _spaced(self, address: Address, kind: str) -> str | None:
         """Whether a log line of ``kind`` about ``address`` may be written
@@ -319,7 +319,7 @@ class NetHost:
             # two lines a go, 2,000 a second.
             more = self._spaced(address, "spectator came")
             if more is not None:
-                log.info("%s watches from %s:%d%s", shown, *address, more)
+                log.info("%s watches from %s%s", shown, show_address(*address), more)
         else:
             back = self.table.seat_of_token(token)
             if back is not None and self._claim_passed_on(back, hello):
@@ -416,14 +416,14 @@ class NetHost:
         old = [peer for peer in self.peers.values() if peer.seat == seat]
         for peer in old:
             self._detach(peer, CLOSE_TAKEN_OVER)
-        was = [f"{p.address[0]}:{p.address[1]}" for p in old]
+        was = [show_address(*p.address) for p in old]
         pending = self._seat_owner.get(seat)
         if pending is not None and pending != address and not old:
-            was.append(f"{pending[0]}:{pending[1]} (still connecting)")
+            was.append(f"{show_address(*pending)} (still connecting)")
         if was:
             log.info(
-                "seat %d (%s) taken over by a new session from %s:%d; closed the session from %s",
-                seat + 1, self.table.seats[seat].name, address[0], address[1], ", ".join(was),
+                "seat %d (%s) taken over by a new session from %s; closed the session from %s",
+                seat + 1, self.table.seats[seat].name, show_address(*address), ", ".join(was),
             )  # fmt: skip
 
     def _detach(self, peer: _Peer, reason: str) -> None:
