@@ -20,8 +20,10 @@ from threeup_tui.client.events import (
     Welcome,
 )
 from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import NetHost
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import CLOSE_TAKEN_OVER
+from threeup_tui.table import Table
 
 
 async def next_event_that(
@@ -181,4 +183,92 @@ async def test_a_door_guest_sits_with_its_own_identity_and_no_other(tmp_path: Pa
         assert table.seat_of_token(door_token) == 0
     finally:
         await guest.close()
+        await host.close()
+
+
+async def watching_a_game_with_my_seat_away(
+    tmp_path: Path, tokens: Path
+) -> tuple[Table, NetHost, NetClient]:
+    """A game of two under way (Ann and a bot), Ann's seat away: she sat
+    down with a kept token and left.  She watches it now, from the same
+    account (the same seats file)."""
+    table = make_table(tmp_path, players=2, seed=11, bots=1)
+    host = await start_host(table)
+    ann = make_client(host.address, "Ann", tokens)
+    await ann.start()
+    await until(lambda: table.game_under_way, "the game begun")
+    await ann.close()
+    await until(lambda: not table.seats[1].connected, "Ann away")
+    watcher = make_client(host.address, "Ann", tokens, watch=True)
+    await watcher.start()
+    await until(lambda: table.watching == 1, "Ann watching")
+    return table, host, watcher
+
+
+async def test_a_spectator_takes_back_the_seat_kept_for_them_mid_game(tmp_path: Path) -> None:
+    """Ann left her game and watches it: the client names her kept seat
+    (her token is kept for Ann at this table, and Ann's seat is away), and
+    sitting down under that name gives her that seat, mid-game, by the
+    token: connected again, played by her and not by the bot."""
+    tokens = tmp_path / "seats.json"
+    table, host, watcher = await watching_a_game_with_my_seat_away(tmp_path, tokens)
+    try:
+        assert table.seats[1].name == "Ann"  # the bot sat first
+        name = watcher.kept_seat(table.lobby())
+        assert name == "Ann" and watcher.may_sit_down
+        watcher.sit_down(name)
+        welcome = await next_event_that(watcher, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 1
+        await until(lambda: table.seats[1].connected, "Ann back in her seat")
+        await until(lambda: table.watching == 0, "Ann no longer watching")
+        assert watcher.seat == 1 and watcher.kept_seat(table.lobby()) is None
+    finally:
+        await watcher.close()
+        await host.close()
+
+
+async def test_a_seat_not_theirs_is_refused_in_words_though_the_name_matches(
+    tmp_path: Path,
+) -> None:
+    """The seats file holds a token for Ann at this table that is not the
+    token of Ann's seat (another Ann's, or a file copied from elsewhere):
+    the name points at her seat, but the table goes by the token, refuses,
+    and the spectator reads why and watches on; Ann's seat still waits."""
+    tokens = tmp_path / "seats.json"
+    table, host, watcher = await watching_a_game_with_my_seat_away(tmp_path, tokens)
+    try:
+        TokenStore(tokens).remember(watcher.address, "Ann", table.table_id, secrets.token_hex(16))
+        await watcher.close()
+        watcher = make_client(host.address, "Ann", tokens, watch=True)
+        await watcher.start()
+        lobby = table.lobby()
+        assert watcher.kept_seat(lobby) == "Ann"
+        watcher.sit_down("Ann")
+        refused = await next_event_that(watcher, is_refusal)
+        assert isinstance(refused, Notice)
+        assert refused.text == "no seat for you: Ann's seat is kept for another token; you watch on"
+        assert watcher.seat is None and watcher.watch and watcher.may_sit_down
+        assert not table.seats[1].connected
+    finally:
+        await watcher.close()
+        await host.close()
+
+
+async def test_names_kept_for_another_table_at_that_address_point_at_no_seat(
+    tmp_path: Path,
+) -> None:
+    """A token kept for Ann at an older table that ran at this address
+    holds no seat at this one: the client offers none, though an Ann of
+    this table is away."""
+    tokens = tmp_path / "seats.json"
+    table, host, watcher = await watching_a_game_with_my_seat_away(tmp_path, tokens)
+    try:
+        store = TokenStore(tokens)
+        store.remember(watcher.address, "Ann", "an-older-table", secrets.token_hex(16))
+        await watcher.close()
+        watcher = make_client(host.address, "Ann", tokens, watch=True)
+        await watcher.start()
+        assert watcher.kept_seat(table.lobby()) is None
+    finally:
+        await watcher.close()
         await host.close()

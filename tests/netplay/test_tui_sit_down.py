@@ -8,11 +8,19 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from app_helpers import screen_text, wait_for, words_shown
-from netplay_support import LOOPBACK, free_udp_port, make_table, start_host
+from netplay_support import (
+    LOOPBACK,
+    free_udp_port,
+    make_table,
+    run_table,
+    start_host,
+    stop_runner,
+)
 from textual.app import App
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -25,7 +33,12 @@ from threeup_tui.app.screens.lobby import SIT_HINT, LobbyScreen, SitNameScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.host import NetHost
+from threeup_tui.netplay.tokens import TokenStore
+from threeup_tui.table import Table, TableRunner
 
 SIT_KEY = "s Sit down"
 
@@ -61,7 +74,7 @@ def lobby_words(app: App[int]) -> str:
 
 
 def footer(app: App[int]) -> str:
-    return screen_text(app).splitlines()[-1]
+    return (screen_text(app).splitlines() or [""])[-1]  # nothing drawn yet: no keys
 
 
 async def watching_in_the_lobby(pilot: Pilot[int], host: HostedClient) -> ThreeUpApp:
@@ -262,3 +275,156 @@ async def test_one_who_sat_down_and_left_mid_game_gets_the_seat_back_from_the_jo
         )
         assert app.session is not None and app.session.seat == 2
         assert host.table.seats[2].connected
+
+
+TAKE_KEY = "s Take your seat"
+
+
+@dataclass
+class AnnsTable:
+    table: Table
+    host: NetHost
+    runner: TableRunner
+
+    async def close(self) -> None:
+        await stop_runner(self.runner)
+        await self.host.close()
+
+
+async def ann_left_her_game(tmp_path: Path) -> AnnsTable:
+    """A dedicated host's game of two under way, Ann's seat waiting for her:
+    she sat down (her token kept in this account's seats file), laid her
+    face-up cards and left once play began.  Nobody takes her seat over
+    (the host's --takeover-after is long), so the game waits for her."""
+    table = make_table(tmp_path, players=2, seed=12, bots=1)
+    host = await start_host(table)
+    runner = await run_table(table)  # the bot's moves
+    ann = NetClient(LOOPBACK, host.address[1], "Ann", tokens=TokenStore())
+    await ann.start()
+    try:
+        chosen = False
+        for _ in range(1000):
+            view = ann.view
+            if view is not None and view.phase == "setup" and not chosen:
+                ann.choose_face_up(list(view.hand[:3]))
+                chosen = True
+            if view is not None and view.phase == "play":
+                break
+            await asyncio.sleep(0.01)
+        assert ann.view is not None and ann.view.phase == "play"
+    finally:
+        await ann.close()
+    for _ in range(500):
+        if not table.seats[1].connected:
+            break
+        await asyncio.sleep(0.01)
+    assert not table.seats[1].connected
+    return AnnsTable(table, host, runner)
+
+
+def watching_app(host: NetHost, name: str) -> ThreeUpApp:
+    """``threeup join HOST --name NAME --watch``: "Only watch" on the form."""
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", name, watch=True)
+    launcher = Launcher(announce_address="off", listen_port=free_udp_port())
+    return create_app(launcher, StartSpec(mode="join", join=join))
+
+
+async def test_a_spectator_takes_back_their_kept_seat_with_s_at_the_table(
+    tmp_path: Path,
+) -> None:
+    """Ann left her game mid-way and watches it now: the table screen's
+    footer offers "s Take your seat" (her token is kept for Ann at this
+    table, and Ann's seat is away).  s gives her that seat: her cards and
+    the keys to play them show, the bot's is her only opponent's row, and
+    she watches no more.  She had to leave and join again before."""
+    at = await ann_left_her_game(tmp_path)
+    table, host = at.table, at.host
+    app = watching_app(host, "Ann")
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, TableScreen) and table.watching == 1,
+                timeout=20,
+                what="Ann watching her game",
+            )
+            await wait_for(pilot, lambda: TAKE_KEY in footer(app), what="the key offered")
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            assert not screen.query_one("#mine").display  # a spectator's table: no cards
+
+            await pilot.press("s")
+            await wait_for(
+                pilot,
+                lambda: app.session is not None and app.session.seat == 1,
+                timeout=20,
+                what="Ann back in her seat",
+            )
+            await wait_for(pilot, lambda: table.seats[1].connected, what="connected")
+            await wait_for(pilot, lambda: table.watching == 0, what="no longer watching")
+            await wait_for(
+                pilot,
+                lambda: (
+                    list(app.screen.query(OpponentPane)) != []
+                    and [p.seat for p in app.screen.query(OpponentPane)] == [0]
+                ),
+                what="the bot her only opponent",
+            )
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            assert screen.query_one("#mine").display and screen.query_one("#hand-box").display
+            assert TAKE_KEY not in footer(app) and "u Pick up" in footer(app)
+    finally:
+        await at.close()
+
+
+async def test_a_seat_that_is_not_theirs_is_refused_in_words_at_the_table(
+    tmp_path: Path,
+) -> None:
+    """This account keeps a token for "Ann" at the table, but not the token
+    of Ann's seat (the name alone is no identity): the key is offered (the
+    name points at an away seat), and s is refused in words on the status
+    line; the spectator watches on and Ann's seat still waits.  A spectator
+    with no token kept at this table is offered no key at all, even as Ann."""
+    at = await ann_left_her_game(tmp_path)
+    table, host = at.table, at.host
+    address = f"{LOOPBACK}:{host.address[1]}"
+    TokenStore().remember(address, "Ann", table.table_id, secrets.token_hex(16))
+    app = watching_app(host, "Ann")
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, TableScreen) and TAKE_KEY in footer(app),
+                timeout=20,
+                what="the key offered",
+            )
+            await pilot.press("s")
+            await wait_for(
+                pilot,
+                lambda: "Ann's seat is kept for another token; you watch on" in screen_text(app),
+                timeout=20,
+                what="why there is no seat",
+            )
+            assert app.session is not None and app.session.seat is None
+            assert not table.seats[1].connected and table.watching == 1
+            await wait_for(pilot, lambda: TAKE_KEY in footer(app), what="offered again")
+
+        # An account that never sat at this table (its name is not why).
+        TokenStore().path.unlink()
+        other = watching_app(host, "Ann")
+        async with other.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(other.screen, TableScreen) and table.watching == 1,
+                timeout=20,
+                what="watching, with no seat kept",
+            )
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            assert TAKE_KEY not in footer(other)
+            await pilot.press("s")
+            await asyncio.sleep(0.3)
+            assert other.session is not None and other.session.seat is None
+    finally:
+        await at.close()

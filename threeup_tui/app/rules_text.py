@@ -62,6 +62,7 @@ KEYS_HELP = """\
 | f then 1-3 | flip a face-down card |
 | h | hint: select what the best bot would do (⏎ then does it) |
 | Esc | clear the selection |
+| s | watching: take back your own seat, kept for you at this table (offered only then) |
 | c | chat (⏎ sends; Esc, or ⏎ on an empty line, goes back to the cards) |
 | Tab | into the moves or the chat: then ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from ..rules import Move, Options
-from .events import ActionRejected, Event, Notice
+from .events import ActionRejected, Event, Lobby, Notice
 
 
 class TableClient(ABC):
@@ -107,6 +107,13 @@ class TableClient(ABC):
         (:meth:`sit_down`).  Only a spectator across the network can: every
         other client has its seat."""
         return False
+
+    def kept_seat(self, lobby: Lobby) -> str | None:
+        """The name of a seat at this table that waits for this spectator
+        (its token is kept here, and nobody plays it from a terminal now),
+        which :meth:`sit_down` under that name takes back; else None.  The
+        table decides: the token is the identity, never the name."""
+        return None
 
     def sit_down(self, name: str | None = None) -> None:
         """Ask for a seat as a player joining the table would, under ``name``

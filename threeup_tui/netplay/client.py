@@ -41,6 +41,7 @@ from ..client.events import (
     ChatReceived,
     ConnectionChanged,
     GameSaved,
+    Lobby,
     LobbyChanged,
     Notice,
     TurnClock,
@@ -122,6 +123,9 @@ class NetClient(TableClient):
         self._seat_token = token  # the caller's (the SSH door's), for this one identity
         self._token = token  # the token the hellos send
         self._sit_task: asyncio.Task[None] | None = None  # sit_down's attempt, while it runs
+        # The names this account sat under at this very table (its table id,
+        # not only its address), read once a spectator's session is accepted.
+        self._kept_names: tuple[str, ...] = ()
         self.table_id: str | None = None  # from the host's ACCEPT
         self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
@@ -258,6 +262,10 @@ class NetClient(TableClient):
         told = None
         if self._tokens is not None and table_id is not None and self.seat is not None:
             told = self._tokens.remember(self.address, self.name, table_id, hello["token"])
+        self._kept_names = ()
+        if self._tokens is not None and table_id is not None and self.seat is None:
+            # Read here, once a connection, not at every look at the footer.
+            self._kept_names = tuple(self._tokens.names_kept(self.address, table_id))
         table = accept.get("table")
         self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
         if told is not None:
@@ -537,6 +545,20 @@ class NetClient(TableClient):
         asking = self._sit_task is not None and not self._sit_task.done()
         return self.watch and not asking and not self._closing and self._connection_open()
 
+    def kept_seat(self, lobby: Lobby) -> str | None:
+        """The name of a seat that waits for this spectator: a person's seat,
+        nobody playing it from a terminal now, under a name this account
+        keeps a token for at this table.  The name only points at the seat
+        to offer; the token kept under it is what the table goes by, and it
+        gives that token's seat or none."""
+        if not self.watch or not self._kept_names:
+            return None
+        kept = {name_key(name): name for name in self._kept_names}
+        for slot in lobby.seats:
+            if slot.kind == "human" and not slot.connected and name_key(slot.name) in kept:
+                return kept[name_key(slot.name)]
+        return None
+
     def sit_down(self, name: str | None = None) -> None:
         """Ask the table for a seat as a player joining it does: a new
         session whose hello asks for a seat under ``name`` (this client's
@@ -559,7 +581,14 @@ class NetClient(TableClient):
         try:
             client = await self._handshake(hello)
         except TableRefused as err:
-            self._emit(Notice(f"no seat for you: {err.reason}; you watch on"))
+            why = err.reason
+            if why == TABLE_FULL and name_key(name) in map(name_key, self._kept_names):
+                # Asked for the seat kept under this name (the table screen's
+                # s): "the table is full" would not say why that seat is not
+                # this player's.  The table knew no seat by the token kept.
+                # (Short: the status line holds it in one line at 80 columns.)
+                why = f"{name}'s seat is kept for another token"
+            self._emit(Notice(f"no seat for you: {why}; you watch on"))
             return
         except (ConnectionError, NetError) as err:  # no answer, nothing listening
             self._emit(Notice(f"no seat for you: {err}; you watch on"))

@@ -111,6 +111,15 @@ class TokenStore:
         token = self._names_at(address).get(name_key(name))
         return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
 
+    def names_kept(self, address: str, table_id: str) -> list[str]:
+        """As :meth:`names_at`, only if the table last reached at ``address``
+        is ``table_id``: names kept for an older table that ran there hold
+        no seat at this one."""
+        data = self._load()
+        if data["addresses"].get(address) not in (table_id, f"{table_id}@{address}"):
+            return []
+        return self.names_at(address)
+
     def names_at(self, address: str) -> list[str]:
         """The names this account has sat under at the table last reached at
         ``address``, as they were given (cleaned; a file from before names

@@ -29,6 +29,19 @@ class GameApp(Protocol):
     def route(self) -> None: ...
 
 
+def seat_to_take_back(session: Session) -> str | None:
+    """The name of this spectator's own seat, waiting for them at the table
+    (their token is kept for it, and nobody plays it from a terminal), for s
+    to ask for it back; None when there is none, or the key cannot work now
+    (the link lost, an asking under way).  The table checks the token."""
+    lobby = session.lobby
+    if lobby is None or session.seat is not None or not session.live or session.reconnecting:
+        return None
+    if not session.client.may_sit_down:
+        return None
+    return session.client.kept_seat(lobby)
+
+
 CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
 
 

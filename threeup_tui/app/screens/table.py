@@ -38,7 +38,7 @@ from ..widgets.status_line import (
     StatusLine,
     withdraw,
 )
-from .base import TableScreenBase
+from .base import TableScreenBase, seat_to_take_back
 from .game_over import GameOverScreen, closes_on_others
 
 # view.source -> the zone whose cards are played now
@@ -103,6 +103,8 @@ class TableScreen(TableScreenBase):
         Binding("d", "draw", "Draw"),
         Binding("f", "flip_prompt", "Flip"),
         Binding("h", "hint", "Hint"),
+        # A spectator whose own seat waits for them (D17): shown only then.
+        Binding("s", "take_seat", "Take your seat"),
         *(Binding(str(n % 10), f"number({n})", show=False) for n in range(1, 11)),
         # Reading the log and chat: Tab into them, then ↑ ↓ PgUp PgDn Home End.
         Binding("escape", "escape", "Clear", show=False),
@@ -130,7 +132,7 @@ class TableScreen(TableScreenBase):
         self._to_act_seen: int | None = None  # and whose turn it was
         self._turn_followed: tuple[int | None, str] | None = None  # (seat, phase) scrolled to
         self._panes: dict[int, OpponentPane] = {}
-        self._keys_for: tuple[bool, bool, bool] | None = None
+        self._keys_for: tuple[bool, bool, bool, str | None] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -266,7 +268,12 @@ class TableScreen(TableScreenBase):
             widget = self.query_one(id_)
             if widget.display == hide:
                 widget.display = not hide
-        keys = (watcher, view.phase == "over", session.live)
+        if set(self._panes) != set(seat_order(view)):
+            # A spectator who took their seat back: the opponents are the
+            # others now, in play order from it (their own row went on
+            # showing as an opponent's, beside their cards).
+            self.run_worker(self._seat_opponents(view), group="opponents", exclusive=True)
+        keys = (watcher, view.phase == "over", session.live, seat_to_take_back(session))
         if keys != self._keys_for:
             self._keys_for = keys
             self.refresh_bindings()  # the footer offers what this seat can do now
@@ -322,6 +329,18 @@ class TableScreen(TableScreenBase):
                 ),
                 roomy,
             )
+
+    async def _seat_opponents(self, view: View) -> None:
+        """Show the opponents of ``view``'s seat, in play order."""
+        box = self.query_one("#opponents")
+        await box.remove_children()
+        self._panes = {seat: OpponentPane(seat) for seat in seat_order(view)}
+        await box.mount_all(self._panes.values())
+        self._turn_followed = None
+        if self._set_roomy():
+            for row in self.query(CardRow):
+                row.relayout()
+        self.sync(force=True)
 
     def _follow_turn(self, view: View) -> None:
         """Keep the seat that plays now in sight: a short terminal shows two
@@ -510,19 +529,24 @@ class TableScreen(TableScreenBase):
             return  # typed into the chat box, which went on to the screen too
         if event.key in self.WATCHER_TOLD:
             withdraw(self.app, WATCHING)  # one note, however many presses
-            self.notify("only the players play", title=WATCHING, timeout=3)
+            session = self.session
+            kept = seat_to_take_back(session) if session is not None else None
+            words = "only the players play" + (": s takes your seat back" if kept else "")
+            self.notify(words, title=WATCHING, timeout=3)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return super().check_action(action, parameters)
         # A watcher has no cards, and a game over takes no moves: no card
         # keys (nor a hint) in the footer then; the result's key only then.
+        session = self.session
+        if action == "take_seat":
+            return session is not None and seat_to_take_back(session) is not None
         view = self._view()
         if view is None:
             return True
         if action == "game_over":
             return view.phase == "over"
-        session = self.session
         closed = session is not None and not session.live  # no move can reach the table
         return not (
             action in self.SEAT_ACTIONS and (view.seat is None or view.phase == "over" or closed)
@@ -780,6 +804,17 @@ class TableScreen(TableScreenBase):
         {"play": self.action_play, "pickup": self.action_pickup, "draw": self.action_draw}.get(
             event.button.id or "", lambda: None
         )()
+
+    def action_take_seat(self) -> None:
+        """A spectator takes back the seat that waits for them, as the lobby's
+        s sits one down: the table gives it to the token kept for its name,
+        and refuses, in words, a seat that is not theirs."""
+        session = self.session
+        name = seat_to_take_back(session) if session is not None else None
+        if session is None or name is None:
+            return
+        self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
+        session.client.sit_down(name)
 
     # ------------------------------------------------------------ chat and more
     def action_chat(self) -> None:
