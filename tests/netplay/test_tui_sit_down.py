@@ -28,6 +28,7 @@ from textual.widgets import Checkbox, Input, OptionList
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import SIT_HINT, LobbyScreen, SitNameScreen
 from threeup_tui.app.screens.setup import SetupScreen
@@ -291,12 +292,12 @@ class AnnsTable:
         await self.host.close()
 
 
-async def ann_left_her_game(tmp_path: Path) -> AnnsTable:
+async def ann_left_her_game(tmp_path: Path, takeover_after: float = 600.0) -> AnnsTable:
     """A dedicated host's game of two under way, Ann's seat waiting for her:
     she sat down (her token kept in this account's seats file), laid her
-    face-up cards and left once play began.  Nobody takes her seat over
-    (the host's --takeover-after is long), so the game waits for her."""
-    table = make_table(tmp_path, players=2, seed=12, bots=1)
+    face-up cards and left once play began.  By default nobody takes her
+    seat over (a long --takeover-after), so the game waits for her."""
+    table = make_table(tmp_path, players=2, seed=12, bots=1, takeover_after=takeover_after)
     host = await start_host(table)
     runner = await run_table(table)  # the bot's moves
     ann = NetClient(LOOPBACK, host.address[1], "Ann", tokens=TokenStore())
@@ -426,5 +427,49 @@ async def test_a_seat_that_is_not_theirs_is_refused_in_words_at_the_table(
             await pilot.press("s")
             await asyncio.sleep(0.3)
             assert other.session is not None and other.session.seat is None
+    finally:
+        await at.close()
+
+
+async def test_between_games_the_result_box_offers_the_kept_seat(tmp_path: Path) -> None:
+    """Ann left, the bot played her seat to the end (D17), and the table
+    waits for a player before dealing again: Ann, watching, reads the
+    result box, whose footer offers "s Take your seat" (it covers the
+    table's keys).  s seats her, and the box is a player's now: it offers
+    the next game, which she asks for and which is dealt to her seat."""
+    at = await ann_left_her_game(tmp_path, takeover_after=0.2)
+    table = at.table
+    app = watching_app(at.host, "Ann")
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, GameOverScreen) and TAKE_KEY in footer(app),
+                timeout=30,
+                what="the result box offering the seat",
+            )
+            assert "r Next game" not in footer(app)
+            await pilot.press("s")
+            await wait_for(
+                pilot,
+                lambda: app.session is not None and app.session.seat == 1,
+                timeout=20,
+                what="Ann back in her seat",
+            )
+            await wait_for(pilot, lambda: table.seats[1].connected, what="connected")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, GameOverScreen) and "r Next game" in footer(app),
+                what="the next game offered",
+            )
+            assert TAKE_KEY not in footer(app)
+            await asyncio.sleep(0.6)  # the box's grace against a stray r
+            await pilot.press("r")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, SetupScreen),
+                timeout=20,
+                what="the next game dealt to her",
+            )
     finally:
         await at.close()

@@ -26,7 +26,7 @@ from ..text import MUTED, clean
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
-from .base import TableScreenBase
+from .base import TableScreenBase, seat_to_take_back
 
 # The Rematch button has the focus, and ⏎ is also the table's Play key: a
 # ⏎ typed as the last card went down (or queued behind it) pressed Rematch
@@ -168,6 +168,9 @@ class GameOverScreen(ModalScreen[None]):
         # "esc See the table" beside "Save (s)" and "Table (t)"; the longer
         # button's word cut "Leave (q)" at 70 columns).  Esc works too.
         Binding("s", "save", "Save"),
+        # A spectator's s (the host's saves): their own seat, waiting for them
+        # between games, as the table's s offers it; shown only then.
+        Binding("s", "take_seat", "Take your seat"),
         Binding("b", "bot_level", "Bot level"),
         Binding("t,escape", "close", "Table"),
         Binding("c", "chat", "Chat"),
@@ -179,6 +182,9 @@ class GameOverScreen(ModalScreen[None]):
         self.table = table
         self.offers = offers_for(table.session)
         self._shown_at = time.monotonic()  # again on mount: see REMATCH_GRACE
+        self._take_shown = False  # whether the footer offers "s Take your seat"
+        session = table.session
+        self._seated_when_made = session is not None and session.seat is not None
 
     def compose(self) -> ComposeResult:
         session = self.table.session
@@ -233,6 +239,16 @@ class GameOverScreen(ModalScreen[None]):
         session = self.table.session
         for shown in self.query("#bot-level").results(Static):
             shown.update(bot_level_words(session.lobby if session is not None else None))
+        if self._seated_when_made is False and session is not None and session.seat is not None:
+            # A spectator took their seat back here: the box is made again,
+            # for a player (the next game's key: they are asked for it too).
+            self._seated_when_made = True
+            self.run_worker(self._made_again(), group="game-over", exclusive=True)
+            return
+        take = session is not None and seat_to_take_back(session) is not None
+        if take != self._take_shown:
+            self._take_shown = take
+            self.refresh_bindings()  # "s Take your seat" comes and goes with the lobby
         offers = offers_for(session)
         rematch = self.offers.rematch and offers.rematch
         if offers.waiting == self.offers.waiting and rematch == self.offers.rematch:
@@ -249,6 +265,12 @@ class GameOverScreen(ModalScreen[None]):
             button.disabled = not rematch
         self.refresh_bindings()
 
+    async def _made_again(self) -> None:
+        await self.recompose()
+        self._take_shown = False
+        self.refresh_bindings()
+        self.on_mount()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys (and the footer) offer only what this seat may do.
         if action in ("rematch", "next_game"):
@@ -260,6 +282,9 @@ class GameOverScreen(ModalScreen[None]):
             return self.offers.bots
         if action == "chat":
             return self.table.check_action("chat", ())
+        if action == "take_seat":
+            session = self.table.session
+            return session is not None and seat_to_take_back(session) is not None
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -292,6 +317,14 @@ class GameOverScreen(ModalScreen[None]):
         session = self.table.session
         if session is not None and self.offers.bots and session.lobby is not None:
             session.client.set_bot_level(next_bot_level(session.lobby.bot_level))
+
+    def action_take_seat(self) -> None:
+        """As the table's s: the seat kept for this spectator, between games."""
+        session = self.table.session
+        name = seat_to_take_back(session) if session is not None else None
+        if session is not None and name is not None:
+            self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
+            session.client.sit_down(name)
 
     def action_next_game(self) -> None:
         self.action_rematch()
