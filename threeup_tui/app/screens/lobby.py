@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ...addresses import show_address
+from ...addresses import every_address, show_address
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...launcher import NO_NAME
@@ -84,15 +84,26 @@ def join_lines(client: object) -> list[Content]:
     """How others join the host's table: the game port, and the SSH door's port."""
     lines = []
     address = getattr(client, "address", None)
+    game_on_ipv6 = False
     if isinstance(address, tuple) and len(address) == 2:
         # Short enough for the lobby's column at 80x24, with a 5-digit port
         # (the join screen's LAN list needs no words here).
-        where = show_address(reach(address[0]), address[1])
+        host, port = reach(address[0]), address[1]
+        where = show_address(host, port)
         lines.append(Content.assemble("Join: ", (f"threeup join {where}", "bold")))
+        game_on_ipv6 = every_address(address[0])
+        if game_on_ipv6:
+            # HOST:PORT with an IPv6 address is no address at all ("fd00::5:5000"
+            # even reads as another IPv6 address): a friend on IPv6 writes brackets.
+            lines.append(Content.styled(f"IPv6: threeup join [{host}]:{port}", MUTED))
     ssh = getattr(client, "ssh_address", None)
     if isinstance(ssh, tuple) and len(ssh) == 2:
         where = f"-p {ssh[1]} {reach(ssh[0])}"
         lines.append(Content.assemble("SSH, nothing to install: ", (f"ssh {where}", "bold")))
+        if game_on_ipv6 and ssh[0] == "0.0.0.0":
+            # --ssh-port 0 on every address: the door took one free port, on
+            # IPv4 (IPv6 would have had another), while the game takes both.
+            lines.append(Content.styled("(the SSH door listens on IPv4 only)", MUTED))
     return lines
 
 
@@ -165,7 +176,7 @@ def reach(bound: str) -> str:
     """What others type to reach an address the table is bound to: a table
     bound to every address is reached by this machine's own ("HOST"), one
     bound to 127.0.0.1 only by that address, from this machine."""
-    return "HOST" if bound in ("", "0.0.0.0", "::") else bound
+    return "HOST" if bound in ("", "0.0.0.0") or every_address(bound) else bound
 
 
 def first_seat_to_act_on(lobby: Lobby, host: bool) -> int:
