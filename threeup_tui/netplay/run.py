@@ -12,7 +12,7 @@ import signal
 import sys
 from typing import Any
 
-from ..addresses import reached_here, show_address, ssh_door_bind
+from ..addresses import every_address, reached_here, show_address, ssh_door_bind
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -266,6 +266,14 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     # the line names the table's bind, not whichever socket came first.
     shown = show_address(bound[0] if door_bind else hosting.bind, bound[1])
     print(f"threeup ssh door listening on {shown}", file=sys.stderr, flush=True)
+    if door_bind == "0.0.0.0" and every_address(hosting.bind):  # ssh_door_bind, port 0
+        # Beside "threeup host listening on [::]:PORT", 0.0.0.0 is easily
+        # read past, and a friend on IPv6 sent to the door finds nothing.
+        log.info(
+            "the SSH door listens on IPv4 only, while the table takes IPv6 too: with "
+            "--ssh-port 0, IPv4 and IPv6 would get two different free ports (give "
+            "--ssh-port a number for a door on both)"
+        )
     return door
 
 
