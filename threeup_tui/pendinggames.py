@@ -13,6 +13,14 @@ game has its identity (its table's id, its number there); a game against
 bots here has none, and is given one of its own as it is kept aside, so
 that a crash between adding it and removing its file adds no second row.
 
+A hosted game's record goes in the history's ``records/``.  When that
+cannot be written either (the data directory read-only, full, a file), the
+record is kept here too, beside the games kept aside (``record-*.json``,
+written as they are: atomically, yours alone), and moved into
+``records/`` as its game is added.  If ``records/`` cannot take it even
+then (the history writable again, its records/ not), the game is counted
+without it, as a game ending then would be, and the player is told.
+
 A pending file that cannot be read (changed by hand, cut short) is moved
 aside (``NAME.damaged``) with a line for the player, never a traceback.
 A confined guest keeps nothing, here as in the history.
@@ -23,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,12 +39,14 @@ from typing import Any
 
 from .history import FinishedGame, History, HistoryError, SeatEntry
 from .paths import not_a_directory, state_dir
-from .recordfile import read_json, set_aside, write_atomic
+from .recordfile import read_json, read_text, set_aside, write_atomic
 from .rules import MalformedRecord
 from .rules.state import MAX_PLAYERS, MIN_PLAYERS
 
 PENDING_DIR = "pending-games"
 PENDING_FORMAT = "threeup-pending-game/1"
+RECORD_NOT_KEPT = "Your games: the game's record could not be kept"
+RECORD_PREFIX = "record-"  # a record kept here: never "game-*.json", which is a pending game
 KINDS = ("you", "human", "bot")
 KEPT_ASIDE = "this game is kept, and added when the history can be written"
 
@@ -53,7 +64,7 @@ def count_game(
     game aside, to be added later."""
     lines = add_pending_games(history, folder)
     try:
-        game_id, note = history.add(game)
+        game_id, added = _add(history, game, folder)
     except HistoryError as err:
         if not history.enabled:
             return -1, []
@@ -65,7 +76,78 @@ def count_game(
             why_not = not_a_directory(folder or pending_dir()) or why.strerror or why
             return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
         return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
-    return game_id, [*lines, *([note] if note else [])]
+    return game_id, [*lines, *added]
+
+
+def keep_record_aside(
+    write: Callable[[Path], str | None], folder: Path | None = None
+) -> tuple[Path | None, str | None]:
+    """Keep a finished game's record beside the games kept aside, written by
+    ``write`` (None once the file is written, else why not), for a game
+    whose record the history's ``records/`` cannot take: where it is kept,
+    or None and why not.  Written now, while the table still holds that
+    game (the history is written later, from a worker thread, and a
+    rematch may have begun by then)."""
+    folder = folder or pending_dir()
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    path = folder / f"{RECORD_PREFIX}{stamp}-{secrets.token_hex(4)}.json"
+    why = write(path)
+    return (path, None) if why is None else (None, why)
+
+
+def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int | None, list[str]]:
+    """``history.add(game)``, a record kept here moved into ``records/``
+    first: its row id, and the lines to tell.  A record that cannot go
+    there (the history writable, records/ not) is not kept: the game is
+    counted without it, as a game ending then is, and said so."""
+    here = _record_kept_here(game, folder)
+    placed, why = (None, None) if here is None else _copy_to_records(history, here)
+    row = game if here is None else replace(game, record=None if placed is None else str(placed))
+    try:
+        game_id, note = history.add(row)
+    except HistoryError:
+        if placed is not None:
+            with contextlib.suppress(OSError):  # the game and its record wait here, as they were
+                placed.unlink(missing_ok=True)
+        raise
+    lines = [note] if note else []
+    if here is None:
+        return game_id, lines
+    with contextlib.suppress(OSError):
+        here.unlink(missing_ok=True)  # in records/ now, or not kept
+        if game_id is None and placed is not None:  # kept already, with its own record
+            placed.unlink(missing_ok=True)
+    if placed is None:
+        lines.append(f"{RECORD_NOT_KEPT}: {why}; the game is counted without it")
+    return game_id, lines
+
+
+def _record_kept_here(game: FinishedGame, folder: Path | None) -> Path | None:
+    """The game's record, if it is one kept beside the games kept aside."""
+    if game.record is None:
+        return None
+    record = Path(game.record)
+    folder = folder or pending_dir()
+    if record.parent != folder or not record.name.startswith(RECORD_PREFIX):
+        return None
+    return record
+
+
+def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str | None]:
+    """A copy of ``record`` in the history's ``records/``: where, or None and why not."""
+    try:
+        text = read_text(record)
+    except (OSError, ValueError) as err:
+        return None, f"cannot read {record}: {getattr(err, 'strerror', None) or err}"
+
+    def write(path: Path) -> str | None:
+        try:
+            write_atomic(path, text, new=True)
+        except OSError as err:  # FileExistsError too: keep_record tries the next name
+            return f"cannot save to {path}: {err.strerror or err}"
+        return None
+
+    return history.keep_record(write)
 
 
 def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
@@ -108,11 +190,10 @@ def add_pending_games(history: History, folder: Path | None = None) -> list[str]
             lines.append(_set_aside(path, str(err).removeprefix(f"{path}: ")))
             continue
         try:
-            game_id, note = history.add(game)
+            game_id, said = _add(history, game, folder)
         except HistoryError:
             break
-        if note:
-            lines.append(note)
+        lines.extend(said)
         # Its record (if any) is the row's now: only the pending file goes.
         # One that cannot be removed is added again next time: its identity keeps it one row.
         with contextlib.suppress(OSError):
@@ -224,4 +305,11 @@ def _text(data: dict[str, Any], key: str) -> str:
     return value
 
 
-__all__ = ["add_pending_games", "count_game", "keep_aside", "pending_dir", "pending_games"]
+__all__ = [
+    "add_pending_games",
+    "count_game",
+    "keep_aside",
+    "keep_record_aside",
+    "pending_dir",
+    "pending_games",
+]

@@ -8,12 +8,21 @@ import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from threeup_tui.history import FinishedGame, History, SeatEntry
-from threeup_tui.pendinggames import add_pending_games, count_game, pending_dir, pending_games
+from threeup_tui.pendinggames import (
+    KEPT_ASIDE,
+    add_pending_games,
+    count_game,
+    keep_record_aside,
+    pending_dir,
+    pending_games,
+)
+from threeup_tui.recordfile import write_atomic
 
 
 def game(place: int = 1, table_id: str | None = None, number: int | None = None) -> FinishedGame:
@@ -191,3 +200,87 @@ def test_a_game_that_cannot_be_kept_aside_either_says_so(own_directories: dict[s
     assert game_id == -1 and len(lines) == 1
     assert "not counted (nor kept aside:" in lines[0] and "\n" not in lines[0]
     assert lines[0].endswith(f"(nor kept aside: {state} is a file, not a directory)")
+
+
+# ------------------------------------------------ a record kept with the game
+RECORD_TEXT = '{\n "format": "a record, as the table writes it"\n}\n'
+
+
+def write_record(path: Path) -> str | None:
+    """What the app's writer does (the table's save): a new file, atomically."""
+    try:
+        write_atomic(path, RECORD_TEXT, new=True)
+    except OSError as err:
+        return str(err.strerror or err)
+    return None
+
+
+def hosted_game_ending_now(history: History) -> FinishedGame:
+    """A hosted game ends: its record goes in records/, or, when that cannot
+    be written, beside the games kept aside (as the app does)."""
+    kept, _why = history.keep_record(write_record)
+    if kept is None:
+        kept, _why = keep_record_aside(write_record)
+    return replace(game(2), record=None if kept is None else str(kept))
+
+
+def test_a_game_kept_aside_with_no_records_dir_keeps_its_record_and_replays_later(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    """The data directory could not be written: the record was "not kept",
+    the game kept aside without it, and "Your games" later showed a game
+    with nothing to replay.  The record waits beside the game (owner-only,
+    as the game's file), and goes into records/ as the game is added."""
+    history = History()
+    history.add(game(1))
+    with read_only(history.path.parent):
+        ended = hosted_game_ending_now(history)
+        game_id, lines = count_game(history, ended)
+    assert game_id == -1 and lines[0].endswith(KEPT_ASIDE)
+    (waiting,) = pending_dir().glob("record-*.json")
+    assert ended.record == str(waiting)
+    assert waiting.stat().st_mode & 0o077 == 0  # whom you played and every card: yours alone
+    assert add_pending_games(history)  # the history can be written again
+    (row, _first) = history.games()
+    assert row.record is not None and Path(row.record).parent == history.records_dir
+    assert Path(row.record).read_text() == RECORD_TEXT  # the game replays
+    assert list(pending_dir().iterdir()) == []  # nothing left behind
+
+
+def test_a_record_kept_aside_waits_while_the_history_is_still_locked() -> None:
+    """Added while the history is still held: no copy is left in records/,
+    and the record still waits with its game; once free, one copy in records/."""
+    history = History()
+    history.add(game(1))
+    history.records_dir.parent.mkdir(parents=True, exist_ok=True)
+    history.records_dir.write_text("a file where records/ should be")  # no record kept there
+    ended = hosted_game_ending_now(history)
+    with held(history):
+        count_game(history, ended)
+    history.records_dir.unlink()
+    with held(history):
+        assert add_pending_games(history) == []  # still locked: left for later
+    assert not history.records_dir.exists() or list(history.records_dir.iterdir()) == []
+    assert len(list(pending_dir().glob("record-*.json"))) == 1 and len(pending_games()) == 1
+    add_pending_games(history)
+    assert [p.read_text() for p in history.records_dir.iterdir()] == [RECORD_TEXT]
+    assert history.games()[0].record == str(next(history.records_dir.iterdir()))
+    assert list(pending_dir().iterdir()) == []
+
+
+def test_a_record_that_records_cannot_take_when_the_game_is_added_is_said_not_kept() -> None:
+    """The history writable, records/ not (a file in its place): the game
+    is counted at once, without its record, as a game ending then is, and
+    the record kept aside for it is not left behind."""
+    history = History()
+    history.add(game(1))
+    history.records_dir.write_text("a file where records/ should be")
+    ended = hosted_game_ending_now(history)
+    assert ended.record is not None  # kept aside, for a moment
+    game_id, lines = count_game(history, ended)
+    assert game_id is not None and game_id > 0 and pending_games() == []
+    (line,) = lines
+    assert line.startswith("Your games: the game's record could not be kept: cannot keep records")
+    assert line.endswith("the game is counted without it") and "\n" not in line
+    assert history.games()[0].record is None  # no row pointing at a file that will go
+    assert list(pending_dir().iterdir()) == []

@@ -42,7 +42,7 @@ from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
-from ..pendinggames import add_pending_games, count_game
+from ..pendinggames import add_pending_games, count_game, keep_record_aside
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
@@ -798,6 +798,11 @@ class ThreeUpApp(App[int]):
                 return session.client.keep_record(str(path))
 
             kept, why = self.history.keep_record(write)
+            if kept is None:
+                # records/ cannot be written (nor, most likely, the history
+                # beside it): the record waits with the games kept aside, and
+                # goes into records/ as its game is added (pendinggames).
+                kept, _ = keep_record_aside(write)
             if kept is not None:
                 record = str(kept)
             elif not session.record_trouble_told:
