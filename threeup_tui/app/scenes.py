@@ -97,7 +97,7 @@ class SceneLauncher(Launcher):
         client = await super().host(replace(settings, bind="127.0.0.1", port=0))
         assert isinstance(client, HostedClient)
         # The picture shows what a table bound to every address (the default) shows.
-        client.shown_address = ("0.0.0.0", SCENE_PORT)
+        client.shown_address = ("::", SCENE_PORT)
         return client
 
     async def join(self, settings: JoinSettings) -> TableClient:
