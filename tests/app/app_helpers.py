@@ -179,3 +179,18 @@ def send_at_once(app: Any, keys: list[str]) -> None:
         event = events.Key(name, key if len(key) == 1 else None)
         event.set_sender(app)
         driver.send_message(event)
+
+
+def notes_heard(app: ThreeUpApp) -> list[str]:
+    """Every note the app shows from now on, as it comes ("title: message",
+    or the message alone): a note is withdrawn from the screen soon after."""
+    said: list[str] = []
+    notify = app.notify
+
+    def heard(message: str, *args: Any, **kwargs: Any) -> None:
+        title = kwargs.get("title")
+        said.append(f"{title}: {message}" if title else message)
+        notify(message, *args, **kwargs)
+
+    app.notify = heard  # type: ignore[method-assign]
+    return said

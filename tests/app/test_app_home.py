@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
+from app_helpers import fast_launcher, notes_heard, screen_text, send_at_once, wait_for
 from app_states import dealt, lobby_for
 from text_fit import cut_text
 from textual.pilot import Pilot
@@ -793,22 +793,14 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
     history = History()
     history.records_dir.mkdir(parents=True)
     app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
-    # Every note as it comes: a refusal is withdrawn from the status line soon after.
-    said: list[str] = []
-    notify = app.notify
-
-    def heard(message: str, *args: Any, **kwargs: Any) -> None:
-        said.append(f"{kwargs.get('title') or ''}: {message}")
-        notify(message, *args, **kwargs)
-
-    app.notify = heard  # type: ignore[method-assign]
+    said = notes_heard(app)  # a refusal is withdrawn from the status line soon after
     with read_only(history.records_dir):
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await play_a_game(app, pilot)
             await wait_for(pilot, lambda: bool(games_now()))
             await pilot.pause(0.5)
             assert not any(n.startswith("Not allowed") for n in said), said
-            (line,) = [n.removeprefix(": ") for n in said if "record" in n]
+            (line,) = [n for n in said if "record" in n]
             assert line.startswith("Your games: the game's record could not be kept: cannot save")
             assert line.endswith("the game is counted without it") and "\n" not in line
     (game,) = history.games()
@@ -827,14 +819,7 @@ async def test_a_data_dir_that_is_a_file_is_told_in_words_and_the_game_kept(
     data = own_directories["THREEUP_DATA_DIR"]
     data.write_text("a file where the data directory should be")
     app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
-    said: list[str] = []
-    notify = app.notify
-
-    def heard(message: str, *args: Any, **kwargs: Any) -> None:
-        said.append(message)
-        notify(message, *args, **kwargs)
-
-    app.notify = heard  # type: ignore[method-assign]
+    said = notes_heard(app)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await play_a_game(app, pilot)
         await wait_for(pilot, lambda: bool(pending_games()))

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
 
-from app_helpers import fast_launcher, wait_for
+from app_helpers import fast_launcher, notes_heard, wait_for
 from test_app_home import play_a_game
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -27,16 +26,9 @@ async def test_a_game_kept_aside_keeps_its_record_and_is_replayed_once_added(
 ) -> None:
     history = History()
     history.path.parent.mkdir(parents=True)
-    said: list[str] = []
     with read_only(history.path.parent):
         app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
-        notify = app.notify
-
-        def heard(message: str, *args: Any, **kwargs: Any) -> None:
-            said.append(message)
-            notify(message, *args, **kwargs)
-
-        app.notify = heard  # type: ignore[method-assign]
+        said = notes_heard(app)
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await play_a_game(app, pilot)
             await wait_for(pilot, lambda: bool(pending_games()), timeout=20)

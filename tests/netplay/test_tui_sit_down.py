@@ -78,16 +78,21 @@ def footer(app: App[int]) -> str:
     return (screen_text(app).splitlines() or [""])[-1]  # nothing drawn yet: no keys
 
 
-async def watching_in_the_lobby(pilot: Pilot[int], host: HostedClient) -> ThreeUpApp:
+async def watching_on(pilot: Pilot[int], table: Table, screen: type, what: str) -> ThreeUpApp:
+    """The app, once it watches ``table`` (its only spectator) on ``screen``."""
     app = pilot.app
     assert isinstance(app, ThreeUpApp)
     await wait_for(
         pilot,
-        lambda: isinstance(app.screen, LobbyScreen) and host.table.watching == 1,
+        lambda: isinstance(app.screen, screen) and table.watching == 1,
         timeout=20,
-        what="the spectator in the lobby",
+        what=what,
     )
     return app
+
+
+async def watching_in_the_lobby(pilot: Pilot[int], host: HostedClient) -> ThreeUpApp:
+    return await watching_on(pilot, host.table, LobbyScreen, "the spectator in the lobby")
 
 
 async def test_a_spectator_sits_down_with_s_and_plays_the_seat(host: HostedClient) -> None:
@@ -177,12 +182,7 @@ async def test_a_spectator_who_asks_as_the_game_begins_reads_why_at_the_table(
     app = create_app(launcher, StartSpec(mode="join", join=join))
     try:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            await wait_for(
-                pilot,
-                lambda: isinstance(app.screen, LobbyScreen) and table.watching == 1,
-                timeout=20,
-                what="Cy watching the lobby",
-            )
+            await watching_on(pilot, table, LobbyScreen, "Cy watching the lobby")
             await wait_for(pilot, lambda: SIT_KEY in footer(app), what="the key offered")
             screen = app.screen
             assert isinstance(screen, LobbyScreen)
@@ -343,12 +343,7 @@ async def test_a_spectator_takes_back_their_kept_seat_with_s_at_the_table(
     app = watching_app(host, "Ann")
     try:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            await wait_for(
-                pilot,
-                lambda: isinstance(app.screen, TableScreen) and table.watching == 1,
-                timeout=20,
-                what="Ann watching her game",
-            )
+            await watching_on(pilot, table, TableScreen, "Ann watching her game")
             await wait_for(pilot, lambda: TAKE_KEY in footer(app), what="the key offered")
             screen = app.screen
             assert isinstance(screen, TableScreen)
@@ -415,12 +410,7 @@ async def test_a_seat_that_is_not_theirs_is_refused_in_words_at_the_table(
         TokenStore().path.unlink()
         other = watching_app(host, "Ann")
         async with other.run_test(size=(80, 24)) as pilot:
-            await wait_for(
-                pilot,
-                lambda: isinstance(other.screen, TableScreen) and table.watching == 1,
-                timeout=20,
-                what="watching, with no seat kept",
-            )
+            await watching_on(pilot, table, TableScreen, "watching, with no seat kept")
             await asyncio.sleep(0.3)
             await pilot.pause()
             assert TAKE_KEY not in footer(other)
