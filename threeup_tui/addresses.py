@@ -119,6 +119,14 @@ def ssh_door_bind(bind: str, port: int) -> str:
     return "" if port else "0.0.0.0"
 
 
+def ssh_door_address(bound: tuple[str, int], door_bind: str, table_bind: str) -> tuple[str, int]:
+    """Where the SSH door listens, as its lines tell friends: ``bound`` is
+    the address of the door's first socket, and a door on every address
+    (``door_bind`` "") has one for each of IPv4 and IPv6, in whichever order
+    the system lists them: that door listens where the table does."""
+    return (table_bind if door_bind == "" else bound[0]), bound[1]
+
+
 def _is_ip(text: str, version: int | None = None) -> bool:
     try:
         address = ipaddress.ip_address(text)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .addresses import DEFAULT_BIND, ssh_door_bind
+from .addresses import DEFAULT_BIND, ssh_door_address, ssh_door_bind
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .kepttables import KeptTable, kept_tables
@@ -320,7 +320,7 @@ class Launcher:
                 door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
                 bound = await door.start(door_bind, hosting.ssh_port)
                 table.set_hosting(ssh_port=bound[1])
-                client.ssh_address = bound
+                client.ssh_address = ssh_door_address(bound, door_bind, hosting.bind)
                 client.ssh_door = door
         except BaseException:
             await client.close()

@@ -28,8 +28,9 @@ from netplay_support import (
 )
 
 from net.testing import NO_IPV6_LOOPBACK, has_ipv6_loopback
-from threeup_tui.addresses import reached_here, ssh_door_bind
+from threeup_tui.addresses import reached_here, ssh_door_address, ssh_door_bind
 from threeup_tui.hostargs import new_hosting, resume_overrides
+from threeup_tui.launcher import HostedClient, HostSettings, Launcher
 from threeup_tui.netplay.host import NetHost
 from threeup_tui.table import Hosting, TableConfig, open_table
 from threeup_tui.tablefile import table_file_path
@@ -175,3 +176,34 @@ async def test_a_host_on_every_address_knows_an_ipv4_guest_by_its_ipv4_address(
         for guest in guests:
             await guest.close()
         await host.close()
+
+
+@needs_ipv6
+async def test_the_apps_door_line_names_the_tables_bind_whichever_socket_comes_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A door on every address has a socket for each of IPv4 and IPv6, and
+    the app took the first one's address as the door's: on a system that
+    lists IPv4 first, its lobby would have said the door listens on IPv4
+    only.  Here IPv6 comes first, so the door is made to report IPv4's."""
+    from threeup_tui.sshdoor import SshDoor
+
+    start = SshDoor.start
+
+    async def ipv4_first(self: SshDoor, bind: str, port: int) -> tuple[str, int]:
+        _address, bound_port = await start(self, bind, port)
+        return "0.0.0.0", bound_port
+
+    monkeypatch.setattr(SshDoor, "start", ipv4_first)
+    door = free_tcp_port()
+    client = await Launcher(announce_address="off").host(
+        HostSettings(players=2, name="Ann", port=0, bind="::", ssh_port=door)
+    )
+    try:
+        assert isinstance(client, HostedClient)
+        assert client.ssh_address == ("::", door)
+    finally:
+        await client.close()
+    for first in ("0.0.0.0", "::"):
+        assert ssh_door_address((first, 2222), "", "::") == ("::", 2222)
+    assert ssh_door_address(("0.0.0.0", 40001), "0.0.0.0", "::") == ("0.0.0.0", 40001)

@@ -12,7 +12,13 @@ import signal
 import sys
 from typing import Any
 
-from ..addresses import every_address, reached_here, show_address, ssh_door_bind
+from ..addresses import (
+    every_address,
+    reached_here,
+    show_address,
+    ssh_door_address,
+    ssh_door_bind,
+)
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -262,9 +268,7 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
     bound = await door.start(door_bind, hosting.ssh_port)
     table.set_hosting(ssh_port=bound[1])
-    # On every address (""), the door has a socket for each of IPv4 and IPv6:
-    # the line names the table's bind, not whichever socket came first.
-    shown = show_address(bound[0] if door_bind else hosting.bind, bound[1])
+    shown = show_address(*ssh_door_address(bound, door_bind, hosting.bind))
     print(f"threeup ssh door listening on {shown}", file=sys.stderr, flush=True)
     if door_bind == "0.0.0.0" and every_address(hosting.bind):  # ssh_door_bind, port 0
         # Beside "threeup host listening on [::]:PORT", 0.0.0.0 is easily
