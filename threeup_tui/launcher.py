@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .addresses import DEFAULT_BIND, ssh_door_address, ssh_door_bind
+from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .kepttables import KeptTable, kept_tables
@@ -317,10 +317,9 @@ class Launcher:
                 from .sshdoor import SshDoor
 
                 door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
-                door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
-                bound = await door.start(door_bind, hosting.ssh_port)
+                bound = await door.start(hosting.bind, hosting.ssh_port)
                 table.set_hosting(ssh_port=bound[1])
-                client.ssh_address = ssh_door_address(bound, door_bind, hosting.bind)
+                client.ssh_address = bound
                 client.ssh_door = door
         except BaseException:
             await client.close()

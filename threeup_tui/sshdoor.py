@@ -89,7 +89,13 @@ from rich.cells import cell_len
 
 from net.ratelimit import LruTable, TokenBucket
 
-from .addresses import address_group, reached_here, show_address
+from .addresses import (
+    address_group,
+    reached_here,
+    show_address,
+    ssh_door_address,
+    ssh_door_bind,
+)
 from .doorkeys import KeyBudget, ResizeBudget, SizeReports
 from .guesses import Guesses, doubling_wait
 from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
@@ -595,6 +601,10 @@ class SshDoor:
         return show_address(reached_here(self.table.hosting.bind), self.game_port)
 
     async def start(self, bind: str, port: int) -> tuple[str, int]:
+        """Listen where a table bound to ``bind`` does (``ssh_door_bind``: on
+        every address, a socket for each of IPv4 and IPv6), at TCP ``port``;
+        where the door listens, as its lines tell friends."""
+        listen = ssh_door_bind(bind, port)
         if self.authorized_keys_path is not None:
             try:
                 self.authorized_keys = read_authorized_keys(self.authorized_keys_path)
@@ -604,7 +614,7 @@ class SshDoor:
                 raise TableError(str(err)) from None
         self._server = await asyncssh.create_server(
             lambda: _DoorServer(self),
-            bind,
+            listen,
             port,
             server_host_keys=[load_or_create_host_key(self.host_key)],
             # Sessions: _DoorServer.session_requested, each one _session.
@@ -619,8 +629,14 @@ class SshDoor:
             keepalive_interval=KEEPALIVE_EVERY,
             keepalive_count_max=KEEPALIVE_MISSED,
         )
-        sock = self._server.sockets[0].getsockname()
-        return sock[0], sock[1]
+        return ssh_door_address(self._first_address(), listen, bind)
+
+    def _first_address(self) -> tuple[str, int]:
+        """The address of the door's first socket (of several on every
+        address, in whichever order the system lists them)."""
+        assert self._server is not None
+        host, port = self._server.sockets[0].getsockname()[:2]
+        return host, port
 
     async def close(self, reason: str = CLOSE_TABLE_CLOSED) -> None:
         """The table is closing (``reason``, as its host told every app).

@@ -185,16 +185,16 @@ async def test_the_apps_door_line_names_the_tables_bind_whichever_socket_comes_f
     """A door on every address has a socket for each of IPv4 and IPv6, and
     the app took the first one's address as the door's: on a system that
     lists IPv4 first, its lobby would have said the door listens on IPv4
-    only.  Here IPv6 comes first, so the door is made to report IPv4's."""
+    only.  Here IPv6 comes first, so the door is made to list IPv4's first."""
     from threeup_tui.sshdoor import SshDoor
 
-    start = SshDoor.start
+    first_address = SshDoor._first_address
 
-    async def ipv4_first(self: SshDoor, bind: str, port: int) -> tuple[str, int]:
-        _address, bound_port = await start(self, bind, port)
+    def ipv4_first(self: SshDoor) -> tuple[str, int]:
+        _address, bound_port = first_address(self)
         return "0.0.0.0", bound_port
 
-    monkeypatch.setattr(SshDoor, "start", ipv4_first)
+    monkeypatch.setattr(SshDoor, "_first_address", ipv4_first)
     door = free_tcp_port()
     client = await Launcher(announce_address="off").host(
         HostSettings(players=2, name="Ann", port=0, bind="::", ssh_port=door)

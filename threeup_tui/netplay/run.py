@@ -12,13 +12,7 @@ import signal
 import sys
 from typing import Any
 
-from ..addresses import (
-    every_address,
-    reached_here,
-    show_address,
-    ssh_door_address,
-    ssh_door_bind,
-)
+from ..addresses import every_address, reached_here, show_address
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
@@ -265,12 +259,10 @@ async def start_ssh_door(table: Table, game_port: int) -> Any:
     except ImportError:
         raise TableError(SSH_EXTRA_MISSING) from None
     door = SshDoor(game_port, table, hosting.ssh_authorized_keys)
-    door_bind = ssh_door_bind(hosting.bind, hosting.ssh_port)
-    bound = await door.start(door_bind, hosting.ssh_port)
+    bound = await door.start(hosting.bind, hosting.ssh_port)
     table.set_hosting(ssh_port=bound[1])
-    shown = show_address(*ssh_door_address(bound, door_bind, hosting.bind))
-    print(f"threeup ssh door listening on {shown}", file=sys.stderr, flush=True)
-    if door_bind == "0.0.0.0" and every_address(hosting.bind):  # ssh_door_bind, port 0
+    print(f"threeup ssh door listening on {show_address(*bound)}", file=sys.stderr, flush=True)
+    if bound[0] == "0.0.0.0" and every_address(hosting.bind):  # ssh_door_bind, port 0
         # Beside "threeup host listening on [::]:PORT", 0.0.0.0 is easily
         # read past, and a friend on IPv6 sent to the door finds nothing.
         log.info(
