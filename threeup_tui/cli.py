@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
+from .process import EXIT_USAGE
 from .textclean import clean_text, shown_value
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
-EXIT_USAGE = 2
 
 
 class CliError(Exception):

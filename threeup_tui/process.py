@@ -7,6 +7,10 @@ import contextlib
 import os
 import signal
 
+# The exit status of a command line, or a terminal, that cannot be served
+# as given (argparse's own): the CLI, the app and the SSH door say it alike.
+EXIT_USAGE = 2
+
 
 def hangup_signal() -> signal.Signals | None:
     """SIGHUP, to be handled as a clean stop (the terminal closed, the SSH

@@ -102,6 +102,7 @@ from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
 from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+from .process import EXIT_USAGE
 from .terminals import plain_terminal, plain_terminal_words
 from .textclean import one_line
 
@@ -161,8 +162,7 @@ KEEPALIVE_MISSED = 3
 MAX_LINE = 200
 # A session refused for how it was opened (no terminal, one that moves no
 # cursor, a command) ends with the exit status the app gives such a terminal
-# or command line (cli.EXIT_USAGE): the door once said 1, the app 2.
-EXIT_USAGE = 2
+# or command line (EXIT_USAGE): the door once said 1, the app 2.
 # The largest terminal a session's app is given.  The app keeps and draws
 # every cell its terminal has, and the client says how many: 30000 x 30000
 # would take the host's memory, and a size past 32767 failed the session

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..bots.pool import close_shared_pool
 from ..guest import is_guest, read_guest_seat
 from ..launcher import HostSettings, JoinSettings, Launcher
+from ..process import EXIT_USAGE
 from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
@@ -20,8 +21,6 @@ from ..terminals import plain_terminal, plain_terminal_words
 from ..textclean import one_line
 from .app import StartSpec, ThreeUpApp, create_app
 from .glyphs import console_driver, on_the_console
-
-EXIT_USAGE = 2
 
 
 def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -> StartSpec:
