@@ -108,7 +108,7 @@ def my_turn_parts(view: View) -> list[list[str]]:
         parts.append(["nothing to play: draw (d)", "no play: draw (d)", "draw (d)"])
     elif view.can_draw():
         parts.append(["you may draw first (d)", "you may draw first", "may draw (d)"])
-    if not any(is_play(a) for a in view.legal) and not view.can_flip() and view.can_pickup():
+    if not _can_discard(view) and view.can_pickup():
         parts.append(["no play: pick up (u)", "no play: pick up", "pick up (u)"])
     return parts
 
