@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from threeup_tui.app.glyphs import CONSOLE_CHARACTERS
 
 from .conftest import Tmux
@@ -146,3 +148,27 @@ def test_the_linux_console_is_sent_only_glyphs_its_font_has(tmux: Tmux) -> None:
         tmux.wait_for(name, "Continue your game")
         tmux.keys(name, "q")
         assert "EXIT=0" in tmux.wait_for(name, "EXIT=")
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        ("TEXTUAL_COLOR_SYSTEM=monochrome", "TEXTUAL_COLOR_SYSTEM='monochrome' is not a colour"),
+        ("TEXTUAL_COLOR_SYSTEM=", "TEXTUAL_COLOR_SYSTEM='' is not a colour"),
+        ("TEXTUAL_DRIVER=nowhere:Driver", "TEXTUAL_DRIVER='nowhere:Driver' names no Textual"),
+        ("TEXTUAL_DRIVER=textual.app:App", "TEXTUAL_DRIVER='textual.app:App' names no Textual"),
+    ],
+)
+def test_a_textual_setting_it_cannot_use_is_told_in_one_line(
+    tmux: Tmux, setting: str, words: str
+) -> None:
+    """Textual hands TEXTUAL_COLOR_SYSTEM to Rich unchecked and imports
+    TEXTUAL_DRIVER as given: a value neither knows ended the app in a
+    traceback (KeyError: 'monochrome') before its first screen."""
+    app = f"{sys.executable} -m threeup_tui"
+    tmux.new("set", f"env TERM=xterm-256color '{setting}' {app}; echo EXIT=$?; sleep 60")
+    screen = tmux.wait_for("set", "EXIT=")
+    assert "EXIT=2" in screen, screen
+    said = screen[: screen.index("EXIT=")].replace("\n", "")  # the pane wraps the line
+    assert said.startswith(f"threeup: {words}"), screen
+    assert "Traceback" not in screen and "unset it" in said

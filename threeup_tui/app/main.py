@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import importlib
+import inspect
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,9 +21,12 @@ from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
 from ..terminals import plain_terminal, plain_terminal_words
-from ..textclean import one_line
+from ..textclean import one_line, shown_value
 from .app import StartSpec, ThreeUpApp, create_app
 from .glyphs import console_driver, on_the_console
+
+# The values Rich's Console takes for TEXTUAL_COLOR_SYSTEM ("auto" detects).
+COLOUR_SYSTEMS = ("auto", "standard", "256", "truecolor", "windows")
 
 
 def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -> StartSpec:
@@ -128,7 +134,48 @@ def draw_in_utf8() -> None:
         reconfigure(encoding="utf-8")
 
 
+def textual_setting_problem(environ: Mapping[str, str]) -> str | None:
+    """What is wrong with a Textual setting in ``environ``, or None.
+
+    Textual passes TEXTUAL_COLOR_SYSTEM to Rich unchecked, and imports
+    TEXTUAL_DRIVER as given: a value they do not know (``monochrome``, an
+    empty one, a misspelt driver) ended the app in a traceback before its
+    first screen.  (The SSH door gives its guests none of these.)"""
+    colours = environ.get("TEXTUAL_COLOR_SYSTEM")
+    if colours is not None and colours not in COLOUR_SYSTEMS:
+        return (
+            f"TEXTUAL_COLOR_SYSTEM={shown_value(colours)} is not a colour system "
+            f"Textual knows ({', '.join(COLOUR_SYSTEMS)}); set one of them, or unset it"
+        )
+    driver = environ.get("TEXTUAL_DRIVER")
+    if driver is not None and not is_a_driver(driver):
+        return (
+            f"TEXTUAL_DRIVER={shown_value(driver)} names no Textual driver "
+            "(module.path:DriverClass); unset it to use the terminal's own"
+        )
+    return None
+
+
+def is_a_driver(where: str) -> bool:
+    """Whether ``where`` (``module.path:Class``, as Textual reads it) names a
+    Textual driver class that imports."""
+    from textual.driver import Driver
+
+    module_name, _, class_name = where.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, ValueError, TypeError, AttributeError):
+        return False
+    return inspect.isclass(found) and issubclass(found, Driver)
+
+
 def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
+    command = getattr(args, "command", None)
+    program = f"threeup {command}" if command else "threeup"
+    problem = textual_setting_problem(os.environ)
+    if problem is not None:
+        print(f"{program}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         app = app_from_args(args, launcher)
     except MalformedRecord as err:
@@ -138,9 +185,8 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     if not in_a_terminal():
         # Without one the app ran on unseen, busy (its input read nothing
         # but end-of-file, at full speed) until it was killed.
-        command = getattr(args, "command", None)
         print(
-            f"{f'threeup {command}' if command else 'threeup'}: the app needs a terminal "
+            f"{program}: the app needs a terminal "
             "(its input, and stderr, where it draws); without one: threeup host "
             "--headless, threeup join --bot, threeup simulate or threeup verify",
             file=sys.stderr,
@@ -150,7 +196,6 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     if plain is not None:
         # Keys read raw and every frame written as escapes: nothing to play on,
         # and the terminal left in raw mode if the player killed it.
-        command = getattr(args, "command", None)
         print(plain_terminal_words(plain, command, is_guest()), file=sys.stderr)
         return EXIT_USAGE
     if on_the_console():
