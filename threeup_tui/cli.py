@@ -712,10 +712,11 @@ def cmd_app(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    # Errors are told by the command they were given to ("threeup play: ...");
+    # the app's own (no command) by "threeup", never "threeup None".
+    prog = f"threeup {args.command}" if args.command else "threeup"
     if extra:
-        # Told by the command they were given to ("threeup play: ..."), not by
-        # the top parser, which would send the player to the wrong --help.
-        prog = f"threeup {args.command}" if args.command else "threeup"
+        # Not by the top parser, which would send the player to the wrong --help.
         words = clean_text(" ".join(extra), 80)
         parser.exit(EXIT_USAGE, f"{prog}: unrecognized arguments: {words} (see {prog} --help)\n")
     handlers = {
@@ -728,7 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except CliError as err:
-        print(f"threeup {args.command}: {err}", file=sys.stderr)
+        print(f"{prog}: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

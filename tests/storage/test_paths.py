@@ -75,3 +75,16 @@ def test_a_directory_named_relative_is_kept_absolute(
     monkeypatch.chdir("/")
     (game,) = History(tmp_path / "data" / "history.sqlite3", enabled=True).games()
     assert game.record is not None and Path(game.record).is_file()
+
+
+def test_the_app_without_a_home_is_told_as_threeup(
+    homeless: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The app has no command: its errors were told by "threeup None"."""
+    from threeup_tui.cli import main
+
+    assert main([]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("threeup: no home directory"), said
+    assert main(["play"]) == 2
+    assert capsys.readouterr().err.startswith("threeup play: no home directory")
