@@ -31,6 +31,7 @@ import errno
 import functools
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -219,6 +220,11 @@ class History:
     def __init__(self, path: Path | None = None, enabled: bool | None = None) -> None:
         self.path = path or data_dir() / HISTORY_FILE
         self.enabled = (not confined_guest()) if enabled is None else enabled
+        # Whether the player knows that records/ cannot take a game's record:
+        # every game meets the same directory, and a line after each of them
+        # said nothing new.  Told again only once a record has gone in since.
+        self._record_trouble_told = False
+        self._told_lock = threading.Lock()  # games are added from worker threads
 
     @classmethod
     def disabled(cls) -> History:
@@ -254,10 +260,20 @@ class History:
             path = self.new_record_path()
             why = write(path)
             if why is None:
+                self._record_trouble_told = False  # records/ takes them again
                 return path, None
             if not os.path.lexists(path):
                 break  # refused for another reason: that is the answer
         return None, why
+
+    def record_trouble_news(self) -> bool:
+        """Whether a game counted without its record (records/ could not
+        take it) is news to tell: the first such game since records/ last
+        took one, not each game after it."""
+        with self._told_lock:
+            news = not self._record_trouble_told
+            self._record_trouble_told = True
+        return news
 
     # ------------------------------------------------------------ writing
     def add(self, game: FinishedGame) -> tuple[int | None, str | None]:

@@ -19,7 +19,8 @@ record is kept here too, beside the games kept aside (``record-*.json``,
 written as they are: atomically, yours alone), and moved into
 ``records/`` as its game is added.  If ``records/`` cannot take it even
 then (the history writable again, its records/ not), the game is counted
-without it, as a game ending then would be, and the player is told.
+without it, as a game ending then would be, and the player is told (once
+while records/ stays so: :meth:`History.record_trouble_news`).
 
 A pending file that cannot be read (changed by hand, cut short) is moved
 aside (``NAME.damaged``) with a line for the player, never a traceback.
@@ -117,7 +118,7 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
         here.unlink(missing_ok=True)  # in records/ now, or not kept
         if game_id is None and placed is not None:  # kept already, with its own record
             placed.unlink(missing_ok=True)
-    if placed is None:
+    if placed is None and history.record_trouble_news():  # once, not after every game
         lines.append(f"{RECORD_NOT_KEPT}: {why}; the game is counted without it")
     return game_id, lines
 

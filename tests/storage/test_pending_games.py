@@ -284,3 +284,25 @@ def test_a_record_that_records_cannot_take_when_the_game_is_added_is_said_not_ke
     assert line.endswith("the game is counted without it") and "\n" not in line
     assert history.games()[0].record is None  # no row pointing at a file that will go
     assert list(pending_dir().iterdir()) == []
+
+
+def test_a_records_dir_that_cannot_be_written_is_told_again_only_after_it_could() -> None:
+    """Every game at a table meets the same records/: "the game's record
+    could not be kept" was said after each of them.  Said once while it
+    lasts; again only once a record has gone in since, and then it failed."""
+    history = History()
+    history.add(game(1))
+
+    def lines_of_a_game_ending() -> list[str]:
+        return count_game(history, hosted_game_ending_now(history))[1]
+
+    history.records_dir.write_text("a file where records/ should be")
+    first, second = lines_of_a_game_ending(), lines_of_a_game_ending()
+    assert len(first) == 1 and first[0].endswith("the game is counted without it")
+    assert second == []
+    history.records_dir.unlink()
+    assert lines_of_a_game_ending() == []  # its record is in records/
+    shutil.rmtree(history.records_dir)
+    history.records_dir.write_text("a file again")
+    assert lines_of_a_game_ending() == first  # news again
+    assert [g.record is None for g in history.games()] == [True, False, True, True, True]
