@@ -20,7 +20,10 @@ written as they are: atomically, yours alone), and moved into
 ``records/`` as its game is added.  If ``records/`` cannot take it even
 then (the history writable again, its records/ not), the game is counted
 without it, as a game ending then would be, and the player is told (once
-while records/ stays so: :meth:`History.record_trouble_news`).
+while records/ stays so: :meth:`History.record_trouble_news`).  A record
+here that no game names (the app died between keeping it and keeping its
+game) is removed when the games kept aside are next read, once it is old
+enough not to be a running app's (:func:`remove_stray_records`).
 
 A pending file that cannot be read (changed by hand, cut short) is moved
 aside (``NAME.damaged``) with a line for the player, never a traceback.
@@ -31,10 +34,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
+import stat
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +53,13 @@ PENDING_DIR = "pending-games"
 PENDING_FORMAT = "threeup-pending-game/1"
 RECORD_NOT_KEPT = "Your games: the game's record could not be kept"
 RECORD_PREFIX = "record-"  # a record kept here: never "game-*.json", which is a pending game
+RECORD_STAMP = "%Y%m%d-%H%M%S-%f"  # UTC, when the record was kept here
+# A record kept here, by the very name keep_record_aside gives it: no other
+# file is ever removed as one.
+_RECORD_NAME = re.compile(r"record-(\d{8}-\d{6}-\d{6})-[0-9a-f]{8}\.json")
+# A record younger than this that no game names may be a running app's,
+# its game on the way to the history (seconds, the history's lock wait).
+STRAY_RECORD_AGE = timedelta(hours=1)
 KINDS = ("you", "human", "bot")
 KEPT_ASIDE = "this game is kept, and added when the history can be written"
 
@@ -63,7 +75,9 @@ def count_game(
     its row id (None: kept already; -1: not in the history now) and the
     lines to tell the player.  A history that cannot be written keeps the
     game aside, to be added later."""
-    lines = add_pending_games(history, folder)
+    # Stray records are looked for once this game's is where it goes (in
+    # records/, or named by its file here): not before, when none names it.
+    lines = add_pending_games(history, folder, remove_strays=False)
     try:
         game_id, added = _add(history, game, folder)
     except HistoryError as err:
@@ -76,7 +90,9 @@ def count_game(
             # as Python's "Not a directory", which named no path.
             why_not = not_a_directory(folder or pending_dir()) or why.strerror or why
             return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
+        remove_stray_records(folder)
         return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
+    remove_stray_records(folder)
     return game_id, [*lines, *added]
 
 
@@ -90,7 +106,7 @@ def keep_record_aside(
     game (the history is written later, from a worker thread, and a
     rematch may have begun by then)."""
     folder = folder or pending_dir()
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    stamp = datetime.now(UTC).strftime(RECORD_STAMP)
     path = folder / f"{RECORD_PREFIX}{stamp}-{secrets.token_hex(4)}.json"
     why = write(path)
     return (path, None) if why is None else (None, why)
@@ -172,11 +188,14 @@ def pending_games(folder: Path | None = None) -> list[Path]:
         return []
 
 
-def add_pending_games(history: History, folder: Path | None = None) -> list[str]:
+def add_pending_games(
+    history: History, folder: Path | None = None, remove_strays: bool = True
+) -> list[str]:
     """Add every game kept aside to the history, oldest first, each file
     removed once its game is in; the lines to tell the player.  A history
     still not writable leaves them all for the next time, unsaid (the
-    player was told as each was kept)."""
+    player was told as each was kept).  Then, with ``remove_strays``, the
+    records kept here that no game names go (:func:`remove_stray_records`)."""
     if not history.enabled:
         return []
     lines: list[str] = []
@@ -207,7 +226,50 @@ def add_pending_games(history: History, folder: Path | None = None) -> list[str]
         lines.insert(
             0, f"Your games: {games} kept while the history could not be written {verb} added now"
         )
+    if remove_strays:
+        remove_stray_records(folder)
     return lines
+
+
+def remove_stray_records(folder: Path | None = None, now: datetime | None = None) -> list[Path]:
+    """Remove the records kept here that no game kept here names, kept
+    more than STRAY_RECORD_AGE ago: an app that died between keeping a
+    game's record here and keeping the game itself left one that nothing
+    would ever read or remove.  Only files by the names keep_record_aside
+    gives, and none while a game file here cannot be read (it may name
+    one).  A game set aside as damaged keeps its record.  The ones removed."""
+    folder = folder or pending_dir()
+    cutoff = (now or datetime.now(UTC)) - STRAY_RECORD_AGE
+    try:
+        records = [path for path in folder.iterdir() if _RECORD_NAME.fullmatch(path.name)]
+        # Every game's file, pending or set aside (game-*.json.damaged): its
+        # record is named in it, as a path.
+        named = "".join(read_text(path) for path in folder.glob("game-*")) if records else ""
+    except (OSError, ValueError):
+        return []
+    removed = []
+    for record in records:
+        if record.name in named or not _kept_before(record, cutoff):
+            continue
+        with contextlib.suppress(OSError):
+            record.unlink()
+            removed.append(record)
+    return removed
+
+
+def _kept_before(record: Path, cutoff: datetime) -> bool:
+    """Whether ``record`` is a file kept here before ``cutoff``, by the
+    time in its name and by its file's, both (a clock set back, a copy)."""
+    match = _RECORD_NAME.fullmatch(record.name)
+    try:
+        info = record.lstat()
+        named = (
+            datetime.strptime(match.group(1), RECORD_STAMP).replace(tzinfo=UTC) if match else None
+        )
+    except (OSError, ValueError):
+        return False
+    written = datetime.fromtimestamp(info.st_mtime, UTC)
+    return stat.S_ISREG(info.st_mode) and named is not None and max(named, written) < cutoff
 
 
 def _set_aside(path: Path, why: str) -> str:
@@ -313,4 +375,5 @@ __all__ = [
     "keep_record_aside",
     "pending_dir",
     "pending_games",
+    "remove_stray_records",
 ]

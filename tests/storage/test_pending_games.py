@@ -4,11 +4,14 @@ later exactly once: a real SQLite file, held by a second connection."""
 from __future__ import annotations
 
 import contextlib
+import os
+import secrets
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,7 @@ from threeup_tui.pendinggames import (
     keep_record_aside,
     pending_dir,
     pending_games,
+    remove_stray_records,
 )
 from threeup_tui.recordfile import write_atomic
 
@@ -306,3 +310,59 @@ def test_a_records_dir_that_cannot_be_written_is_told_again_only_after_it_could(
     history.records_dir.write_text("a file again")
     assert lines_of_a_game_ending() == first  # news again
     assert [g.record is None for g in history.games()] == [True, False, True, True, True]
+
+
+# ------------------------------------------------ a record its game never joined
+def record_kept_aside_at(when: datetime) -> Path:
+    """A record kept aside ``when`` as keep_record_aside names and writes
+    it, with the file's own time then: what an app that died before keeping
+    its game aside left behind that long ago."""
+    stamp = when.strftime("%Y%m%d-%H%M%S-%f")
+    path = pending_dir() / f"record-{stamp}-{secrets.token_hex(4)}.json"
+    write_atomic(path, RECORD_TEXT, new=True)
+    os.utime(path, (when.timestamp(), when.timestamp()))
+    return path
+
+
+def test_a_record_whose_game_was_never_kept_aside_is_removed_once_old() -> None:
+    """The app died between keeping a record aside and keeping its game:
+    the record was left in pending-games/, read and removed by nothing, for
+    ever.  Removed when the games kept aside are next read, once older than
+    a game's way into the history; never another's file, nor a record a
+    game kept aside (or set aside as damaged) names, nor a fresh one."""
+    history = History()
+    history.add(game(1))
+    long_ago = datetime.now(UTC) - timedelta(hours=3)
+    stray = record_kept_aside_at(long_ago)
+    waiting = record_kept_aside_at(long_ago)  # its game is kept aside, below
+    with held(history):
+        count_game(history, replace(game(2), record=str(waiting)))
+    damaged_game = record_kept_aside_at(long_ago)
+    (pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json.damaged").write_text(
+        f'{{"record": "{damaged_game}", "cut short'
+    )
+    fresh, _ = keep_record_aside(write_record)  # a running app's, its game on the way
+    theirs = [pending_dir() / "record-notes.json", pending_dir() / f"{stray.name}.bak"]
+    for path in theirs:
+        path.write_text("the player's")
+        os.utime(path, (long_ago.timestamp(), long_ago.timestamp()))
+    with held(history):
+        assert add_pending_games(history) == []  # the history still held: the game waits
+    assert not stray.exists()
+    assert waiting.exists() and damaged_game.exists() and fresh is not None and fresh.exists()
+    assert all(path.exists() for path in theirs)
+    add_pending_games(history)  # the game goes in, its record with it
+    assert history.games()[0].record is not None and not waiting.exists()
+    assert Path(history.games()[0].record or "").read_text() == RECORD_TEXT
+
+
+def test_no_record_is_removed_while_a_game_kept_aside_cannot_be_read() -> None:
+    """A game file that cannot be read may name any record: none goes."""
+    history = History()
+    stray = record_kept_aside_at(datetime.now(UTC) - timedelta(hours=3))
+    (pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json").mkdir()
+    assert remove_stray_records() == []
+    assert stray.exists()
+    shutil.rmtree(pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json")
+    add_pending_games(history)
+    assert not stray.exists()
