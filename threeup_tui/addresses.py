@@ -69,6 +69,31 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
     return host, port
 
 
+def port_meant(text: str, default_port: int = DEFAULT_GAME_PORT) -> str | None:
+    """A line for a bare IPv6 address whose last group looks like a port
+    typed after it: ``fd00::2:5000`` is a valid address (at the default
+    port), and a friend who meant port 5000 would wait on an address where
+    no table is, told nothing.  None when it reads as meant.
+
+    Said only when the text without that group is an address too (so never
+    for ``::1``, nor a full eight groups), the group is decimal digits with
+    no leading zero, a port from 1024 (``fe80::1:2`` is an address, not a
+    port 2), and the whole is a plain ASCII line.  Brackets say what is
+    meant: nothing then."""
+    text = text.strip()
+    if text.startswith("[") or not (text.isascii() and text.isprintable()):
+        return None
+    head, colon, group = text.rpartition(":")
+    if not colon or not _is_ip(text, 6) or not _is_ip(head, 6):
+        return None
+    port = port_number(group)
+    if port is None or port < 1024 or group.startswith("0"):
+        return None
+    return (
+        f"reading {text} as an address (port {default_port}); for port {port} write [{head}]:{port}"
+    )
+
+
 def port_number(text: str) -> int | None:
     """``text`` as a port, 1 to 65535; None if it is not one.  ASCII digits
     only: "²" is a digit to str.isdigit, and int() raised on it (a join

@@ -679,14 +679,26 @@ def _looked_at(flag: str, path: Path | None) -> Iterator[None]:
 def cmd_join(args: argparse.Namespace) -> int:
     if args.think_ms is not None and args.bot is None:
         raise CliError("--think-ms sets the thinking time of a --bot")
+    if args.bot is not None and args.watch:
+        raise CliError("--bot plays a seat; it cannot --watch")
+    _say_port_meant(args.address)
     if args.bot is not None:
-        if args.watch:
-            raise CliError("--bot plays a seat; it cannot --watch")
         from .netplay.run import run_bot_client
 
         _check_home()  # where the seat's token is kept
         return run_bot_client(args)
     return cmd_app(args)
+
+
+def _say_port_meant(address: str | None) -> None:
+    """A word, and the join goes on, for a bare IPv6 address whose last
+    group looks like a port (``fd00::2:5000``): the address is valid, and
+    a friend who meant port 5000 would otherwise wait at the wrong one."""
+    from .addresses import port_meant
+
+    hint = None if address is None else port_meant(address)
+    if hint is not None:
+        print(f"threeup join: {hint}", file=sys.stderr, flush=True)
 
 
 def _check_home() -> None:
