@@ -44,7 +44,11 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
     else:
         host, port_text = text, None  # a name, IPv4, or a bare IPv6 address
         if ":" in host and not _is_ip(host, 6):
-            raise AddressError(f"{shown_value(text)}: not HOST:PORT, nor an IPv6 address")
+            head, _, port_text = host.rpartition(":")
+            port = port_number(port_text)
+            # An IPv6 address and its port, without the brackets that part them.
+            bracket = f"; for port {port} write [{head}]:{port}" if port and _is_ip(head, 6) else ""
+            raise AddressError(f"{shown_value(text)}: not HOST:PORT, nor an IPv6 address{bracket}")
     if not host:
         raise AddressError(f"{shown_value(text)}: no host")
     if not _is_ip(host) and not _is_host_name(host):

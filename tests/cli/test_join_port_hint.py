@@ -6,9 +6,9 @@ join goes on."""
 from __future__ import annotations
 
 import pytest
-from clihelp import assert_no_traceback, run
+from clihelp import assert_no_traceback, assert_usage_error, run
 
-from threeup_tui.addresses import parse_address, port_meant
+from threeup_tui.addresses import AddressError, parse_address, port_meant
 
 HINTED = [
     ("fd00::2:5000", "[fd00::2]:5000"),
@@ -64,3 +64,14 @@ def test_threeup_join_says_it_and_goes_on() -> None:
     for meant in ("[fd00::2]:5000", "::1"):
         proc = run("join", meant)
         assert "reading" not in proc.stderr and "the app needs a terminal" in proc.stderr
+
+
+def test_a_port_too_long_for_a_group_is_refused_with_the_brackets_to_write() -> None:
+    """`fd00::2:47823` (the default port's five digits) is no address: it
+    was refused as "not HOST:PORT, nor an IPv6 address", with no word of
+    what to write."""
+    err = assert_usage_error(run("join", "fd00::2:47823"), "not HOST:PORT")
+    assert err.endswith("for port 47823 write [fd00::2]:47823 (see threeup join --help)"), err
+    with pytest.raises(AddressError) as refused:
+        parse_address("a:b:c")  # nothing to suggest: no address before the last ':'
+    assert str(refused.value) == "'a:b:c': not HOST:PORT, nor an IPv6 address"
