@@ -272,3 +272,50 @@ async def test_names_kept_for_another_table_at_that_address_point_at_no_seat(
     finally:
         await watcher.close()
         await host.close()
+
+
+async def two_anns_in_a_game(tmp_path: Path, tokens: Path) -> tuple[Table, NetHost, NetClient]:
+    """A game of three under way: another account's Ann in seat 1, this
+    account's Ann, told apart as "Ann (2)", in seat 2 (playing, from this
+    account's seats file), Cy in seat 3."""
+    table = make_table(tmp_path, players=3, seed=12)
+    table.seat_human("Ann", secrets.token_hex(16))  # another account's Ann
+    host = await start_host(table)
+    mine = make_client(host.address, "Ann", tokens)
+    await mine.start()
+    table.seat_human("Cy", secrets.token_hex(16))  # the last seat: the game begins
+    await until(lambda: table.game_under_way, "the game begun")
+    assert [s.name for s in table.seats] == ["Ann", "Ann (2)", "Cy"] and mine.seat == 1
+    return table, host, mine
+
+
+async def test_a_seat_told_apart_is_offered_back_and_another_anns_is_not(
+    tmp_path: Path,
+) -> None:
+    """This account sat as Ann and the host seated it as "Ann (2)", another
+    Ann being there.  Watching from this account, the seat offered back is
+    the token's own, "Ann (2)", when it is away; never the other Ann's seat
+    when she is away and "Ann (2)" is played from this account's other
+    terminal (taking it, the host gave seat 2, and that terminal lost it)."""
+    tokens = tmp_path / "seats.json"
+    table, host, mine = await two_anns_in_a_game(tmp_path, tokens)
+    watcher = make_client(host.address, "Ann", tokens, watch=True)
+    try:
+        table.disconnect(0)  # the other Ann is away; mine plays on
+        await watcher.start()
+        await until(lambda: table.watching == 1, "Ann watching")
+        assert watcher.kept_seat(table.lobby()) is None
+
+        table.seat_human("Ann", table.seats[0].token)  # she is back
+        await mine.close()
+        await until(lambda: not table.seats[1].connected, "Ann (2) away")
+        name = watcher.kept_seat(table.lobby())
+        assert name == "Ann"  # the name the token is kept under
+        watcher.sit_down(name)
+        welcome = await next_event_that(watcher, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 1
+        await until(lambda: table.seats[1].connected, "Ann (2) back in her seat")
+    finally:
+        await watcher.close()
+        await mine.close()
+        await host.close()

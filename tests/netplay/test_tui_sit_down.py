@@ -463,3 +463,41 @@ async def test_between_games_the_result_box_offers_the_kept_seat(tmp_path: Path)
             )
     finally:
         await at.close()
+
+
+async def test_the_seat_offered_back_is_the_one_the_host_told_apart(tmp_path: Path) -> None:
+    """This account sat down as Ann where another Ann sat already: the host
+    seated it as "Ann (2)".  Watching from this account while the other Ann
+    is away and "Ann (2)" is played from its other terminal, the footer
+    offers no seat: it offered "s Take your seat" for the other Ann's, and s
+    took "Ann (2)" from that terminal.  Once "Ann (2)" is away it is offered,
+    and s gives it back; the other Ann's seat still waits for her."""
+    table = make_table(tmp_path, players=3, seed=14)
+    table.seat_human("Ann", secrets.token_hex(16))  # another account's Ann
+    host = await start_host(table)
+    mine = NetClient(LOOPBACK, host.address[1], "Ann", tokens=TokenStore())
+    await mine.start()
+    table.seat_human("Cy", secrets.token_hex(16))  # the last seat: the game begins
+    assert [s.name for s in table.seats] == ["Ann", "Ann (2)", "Cy"] and mine.seat == 1
+    table.disconnect(0)
+    app = watching_app(host, "Ann")
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await watching_on(pilot, table, TableScreen, "Ann watching")
+            await wait_for(pilot, lambda: "away" in screen_text(app), what="seat 1 shown away")
+            await pilot.pause(0.3)
+            assert TAKE_KEY not in footer(app)
+
+            await mine.close()
+            await wait_for(pilot, lambda: TAKE_KEY in footer(app), what="Ann (2) offered")
+            await pilot.press("s")
+            await wait_for(
+                pilot,
+                lambda: app.session is not None and app.session.seat == 1,
+                timeout=20,
+                what="back in Ann (2)",
+            )
+            assert not table.seats[0].connected
+    finally:
+        await mine.close()
+        await host.close()

@@ -51,7 +51,7 @@ from ..client.events import (
 from ..rules import Move, Options, View
 from ..table import TABLE_FULL
 from ..tasks import cancel_and_wait
-from .tokens import TokenStore, name_key, new_token
+from .tokens import KeptSeat, TokenStore, name_key, new_token, seated_as
 from .wire import (
     CLOSE_HOST_STOPPED,
     REFUSED_FOR_NOW,
@@ -124,8 +124,9 @@ class NetClient(TableClient):
         self._token = token  # the token the hellos send
         self._sit_task: asyncio.Task[None] | None = None  # sit_down's attempt, while it runs
         # The names this account sat under at this very table (its table id,
-        # not only its address), read once a spectator's session is accepted.
-        self._kept_names: tuple[str, ...] = ()
+        # not only its address), with the seats their tokens hold: read once
+        # a spectator's session is accepted.
+        self._kept_seats: tuple[KeptSeat, ...] = ()
         self.table_id: str | None = None  # from the host's ACCEPT
         self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
@@ -261,11 +262,13 @@ class NetClient(TableClient):
         self._client = client
         told = None
         if self._tokens is not None and table_id is not None and self.seat is not None:
-            told = self._tokens.remember(self.address, self.name, table_id, hello["token"])
-        self._kept_names = ()
+            told = self._tokens.remember(
+                self.address, self.name, table_id, hello["token"], self.seat
+            )
+        self._kept_seats = ()
         if self._tokens is not None and table_id is not None and self.seat is None:
             # Read here, once a connection, not at every look at the footer.
-            self._kept_names = tuple(self._tokens.names_kept(self.address, table_id))
+            self._kept_seats = tuple(self._tokens.seats_kept(self.address, table_id))
         table = accept.get("table")
         self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
         if told is not None:
@@ -547,16 +550,25 @@ class NetClient(TableClient):
 
     def kept_seat(self, lobby: Lobby) -> str | None:
         """The name of a seat that waits for this spectator: a person's seat,
-        nobody playing it from a terminal now, under a name this account
-        keeps a token for at this table.  The name only points at the seat
-        to offer; the token kept under it is what the table goes by, and it
-        gives that token's seat or none."""
-        if not self.watch or not self._kept_names:
+        nobody playing it from a terminal now, the seat a token this account
+        keeps at this table was given (the number kept with it; by its
+        name, for a token kept without one).  The name is what sit_down
+        finds the token by; the table goes by the token, and gives that
+        token's seat or none."""
+        if not self.watch:
             return None
-        kept = {name_key(name): name for name in self._kept_names}
-        for slot in lobby.seats:
-            if slot.kind == "human" and not slot.connected and name_key(slot.name) in kept:
-                return kept[name_key(slot.name)]
+        for kept in self._kept_seats:
+            if kept.seat is None:
+                # Kept by a threeup that did not note the seat: the seat of that name.
+                waiting = [s for s in lobby.seats if name_key(s.name) == name_key(kept.name)]
+            elif kept.seat < len(lobby.seats) and seated_as(lobby.seats[kept.seat].name, kept.name):
+                # The token's own seat, though the host told the name apart
+                # ("Ann (2)"): seat 1's Ann, away, is another account's.
+                waiting = [lobby.seats[kept.seat]]
+            else:
+                waiting = []
+            if any(slot.kind == "human" and not slot.connected for slot in waiting):
+                return kept.name
         return None
 
     def sit_down(self, name: str | None = None) -> None:
@@ -582,7 +594,9 @@ class NetClient(TableClient):
             client = await self._handshake(hello)
         except TableRefused as err:
             why = err.reason
-            if why == TABLE_FULL and name_key(name) in map(name_key, self._kept_names):
+            if why == TABLE_FULL and any(
+                name_key(name) == name_key(kept.name) for kept in self._kept_seats
+            ):
                 # Asked for the seat kept under this name (the table screen's
                 # s): "the table is full" would not say why that seat is not
                 # this player's.  The table knew no seat by the token kept.

@@ -12,8 +12,16 @@ takes the seat over.
 The file::
 
     {"format": "threeup-seats/1",
-     "tables": {TABLE_ID: {"address": "HOST:PORT", "names": {NAME: TOKEN}}},
+     "tables": {TABLE_ID: {"address": "HOST:PORT", "names": {NAME: TOKEN},
+                           "shown": {NAME: GIVEN}, "seats": {NAME: SEAT}}},
      "addresses": {"HOST:PORT": TABLE_ID}}
+
+NAME is the name case-folded, GIVEN as typed (for words), SEAT the seat
+number (from 0) the host gave the token: the host tells a name already
+seated apart ("Ann (2)"), so the name alone does not say which seat is
+the token's.  ``shown`` and ``seats`` came later: an entry without them
+is still read (its seat is then looked for by name), and an older
+threeup reads a file with them.
 
 How a client that knows only an address finds its token: the host sends
 its table id in every ACCEPT, and the client notes which table it reached
@@ -37,11 +45,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..names import clean_name
+from ..names import MAX_NAME_CELLS, clean_name, cut_cells, name_width, same_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import json_of, locked, read_text, set_aside, write_atomic
@@ -59,6 +69,40 @@ def new_token() -> str:
 def name_key(name: str) -> str:
     """Names as the host seats them: the same cleaning, so "Tia " is Tia."""
     return clean_name(name, "player").casefold()
+
+
+_TOLD_APART = re.compile(r" \(([2-9]|[1-9][0-9]{1,2})\)$")
+
+
+def seated_as(seat_name: str, name: str) -> bool:
+    """Whether the host may have seated ``name`` as ``seat_name``: that name,
+    or it told apart from one already seated ("Ann (2)", the name cut to
+    make room as ``names.distinct_name`` cuts it)."""
+    asked = clean_name(name, "player")
+    if same_name(seat_name, asked):
+        return True
+    told = _TOLD_APART.search(seat_name)
+    if told is None:
+        return False
+    suffix = told.group(0)
+    cut = cut_cells(asked, MAX_NAME_CELLS - name_width(suffix)).rstrip()
+    return same_name(seat_name, cut + suffix)
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A name this account sat under at a table, and the seat its token
+    holds there (None: kept by a threeup that did not note it)."""
+
+    name: str
+    seat: int | None
+
+
+def _seat_number(kept: object) -> int | None:
+    """A seat number read from the file, or None: a hand-edited one points
+    at a seat at most (the host goes by the token), and anything but a
+    whole number from 0 (``true``, ``-1``, ``"2"``) points nowhere."""
+    return kept if type(kept) is int and kept >= 0 else None
 
 
 class TokenStore:
@@ -111,14 +155,19 @@ class TokenStore:
         token = self._names_at(address).get(name_key(name))
         return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
 
-    def names_kept(self, address: str, table_id: str) -> list[str]:
-        """As :meth:`names_at`, only if the table last reached at ``address``
-        is ``table_id``: names kept for an older table that ran there hold
-        no seat at this one."""
+    def seats_kept(self, address: str, table_id: str) -> list[KeptSeat]:
+        """The names of :meth:`names_at`, each with the seat its token holds,
+        only if the table last reached at ``address`` is ``table_id``: names
+        kept for an older table that ran there hold no seat at this one."""
         data = self._load()
         if data["addresses"].get(address) not in (table_id, f"{table_id}@{address}"):
             return []
-        return self.names_at(address)
+        numbers = self._table_at(address).get("seats")
+        seats = numbers if isinstance(numbers, dict) else {}
+        return [
+            KeptSeat(name, _seat_number(seats.get(name_key(name))))
+            for name in self.names_at(address)
+        ]
 
     def names_at(self, address: str) -> list[str]:
         """The names this account has sat under at the table last reached at
@@ -131,10 +180,14 @@ class TokenStore:
             for key in self._names_at(address)
         ]
 
-    def remember(self, address: str, name: str, table_id: str, token: str) -> str | None:
+    def remember(
+        self, address: str, name: str, table_id: str, token: str, seat: int | None = None
+    ) -> str | None:
         """After an ACCEPT from ``address`` naming ``table_id``: keep ``token``
-        as ``name``'s token there.  Nothing is kept if the file cannot be
-        written (no state directory): the seat then lasts for this run.
+        as ``name``'s token there, and ``seat``, the seat the host gave it
+        (None: not known, and no seat number kept).  Nothing is kept if the
+        file cannot be written (no state directory): the seat then lasts for
+        this run.
         Returns a line for the player when a file that could not be read was
         moved aside (the seats it held cannot be taken back by themselves)."""
         if confined_guest():
@@ -154,6 +207,16 @@ class TokenStore:
             if not isinstance(known.get("shown"), dict):
                 known["shown"] = {}
             known["shown"][name_key(name)] = clean_name(name, "player")  # as given, for words
+            seats = known.get("seats")
+            seats = seats if isinstance(seats, dict) else {}
+            if seat is not None and seat >= 0:
+                seats[name_key(name)] = seat
+            else:  # not known: a number kept before may have been another token's
+                seats.pop(name_key(name), None)
+            if seats:
+                known["seats"] = seats
+            else:
+                known.pop("seats", None)
             tables.pop(key, None)
             tables[key] = known  # the most recently used table last
             addresses[address] = key
