@@ -319,3 +319,33 @@ async def test_a_seat_told_apart_is_offered_back_and_another_anns_is_not(
         await watcher.close()
         await mine.close()
         await host.close()
+
+
+async def test_a_seat_taken_from_another_terminal_while_watching_is_offered_once_away(
+    tmp_path: Path,
+) -> None:
+    """Ann watches from one terminal; from another of the same account she
+    sits down (a token kept for her at this table only now), plays, and
+    leaves.  The spectator offers that seat back once it is away: the names
+    kept were read when it began watching, before there was any."""
+    tokens = tmp_path / "seats.json"
+    table = make_table(tmp_path, players=2, seed=13, bots=1)
+    host = await start_host(table)
+    watcher = make_client(host.address, "Ann", tokens, watch=True)
+    other = make_client(host.address, "Ann", tokens)
+    try:
+        await watcher.start()
+        await until(lambda: table.watching == 1, "Ann watching")
+        await other.start()
+        await until(lambda: table.game_under_way, "the game begun")
+        assert watcher.kept_seat(table.lobby()) is None  # her seat is played from there
+        await other.close()
+        await until(lambda: not table.seats[1].connected, "Ann away")
+        await until(lambda: watcher.kept_seat(table.lobby()) == "Ann", "her seat offered")
+        watcher.sit_down("Ann")
+        welcome = await next_event_that(watcher, is_seated)
+        assert isinstance(welcome, Welcome) and welcome.seat == 1
+    finally:
+        await watcher.close()
+        await other.close()
+        await host.close()

@@ -124,9 +124,10 @@ class NetClient(TableClient):
         self._token = token  # the token the hellos send
         self._sit_task: asyncio.Task[None] | None = None  # sit_down's attempt, while it runs
         # The names this account sat under at this very table (its table id,
-        # not only its address), with the seats their tokens hold: read once
-        # a spectator's session is accepted.
+        # not only its address), with the seats their tokens hold: read when
+        # a spectator's session is accepted, and again when a seat goes away.
         self._kept_seats: tuple[KeptSeat, ...] = ()
+        self._away: frozenset[int] = frozenset()  # the people's seats away, last lobby
         self.table_id: str | None = None  # from the host's ACCEPT
         self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
@@ -265,14 +266,21 @@ class NetClient(TableClient):
             told = self._tokens.remember(
                 self.address, self.name, table_id, hello["token"], self.seat
             )
-        self._kept_seats = ()
-        if self._tokens is not None and table_id is not None and self.seat is None:
-            # Read here, once a connection, not at every look at the footer.
-            self._kept_seats = tuple(self._tokens.seats_kept(self.address, table_id))
+        self._read_kept_seats()
         table = accept.get("table")
         self._emit(Welcome(self.seat, False, table if isinstance(table, str) else ""))
         if told is not None:
             self._emit(Notice(told))
+
+    def _read_kept_seats(self) -> None:
+        """A spectator's: the seats this account keeps tokens for at this
+        table.  Read when its session begins and when a seat goes away, not
+        at every look at the footer: a seat can wait for this spectator only
+        once it is away, and the account may have sat there from another
+        terminal since this one began to watch."""
+        self._kept_seats = ()
+        if self._tokens is not None and self.table_id is not None and self.seat is None:
+            self._kept_seats = tuple(self._tokens.seats_kept(self.address, self.table_id))
 
     async def close(self) -> None:
         self._closing = True
@@ -375,8 +383,15 @@ class NetClient(TableClient):
         lobby = payload.get("lobby")
         if lobby is not None and lobby != self._lobby_raw:
             # Every snapshot carries the lobby; it changes rarely in a game.
-            self._emit(LobbyChanged(lobby_from_wire(lobby)))
+            changed = lobby_from_wire(lobby)
             self._lobby_raw = lobby
+            away = frozenset(
+                slot.seat for slot in changed.seats if slot.kind == "human" and not slot.connected
+            )
+            if self.watch and away - self._away:
+                self._read_kept_seats()  # before the screens look for a seat to offer
+            self._away = away
+            self._emit(LobbyChanged(changed))
         view = payload.get("view")
         if view is not None:
             self.view = self._views.decode(view)
