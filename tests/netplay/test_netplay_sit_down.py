@@ -16,6 +16,7 @@ from threeup_tui.client.events import (
     ChatReceived,
     ConnectionChanged,
     Event,
+    LobbyChanged,
     Notice,
     Welcome,
 )
@@ -113,20 +114,22 @@ async def test_a_seat_gone_meanwhile_is_told_and_the_spectator_watches_on(
 ) -> None:
     """The last seat went to someone else between Bob seeing it open and
     asking: the table refuses him as it refuses a join ("the table is
-    full"), he is told so in words, and he still watches (a chat line said
-    after it reaches him, and the table still counts him)."""
+    full"), he is told what happened to the seat he saw, and he still
+    watches (a chat line said after it reaches him, and the table still
+    counts him)."""
     table = make_table(tmp_path, players=2, seed=6)
     table.seat_human("Ann", secrets.token_hex(16))
     host = await start_host(table)
     bob = make_client(host.address, "Bob", tmp_path / "seats.json", watch=True)
     try:
         await bob.start()
+        await next_event_that(bob, lambda e: isinstance(e, LobbyChanged))  # a seat open
         await until(lambda: table.watching == 1, "Bob watching")
         table.seat_human("Cy", secrets.token_hex(16))  # the last seat, before Bob asks
         bob.sit_down()
         refused = await next_event_that(bob, is_refusal)
         assert isinstance(refused, Notice)
-        assert refused.text == "no seat for you: the table is full; you watch on"
+        assert refused.text == "no seat for you: the last open seat was taken first; you watch on"
         assert bob.seat is None and bob.watch and bob.may_sit_down
         assert table.watching == 1 and [s.name for s in table.seats] == ["Ann", "Cy"]
         table.chat(0, "still there, Bob?")
@@ -348,4 +351,24 @@ async def test_a_seat_taken_from_another_terminal_while_watching_is_offered_once
     finally:
         await watcher.close()
         await other.close()
+        await host.close()
+
+
+async def test_asking_at_a_table_seen_full_is_told_in_the_tables_words(tmp_path: Path) -> None:
+    """A spectator whose lobby already showed the game begun (no screen
+    offers a seat then, but the request is the client's to make) is told
+    the table's own words: it saw no seat open to be taken first."""
+    table = make_table(tmp_path, players=2, seed=14, bots=1)
+    table.seat_human("Ann", secrets.token_hex(16))  # the game begins
+    host = await start_host(table)
+    bob = make_client(host.address, "Bob", tmp_path / "seats.json", watch=True)
+    try:
+        await bob.start()
+        await next_event_that(bob, lambda e: isinstance(e, LobbyChanged) and e.lobby.started)
+        bob.sit_down()
+        refused = await next_event_that(bob, is_refusal)
+        assert isinstance(refused, Notice)
+        assert refused.text == "no seat for you: the table is full; you watch on"
+    finally:
+        await bob.close()
         await host.close()

@@ -42,6 +42,7 @@ from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.table import Table, TableRunner
 
 SIT_KEY = "s Sit down"
+TAKEN_FIRST = "no seat for you: the last open seat was taken first; you watch on"
 
 
 @pytest.fixture
@@ -158,7 +159,7 @@ async def test_a_seat_taken_meanwhile_is_told_and_the_spectator_watches_on(
         screen.action_sit()
         await wait_for(
             pilot,
-            lambda: "the table is full; you watch on" in screen_text(app),
+            lambda: TAKEN_FIRST in screen_text(app),
             timeout=20,
             what="why there is no seat",
         )
@@ -174,7 +175,9 @@ async def test_a_spectator_who_asks_as_the_game_begins_reads_why_at_the_table(
     """A dedicated host starts the game once the last seat is taken: Bob
     takes it just as Cy asks.  Cy's app goes on to the game as a spectator,
     and the words of the refusal stay on its status line there (a game's
-    first view took back every "Not allowed" note, and Cy read nothing)."""
+    first view took back every "Not allowed" note, and Cy read nothing):
+    the seat Cy saw open was taken first, not "the table is full", said
+    as the game appears, of a table whose open seat Cy had just seen."""
     table = make_table(tmp_path, players=2, seed=9, bots=1)  # starts when full
     host = await start_host(table)
     join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Cy", watch=True)
@@ -191,13 +194,13 @@ async def test_a_spectator_who_asks_as_the_game_begins_reads_why_at_the_table(
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), timeout=20)
             await wait_for(
                 pilot,
-                lambda: "the table is full; you watch on" in screen_text(app),
+                lambda: TAKEN_FIRST in screen_text(app),
                 timeout=20,
                 what="why Cy has no seat",
             )
             await asyncio.sleep(0.5)  # the game's next views come and go
             await pilot.pause()
-            assert "the table is full; you watch on" in screen_text(app)
+            assert TAKEN_FIRST in screen_text(app)
             assert app.session is not None and app.session.seat is None
     finally:
         await host.close()

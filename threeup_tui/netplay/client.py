@@ -77,6 +77,12 @@ RESEND_EVERY = 0.05
 BUSY = "the connection is busy"  # the send queue is full
 
 
+# A sit-down refused as "the table is full" after the spectator saw a seat
+# open: it went to someone else while the request was on its way.  A table
+# begins its game only with every seat taken, and takes no newcomers after:
+# nothing here promises a seat later.
+SEAT_TAKEN_FIRST = "the last open seat was taken first"
+
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
 
@@ -135,6 +141,7 @@ class NetClient(TableClient):
         self.view: View | None = None
         self._views = ViewDecoder()
         self._lobby_raw: Any = None
+        self._lobby: Lobby | None = None  # the newest lobby, as decoded
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_move: dict[str, Any] | None = None
@@ -383,7 +390,7 @@ class NetClient(TableClient):
         lobby = payload.get("lobby")
         if lobby is not None and lobby != self._lobby_raw:
             # Every snapshot carries the lobby; it changes rarely in a game.
-            changed = lobby_from_wire(lobby)
+            changed = self._lobby = lobby_from_wire(lobby)
             self._lobby_raw = lobby
             away = frozenset(
                 slot.seat for slot in changed.seats if slot.kind == "human" and not slot.connected
@@ -601,22 +608,38 @@ class NetClient(TableClient):
             why = "you have a seat already" if not self.watch else "you cannot ask for one now"
             self._emit(Notice(f"no seat asked for: {why}"))
             return
-        self._sit_task = asyncio.get_running_loop().create_task(self._sit(name or self.name))
+        lobby = self._lobby
+        seen_open = (
+            lobby is not None
+            and not lobby.started
+            and any(slot.kind == "open" for slot in lobby.seats)
+        )
+        self._sit_task = asyncio.get_running_loop().create_task(
+            self._sit(name or self.name, seen_open)
+        )
 
-    async def _sit(self, name: str) -> None:
+    async def _sit(self, name: str, seen_open: bool = False) -> None:
+        """``seen_open``: a seat was open, the game not begun, in the lobby
+        this spectator last had when it asked."""
         hello = make_hello(name, self.code, self._token_to_sit(name), False)
         try:
             client = await self._handshake(hello)
         except TableRefused as err:
             why = err.reason
+            # (Short words: the status line holds them in one line at 80 columns.)
             if why == TABLE_FULL and any(
                 name_key(name) == name_key(kept.name) for kept in self._kept_seats
             ):
                 # Asked for the seat kept under this name (the table screen's
                 # s): "the table is full" would not say why that seat is not
                 # this player's.  The table knew no seat by the token kept.
-                # (Short: the status line holds it in one line at 80 columns.)
                 why = f"{name}'s seat is kept for another token"
+            elif why == TABLE_FULL and seen_open:
+                # The seat this player saw open went to another first (and a
+                # dedicated host's game begins with it): "the table is full",
+                # read as the game's first view comes, said nothing of the
+                # seat they had just seen.
+                why = SEAT_TAKEN_FIRST
             self._emit(Notice(f"no seat for you: {why}; you watch on"))
             return
         except (ConnectionError, NetError) as err:  # no answer, nothing listening
