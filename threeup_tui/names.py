@@ -78,8 +78,13 @@ def distinct_name(name: str, taken: list[str], cells: int = MAX_NAME_CELLS) -> s
         return name
     n = 2
     while True:
-        suffix = f" ({n})"
-        candidate = cut_cells(name, cells - cell_len(suffix)).rstrip() + suffix
+        candidate = numbered_name(name, n, cells)
         if not any(same_name(candidate, other) for other in taken):
             return candidate
         n += 1
+
+
+def numbered_name(name: str, n: int, cells: int = MAX_NAME_CELLS) -> str:
+    """``name (n)``, the name cut to make room for the number."""
+    suffix = f" ({n})"
+    return cut_cells(name, cells - cell_len(suffix)).rstrip() + suffix

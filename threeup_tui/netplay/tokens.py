@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..names import MAX_NAME_CELLS, clean_name, cut_cells, name_width, same_name
+from ..names import clean_name, numbered_name, same_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import json_of, locked, read_text, set_aside, write_atomic
@@ -82,11 +82,7 @@ def seated_as(seat_name: str, name: str) -> bool:
     if same_name(seat_name, asked):
         return True
     told = _TOLD_APART.search(seat_name)
-    if told is None:
-        return False
-    suffix = told.group(0)
-    cut = cut_cells(asked, MAX_NAME_CELLS - name_width(suffix)).rstrip()
-    return same_name(seat_name, cut + suffix)
+    return told is not None and same_name(seat_name, numbered_name(asked, int(told.group(1))))
 
 
 @dataclass(frozen=True)
