@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -146,6 +147,11 @@ async def test_an_app_tables_host_player_gets_their_seat_back_from_a_headless_re
         assert said in headless.stderr()
         if code is not None:
             assert code not in headless.stderr()  # the log names the code, never shows it
+        # Kept with the seat it holds, as a join's ACCEPT keeps it: the seat a
+        # spectator of this account is offered back is this one.
+        kept = json.loads((tmp_path / "host-state" / "seats.json").read_text())
+        (table,) = kept["tables"].values()
+        assert table["seats"] == {"hostess ann": 0}
         back = make_client(
             (LOOPBACK, port), "Hostess Ann", tmp_path / "host-state" / "seats.json", code=code
         )

@@ -136,7 +136,7 @@ def keep_host_players_seat(table: Table, bound: tuple[str, int]) -> None:
     if i is None or seat is None or seat.kind != "human" or seat.token is None:
         return
     host = reached_here(bound[0])
-    TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token)
+    TokenStore().remember(f"{host}:{bound[1]}", seat.name, table.table_id, seat.token, i)
     # A returning player gives the room code too (the host checks it before
     # the token); the log names it but does not print it.
     asks_code = table.config.code is not None
