@@ -705,9 +705,14 @@ class Table:
 
     def _anyone_here(self) -> bool:
         """Someone plays at the table: a connected person not marked away
-        (whose seat the bot plays until they act), or a network bot.
-        Spectators and the table's own bots do not count."""
-        return any(seat.connected and not seat.away for seat in self.seats)
+        (whose seat the bot plays until they act).  Network bots count only
+        at a table of them alone (a rig of ``join --bot`` clients plays on by
+        itself): beside a person's seat that waits, they would deal game
+        after game, each kept on disk, for no one.  Spectators and the
+        table's own bots do not count."""
+        people = [seat for seat in self.seats if seat.kind == "human" and seat.network_bot is None]
+        here = people or self.seats
+        return any(seat.connected and not seat.away for seat in here)
 
     def _maybe_rematch(self) -> None:
         """A dedicated host's next game starts once every seat agrees, after

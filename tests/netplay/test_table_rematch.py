@@ -408,6 +408,41 @@ def test_with_nobody_here_the_bots_deal_no_next_game(tmp_path: Path) -> None:
     assert table.game_number == 2
 
 
+def test_a_network_bot_deals_no_next_game_while_a_persons_seat_waits(tmp_path: Path) -> None:
+    """Found in tmux: ann's app closed, the stand-in bot finished her game,
+    and with a `join --bot` seat at the table (which counted as someone
+    here) the host dealt 36 games in 20 minutes, each kept on disk, until
+    she came back.  The table waits for her, as it does with bots alone."""
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.set_network_bot(1, "greedy")  # bob's seat is a network bot
+    table.start(None)
+    table.disconnect(0)
+    play_out(table)
+    for _ in range(3):
+        clock.now += 3600
+        table.check_timers()
+        table.step_bot()
+    assert table.game_number == 1 and table.kept_records == [tmp_path / "party-1.json"]
+    table.seat_human("ann", "a" * 32)  # ann is back, and asks
+    table.rematch(0)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
+def test_network_bots_alone_play_on(tmp_path: Path) -> None:
+    """A table of `join --bot` clients only (a rig, a benchmark) plays game
+    after game by itself."""
+    table, clock = headless(tmp_path)
+    table.set_network_bot(0, "greedy")
+    table.set_network_bot(1, "random")
+    table.start(None)
+    play_out(table)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 2
+
+
 def test_the_tables_lines_read_right_when_they_name_you(tmp_path: Path) -> None:
     """A local game names its player "you" when no name is set: the result
     and the rematch lines must read right for that name as for any other

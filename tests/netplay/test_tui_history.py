@@ -137,28 +137,30 @@ async def test_a_game_that_ended_while_away_is_counted_when_back_at_its_end_once
 
 
 async def eve_plays_the_first_game(eve: NetClient) -> None:
-    """Eve, a network bot (``join --bot``): she keeps the table playing while
-    Dan is away (she agrees to the next game by herself), and plays the
-    first game only: the second waits for her set-up, so that it cannot end
-    before Dan is back."""
+    """Eve, a person (her moves a bot's): she keeps the table playing while
+    Dan is away (she asks for the next game; a network bot would not deal
+    one while his seat waits), and plays the first game only: the second
+    waits for her set-up, so that it cannot end before Dan is back."""
     seat = BotSeat(eve, make_bot("greedy", 3))
     ended = False
     while True:
         event = await eve.next_event()
         if isinstance(event, ViewChanged):
-            ended = ended or event.view.phase == "over"
+            if not ended and event.view.phase == "over":
+                ended = True
+                eve.rematch()
             if not ended:
                 seat.on_view(event.view)
 
 
 async def test_a_game_that_ended_while_away_reaches_the_app_after_the_next_game_began() -> None:
     """Dan was away when game 1 ended, and game 2 began before he came back
-    (Eve was there to play on): his app saw only game 2, and game 1 was in
+    (Eve was there, and asked for it): his app saw only game 2, and game 1 was in
     no history.  Now the host tells each new session of a seat its last
     games ("played"), and the app counts those it does not hold: game 1 is
     counted when Dan is back, once, however often he comes back."""
     async with a_table(games=None, bots=0) as (table, host):
-        eve = NetClient(LOOPBACK, host.address[1], "Eve", bot="greedy")
+        eve = NetClient(LOOPBACK, host.address[1], "Eve")
         await eve.start()
         playing = asyncio.create_task(eve_plays_the_first_game(eve))
         try:
@@ -174,7 +176,7 @@ async def test_a_game_that_ended_while_away_reaches_the_app_after_the_next_game_
             assert (game.table_id, game.game_number, game.my_seat) == (table.table_id, 1, seat)
             assert game.venue == "join" and game.players == 2
             assert game.seats[seat].kind == "you"
-            assert game.seats[1 - seat].name == "Eve" and game.seats[1 - seat].bot_level == "greedy"
+            assert game.seats[1 - seat] == SeatEntry("Eve", "human", None)
         finally:
             playing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
