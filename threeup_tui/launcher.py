@@ -347,6 +347,17 @@ class Launcher:
         await client.start()
         return client
 
+    def kept_names_at(self, address: str, table_id: str | None) -> list[str]:
+        """The names this account keeps a seat token under at the table
+        ``table_id`` heard at ``address`` (HOST:PORT), newest last: the join
+        list marks a table that keeps a seat for the player.  None for a
+        host that sends no table id, nor for a door's guest, who keeps none."""
+        if table_id is None or confined_guest():
+            return []
+        from .netplay.tokens import TokenStore
+
+        return [kept.name for kept in TokenStore().seats_kept(address, table_id)]
+
     async def discover(self) -> AsyncIterator[list[object]]:
         """Lists of tables heard on the LAN (TableAnnouncement), as they change."""
         from .netplay.discovery import DEFAULT_ANNOUNCE_PORT, Listener

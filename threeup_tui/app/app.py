@@ -491,10 +491,16 @@ class ThreeUpApp(App[int]):
     def open_join_form(self, settings: JoinSettings | None = None, autojoin: bool = False) -> None:
         """The join form; with ``autojoin`` it joins ``settings.address`` at once."""
         discover = getattr(self.launcher, "discover", None)
+        kept_at = getattr(self.launcher, "kept_names_at", None)
         if settings is None:
             settings = self._last_join or JoinSettings("", self.settings.name or "player")
         self.open_once(
-            JoinScreen(settings, discover if callable(discover) else None, autojoin=autojoin)
+            JoinScreen(
+                settings,
+                discover if callable(discover) else None,
+                autojoin=autojoin,
+                kept_at=kept_at if callable(kept_at) else None,
+            )
         )
 
     def start_join(self, settings: JoinSettings) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...addresses import AddressError, parse_address, show_address
 from ...launcher import JoinSettings
+from ...names import same_name
 from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
 from ..text import MUTED, clean, plain
@@ -47,20 +48,30 @@ def announcement_address(ann: Any) -> str:
     return clean(f"{host}:{port}" if port else host or "", 80)
 
 
-def announcement_prompt(ann: Any) -> Content:
-    """One found table in a line; every field is untrusted."""
+def announcement_prompt(ann: Any, kept: Sequence[str] = ()) -> Content:
+    """One found table in a line; every field is untrusted.  ``kept``: the
+    names this account keeps a seat under there (its seat waits)."""
     name = getattr(ann, "name", None) or getattr(ann, "table_name", None) or "a table"
     address = Content.styled(f"  {announcement_address(ann)}", MUTED)
     parts = [plain(name, "bold", 32), address]
     free, seats = getattr(ann, "free_seats", None), getattr(ann, "seats", None)
+    started = getattr(ann, "started", False)
     if isinstance(free, int) and isinstance(seats, int):
-        parts.append(Content(f"  {free} of {seats} seats free"))
+        # A table whose game has begun seats no newcomer: its free seats are
+        # no way in (and the line has no room to spare at 80 columns).
+        parts.append(Content(f"  {seats} seats" if started else f"  {free} of {seats} seats free"))
     if getattr(ann, "code_required", False):
         parts.append(Content("  code needed"))
-    if getattr(ann, "started", False):
+    if started:
         # Bold, not the warning colour: on the list's highlighted row that
         # colour all but vanished in many themes.
         parts.append(Content.styled("  playing", "bold"))
+    if kept:
+        # "playing" read as no way in for a player whose own seat waits
+        # there (their app closed, their terminal lost).
+        names = ", ".join(clean(name, 16) for name in kept)
+        words = f"  your seat{'s' if len(kept) > 1 else ''}: "
+        parts.append(Content.assemble((words, "bold"), plain(names, "bold", 40)))
     return Content.assemble(*parts)
 
 
@@ -81,12 +92,17 @@ class JoinScreen(Screen[None]):
         discover: Callable[[], AsyncIterator[Any]] | None = None,
         # discover() yields the list of tables heard (or one table at a time)
         autojoin: bool = False,
+        # kept_at(HOST:PORT, table id): the names a seat is kept under there
+        kept_at: Callable[[str, str | None], list[str]] | None = None,
     ) -> None:
         super().__init__(id="join-screen")
         self.initial = settings or JoinSettings(address="")
         self.discover = discover
         self.autojoin = autojoin and bool(self.initial.address)
         self.found: dict[str, Any] = {}
+        self.kept_at = kept_at
+        self.kept: dict[str, list[str]] = {}  # by address: the names a seat waits under
+        self.seat_name: str | None = None  # a name filled in for a kept seat: not remembered
         self.joining: str | None = None  # the address being joined, while waiting
         self._joining_since = 0.0
         self._ticker: Timer | None = None
@@ -187,10 +203,13 @@ class JoinScreen(Screen[None]):
         if heard == self.found:
             return
         self.found = heard
+        self.kept = {addr: self._kept_names(addr, a) for addr, a in heard.items()}
         found = self.query_one("#found", OptionList)
         highlighted = found.highlighted
         found.clear_options()
-        found.add_options(Option(announcement_prompt(a), id=addr) for addr, a in heard.items())
+        found.add_options(
+            Option(announcement_prompt(a, self.kept[addr]), id=addr) for addr, a in heard.items()
+        )
         if heard:
             # A highlighted table from the start: ⏎ joins it, as the hint says.
             found.highlighted = 0 if highlighted is None else min(highlighted, len(heard) - 1)
@@ -203,9 +222,27 @@ class JoinScreen(Screen[None]):
     def found_chosen(self, event: OptionList.OptionSelected) -> None:
         self.join_table(event.option.id or "")
 
+    def _kept_names(self, address: str, announcement: Any) -> list[str]:
+        table_id = getattr(announcement, "table_id", None)
+        if self.kept_at is None or not isinstance(table_id, str):
+            return []
+        try:
+            return self.kept_at(address, table_id)
+        except (OSError, RuntimeError):  # the state directory: the list goes on without it
+            return []
+
     def join_table(self, address: str) -> None:
-        """Join a table of the list (asking first for its room code, if it needs one)."""
+        """Join a table of the list (asking first for its room code, if it
+        needs one), under the name its seat waits for if it keeps one."""
         self.query_one("#join-address", Input).value = address
+        kept = self.kept.get(address, [])
+        name = self.query_one("#join-name", Input)
+        if len(kept) == 1 and not same_name(name.value.strip(), kept[0]):
+            # The seat is the token's, and the token is kept under the name
+            # the player sat as: under another they were a newcomer, "the
+            # table is full".  That name is for this join, not kept.  (With
+            # seats under two names, a --bot's too, the player types which.)
+            name.value = self.seat_name = kept[0]
         if getattr(self.found.get(address), "code_required", False) and not (
             self.query_one("#join-code", Input).value
         ):
@@ -240,6 +277,7 @@ class JoinScreen(Screen[None]):
     def join(self, remember: bool = True) -> None:
         """Ask to join; ``remember``: keep the form's name for the next run."""
         settings = self.settings()
+        remember = remember and settings.name != self.seat_name
         picked = self._highlighted_table() if not settings.address else None
         if picked:
             # A name typed and ⏎ (or Join) with a table highlighted and no
