@@ -42,8 +42,8 @@ When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
 cursor) and ends the session with a goodbye line and exit status 0.  A
 session refused for how it was opened (no terminal, one that moves no
-cursor, a command, a subsystem) ends with exit status 2, as the app refuses
-such a terminal or command line; one refused or ended for the table's sake
+cursor, a command, a subsystem, an input that ends) ends with exit status
+2, as the app refuses such a terminal or command line; one refused or ended for the table's sake
 (a busy door, no seat free, wrong room codes) with 1.
 
 **What a guest's keys may cost.**  Every guest's app runs on the host's
@@ -149,6 +149,13 @@ PROMPT_TIMEOUT = 120.0
 # one of the MAX_CONNECTIONS places, and enough of them kept everyone out.
 SESSION_WAIT = 10.0
 CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table closes
+# What a player reads whose client ends its input (``ssh -tt HOST < file``):
+# nothing more can be typed, at the door's prompts or in the app, so the door
+# ends the session (the app too: its seat waits, as for a drop).
+INPUT_ENDED = (
+    b"threeup: your terminal sends no more input, so nothing can be played from here: "
+    b"connect with 'ssh -t' from a terminal to play.\r\n"
+)
 # What a player reads when their session fails in a way nobody foresaw.
 SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says why): try again.\r\n"
 # A client that stops answering without closing (a laptop asleep, a network
@@ -777,6 +784,10 @@ class SshDoor:
         finally:
             self._at_the_door.pop(process, None)
         if known is None or self._closing:
+            if keys.ended and not self._closing:  # not a try given up: no more come
+                with contextlib.suppress(Exception):
+                    process.stdout.write(b"\r\n" + INPUT_ENDED)  # below the prompt's question
+                return EXIT_USAGE
             return 1
         identity, how, word = known
         token = self.token_for(identity)
@@ -795,7 +806,7 @@ class SshDoor:
         log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
         self._apps[token] += 1
         try:
-            returned = await self._run_app(process, keys, term, name, token, word)
+            returned, input_ended = await self._run_app(process, keys, term, name, token, word)
         finally:
             self._apps[token] -= 1
             if not self._apps[token]:
@@ -804,6 +815,10 @@ class SshDoor:
         # 0 when the table closed under the app; an app killed by a signal
         # (a negative return code) is a failure, 1, not 256 minus the signal.
         code = 0 if self._closing or not returned else max(returned, 1)
+        if input_ended and not self._closing:
+            # Refused in the end for how it was opened, as a session without
+            # a terminal is (and whether the app was up yet or not).
+            code = EXIT_USAGE
         if self._closing and self._goodbye == CLOSE_HOST_STOPPED:
             # Not closed: stopped, and --resume brings the table back.
             prompt.say(f"threeup: {self._goodbye}")
@@ -925,7 +940,9 @@ class SshDoor:
         name: str,
         token: str,
         word: str | None = None,
-    ) -> int | None:
+    ) -> tuple[int | None, bool]:
+        """The app's exit status, and whether the door ended it because the
+        client's input ended."""
         master, slave = pty.openpty()
         secret_read = -1
         try:
@@ -988,14 +1005,20 @@ class SshDoor:
         writer = os.fdopen(os.dup(master), "wb", buffering=0)
         transport, _ = await loop.connect_read_pipe(lambda: output, reader)
         clean = False
-        feeding: asyncio.Future[None] | None = None
+        feeding: asyncio.Future[bool] | None = None
+        input_ended = False
         try:
             # Keys (and window size changes) go to the app's terminal.
             feeding = asyncio.ensure_future(_feed(keys, writer))
             exited = asyncio.ensure_future(child.wait())
             dropped = asyncio.ensure_future(process.channel.wait_closed())
-            await asyncio.wait({exited, dropped}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({exited, dropped, feeding}, return_when=asyncio.FIRST_COMPLETED)
             dropped.cancel()
+            # The client sent its last key (an end of input): nothing can
+            # reach the app again, not even the key that leaves, and its seat
+            # stayed "here" for ever, the table waiting on a player who could
+            # not play.  The session ends as a drop does: its seat waits.
+            input_ended = not exited.done() and feeding.done() and feeding.result()
             if exited.done():
                 # All the app wrote reaches the player before the goodbye.
                 with contextlib.suppress(TimeoutError):
@@ -1003,8 +1026,8 @@ class SshDoor:
                 clean = child.returncode == 0
         finally:
             if child.returncode is None:
-                # The SSH session dropped: let the app leave the table
-                # cleanly, and make sure it is gone.
+                # The SSH session dropped, or its input ended: let the app
+                # leave the table cleanly, and make sure it is gone.
                 with contextlib.suppress(ProcessLookupError):
                     child.terminate()
                 try:
@@ -1025,7 +1048,9 @@ class SshDoor:
             process.stdout.write(restore + b"\r\n")
             if not clean and self._closing and self._goodbye != CLOSE_HOST_STOPPED:
                 process.stdout.write(f"threeup: {self._goodbye}\r\n".encode())
-        return child.returncode
+            elif input_ended and not self._closing:
+                process.stdout.write(INPUT_ENDED)
+        return child.returncode, input_ended
 
 
 class _Keys:
@@ -1042,6 +1067,7 @@ class _Keys:
         self.app: asyncio.subprocess.Process | None = None  # told of a cut once it runs
         self._told_at: float | None = None
         self._logged = 0  # bytes dropped that the log has said
+        self.ended = False  # the client has sent its last byte (or the channel closed)
 
     async def read(self) -> bytes:
         """The keys that may go on; b"" once the client has sent its last.
@@ -1053,6 +1079,7 @@ class _Keys:
                 await asyncio.sleep(short / self.reading.rate)
             data = await self.process.stdin.read(READ_SIZE)
             if not data:
+                self.ended = True
                 return b""
             self.reading.take(time.monotonic(), len(data))
             dropped = self.budget.dropped
@@ -1085,10 +1112,10 @@ class _Keys:
             self._log("has left", "in all")
 
 
-async def _feed(keys: _Keys, pty_file: Any) -> None:
+async def _feed(keys: _Keys, pty_file: Any) -> bool:
     """The player's keys to the app's terminal, and the terminal's size as
-    the player's window changes, until the player sends no more (the app
-    goes on) or the app has gone."""
+    the player's window changes, until the player sends no more (True: the
+    client's input has ended) or the app, or the channel, has gone."""
     loop = asyncio.get_running_loop()
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pty_file)
     pty = asyncio.StreamWriter(transport, protocol, None, loop)
@@ -1128,13 +1155,14 @@ async def _feed(keys: _Keys, pty_file: Any) -> None:
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue  # nothing the app asks for
             if not data:
-                return
+                return True
             pty.write(utf8.decode(reports.feed(data)).encode())
             await pty.drain()  # an app that reads slowly slows the client down
     except (OSError, asyncssh.Error):
-        return  # the app's terminal, or the channel, has closed: the session ends
+        return False  # the app's terminal, or the channel, has closed: the session ends
     except Exception:  # the player's keys stop, but the door and the table go on
         log.exception("an SSH session's keys could not reach its app")
+        return False
     finally:
         if waiting is not None:
             waiting.cancel()

@@ -711,6 +711,61 @@ async def test_a_flood_of_window_changes_costs_the_host_little_and_the_last_size
     assert proc.poll() is None
 
 
+async def test_a_client_whose_input_ends_leaves_the_table_told_why(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """A client may end its input and keep its session (``ssh -tt HOST <
+    file``, a program that closes its stdin): the door stopped passing keys
+    and window changes, and the app ran on, its seat "here" for ever. Nothing
+    could be typed in it again, not even the key that leaves: the game
+    waited on a player who could not play (no bot takes a seat that is
+    here), and the session held on until the client was killed. The door
+    ends such a session, telling the player why; the seat waits, as for a
+    drop."""
+    from threeup_tui.sshdoor import INPUT_ENDED
+
+    door = free_port()
+    # Two seats, a bot's and Ann's: the game begins, and waits on Ann's choice.
+    proc, _ = headless_host(
+        "--players", "2", "--bots", "1", "--ssh-port", str(door), "--takeover-after", "600"
+    )  # fmt: skip
+    wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
+    async with door_connection(door, client_key) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"face up")
+        process.stdin.write_eof()
+        await asyncio.wait_for(shown.until(b"goodbye from threeup"), 20)
+        await asyncio.wait_for(process.wait_closed(), 10)
+    assert INPUT_ENDED in shown.text
+    assert process.exit_status == EXIT_USAGE  # as a session without a terminal
+    wait_for_line(proc, r"(ann) is away from seat 2; the seat waits for them")
+    assert not apps_of(proc.pid)
+    assert proc.poll() is None
+
+
+async def test_an_input_that_ends_at_the_doors_prompt_is_told_why(
+    headless_host, tmp_path: Path
+) -> None:
+    """At the seat word's prompt an end of input gave the prompt up with
+    nothing said (exit status 1, as for a busy door): the player, whose
+    client ended its input (``ssh -tt HOST < /dev/null``), never read why."""
+    from threeup_tui.sshdoor import INPUT_ENDED, asyncssh
+
+    _proc, door = start_door(headless_host, tmp_path)
+    async with asyncssh.connect(
+        "127.0.0.1", door, username="mallory", password="anything", preferred_auth="password",
+        client_keys=None, known_hosts=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        shown = Shown(process)
+        await shown.until(b"Your seat word")
+        process.stdin.write_eof()
+        await asyncio.wait_for(shown.until(INPUT_ENDED), 10)
+        await asyncio.wait_for(process.wait_closed(), 10)
+    assert process.exit_status == EXIT_USAGE
+
+
 def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
     headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
 ) -> None:
@@ -728,7 +783,7 @@ def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
     more = [
         subprocess.Popen(
             again,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,  # kept open: an end of input ends the session
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
