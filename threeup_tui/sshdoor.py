@@ -38,6 +38,12 @@ one player, and the newer session takes the seat over.
   loopback address is one, and a global IPv6 address counts as its /64,
   whose 2**64 addresses one guesser could otherwise step through.
 
+**No seat free.**  A guest whose identity holds no seat, at a table with
+none open (every seat taken, or the game under way), watches: its app joins
+as a spectator with the identity's token, so that sitting down from the
+lobby (``s``, if a seat opens) seats that identity.  Each watcher is an app
+on the host, so the door bounds them (in all, per address, per identity).
+
 When the player leaves the table, or the table closes, the guest's app ends
 and the door restores the terminal (alternate screen, mouse reporting,
 cursor) and ends the session with a goodbye line and exit status 0.  A
@@ -128,6 +134,11 @@ REFUSAL_WAIT = 5.0  # seconds a refused connection may take to hear why
 # back (a key that holds a seat) is never kept out by them.
 MAX_AT_THE_DOOR = 8
 MAX_AT_THE_DOOR_PER_ADDRESS = 3
+# Guests who watch the table (no seat is theirs, and none is open), in all
+# and from one address: each one is an app of some 50 MB on the host, and
+# a key without a seat once only read "goodbye" at a full table.
+MAX_WATCHING = 8
+MAX_WATCHING_PER_ADDRESS = 3
 MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
 # Apps running for one seat (one identity) at once: the live one and the
 # newer one taking it over.  Each app is a Python process of some 50 MB;
@@ -582,6 +593,7 @@ class SshDoor:
         # several terminals): a connection without one is closed.
         self._sessions: collections.Counter[asyncssh.SSHServerConnection] = collections.Counter()
         self._at_the_door: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # unseated: address
+        self._watching: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # spectators: address
         # Seat words given out (a seat that opened again before the game, a
         # lobby drop, still takes its word back), the oldest forgotten first.
         self._words: LruTable[str, bool] = LruTable(MAX_WORDS_KEPT)
@@ -791,23 +803,38 @@ class SshDoor:
             return 1
         identity, how, word = known
         token = self.token_for(identity)
-        seat = self.table.seat_of_token(token)
-        if seat is None and not self._has_open_seat():
-            prompt.say("Every seat at this table is taken, and none is yours.")
-            prompt.say("goodbye from threeup")
-            return 1
+        # No seat is theirs and none is open (every seat taken, or the game
+        # under way): they watch, and may sit down from the lobby if one opens.
+        watch = self.table.seat_of_token(token) is None and not self._has_open_seat()
+        if watch:
+            crowded = self._watching_refusal(group)
+            if crowded is not None:
+                self.session_refusals.refused(address, crowded)
+                prompt.say(f"threeup: {self._no_seat_words()}, and as many people as the door")
+                prompt.say("lets in watch it already: try again later.")
+                return 1
         if self._apps[token] >= MAX_APPS_PER_SEAT:
-            self.session_refusals.refused(
-                address, f"{name}'s seat has {self._apps[token]} sessions already"
-            )
-            prompt.say("threeup: this seat is being taken over from another terminal already.")
-            prompt.say("Try again in a moment.")
+            held = f"{name} watches in" if watch else f"{name}'s seat has"
+            self.session_refusals.refused(address, f"{held} {self._apps[token]} sessions already")
+            if watch:
+                prompt.say("threeup: you watch this table from two terminals already.")
+            else:
+                prompt.say("threeup: this seat is being taken over from another terminal already.")
+                prompt.say("Try again in a moment.")
             return 1
-        log.info("SSH: %s from %s, known by %s, sits down", name, address, how)
+        log.info(
+            "SSH: %s from %s, known by %s, %s", name, address, how,
+            "watches (no seat is free)" if watch else "sits down",
+        )  # fmt: skip
         self._apps[token] += 1
+        if watch:
+            self._watching[process] = group
         try:
-            returned, input_ended = await self._run_app(process, keys, term, name, token, word)
+            returned, input_ended = await self._run_app(
+                process, keys, term, name, token, None if watch else word, watch
+            )
         finally:
+            self._watching.pop(process, None)
             self._apps[token] -= 1
             if not self._apps[token]:
                 del self._apps[token]
@@ -822,8 +849,9 @@ class SshDoor:
         if self._closing and self._goodbye == CLOSE_HOST_STOPPED:
             # Not closed: stopped, and --resume brings the table back.
             prompt.say(f"threeup: {self._goodbye}")
-            how = f"and give: {word}" if word is not None else "with the same key"
-            prompt.say(f"To get this seat back once the table is back, reconnect {how}")
+            if self.table.seat_of_token(token) is not None:  # not for a spectator
+                how = f"and give: {word}" if word is not None else "with the same key"
+                prompt.say(f"To get this seat back once the table is back, reconnect {how}")
         elif word is not None and not self._closing and self._word_seats(word):
             # Not on a closed table, nor when the app never sat (the last
             # seat went to someone else first): no seat to come back to.
@@ -864,6 +892,22 @@ class SshDoor:
             (MAX_AT_THE_DOOR_PER_ADDRESS, "sessions from this address are at its prompts"),
         )
 
+    def _watching_refusal(self, group: str) -> str | None:
+        """Why one more guest from address group ``group`` may not watch now
+        (for the host's log), or None."""
+        return _place_refusal(
+            self._watching.values(),
+            group,
+            (MAX_WATCHING, "guests watch through the door"),
+            (MAX_WATCHING_PER_ADDRESS, "guests from this address watch"),
+        )
+
+    def _no_seat_words(self) -> str:
+        """Why a guest gets no seat: what the table is doing."""
+        if self.table.state is not None:
+            return "a game is under way at this table and none of its seats is yours"
+        return "every seat at this table is taken and none is yours"
+
     def _has_open_seat(self) -> bool:
         table = self.table
         return table.state is None and any(s.kind == "open" for s in table.seats)
@@ -889,16 +933,23 @@ class SshDoor:
         """The seat word of a keyless player: one they were given, or a new one."""
         prompt.say("You offered no SSH key, so this table knows you by a seat word.")
         wrong = 0
+        told = False  # that no seat is free, and Enter watches
         while wrong < TRIES:
-            given = await prompt.ask("Your seat word, or Enter for a new seat: ")
+            if self._has_open_seat():
+                given = await prompt.ask("Your seat word, or Enter for a new seat: ")
+            else:
+                if not told:
+                    prompt.say(f"{self._no_seat_words().capitalize()}: you may watch it.")
+                    told = True
+                given = await prompt.ask("Your seat word, or Enter to watch: ")
             if given is None:
                 return None
             word = given.strip().lower()
             if not word:
                 if not self._has_open_seat():
-                    prompt.say("Every seat is taken: only a seat word gets a seat back now.")
-                    wrong += 1
-                    continue
+                    # Known by a word of their own, never shown: one a
+                    # spectator who sits down (in the lobby) is told at the end.
+                    return self._new_word()
                 word = self._new_word()
                 self._words.setdefault(word, lambda: True)
                 prompt.say(f"Your seat word is {word}.")
@@ -940,6 +991,7 @@ class SshDoor:
         name: str,
         token: str,
         word: str | None = None,
+        watch: bool = False,
     ) -> tuple[int | None, bool]:
         """The app's exit status, and whether the door ended it because the
         client's input ended."""
@@ -965,9 +1017,13 @@ class SshDoor:
                     env[key] = value
             # The seat's secrets go through a pipe, never the command line.
             secret_read, secret_write = os.pipe()
-            seat = {"address": self.game_address, "name": name, "token": token, "code": self.code}
+            seat: dict[str, object] = {
+            "address": self.game_address, "name": name, "token": token, "code": self.code,
+        }  # fmt: skip
             if word is not None:  # a keyless player's: the app shows it in the chat
                 seat["word"] = word
+            if watch:  # a spectator, who may sit down with the token if a seat opens
+                seat["watch"] = True
             try:
                 os.write(secret_write, json.dumps(seat).encode())
             finally:

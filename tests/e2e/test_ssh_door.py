@@ -766,6 +766,78 @@ async def test_an_input_that_ends_at_the_doors_prompt_is_told_why(
     assert process.exit_status == EXIT_USAGE
 
 
+async def test_a_guest_without_a_seat_watches_and_the_door_bounds_how_many(
+    headless_host, tmp_path: Path, client_key: Path
+) -> None:
+    """A guest whose key holds no seat, at a table whose game has begun, read
+    "Every seat at this table is taken, and none is yours" and "goodbye":
+    nothing to do but leave, not even watch, which a UDP guest may
+    (``threeup join --watch``). A keyless guest was offered a new seat that
+    did not exist, and each Enter was a wrong try: the third said "No seat
+    word three times: goodbye". Now both watch. Each watcher is an app on the
+    host, so one key watches from two terminals at most, and three guests
+    from one address (or eight in all) at once; past that, a line says so."""
+    door = free_port()
+    # Two seats, a bot's and Ann's: the game begins as soon as Ann sits down.
+    proc, _ = headless_host(
+        "--players", "2", "--bots", "1", "--ssh-port", str(door), "--takeover-after", "600"
+    )  # fmt: skip
+    wait_for_line(proc, r"ssh door listening on 127\.0\.0\.1:(\d+)")
+    keys = {user: tmp_path / user for user in ("carl", "dave")}
+    for key in keys.values():
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+
+    async def session(conn: Any) -> Shown:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        return Shown(process)
+
+    async def told(shown: Shown) -> bytes:
+        await asyncio.wait_for(shown.process.wait_closed(), 20)
+        return shown.text + await shown.process.stdout.read()
+
+    from threeup_tui.sshdoor import asyncssh
+
+    async with (
+        door_connection(door, client_key, "ann") as ann,
+        door_connection(door, keys["carl"], "carl") as carl,
+        asyncssh.connect(
+            "127.0.0.1", door, username="mallory", password="x", preferred_auth="password",
+            client_keys=None, known_hosts=None, agent_path=None,
+        ) as mallory,
+        door_connection(door, keys["dave"], "dave") as dave,
+    ):  # fmt: skip
+        await (await session(ann)).until(b"face up")  # seated: the game begins
+        watching = await session(carl)
+        await watching.until(b"choosing face-up cards")  # the table, as a spectator sees it
+        wait_for_line(proc, r"SSH: (carl) from 127\.0\.0\.1, known by key .*, watches")
+        await (await session(carl)).until(b"choosing face-up cards")  # from a second terminal too
+        third = await told(await session(carl))
+        assert b"you watch this table from two terminals already" in third, third
+        keyless = await session(mallory)
+        await keyless.until(b"A game is under way at this table and none of its seats is yours")
+        await keyless.until(b"Your seat word, or Enter to watch: ")
+        keyless.process.stdin.write(b"\r")
+        await keyless.until(b"choosing face-up cards")
+        crowded = await told(await session(dave))
+        assert b"as many people as the door" in crowded and b"try again later" in crowded
+        assert b"choosing face-up cards" not in crowded
+        watching.process.stdin.write(b"q")  # a spectator leaves as a player does
+        await watching.until(b"Leave this table?")
+        watching.process.stdin.write(b"y")
+        assert b"goodbye from threeup" in await told(watching)
+        # The host stops mid-game: a spectator is promised no seat to come back to.
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        last = await told(keyless)
+        assert b"the host stopped in the middle of the game" in last
+        assert b"To get this seat back" not in last
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    # (each refusal after the first from an address is counted, not told)
+    assert "refusing an SSH session from 127.0.0.1 (carl watches in 2 sessions already)" in log
+    assert "Traceback" not in log
+
+
 def test_many_sessions_of_one_key_at_once_start_at_most_two_apps(
     headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
 ) -> None:

@@ -75,9 +75,12 @@ def guest_seat() -> tuple[JoinSettings | None, str | None]:
         return None, None
     code = fields["code"] if isinstance(fields["code"], str) else None
     word = fields["word"] if isinstance(fields["word"], str) else None
+    # No seat was free for this guest: a spectator, who may sit down with
+    # the token if a seat opens in the lobby.
+    watch = seat.get("watch") is True
     return JoinSettings(
         address=str(fields["address"]), name=str(fields["name"]), code=code,
-        token=str(fields["token"]),
+        token=str(fields["token"]), watch=watch,
     ), word  # fmt: skip
 
 
