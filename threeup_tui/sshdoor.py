@@ -421,6 +421,7 @@ class _DoorServer(asyncssh.SSHServer):
         self.code_given = False
         self.wrong = 0
         self.refusal: str | None = None  # why this connection is refused, told at begin_auth
+        self.told_unlisted = False  # that a key it offered is not listed
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -478,9 +479,26 @@ class _DoorServer(asyncssh.SSHServer):
         self.method, self.key = "publickey", None
         listed = self.door.authorized_keys
         if listed is not None and listed.validate(key, self.address, self.address) is None:
+            self._unlisted(key)
             return False
         self.key = key
         return True
+
+    def _unlisted(self, key: asyncssh.SSHKey) -> None:
+        """A key that ``--ssh-authorized-keys`` does not list: its player read
+        only OpenSSH's "Permission denied (publickey)", and the host's log
+        said nothing, so neither knew which key to add.  Both are told, once
+        a connection (a client may offer several keys, one of them listed)."""
+        if self.told_unlisted or self.conn is None:
+            return
+        self.told_unlisted = True
+        fingerprint = key.get_fingerprint("sha256")
+        self.door.key_refusals.refused(self.address, f"its key {fingerprint} is not listed")
+        with contextlib.suppress(Exception):  # the connection may be closing
+            self.conn.send_auth_banner(
+                f"threeup: this table lets in only the SSH keys its host has listed, and "
+                f"not the key {fingerprint}: to come in with it, ask the host to add it.\r\n"
+            )
 
     def kbdint_auth_supported(self) -> bool:
         return self.door.authorized_keys is None
@@ -581,6 +599,7 @@ class SshDoor:
         self.refusals = RefusalLog()
         # Sessions refused at once: one connection may open hundreds together.
         self.session_refusals = RefusalLog(what="session")
+        self.key_refusals = RefusalLog(what="key")  # not in --ssh-authorized-keys
         self.input_dropped = 0  # bytes of guests' input over their keys' budget
         self.connections: set[asyncssh.SSHServerConnection] = set()
         # Those not yet logged in, and the address group each came from.

@@ -178,6 +178,28 @@ def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: P
     assert result.returncode == 255
     assert "Permission denied" in result.stderr
     assert proc.poll() is None
+    # Told which key is not let in, and how to come in with it (OpenSSH shows
+    # the door's line at its default log level); the host reads it too.
+    fingerprint = subprocess.run(
+        ["ssh-keygen", "-l", "-f", str(client_key.with_suffix(".pub"))],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()[1]  # fmt: skip
+    told = subprocess.run(  # (ssh() sets LogLevel=ERROR, which hides it)
+        ["ssh", "-tt", "-p", str(door), "-i", str(client_key), "-o", "BatchMode=yes",
+         "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
+         "-o", "UserKnownHostsFile=/dev/null", "ann@127.0.0.1"],
+        capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert told.returncode == 255
+    assert (
+        f"this table lets in only the SSH keys its host has listed, and not the key {fingerprint}"
+        in told.stderr
+    ), told.stderr
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert f"refusing an SSH key from 127.0.0.1 (its key {fingerprint} is not listed)" in log
+    assert "Traceback" not in log
 
 
 def test_connections_are_rate_limited_per_address(
