@@ -1037,8 +1037,11 @@ class SshDoor:
             # The seat's secrets go through a pipe, never the command line.
             secret_read, secret_write = os.pipe()
             seat: dict[str, object] = {
-            "address": self.game_address, "name": name, "token": token, "code": self.code,
-        }  # fmt: skip
+                "address": self.game_address,
+                "name": name,
+                "token": token,
+                "code": self.code,
+            }
             if word is not None:  # a keyless player's: the app shows it in the chat
                 seat["word"] = word
             if watch:  # a spectator, who may sit down with the token if a seat opens
