@@ -107,11 +107,40 @@ async def test_a_joined_player_whose_seat_is_taken_over_keeps_reading_why(
 
 
 async def test_a_guest_that_cannot_join_ends_with_the_reason(client: ScriptedClient) -> None:
-    app = guest_app(client, join_error="the table refused: the table is full")
+    app = guest_app(client, join_error="the table refused: wrong room code")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app._exit, what="the app to exit")
     assert app.return_code == 1
-    assert "the table is full" in exit_words(app)
+    assert "wrong room code" in exit_words(app)
+
+
+async def test_a_guest_who_loses_the_last_seat_watches(client: ScriptedClient) -> None:
+    """The door saw a seat open; another guest took it while this one was
+    at the prompts.  The app ended with "could not join: the table is
+    full", where the door lets a guest at a full table watch."""
+
+    class Race(ScriptedLauncher):
+        def __init__(self) -> None:
+            super().__init__(client)
+            self.asked: list[JoinSettings] = []
+
+        async def join(self, settings: JoinSettings):  # type: ignore[no-untyped-def,override]
+            self.asked.append(settings)
+            if not settings.watch:
+                raise ConnectionRefusedError("the table refused: the table is full")
+            return self.client
+
+    launcher = Race()
+    app = create_app(launcher, StartSpec(mode="join", join=SEAT, guest=True))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: len(launcher.asked) == 2, what="a watching join")
+        await pilot.pause()
+        assert not app._exit
+        notes = [n.message for n in app._notifications]
+        assert any("went to someone else first: you watch" in n for n in notes), notes
+    first, then = launcher.asked
+    assert (first.watch, then.watch) == (False, True)
+    assert then.token == SEAT.token  # s in the lobby asks for a seat as this identity
 
 
 def test_the_doors_secrets_arrive_through_a_pipe_never_the_command_line(

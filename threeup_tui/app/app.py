@@ -86,7 +86,7 @@ from .screens.confirm import ConfirmScreen
 from .screens.game_over import GameOverScreen
 from .screens.guest import GuestScreen
 from .screens.host import HostScreen
-from .screens.join import JoinScreen
+from .screens.join import TABLE_FULL, JoinScreen
 from .screens.lobby import LobbyScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import SetupScreen
@@ -563,6 +563,16 @@ class ThreeUpApp(App[int]):
     @on(ClientFailed)
     def client_failed(self, message: ClientFailed) -> None:
         if self.guest:
+            join = self.start_spec.join
+            if join is not None and not join.watch and message.error.endswith(TABLE_FULL):
+                # The door saw a seat open, and another guest took it first:
+                # watch, as the door seats a guest at a full table (s sits
+                # them down if one opens), rather than end with a refusal.
+                watching = replace(join, watch=True)
+                self.start_spec = replace(self.start_spec, join=watching)
+                self.notify("The last open seat went to someone else first: you watch the table")
+                self.start_join(watching)
+                return
             self.guest_exit(f"threeup: could not join: {message.error}", 1)
             return
         self._show_saved_game()  # a kept game that could not come back is set aside
