@@ -441,7 +441,9 @@ def test_a_keyless_player_who_finds_the_last_seat_gone_is_promised_no_seat(
     are given a word, and the table seats whichever app joins first. The
     other's app could not join ("the table is full"), and the door then told
     that player "To get this seat back, reconnect and give: <word>", a seat
-    they never had, which that word never got them."""
+    they never had, which that word never got them.  That player now
+    watches the table (as a guest does who finds it full), and leaving, is
+    promised no seat."""
     proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
     for user in ("ada", "bea"):
         open_pane(tmux, user, door_command(door, user, None))
@@ -452,16 +454,24 @@ def test_a_keyless_player_who_finds_the_last_seat_gone_is_promised_no_seat(
         tmux.wait_for(user, "Press Enter to sit down.")
     for user in ("ada", "bea"):
         tmux.keys(user, "Enter")
-    codes = {}
     for user in ("ada", "bea"):
-        try:
-            codes[user] = wait_exit(tmux, user, timeout=15)
-        except AssertionError:
-            tmux.wait_for(user, "Chat", timeout=30)  # seated: the app runs
-    [loser] = [user for user in codes if codes[user] != 0]
+        tmux.wait_for(user, "Chat", timeout=30)  # both apps run: one seated, one watching
+    deadline = time.monotonic() + 30
+    choosing: list[str] = []
+    while not choosing and time.monotonic() < deadline:
+        choosing = [user for user in ("ada", "bea") if "Chosen 0/3" in tmux.screen(user)]
+        time.sleep(0.2)
+    assert len(choosing) == 1, {user: tmux.screen(user) for user in ("ada", "bea")}
+    [loser] = [user for user in ("ada", "bea") if user not in choosing]
+    watching = tmux.screen(loser)
+    assert "could not join" not in watching and "your seat word is" not in watching
+    tmux.keys(loser, "q")
+    tmux.wait_for(loser, "Leave this table?")
+    tmux.keys(loser, "y")
+    assert wait_exit(tmux, loser, timeout=30) == 0
     last = tmux.screen(loser)
-    assert "could not join" in last
-    told = last.split("could not join", 1)[1]
+    # (Above it, the door's "Your seat word is ...", given while a seat was open.)
+    told = last.split("you left the table", 1)[1]
     assert "To get this seat back" not in told
     assert proc.poll() is None
 

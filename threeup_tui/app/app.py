@@ -606,9 +606,11 @@ class ThreeUpApp(App[int]):
                 )
             )  # fmt: skip
         word = self.start_spec.seat_word
-        if self.guest and word:
+        join = self.start_spec.join
+        if self.guest and word and not (join is not None and join.watch):
             # A keyless player's only key to this seat: the door said it
             # before the app began, and the prompt's screen is gone now.
+            # (Not to one who watches: the last seat went to another first.)
             self.post_message(
                 ChatArrived(
                     None, "table", f"your seat word is {word}: to get this seat back, "
