@@ -11,10 +11,11 @@ import tempfile
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
+from rich.cells import cell_len
 from table_states import hand_empty, open_table, played_until, table_app
 from text_fit import footer_keys
 from textual.binding import Binding
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Static
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP
@@ -432,3 +433,25 @@ async def test_the_keys_page_says_what_space_does_with_face_down_cards(
     assert "1-3 go to one of them" in words and "space or ⏎ flips it" in words, words
     space = next(line for line in KEYS_HELP.splitlines() if line.startswith("| space |"))
     assert "flip" in space, space
+
+
+async def test_no_row_of_the_keys_page_wraps_at_80_columns() -> None:
+    """At 80x24 the keys table squeezed its columns to fit its longest rows:
+    "Home End", "1 … 9, 0" and "f then 1-3" broke in two, and space, s, c
+    and Tab each ran onto a second line. Every row reads on one line now,
+    and none is cut with "…" instead."""
+    app = create_app(fast_launcher(), StartSpec())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        app.show_help("keys")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        await pilot.pause()
+        cells = list(app.screen.query("#keys-md MarkdownTableCellContents").results(Static))
+        rows = [line for line in KEYS_HELP.splitlines() if line.startswith("| ")]
+        assert len(cells) == 2 * (len(rows) - 1), "a row of the table not found"
+        wrapped = [
+            str(cell.content)
+            for cell in cells
+            if cell.region.height != 1 or cell.content_region.width < cell_len(str(cell.content))
+        ]
+        assert not wrapped, f"rows on more than one line at 80 columns: {wrapped}"

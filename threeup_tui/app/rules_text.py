@@ -54,7 +54,7 @@ KEYS_HELP = """\
 | --- | --- |
 | ← → | move between your cards |
 | Home End | go to your first / last card |
-| space | select / deselect the card under the cursor (a face-down one: flip it) |
+| space | select / deselect the cursor's card (face-down: flip it) |
 | 1 … 9, 0 | select every card of that number (0 is 10) |
 | ⏎ or p | play the selected cards (or the card under the cursor) |
 | u | pick up the pile |
@@ -62,9 +62,9 @@ KEYS_HELP = """\
 | f then 1-3 | flip a face-down card |
 | h | hint: select what the best bot would do (⏎ then does it) |
 | Esc | clear the selection |
-| s | watching: take back your own seat, kept for you at this table (offered only then) |
-| c | chat (⏎ sends; Esc, or ⏎ on an empty line, goes back to the cards) |
-| Tab | into the moves or the chat: then ↑ ↓ PgUp PgDn Home End scroll it |
+| s | watching: take back the seat this table kept for you |
+| c | chat: ⏎ sends; Esc, or ⏎ on an empty line, goes back |
+| Tab | into the moves or chat: ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |
 | ? | this help |
 | q | leave the table |
