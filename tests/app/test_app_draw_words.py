@@ -23,6 +23,7 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.status import StatusBar, banner_for
 from threeup_tui.app.widgets.status_line import StatusLine
+from threeup_tui.client import ViewChanged
 from threeup_tui.rules import GameState, Move, View, seat_view
 from threeup_tui.rules.actions import DRAW, is_play
 from threeup_tui.rules.record import record_of
@@ -51,6 +52,30 @@ async def test_an_empty_hand_after_a_clear_is_told_to_draw(
         assert "may" not in line, line
         problems = cut_text(app)
         assert not problems, "\n".join(problems) + "\n" + screen_text(app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_empty_hand_says_to_draw_when_the_draw_is_the_move(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """Where the hand's cards go, the words read "Empty: nothing in your
+    hand" while the top line said "draw (d)": true, but no help to a player
+    looking at their empty hand for what to do.  They say it must draw,
+    as the top line does, and after the draw the cards show again."""
+    state = played_until(["you", "Bob", "Cy"], must_draw, bot=random_bots)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_table(pilot, client, state)
+        words = words_shown(app, screen.query_one("#hand-empty"))
+        assert "must draw" in words and "(d)" in words, words
+        assert "nothing in your hand" not in words, words
+        problems = cut_text(app)
+        assert not problems, "\n".join(problems) + "\n" + screen_text(app)
+        state.apply_move(Move.draw(0))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        hand = screen.query_one("#hand")
+        await wait_for(pilot, lambda: hand.display, what="the drawn cards")
+        assert not screen.query_one("#hand-empty").display
 
 
 async def test_play_and_enter_say_draw_not_select_when_the_hand_is_empty(

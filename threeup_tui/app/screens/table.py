@@ -78,6 +78,19 @@ def why_not_playable(view: View, code: str) -> str:
     return f"{label} cannot be played now"
 
 
+def empty_hand_words(view: View) -> str:
+    """What an empty hand means now, where its cards would be.  Right after
+    a Clear +1 or +2 the draw is the one move (D11, D12): "nothing in your
+    hand" was true, and left the player to find the draw in the top line."""
+    if view.my_turn and draw_forced(view):
+        return "you must draw first (d)"
+    where = {
+        "face-up": "your face-up cards are in play",
+        "face-down": "only your face-down cards are left",
+    }
+    return where.get(view.source, "nothing in your hand")
+
+
 def seat_order(view: View) -> list[int]:
     """Opponents in play order, starting after this seat (all seats for a watcher)."""
     n = len(view.seats)
@@ -415,11 +428,7 @@ class TableScreen(TableScreenBase):
         if hand_row.display != bool(view.hand):
             hand_row.display = bool(view.hand)
         if not view.hand:
-            where = {
-                "face-up": "your face-up cards are in play",
-                "face-down": "only your face-down cards are left",
-            }
-            words = f"Empty: {where.get(view.source, 'nothing in your hand')}"
+            words = f"Empty: {empty_hand_words(view)}"
             if str(empty.content) != words:
                 empty.update(words)
 
