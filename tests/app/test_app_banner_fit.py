@@ -14,7 +14,7 @@ from app_states import lobby_for
 from table_states import open_table, played_until, random_bots, table_app
 from text_fit import banner_cut_words, cut_text
 
-from threeup_tui.app.widgets.status import StatusBar
+from threeup_tui.app.widgets.status import Banner, StatusBar
 from threeup_tui.client import ConnectionChanged, LobbyChanged
 from threeup_tui.rules import GameState, View
 
@@ -77,3 +77,55 @@ async def test_a_stopped_host_is_said_in_whole_words(
         await wait_for(pilot, lambda: "closed" in bar.text, what="the closed table")
         assert "⚠ closed: the host" in words_shown(app, bar), bar.text
         no_cut(app, bar, f"closed at {size}")
+
+
+NARROW_SIZES = [(50, 16), (40, 15)]
+NARROW_IDS = [f"{w}x{h}" for w, h in NARROW_SIZES]
+
+
+@pytest.mark.parametrize("size", NARROW_SIZES, ids=NARROW_IDS)
+async def test_the_draw_hint_outlasts_the_count_of_watchers(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """With a spectator watching, at 50 columns the line read "Wilhelm… ·
+    +1 owed…": the name cut to 8 cells and the draw hint gone, for the
+    sake of "1 watching".  What the seat to act owes matters more than the
+    tail of its name (whole on its own row, which the ▶ marks), and both
+    more than the count of watchers, which goes first; at 40 columns the
+    name goes down to "Wilhe…" rather than lose the hint."""
+    names = ["you", LONG, "Cy"]
+    state = played_until(names, long_name_may_draw, bot=random_bots)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        lobby = dataclasses.replace(lobby_for(names), watching=1)
+        await open_table(pilot, client, state, lobby=lobby)
+        bar = app.screen.query_one(StatusBar)
+        await wait_for(pilot, lambda: bar.banner is not None and bar.banner.watching == 1)
+        await pilot.pause()
+        line = words_shown(app, bar)
+        assert "Wilhe" in line and "owed" in line and "draw…" in line, line
+        assert line.endswith(f"turn {bar.banner.turn}"), line
+        no_cut(app, bar, f"{LONG} owes, at {size}")
+
+
+@pytest.mark.parametrize("size", NARROW_SIZES, ids=NARROW_IDS)
+async def test_a_lost_link_is_said_in_words_at_40_and_50_columns(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """Our turn, two watching, the link lost for some seconds: at 40
+    columns the line read "Y…  ⚠ reconnecting…  2 watching  turn 5", the
+    turn's words cut to a letter and the trouble to a "…".  The count of
+    watchers goes first, then the trouble's detail: the state is said
+    whole ("⚠ reconnecting"), and so is "YOUR TURN"."""
+    names = ["you", "Bob"]
+    state = played_until(names, lambda s, v: v.my_turn and v.turn > 3)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        lobby = dataclasses.replace(lobby_for(names), watching=2)
+        await open_table(pilot, client, state, lobby=lobby)
+        client.emit(ConnectionChanged("reconnecting", "nothing received for 5 s"))
+        bar = app.screen.query_one(StatusBar)
+        await wait_for(pilot, lambda: "reconnecting for" in (bar.banner or Banner).connection)
+        line = words_shown(app, bar)
+        assert "YOUR TURN" in line and "⚠ reconnecting" in line, line
+        no_cut(app, bar, f"the link lost, at {size}")

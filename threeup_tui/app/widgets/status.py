@@ -113,7 +113,9 @@ def my_turn_parts(view: View) -> list[list[str]]:
     return parts
 
 
-NAME_CUTS = (16, 12, 8)  # cells a long name is cut to, a step at a time, to fit the banner
+# Cells a long name is cut to, a step at a time, to fit the banner: down to
+# 6 ("Wilhe…") before what the seat owes goes (the ▶ on its row names it whole).
+NAME_CUTS = (16, 12, 8, 6)
 
 
 def name_forms(who: str) -> list[str]:
@@ -220,49 +222,84 @@ def banner_for(
     return Banner(css, tuple(tuple(p) for p in parts), turn, trouble, clock, watching)
 
 
-def trouble_words(trouble: str, room: int) -> Content:
-    """The link's trouble in ``room`` cells: whole, else without its last
-    clauses ("⚠ closed: the host stopped in the middle of the game: it may
-    resume the table" loses ": it may resume the table"), and only then cut,
-    after a whole word ("⚠ closed: the host stopped in the middle of…")."""
-    form = trouble
-    while Content(form).cell_length > room and form.count(": ") > 1:
-        form = form.rsplit(": ", 1)[0]
-    cut = cut_at_word(Content(form), room)
-    first = Content(form.split(": ", 1)[0])  # "⚠ closed"
-    return first if cut.cell_length < first.cell_length <= room else cut
+def trouble_forms(trouble: str) -> list[Content]:
+    """The link's trouble, from the longest form to the shortest: whole,
+    then without its last clauses ("⚠ closed: the host stopped in the middle
+    of the game: it may resume the table" loses ": it may resume the
+    table"), then cut after a whole word ("⚠ closed: the host stopped…"),
+    then its first clause ("⚠ closed", "⚠ reconnecting for 12 s") and last
+    the state alone ("⚠ reconnecting"): never a bare "⚠…"."""
+    clauses = [trouble]
+    while clauses[-1].count(": ") > 1:
+        clauses.append(clauses[-1].rsplit(": ", 1)[0])
+    first = trouble.split(": ", 1)[0]
+    forms = [Content(form) for form in clauses]
+    last = Content(clauses[-1])
+    for width in range(last.cell_length - 1, Content(first).cell_length, -1):
+        cut = cut_at_word(last, width)
+        if Content(first).cell_length < cut.cell_length <= width and cut.plain != forms[-1].plain:
+            forms.append(cut)
+    state = " ".join(first.split()[:2])  # "⚠ reconnecting"
+    for form in (first, state):
+        if form != forms[-1].plain:
+            forms.append(Content(form))
+    return forms
+
+
+def _right_side(banner: Banner, trouble: Content | None, watching: bool) -> Content:
+    """The notes on the right: the clock, the link's trouble, how many
+    watch, and the turn, which always shows."""
+    parts = []
+    if banner.clock:
+        parts.append(Content.styled(f" {banner.clock} ", "bold reverse $text-error"))
+    if trouble is not None:
+        parts.append(trouble.stylize("bold $text-error"))
+    if watching and banner.watching:
+        # Players are told that someone watches (a spectator counts itself).
+        parts.append(Content.styled(f"{banner.watching} watching", MUTED))
+    parts.append(Content.styled(f"turn {banner.turn}", MUTED))
+    return Content("  ").join(parts)
 
 
 @lru_cache(maxsize=256)
 def banner_content(banner: Banner, width: int) -> Content:
     """The banner in ``width`` cells: the words on the left, shortened to
-    fit; the clock, the link's trouble, how many watch and the turn on the right."""
-    right_parts = []
-    if banner.clock:
-        right_parts.append(Content.styled(f" {banner.clock} ", "bold reverse $text-error"))
-    trouble_at = len(right_parts)
-    if banner.connection:
-        right_parts.append(Content.styled(banner.connection, "bold $text-error"))
-    if banner.watching:
-        # Players are told that someone watches (a spectator counts itself).
-        right_parts.append(Content.styled(f"{banner.watching} watching", MUTED))
-    right_parts.append(Content.styled(f"turn {banner.turn}", MUTED))
-    right = Content("  ").join(right_parts)
-    # The turn keeps its place; a long trouble note is shortened first.
-    if right.cell_length > width - 12 and banner.connection:
-        others = right.cell_length - len(banner.connection)
-        # "⚠ closed" whole, where the words on the left can give it room.
-        first = Content(banner.connection.split(": ", 1)[0]).cell_length
-        room = max(width - 12 - others, min(first, width - others - 2), 6)
-        right_parts[trouble_at] = trouble_words(banner.connection, room).stylize("bold $text-error")
-        right = Content("  ").join(right_parts)
-    room = max(width - right.cell_length - 2, 1)
+    fit; the clock, the link's trouble, how many watch and the turn on the right.
+
+    What gives way, first to last: the words' shorter forms (below); how
+    many watch; the trouble's detail, down to its state ("⚠ reconnecting");
+    the words after the first part (the turn's hints); and only then the
+    first part, cut at a word.  At 50 columns a spectator's count and
+    "Wilhelm… · +1 owed…" had left the table's waiting words neither the
+    name nor the draw hint, and at 40 a lost link read "⚠…"."""
     forms = [[Content.styled(f, "bold") for f in part] for part in banner.parts]
+    sep = Content(" · ")
     # The first part a little shorter ("Ann's turn" for "Waiting for Ann":
     # what Ann owes says more), then every other part a little shorter,
     # then shorter still.  "YOUR TURN" has no shorter form.
     order = [0] + list(range(1, len(forms))) * 2
-    left = fit_parts(forms, room, Content(" · "), order)
+    shortest = [part[-1] for part in forms if part]
+    every_part = sep.join(shortest).cell_length  # every part, each in its shortest form
+    first_part = shortest[0].cell_length if shortest else 0
+    # The name's last cut ("Wilhe…") only once the watchers' count has gone.
+    if len(forms) > 1 and len(forms[0]) > 2:
+        every_part_roomy = sep.join([forms[0][-2], *shortest[1:]]).cell_length
+    else:
+        every_part_roomy = every_part
+    troubles: list[Content | None] = (
+        list(trouble_forms(banner.connection)) if banner.connection else [None]
+    )
+    # (what the left needs, trouble, watching) from the most said to the least.
+    tries = [(every_part_roomy, troubles[0], True)]
+    tries += [(need, trouble, False) for need in (every_part, first_part) for trouble in troubles]
+    right = _right_side(banner, troubles[-1], False)
+    for need, trouble, watching in tries:
+        side = _right_side(banner, trouble, watching)
+        if width - side.cell_length - 2 >= need:
+            right = side
+            break
+    room = max(width - right.cell_length - 2, 1)
+    left = fit_parts(forms, room, sep, order)
     gap = max(width - left.cell_length - right.cell_length, 1)
     return left + Content(" " * gap) + right
 
