@@ -22,7 +22,7 @@ from ...history import FinishedGame, History, HistoryError, Stats, Tally
 from ...pendinggames import add_pending_games, pending_games
 from ...textclean import ordinal, plural
 from ..messages import ReplayRequested
-from ..text import MUTED, clean
+from ..text import MUTED, clean, fit_parts
 
 VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 # The Against column's widest words: at 13, the seven columns of Last games
@@ -129,6 +129,32 @@ def summary(stats: Stats) -> Content:
 PLACES_WIDTH = 80
 TALLIES_WIDTH = 54
 TALLIES_HEIGHT = 20
+# Under those, the tallies in two lines (compact_tallies) from 16 lines: at
+# 60x18 the tables hid and nothing said how the games went against whom.
+# Under 16, three of the last games come first.
+COMPACT_HEIGHT = 16
+
+
+def compact_tallies(stats: Stats, width: int) -> Content:
+    """The tallies in two lines of ``width`` cells, wins of games played:
+    ``Won against greedy 3/5 · random 2/2``, ``Won with 2 players 2/2 ·
+    3: 1/2``; a line too long ends with "…" after its last whole entry."""
+    lines = []
+    groups = (("Won against", stats.by_opponents, "{}"), ("Won with", stats.by_players, "{}"))
+    for head, tallies, label in groups:
+        entries = [
+            f"{clean(label.format(t.label), AGAINST_WIDTH)} {t.wins}/{t.games}" for t in tallies
+        ]
+        if head == "Won with" and entries:
+            # "Won with 2 players 2/2 · 3: 1/2": the word once.
+            first = tallies[0]
+            entries[0] = f"{first.label} players {first.wins}/{first.games}"
+            entries[1:] = [f"{t.label}: {t.wins}/{t.games}" for t in tallies[1:]]
+        if not entries:
+            continue
+        parts = [[Content(f"{head} {entries[0]}")], *([Content(entry)] for entry in entries[1:])]
+        lines.append(fit_parts(parts, width))
+    return Content("\n").join(lines)
 
 
 def tally_table(
@@ -162,6 +188,7 @@ class StatsScreen(Screen[None]):
     #stats-summary { height: auto; margin: 1 0; }
     #stats-tallies { height: auto; margin-bottom: 1; }
     #stats-tallies Static { width: 1fr; max-width: 44; height: auto; margin-right: 2; }
+    #stats-compact { margin-bottom: 1; display: none; }
     #last-title { height: 1; color: $text-muted; }
     #last-games { height: 1fr; }
     """
@@ -190,6 +217,7 @@ class StatsScreen(Screen[None]):
             with Horizontal(id="stats-tallies"):
                 yield Static(id="by-opponents")
                 yield Static(id="by-players")
+            yield Static(id="stats-compact")
             yield Static("Last games (↑ ↓, ⏎ replays)", id="last-title")
             yield DataTable(id="last-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -306,7 +334,9 @@ class StatsScreen(Screen[None]):
 
     def on_resize(self) -> None:
         width, height = self.size
-        self.set_class(height < TALLIES_HEIGHT or width < TALLIES_WIDTH, "-short")
+        short = height < TALLIES_HEIGHT or width < TALLIES_WIDTH
+        self.set_class(short, "-short")
+        self.set_class(height < COMPACT_HEIGHT, "-tiny")
         self._show_tallies()
 
     def _show_tallies(self) -> None:
@@ -316,7 +346,17 @@ class StatsScreen(Screen[None]):
         places = self.size.width >= PLACES_WIDTH
         by_opponents = tally_table("against", stats.by_opponents, with_places=places)
         by_players = tally_table("players", stats.by_players, "{} players", with_places=places)
-        for id_, content in (("#by-opponents", by_opponents), ("#by-players", by_players)):
+        # The screen's padding (stats-body: 0 1) off the width.
+        compact = compact_tallies(stats, max(self.size.width - 2, 1))
+        # Its height set, not "auto": updated with the games, the two lines
+        # kept the height of the empty line before them until some other
+        # change laid the screen out again.
+        self.query_one("#stats-compact").styles.height = len(compact.plain.splitlines())
+        for id_, content in (
+            ("#by-opponents", by_opponents),
+            ("#by-players", by_players),
+            ("#stats-compact", compact),
+        ):
             widget = self.query_one(id_, Static)
             if widget.visual != content:
                 widget.update(content)
