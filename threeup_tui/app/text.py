@@ -206,8 +206,9 @@ def clamp_rows(content: Content, width: int, rows: int) -> Content:
     width = max(width, 1)
     lines = content.wrap(width) or [content]
     if len(lines) > rows:
+        # After a whole word: "Pick up: not no…" read as a word of its own.
         rest = Content(" ").join(lines[rows - 1 :])
-        lines = [*lines[: rows - 1], rest.truncate(width, ellipsis=True)]
+        lines = [*lines[: rows - 1], cut_at_word(rest, width)]
     return Content("\n").join(lines)
 
 
@@ -229,6 +230,14 @@ def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str =
         if level[index] < len(parts[index]) - 1:
             level[index] += 1
             shown = text()
+    if len(shown.wrap(width)) > rows:
+        # The last parts go whole, a "…" saying so ("Pick up: not now…"),
+        # before any is cut ("Pick up: not now · Draw: not …").
+        for keep in range(len(parts) - 1, 0, -1):
+            head = sep.join(forms[i] for forms, i in zip(parts[:keep], level[:keep], strict=True))
+            head += Content("…")
+            if len(lines := head.wrap(width)) <= rows:
+                return Content("\n").join(lines)
     return clamp_rows(shown, width, rows)
 
 
