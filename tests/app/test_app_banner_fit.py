@@ -17,6 +17,7 @@ from text_fit import banner_cut_words, cut_text
 from threeup_tui.app.widgets.status import Banner, StatusBar
 from threeup_tui.client import ConnectionChanged, LobbyChanged
 from threeup_tui.rules import GameState, View
+from threeup_tui.rules.actions import PICKUP
 
 LONG = "Wilhelmina Konstantinova"  # 24 cells: the longest name a seat may have
 SIZES = [(80, 24), (60, 18)]
@@ -129,3 +130,25 @@ async def test_a_lost_link_is_said_in_words_at_40_and_50_columns(
         line = words_shown(app, bar)
         assert "YOUR TURN" in line and "⚠ reconnecting" in line, line
         no_cut(app, bar, f"the link lost, at {size}")
+
+
+def must_pick_up(state: GameState, view: View) -> bool:
+    """Our turn, no card that can go: picking up is the one move."""
+    return view.my_turn and view.legal == (PICKUP,) and bool(view.hand)
+
+
+@pytest.mark.parametrize("size", NARROW_SIZES, ids=NARROW_IDS)
+async def test_the_one_move_outlasts_where_cards_would_come_from(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """With no card to play, at 50 columns the line read "YOUR TURN · from
+    hand onto 9…": where cards would come from kept, "pick up (u)", the
+    one move there was, gone.  The pick-up stays; "from hand" goes."""
+    state = played_until(["you", "Bob", "Cy", "Dee"], must_pick_up)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state)
+        bar = app.screen.query_one(StatusBar)
+        line = words_shown(app, bar)
+        assert "YOUR TURN" in line and "pick up" in line, line
+        no_cut(app, bar, f"must pick up, at {size}")

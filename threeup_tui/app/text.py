@@ -130,12 +130,15 @@ def fit_parts(
     width: int,
     sep: Content | str = " · ",
     order: Sequence[int] | None = None,
+    drop: Sequence[int] = (),
 ) -> Content:
     """``parts`` joined by ``sep`` in at most ``width`` cells.
 
     ``order`` says which part steps down to its next shorter form, one step
     per entry (an index may come more than once); after it, every part steps
-    down in turn, the last part first, until the line fits."""
+    down in turn, the last part first, until the line fits.  Past the
+    shortest forms, parts go whole: those in ``drop`` first, then the last
+    first; the first part goes last."""
     sep = Content(sep) if isinstance(sep, str) else sep
     parts = [forms for forms in parts if forms]
     level = [0] * len(parts)
@@ -155,11 +158,26 @@ def fit_parts(
             shown = line()
     if shown.cell_length <= width:
         return shown
-    # Still too long: the last parts go whole, a "…" saying so, before
-    # the first part is cut (at a word).
-    for keep in range(len(parts) - 1, 0, -1):
-        head = sep.join(forms[i] for forms, i in zip(parts[:keep], level[:keep], strict=True))
+    # Still too long: parts go whole, a "…" saying so, before the first
+    # part is cut (at a word).
+    kept = list(range(len(parts)))
+    firsts = [i for i in drop if 0 < i < len(parts)]
+    for index in [*firsts, *(i for i in range(len(parts) - 1, 0, -1) if i not in firsts)]:
+        kept.remove(index)
+        head = sep.join(parts[i][level[i]] for i in kept)
         if head.cell_length + 1 <= width:
+            if firsts:
+                # What is left may say more again ("no play: pick up (u)"
+                # once "from hand onto 9" has gone): longer forms, the first
+                # part's first, while they fit.
+                for i in kept:
+                    while level[i] > 0:
+                        level[i] -= 1
+                        longer = sep.join(parts[k][level[k]] for k in kept)
+                        if longer.cell_length + 1 > width:
+                            level[i] += 1
+                            break
+                        head = longer
             return head if head.plain.endswith("…") else head + Content("…")
     return cut_at_word(shown, width)
 

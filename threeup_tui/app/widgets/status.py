@@ -95,6 +95,12 @@ def draw_forced(view: View) -> bool:
     )
 
 
+def hint_forced(view: View) -> bool:
+    """Whether your one move is a draw or a pick-up: then the top line's
+    hint says more than where cards would come from, and outlasts it."""
+    return view.my_turn and (draw_forced(view) or (not _can_discard(view) and view.can_pickup()))
+
+
 def my_turn_parts(view: View) -> list[list[str]]:
     """The words of your turn, each part with shorter forms."""
     parts: list[list[str]] = [["YOUR TURN"]]
@@ -200,6 +206,7 @@ class Banner:
     connection: str  # "" when connected
     clock: str  # the countdown of your last seconds, or ""
     watching: int = 0  # spectators watching the table now
+    drop_first: tuple[int, ...] = ()  # parts left out before the others when none fits
 
 
 def banner_for(
@@ -219,7 +226,11 @@ def banner_for(
         # No turn is coming at a closed table: "YOUR TURN" would invite a move.
         css, parts = "-waiting", [[""]]
     turn = display_turn(view)
-    return Banner(css, tuple(tuple(p) for p in parts), turn, trouble, clock, watching)
+    # "from hand onto 9" went before "pick up (u)", the one move there was.
+    where = css == "-my-turn" and not flip_prompt and bool(_where_forms(view))
+    drop_first = (1,) if where and hint_forced(view) else ()
+    parts_ = tuple(tuple(p) for p in parts)
+    return Banner(css, parts_, turn, trouble, clock, watching, drop_first)
 
 
 def trouble_forms(trouble: str) -> list[Content]:
@@ -299,7 +310,7 @@ def banner_content(banner: Banner, width: int) -> Content:
             right = side
             break
     room = max(width - right.cell_length - 2, 1)
-    left = fit_parts(forms, room, sep, order)
+    left = fit_parts(forms, room, sep, order, banner.drop_first)
     gap = max(width - left.cell_length - right.cell_length, 1)
     return left + Content(" " * gap) + right
 
