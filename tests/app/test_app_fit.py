@@ -107,6 +107,28 @@ async def test_a_narrow_game_over_box_shows_all_its_buttons(size: tuple[int, int
         no_cut(app, f"game over at {size[0]}x{size[1]}")
 
 
+@pytest.mark.parametrize("size", [(40, 15), (50, 16), (60, 18)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_short_game_over_box_shows_that_the_record_was_saved(
+    size: tuple[int, int],
+) -> None:
+    """At 40x15 the box was three lines taller than the screen: its message
+    line, at the bottom, scrolled out of sight, so s saved the record and
+    said "Saved the record to …" where nobody could see it (only the name
+    offered changed, to threeup-game-2.json).  Short, the box gives up its
+    blank lines and shows it whole."""
+    scene = next(s for s in scenes() if s.name == "game-over")
+    app = scene.app()
+    async with app.run_test(size=size) as pilot:
+        await scene.drive(pilot)
+        await finish(pilot)
+        box = app.screen.query_one("#game-over")
+        assert box.region.bottom <= size[1] - 1, f"{box.region}:\n{screen_text(app)}"
+        assert not box.max_scroll_y, f"the box scrolls:\n{screen_text(app)}"
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "Saved the record" in screen_text(app), what="the note")
+        no_cut(app, f"game over at {size[0]}x{size[1]}")
+
+
 async def test_top_line_has_the_turn_extra_discards_and_draw_hint(client: ScriptedClient) -> None:
     state = played_until(["you", "bot"], extra_and_draw)
     app = table_app(client)

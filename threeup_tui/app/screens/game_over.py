@@ -42,6 +42,10 @@ WORD_WIDE_BUTTONS = 70
 TWO_ROWS_OF_BUTTONS = 56
 NOBODY_HERE = "No player is at the table now: the next game waits for one to come back."
 SHORT = 24  # lines under which the result gives up the blank line above it
+# Lines under which the box gives up its blank lines: at 40x15 it was three
+# lines taller than the screen, and "Saved the record to …", on its last
+# line, was said out of sight.
+TINY = 18
 
 
 def free_record_name() -> str:
@@ -222,6 +226,7 @@ class GameOverScreen(ModalScreen[None]):
         self.set_class(width < WORD_WIDE_BUTTONS, "-narrow")
         self.set_class(width < TWO_ROWS_OF_BUTTONS, "-two-rows")
         self.set_class(height < SHORT, "-short")
+        self.set_class(height < TINY, "-tiny")
 
     def on_mount(self) -> None:
         self._fit()
