@@ -11,7 +11,7 @@ import pytest
 from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for, words_shown
 from app_states import lobby_for
-from table_states import open_table, played_until, random_bots, table_app
+from table_states import extra_and_draw, open_table, played_until, random_bots, table_app
 from text_fit import banner_cut_words, cut_text
 
 from threeup_tui.app.widgets.status import Banner, StatusBar
@@ -152,3 +152,28 @@ async def test_the_one_move_outlasts_where_cards_would_come_from(
         line = words_shown(app, bar)
         assert "YOUR TURN" in line and "pick up" in line, line
         no_cut(app, bar, f"must pick up, at {size}")
+
+
+def extras_on_an_empty_pile(state: GameState, view: View) -> bool:
+    """Our turn after a Clear +1 or +2: a discard owed, the draw open."""
+    return extra_and_draw(state, view) and not view.pile
+
+
+@pytest.mark.parametrize("size", [(60, 18), *NARROW_SIZES], ids=["60x18", *NARROW_IDS])
+async def test_the_discard_owed_outlasts_any_card_from_hand(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """After our Clear +1, at 60 columns the line read "YOUR TURN · any
+    card from hand · +1 owed…" (the early draw gone) and at 40 "YOUR
+    TURN…": "any card from hand" outlasted the discard owed, which the
+    line alone says.  Where cards come from goes first now."""
+    state = played_until(["you", "Bob", "Cy", "Dee"], extras_on_an_empty_pile)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state)
+        bar = app.screen.query_one(StatusBar)
+        line = words_shown(app, bar)
+        assert "YOUR TURN" in line and "owed" in line, line
+        if size[0] >= 50:
+            assert "may draw" in line, line
+        no_cut(app, bar, f"extra owed, at {size}")

@@ -95,12 +95,6 @@ def draw_forced(view: View) -> bool:
     )
 
 
-def hint_forced(view: View) -> bool:
-    """Whether your one move is a draw or a pick-up: then the top line's
-    hint says more than where cards would come from, and outlasts it."""
-    return view.my_turn and (draw_forced(view) or (not _can_discard(view) and view.can_pickup()))
-
-
 def my_turn_parts(view: View) -> list[list[str]]:
     """The words of your turn, each part with shorter forms."""
     parts: list[list[str]] = [["YOUR TURN"]]
@@ -226,9 +220,11 @@ def banner_for(
         # No turn is coming at a closed table: "YOUR TURN" would invite a move.
         css, parts = "-waiting", [[""]]
     turn = display_turn(view)
-    # "from hand onto 9" went before "pick up (u)", the one move there was.
+    # Where cards come from goes before what you owe and may or must do, said
+    # nowhere else: "from hand onto 9" outlasted "pick up (u)", the one move
+    # there was, and "any card from hand" the extra discard owed.
     where = css == "-my-turn" and not flip_prompt and bool(_where_forms(view))
-    drop_first = (1,) if where and hint_forced(view) else ()
+    drop_first = (1,) if where and len(parts) > 2 else ()
     parts_ = tuple(tuple(p) for p in parts)
     return Banner(css, parts_, turn, trouble, clock, watching, drop_first)
 
