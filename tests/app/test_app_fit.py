@@ -129,6 +129,28 @@ async def test_a_short_game_over_box_shows_that_the_record_was_saved(
         no_cut(app, f"game over at {size[0]}x{size[1]}")
 
 
+@pytest.mark.parametrize(
+    ("size", "words"),
+    [((60, 18), "c to chat"), ((80, 24), "c to chat, Enter to send")],
+    ids=["60x18", "80x24"],
+)
+async def test_the_chat_box_says_how_to_chat_in_whole_words(
+    client: ScriptedClient, size: tuple[int, int], words: str
+) -> None:
+    """At 60x18 the chat's box is 14 cells wide: "c to chat, Enter to
+    send" showed as "c to chat," and stopped, without a sign.  A narrow
+    box says "c to chat"."""
+    state = played_until(["you", "Bob", "Cy"], lambda s, v: v.my_turn)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_table(pilot, client, state)
+        box = app.screen.query_one("#chat-input")
+        await wait_for(pilot, lambda: box.region.width > 0)
+        await pilot.pause()
+        shown = words_shown(app, box)
+        assert shown == words, f"{shown!r} in a box of {box.region.width}:\n{screen_text(app)}"
+
+
 async def test_top_line_has_the_turn_extra_discards_and_draw_hint(client: ScriptedClient) -> None:
     state = played_until(["you", "bot"], extra_and_draw)
     app = table_app(client)

@@ -27,6 +27,7 @@ from ..text import MUTED
 KEEP = 300
 TITLE = "Chat (c)"
 PLACEHOLDER = "c to chat, Enter to send"
+SHORT_PLACEHOLDER = "c to chat"  # for a box narrower than PLACEHOLDER
 
 
 def speaker(line: ChatLine) -> str:
@@ -114,11 +115,22 @@ class ChatInput(Input):
             text, self.value = self.value, ""
             self._put_away(text)
 
+    def resting_words(self) -> str:
+        """The words of the empty box: whole where they fit.  In the 14 cells
+        of the chat at 60x18, "c to chat, Enter to send" was cut to "c to
+        chat,", without a sign."""
+        width = self.content_region.width
+        return PLACEHOLDER if not width or width >= len(PLACEHOLDER) else SHORT_PLACEHOLDER
+
+    def on_resize(self) -> None:
+        if self.placeholder in (PLACEHOLDER, SHORT_PLACEHOLDER):
+            self.placeholder = self.resting_words()
+
     def on_focus(self) -> None:
         if self.draft:
             text, self.draft = self.draft, ""
             self._take_up(text)
-            self.placeholder = PLACEHOLDER
+            self.placeholder = self.resting_words()
 
     def _put_away(self, text: str) -> None:
         """``text`` kept unsent while the keys are the table's, and shown so."""
@@ -197,9 +209,9 @@ class ChatPane(Vertical):
         why there is nothing to type in."""
         allowed = refusal is None
         self.border_title = TITLE if allowed else "Chat"
-        box = self.query_one("#chat-input", Input)
+        box = self.query_one(ChatInput)
         box.disabled = not allowed
-        box.placeholder = PLACEHOLDER if refusal is None else refusal
+        box.placeholder = box.resting_words() if refusal is None else refusal
 
     def give_back(self) -> None:
         self.query_one(ChatInput).give_back()
