@@ -14,10 +14,10 @@ from app_states import lobby_for
 from table_states import extra_and_draw, open_table, played_until, random_bots, table_app
 from text_fit import banner_cut_words, cut_text
 
-from threeup_tui.app.widgets.status import Banner, StatusBar
+from threeup_tui.app.widgets.status import Banner, StatusBar, banner_content, banner_for
 from threeup_tui.client import ConnectionChanged, LobbyChanged
-from threeup_tui.rules import GameState, View
-from threeup_tui.rules.actions import PICKUP
+from threeup_tui.rules import GameState, View, seat_view
+from threeup_tui.rules.actions import DRAW, PICKUP
 
 LONG = "Wilhelmina Konstantinova"  # 24 cells: the longest name a seat may have
 SIZES = [(80, 24), (60, 18)]
@@ -177,3 +177,21 @@ async def test_the_discard_owed_outlasts_any_card_from_hand(
         if size[0] >= 50:
             assert "may draw" in line, line
         no_cut(app, bar, f"extra owed, at {size}")
+
+
+@pytest.mark.parametrize("width", [40, 50])
+def test_your_turn_is_never_cut_to_make_room_for_the_trouble(width: int) -> None:
+    """Our draw owed after a Clear +2, the link lost: the trouble took the
+    room the first part needed with no room for the "…" after it, and the
+    line read "YOUR…  ⚠ reconnecting: the host…"."""
+    names = ("you", "Bob", "Cy")
+    state = played_until(list(names), must_draw_now, bot=random_bots)
+    banner = banner_for(
+        seat_view(state, 0), names, False, "reconnecting", "the host does not answer"
+    )
+    text = banner_content(banner, width).plain
+    assert text.startswith("YOUR TURN") and "⚠ reconnecting" in text, text
+
+
+def must_draw_now(state: GameState, view: View) -> bool:
+    return view.my_turn and view.legal == (DRAW,) and view.extra_discards > 0

@@ -222,9 +222,16 @@ def banner_for(
     turn = display_turn(view)
     # Where cards come from goes before what you owe and may or must do, said
     # nowhere else: "from hand onto 9" outlasted "pick up (u)", the one move
-    # there was, and "any card from hand" the extra discard owed.
-    where = css == "-my-turn" and not flip_prompt and bool(_where_forms(view))
-    drop_first = (1,) if where and len(parts) > 2 else ()
+    # there was, and "any card from hand" the extra discard owed.  With the
+    # draw the one move, the discards owed go before it too ("YOUR TURN ·
+    # +2 owed…" at 40 columns had left out "draw (d)").
+    mine = css == "-my-turn" and not flip_prompt
+    first_to_go = []
+    if mine and _where_forms(view):
+        first_to_go.append(1)
+    if mine and view.extra_discards and draw_forced(view):
+        first_to_go.append(len(first_to_go) + 1)  # the part after where, if any
+    drop_first = tuple(first_to_go) if len(parts) > len(first_to_go) + 1 else ()
     parts_ = tuple(tuple(p) for p in parts)
     return Banner(css, parts_, turn, trouble, clock, watching, drop_first)
 
@@ -287,7 +294,8 @@ def banner_content(banner: Banner, width: int) -> Content:
     order = [0] + list(range(1, len(forms))) * 2
     shortest = [part[-1] for part in forms if part]
     every_part = sep.join(shortest).cell_length  # every part, each in its shortest form
-    first_part = shortest[0].cell_length if shortest else 0
+    # The first part alone, and the "…" that says the rest is left out.
+    first_part = shortest[0].cell_length + (len(shortest) > 1) if shortest else 0
     # The name's last cut ("Wilhe…") only once the watchers' count has gone.
     if len(forms) > 1 and len(forms[0]) > 2:
         every_part_roomy = sep.join([forms[0][-2], *shortest[1:]]).cell_length
