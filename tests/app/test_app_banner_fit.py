@@ -17,7 +17,7 @@ from text_fit import banner_cut_words, cut_text
 from threeup_tui.app.widgets.status import Banner, StatusBar, banner_content, banner_for
 from threeup_tui.client import ConnectionChanged, LobbyChanged
 from threeup_tui.rules import GameState, View, seat_view
-from threeup_tui.rules.actions import DRAW, PICKUP
+from threeup_tui.rules.actions import DRAW, PICKUP, is_play
 
 LONG = "Wilhelmina Konstantinova"  # 24 cells: the longest name a seat may have
 SIZES = [(80, 24), (60, 18)]
@@ -195,3 +195,36 @@ def test_your_turn_is_never_cut_to_make_room_for_the_trouble(width: int) -> None
 
 def must_draw_now(state: GameState, view: View) -> bool:
     return view.my_turn and view.legal == (DRAW,) and view.extra_discards > 0
+
+
+def my_turn_from_hand(state: GameState, view: View) -> bool:
+    """Our turn from the hand, nothing owed, no draw, from turn 10 on."""
+    return (
+        view.my_turn
+        and view.source == "hand"
+        and not view.extra_discards
+        and not view.can_draw()
+        and any(is_play(a) for a in view.legal)
+        and view.turn >= 10
+    )
+
+
+@pytest.mark.parametrize("pile", ["empty", "a 10 on top"])
+async def test_where_to_play_is_said_at_40_columns(client: ScriptedClient, pile: str) -> None:
+    """At 40x15, our turn after someone's clear read "YOUR TURN…" with 20
+    cells to spare: "any card from hand", its shortest form, was one cell
+    too long.  Shorter still, "any card" and "onto 10" fit."""
+
+    def want(state: GameState, view: View) -> bool:
+        if not my_turn_from_hand(state, view):
+            return False
+        return not view.pile if pile == "empty" else view.top_rank == 10
+
+    state = played_until(["you", "Bob", "Cy", "Dee"], want)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, state)
+        bar = app.screen.query_one(StatusBar)
+        line = words_shown(app, bar)
+        assert ("any card" if pile == "empty" else "onto 10") in line, line
+        no_cut(app, bar, f"our turn, the pile {pile}, at 40x15")

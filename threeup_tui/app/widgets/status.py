@@ -46,14 +46,21 @@ def _where_forms(view: View) -> list[str]:
                 f"play from your hand onto {top}",
                 f"from your hand onto {top}",
                 f"from hand onto {top}",
+                f"onto {top}",  # at 40 columns "YOUR TURN…" said nothing more
             ]
-        return ["play any card from your hand", "any card from your hand", "any card from hand"]
+        return [
+            "play any card from your hand",
+            "any card from your hand",
+            "any card from hand",
+            "any card",
+        ]
     if view.source == "face-up":
         if top:
             return [
                 f"play from your face-up cards onto {top}",
                 f"from your face-up cards onto {top}",
                 f"from face-up onto {top}",
+                f"onto {top}",
             ]
         return ["play any of your face-up cards", "any face-up card", "any face-up"]
     if view.source == "face-down":
