@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
-from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.join import JoinScreen
@@ -34,34 +33,34 @@ class Lan(ScriptedLauncher):
         return self.client
 
 
+async def join_from_the_list(name: str, *keys: str) -> tuple[str, JoinSettings]:
+    """The join list's text, with ``name`` in the form, and what ``keys``
+    (⏎ on the first table, at first) joined with."""
+    launcher = Lan()
+    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", name)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.found)
+        text = screen_text(app)
+        await pilot.press(*(keys or ["enter"]))
+        await wait_for(pilot, lambda: bool(launcher.joined))
+    return text, launcher.joined[0]
+
+
 async def test_a_table_keeping_the_players_seat_is_marked_and_joined_under_its_name() -> None:
     tokens = TokenStore()
     tokens.remember("192.0.2.10:47823", "Ann", "table-a", "a" * 32, 1)
     tokens.remember("192.0.2.22:5000", "Ann", "table-old", "b" * 32, 0)
-    launcher = Lan()
-    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.found)
-        text = screen_text(app)
-        assert "Ana's table" in text and "your seat: Ann" in text
-        assert text.count("your seat") == 1  # not the basement's: another table ran there
-        assert app.screen.query_one("#join-name", Input).value == "Bo"
-        await pilot.press("enter")  # Ana's table, highlighted first
-        await wait_for(pilot, lambda: bool(launcher.joined))
-    (joined,) = launcher.joined
+    text, joined = await join_from_the_list("Bo")  # Ana's table, highlighted first
+    assert "Ana's table" in text and "your seat: Ann" in text
+    assert text.count("your seat") == 1  # not the basement's: another table ran there
     assert (joined.address, joined.name) == ("192.0.2.10:47823", "Ann")
     assert SettingsFile().settings.name != "Ann"  # that name was for this join
 
 
 async def test_a_name_the_seat_is_kept_under_is_joined_as_typed() -> None:
     TokenStore().remember("192.0.2.10:47823", "Ann", "table-a", "a" * 32, 1)
-    launcher = Lan()
-    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "ann")))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.found)
-        await pilot.press("down", "up", "enter")
-        await wait_for(pilot, lambda: bool(launcher.joined))
-    assert launcher.joined[0].name == "ann"  # the same name to the table: the token's
+    _, joined = await join_from_the_list("ann", "down", "up", "enter")
+    assert joined.name == "ann"  # the same name to the table: the token's
     assert SettingsFile().settings.name == "ann"  # typed (kept) by the player
 
 
@@ -71,14 +70,8 @@ async def test_seats_kept_under_two_names_are_both_shown_and_the_player_chooses(
     tokens = TokenStore()
     tokens.remember("192.0.2.10:47823", "Ann", "table-a", "a" * 32, 1)
     tokens.remember("192.0.2.10:47823", "Cy", "table-a", "c" * 32, 2)
-    launcher = Lan()
-    app = create_app(launcher, StartSpec(mode="join", join=JoinSettings("", "Bo")))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.found)
-        text = screen_text(app)
-        # (The row wraps in the list's 64 cells.)
-        assert "Ana's table  192.0.2.10:47823  3 seats  playing  your seats:" in text
-        assert "Ann, Cy" in text
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: bool(launcher.joined))
-    assert launcher.joined[0].name == "Bo"  # as typed: the player's to choose
+    text, joined = await join_from_the_list("Bo")
+    # (The row wraps in the list's 64 cells.)
+    assert "Ana's table  192.0.2.10:47823  3 seats  playing  your seats:" in text
+    assert "Ann, Cy" in text
+    assert joined.name == "Bo"  # as typed: the player's to choose
