@@ -67,19 +67,53 @@ def hand_forms(info: SeatInfo) -> list[Content]:
     return [Content(f"hand {info.hand_size}")]
 
 
+def known_forms(info: SeatInfo) -> list[Content]:
+    """The known cards, cut short with a count of the rest, then a count alone."""
+    if not info.known:
+        return []
+    return [*cards_forms(info.known, "known"), Content(f"{len(info.known)} known")]
+
+
+# Narrow, the bars lose their spaces before a card is left out of the row:
+# at 40 columns the row ended "up R7 …+2…" or "▒▒▒…", the up cards and then
+# the down cards cut for the spaces around four bars.
+SEPARATORS = (" │ ", "│")
+
+
 def compact_line(data: OpponentInfo, width: int) -> Content:
-    """The one-line row: head │ hand │ up │ down │ known."""
+    """The one-line row: head │ hand │ up │ down │ known.
+
+    What gives way, first to last: the presence word, the word "down", the
+    known cards (to a count of them), the spaces around the bars and with
+    them the word "up" (on every tight row: one row with "up" and the next
+    without read as two different things), the known cards (a "…" says
+    they went), the up cards (to a count of the rest), then whole parts
+    from the end.  The name is never cut
+    while anything else can go: two bots' names cut short would read alike."""
     info = data.info
     status = status_forms(data)
     if status is not None:
         return fit_parts([head_forms(data), status], width, " │ ", order=[0])
-    parts = [head_forms(data), hand_forms(info), cards_forms(info.face_up, "up"), down_forms(info)]
-    if info.known:
-        parts.append(cards_forms(info.known, "known"))
-    # Give up words first (presence, "down"), then known cards one by one,
-    # then the presence symbol, then face-up cards.
-    order = [0, 3, *[4] * len(info.known), 0, 2]
-    return fit_parts(parts, width, " │ ", order=order)
+    head, hand = head_forms(data), hand_forms(info)
+    down, known = down_forms(info), known_forms(info)
+    up = cards_forms(info.face_up, "up")
+    bare = cards_forms(info.face_up)  # without "up", then cut short
+    order = [0, 3, *[4] * len(known), 0]
+    tries: list[tuple[str, list[list[Content]]]] = [
+        (SEPARATORS[0], [head, hand, up[:1], down, known]),
+        (SEPARATORS[1], [head, hand, bare[:1], down, known]),
+    ]
+    if known:
+        # They go before the up cards are cut, a "…" of their own saying so
+        # ("▒▒▒…" read as more face-down cards).
+        gone = [Content.styled("…", MUTED)]
+        tries.append((SEPARATORS[1], [head, hand, bare[:1], down, gone]))
+    for sep, parts in tries:
+        shortest = Content(sep).join(forms[-1] for forms in parts if forms)
+        if shortest.cell_length <= width:
+            return fit_parts(parts, width, sep, order=order)
+    parts = [head, hand, bare, down, known]
+    return fit_parts(parts, width, SEPARATORS[1], order=order, drop=[4])
 
 
 def box_lines(data: OpponentInfo, width: int) -> list[Content]:

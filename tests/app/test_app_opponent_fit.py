@@ -1,0 +1,78 @@
+"""An opponent's one-line row at 40 columns says something whole: the name,
+the hand, the up cards (all, or the first and how many more) and the down
+cards, with no part cut off at the end ("up R7 …+2…", "▒▒▒…" were what it
+showed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from app_fakes import ScriptedClient
+from app_helpers import screen_text
+from table_states import long_known, open_table, played_until, table_app
+
+from threeup_tui.app.text import card_label
+from threeup_tui.app.widgets.opponent import OpponentInfo, OpponentPane, compact_line
+from threeup_tui.client import SeatSlot
+from threeup_tui.rules import GameState, SeatInfo, View
+
+BOTS = ["you", *(f"expert bot {n}" for n in range(1, 6))]
+
+
+def no_known(state: GameState, view: View) -> bool:
+    """Our turn, every opponent with three cards face up and none known."""
+    return (
+        view.my_turn
+        and view.moves_played > 6
+        and all(len(s.face_up) == 3 and not s.known for s in view.seats[1:])
+    )
+
+
+@pytest.mark.parametrize("want", [no_known, long_known], ids=["no-known", "long-known"])
+async def test_a_row_at_40_columns_keeps_its_cards_whole(
+    client: ScriptedClient, want: Callable[[GameState, View], bool]
+) -> None:
+    state = played_until(BOTS, want)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        screen = await open_table(pilot, client, state)
+        rows = []
+        for pane in screen.query(OpponentPane):
+            data = pane.data
+            assert data is not None
+            info = data.info
+            row = pane.render().plain
+            rows.append(row)
+            where = f"{row!r}\n{screen_text(app)}"
+            assert data.name in row, where  # the name whole: no two bots read alike
+            assert f"hand {info.hand_size}" in row, where
+            # Nothing left out but the known cards, and a "…" of its own says so.
+            if info.known and "known" not in row:
+                assert row.rstrip().endswith("│…"), where
+            else:
+                assert not row.rstrip().endswith("…"), where
+            # Bars without spaces: no row says "up" where the next does not.
+            if " │ " not in row:
+                assert "│up " not in row, where
+            # Every up card, or the first ones and how many more: all accounted for.
+            up = [card_label(c) for c in info.face_up]
+            cut = row.split("│")[2].split()
+            shown = [w for w in cut if not w.startswith("…+") and w != "up"]
+            more = [int(w[2:]) for w in cut if w.startswith("…+")]
+            assert shown == up[: len(shown)] and len(shown) + sum(more) == len(up), where
+            assert "▒" * info.face_down_count in row, where
+        assert len(rows) == 5
+
+
+def test_tight_rows_all_leave_out_up_alike() -> None:
+    """At 40 columns (37 cells a row) one bot's row read "up R6 R8 B9" and
+    the next "G3 B3 BC+1": short cards kept the word the long ones lost.
+    Rows whose bars lose their spaces all lose "up" with them."""
+    rows = []
+    for seat, face_up in ((1, ("R6", "R8", "B9")), (2, ("G3", "B3", "BC1"))):
+        info = SeatInfo(seat, f"expert bot {seat}", 3, face_up, (True,) * 3, (), True, False)
+        slot = SeatSlot(seat, info.name, "bot", True, "expert")
+        rows.append(compact_line(OpponentInfo(info, info.name, slot, False, "play", None, 6), 37))
+    plain = [row.plain for row in rows]
+    assert "│R6 R8 B9│▒▒▒" in plain[0] and "│G3 B3 BC+1│▒▒▒" in plain[1], plain
