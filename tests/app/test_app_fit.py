@@ -33,6 +33,7 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.text import rank_of_code
 from threeup_tui.app.widgets.action_bar import ActionBar
+from threeup_tui.app.widgets.card import CardTile
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
@@ -426,12 +427,35 @@ async def test_a_short_set_up_shows_who_has_chosen(client: ScriptedClient) -> No
             assert "Lay face up" in screen_text(app)
             no_cut(app, f"set-up at {width}x{height}")
         # Smaller still, the column scrolls to the list (by the mouse wheel).
-        await pilot.resize_terminal(60, 16)
+        await pilot.resize_terminal(60, 12)
         await finish(pilot)
         assert "Florentina" not in screen_text(app)
         app.screen.query_one("#setup-main").scroll_end(animate=False)
         await finish(pilot)
         assert "Florentina … choosing" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(40, 15), (50, 16)], ids=["40x15", "50x16"])
+async def test_a_small_set_up_shows_six_cards_in_a_row_and_who_has_chosen(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """At 40x15 the sixth card wrapped onto a line of its own and the list
+    of who has chosen was scrolled away: under 20 lines the column loses
+    its blank lines, and all of it is seen."""
+    state = GameState.new(NAMES, Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        await finish(pilot)
+        shown = screen_text(app)
+        rows = {tile.region.y for tile in app.screen.query(CardTile)}
+        assert len(rows) == 1, shown  # the six cards on one line
+        for name in NAMES[1:]:
+            assert f"{name} … choosing" in shown, shown
+        assert "Lay face up ⏎" in shown and "Chosen 0/3" in shown, shown
+        no_cut(app, f"set-up at {size}")
 
 
 async def test_a_narrow_set_up_shows_how_to_lay_the_cards_chosen(client: ScriptedClient) -> None:

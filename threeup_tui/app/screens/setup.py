@@ -26,6 +26,10 @@ ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as c
 # Lines under which the help paragraph gives way to who is ready: at 70x20
 # the list of who has chosen was cut off below the screen.
 SHORT = 24
+# Lines under which the column loses its blank lines: at 40x15 the six
+# players' "choosing" lines were scrolled away, and the scroll bar took the
+# two columns the sixth card needed, so it wrapped onto a line of its own.
+TINY = 20
 
 
 class SetupScreen(TableScreenBase):
@@ -146,6 +150,7 @@ class SetupScreen(TableScreenBase):
 
     def _fit(self) -> None:
         self.set_class(self.size.height < SHORT, "-short")
+        self.set_class(self.size.height < TINY, "-tiny")
         # Narrower, the chat (as at the table) gives its room to the cards:
         # beside it, at 40 columns, the cards took two rows and the button
         # that lays them was scrolled out of sight, its key cut from the
