@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from app_helpers import fast_launcher, screen_text, wait_for
+from text_fit import screen_lines
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.scenes import demo_record
@@ -25,3 +26,32 @@ async def test_the_replays_pile_box_is_whole_on_a_narrow_terminal(size: tuple[in
         assert pile.region.right <= size[0], f"{pile.region} at {size}:\n{text}"
         top = next(line for line in text.splitlines() if "╭" in line)
         assert top.rstrip().endswith("╮"), text
+
+
+async def test_a_narrow_replay_wraps_a_seat_under_its_cards() -> None:
+    """At 40 columns a seat's cards ran past the line and went on at the
+    left edge, "(GC)" alone under the names, and the header's "turn 31" on a
+    line of its own: a seat's line goes on indented under its cards, and the
+    header says move and turn on one line."""
+    record = demo_record(players=6, seed=1)
+    app = create_app(
+        fast_launcher(), StartSpec(mode="replay", record=record, record_name="threeup-game")
+    )
+    size = (40, 40)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        text = screen_text(app)
+        lines = screen_lines(app)
+        head = next(line for line in lines if "move 30" in line)
+        assert "turn 31" in head, text
+        wrapped = 0
+        for seat in app.screen.query(".replay-seat"):
+            region = seat.content_region
+            shown = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
+            for line in shown[1:]:
+                if line.strip() and not line.startswith("    "):
+                    raise AssertionError(f"{line.strip()!r} not under its seat:\n{text}")
+            wrapped += len(shown) > 2
+        assert wrapped, f"no seat's cards ran past the line at {size}:\n{text}"

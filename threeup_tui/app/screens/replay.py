@@ -7,6 +7,8 @@ wheel scroll the seats when they do not all fit.
 
 from __future__ import annotations
 
+from functools import partial
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,7 +20,8 @@ from textual.widgets import Header, Static
 from ...rules import GameState, Record, View, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import RESULT, start_state
-from ..text import MUTED, card_content, cards_content, clean, out_content, plain
+from ..text import MUTED, card_content, cards_content, clean, fit_parts, out_content, plain
+from ..widgets.fitted import FittedText, hanging
 from ..widgets.footer import KeysFooter
 from ..widgets.move_log import last_move_words
 from ..widgets.pile import PileView
@@ -47,6 +50,28 @@ def next_words(view: View, names: tuple[str, ...]) -> Content:
 # Cells of the header's title (the record file's name): "Replay ", the title
 # and "  move 1000 of 1000 · turn 1000" fit one line of 80 columns.
 TITLE_CELLS = 36
+# Narrower, the title is cut to this, after "Replay " and " of " have gone.
+SHORT_TITLE_CELLS = 16
+# Where a seat's line goes on when its cards run past the width: under its
+# cards, not at the left edge under the names.
+SEAT_INDENT = 6
+
+
+def head_line(title: str, index: int, last: int, turn: int, width: int) -> Content:
+    """The header's first line in ``width`` cells: at 40 columns its
+    "turn 25" wrapped onto a line of its own.  Shorter, "Replay " goes,
+    then "of", then the title is cut; the turn last."""
+    full = Content(title).truncate(TITLE_CELLS, ellipsis=True)
+    head = Content.assemble(
+        ("Replay ", "bold"), full, f"  move {index} of {last}", (f" · turn {turn}", MUTED)
+    )
+    if head.cell_length <= width:
+        return head
+    titles = [Content.assemble(("Replay ", "bold"), full), full]
+    titles.append(Content(title).truncate(SHORT_TITLE_CELLS, ellipsis=True))
+    moves = [Content(f"move {index} of {last}"), Content(f"move {index}/{last}")]
+    parts = [titles, moves, [Content.styled(f"turn {turn}", MUTED)]]
+    return fit_parts(parts, width, " · ", order=[0, 1, 0])
 
 
 class ReplayScreen(Screen[None]):
@@ -86,14 +111,14 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="replay-body"):
-            yield Static(id="replay-head")
+            yield FittedText(id="replay-head")
             yield Static(id="replay-move")
             with Horizontal(id="replay-middle"):
                 yield PileView()
                 yield Static(id="replay-problem")
             with VerticalScroll(id="replay-seats", can_focus=False):
                 for seat in range(len(self.record.players)):
-                    yield Static(id=f"replay-seat-{seat}", classes="replay-seat")
+                    yield FittedText(id=f"replay-seat-{seat}", classes="replay-seat")
         yield StatusLine()
         yield KeysFooter()
 
@@ -116,18 +141,16 @@ class ReplayScreen(Screen[None]):
         state = self.state
         names = self.names()
         watcher = seat_view(state, None, log_length=12)
-        head = Content.assemble(
-            ("Replay ", "bold"),
-            Content(self.title_text).truncate(TITLE_CELLS, ellipsis=True),
-            f"  move {self.index} of {self.last}",
-            (f" · turn {display_turn(watcher)}", MUTED),
-        )
+        title, index, last, turn = self.title_text, self.index, self.last, display_turn(watcher)
+        over = Content("")
         if watcher.phase == "over":
             # On a line of its own, so the header breaks in one place; each
             # seat's row below shows its place in a game for places.
             result = f"{names[watcher.winner]} won" if watcher.winner is not None else "stalemate"
-            head += Content.styled(f"\nGame over: {result}", "bold")
-        self.query_one("#replay-head", Static).update(head)
+            over = Content.styled(f"\nGame over: {result}", "bold")
+        self.query_one("#replay-head", FittedText).update(
+            lambda width: head_line(title, index, last, turn, width) + over
+        )
         move = (
             Content.assemble(("Last move: ", "bold"), last_move_words(watcher, names))
             if watcher.log and self.index
@@ -164,9 +187,9 @@ class ReplayScreen(Screen[None]):
                 "   down ",
                 down_content(state, seat),
             )
-            widget = self.query_one(f"#replay-seat-{seat}", Static)
+            widget = self.query_one(f"#replay-seat-{seat}", FittedText)
             widget.set_class(to_act, "-to-act")
-            widget.update(row)
+            widget.update(partial(hanging, row, indent=SEAT_INDENT))
             if to_act:
                 # The seat to act stays in view when the seats do not all fit.
                 self.call_after_refresh(widget.scroll_visible, animate=False)

@@ -1,0 +1,63 @@
+"""Text laid out for the width it is drawn at, by a function of that width.
+
+Textual wraps a Static's text at the left edge: a replay's seat whose cards
+ran past the line showed "(GC)" alone under the names, and the header's
+"turn 25" wrapped onto its own line.  Here the text is made for the width
+(shorter forms, a hanging indent), and the height follows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
+
+Layout = Callable[[int], Content]
+
+
+def hanging(content: Content, width: int, indent: int) -> Content:
+    """``content`` wrapped at spaces to ``width`` cells; the lines a line
+    wraps onto are indented by ``indent`` cells, so they read as its own."""
+    width = max(width, indent + 1)
+    pad = Content(" " * indent)
+    lines: list[Content] = []
+    for line in content.split("\n"):
+        if line.cell_length <= width:
+            lines.append(line)  # as it is, its spaces' styles and all
+            continue
+        words = line.split(" ")
+        current = words[0]
+        for word in words[1:]:
+            longer = current + Content(" ") + word
+            if longer.cell_length <= width or not word.plain:
+                current = longer
+            else:
+                lines.append(current.rstrip())
+                current = pad + word
+        lines.append(current.rstrip())
+    return Content("\n").join(lines)
+
+
+class FittedText(Widget):
+    """Draws ``layout(width)`` at the width it is given (height: auto)."""
+
+    DEFAULT_CSS = "FittedText { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str = "") -> None:
+        super().__init__(id=id, classes=classes)
+        self._layout: Layout = lambda width: Content("")
+
+    def update(self, layout: Layout) -> None:
+        self._layout = layout
+        self.refresh(layout=True)
+
+    def lines_at(self, width: int) -> Content:
+        return self._layout(max(width, 1))
+
+    def render(self) -> Content:
+        return self.lines_at(self.content_region.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines_at(width).split("\n"))
