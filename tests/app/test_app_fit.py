@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for, words_shown
-from app_states import seat_events
+from app_states import dealt, seat_events
 from table_states import (
     extra_and_draw,
     hand_empty,
@@ -150,6 +150,44 @@ async def test_the_chat_box_says_how_to_chat_in_whole_words(
         await pilot.pause()
         shown = words_shown(app, box)
         assert shown == words, f"{shown!r} in a box of {box.region.width}:\n{screen_text(app)}"
+
+
+LONG_NAMES = [f"Wilhelmina Konstantinov{c}" for c in "abcde"]  # 24 cells, the most
+
+
+@pytest.mark.parametrize(
+    ("names", "scrolls"),
+    [(NAMES, False), (["you", *LONG_NAMES], True)],
+    ids=["names", "long-names"],
+)
+async def test_six_places_fit_a_15_line_game_over_box(
+    client: ScriptedClient, names: list[str], scrolls: bool
+) -> None:
+    """At 40x15 a game for places, six of them one a line, made the result
+    8 lines: the box ran over the footer and the screen scrolled.  Short,
+    the places go side by side; where even so they do not fit (six long
+    names), the result scrolls in the box and the buttons stay in it."""
+    state = dealt(names, first=0, seed=5, finish="places")
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    assert len(state.places) == 6
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await finish(pilot)
+        text = screen_text(app)
+        box = app.screen.query_one("#game-over")
+        assert box.region.bottom <= 14 and not box.max_scroll_y, f"{box.region}:\n{text}"
+        for button in app.screen.query(Button):
+            assert box.region.contains_region(button.region), f"{button.label}:\n{text}"
+        result = app.screen.query_one("#result-box")
+        assert bool(result.max_scroll_y) == scrolls, text
+        if not scrolls:  # every place seen
+            for place, seat in enumerate(state.places, start=1):
+                assert f"{place}. {names[seat]}" in text, text
+            no_cut(app, "six places at 40x15")
 
 
 async def test_top_line_has_the_turn_extra_discards_and_draw_hint(client: ScriptedClient) -> None:

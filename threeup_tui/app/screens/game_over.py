@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -23,6 +23,7 @@ from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
 from ..text import MUTED, clean
+from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
@@ -54,8 +55,10 @@ def free_record_name() -> str:
     return str(free_path(Path(), RECORD_STEM))
 
 
-def result_content(view: View, names: tuple[str, ...]) -> Content:
-    """The result in words: winner, places, or a stalemate."""
+def result_content(view: View, names: tuple[str, ...], packed_at: int | None = None) -> Content:
+    """The result in words: winner, places, or a stalemate.  ``packed_at``:
+    the places side by side, as many to a line as fit that width (a short
+    screen: six places, one a line, ran the box past 15 lines)."""
     lines: list[Content] = []
     if view.winner is None:
         lines.append(Content.styled("Stalemate: 1000 turns and no winner.", "bold"))
@@ -64,8 +67,8 @@ def result_content(view: View, names: tuple[str, ...]) -> Content:
     else:
         lines.append(Content.assemble((names[view.winner], "bold"), " wins."))
     if len(view.places) > 1:
-        for i, seat in enumerate(view.places, start=1):
-            lines.append(Content.assemble(f"{i}. ", names[seat]))
+        places = [Content(f"{i}. ") + names[seat] for i, seat in enumerate(view.places, start=1)]
+        lines += [packed(places, packed_at)] if packed_at is not None else places
     # The same turn number as the top line's (the turn the game ended in).
     turns = display_turn(view)
     lines.append(
@@ -197,7 +200,17 @@ class GameOverScreen(ModalScreen[None]):
         with Vertical(id="game-over", classes="dialog"):
             yield Static(Content.styled("Game over", "bold"), id="game-over-title")
             if view is not None and session is not None:
-                yield Static(result_content(view, session.names()), id="result")
+                names = session.names()
+                result = FittedText(id="result")
+                result.update(
+                    lambda width: result_content(
+                        view, names, width if self.has_class("-tiny") else None
+                    )
+                )
+                # Scrolls where even side by side the places do not fit (six
+                # long names at 40x15): the buttons stay in the box.
+                with VerticalScroll(id="result-box"):
+                    yield result
             if offers.bots and session is not None:
                 yield Static(bot_level_words(session.lobby), id="bot-level")
             if offers.save:
@@ -226,7 +239,11 @@ class GameOverScreen(ModalScreen[None]):
         self.set_class(width < WORD_WIDE_BUTTONS, "-narrow")
         self.set_class(width < TWO_ROWS_OF_BUTTONS, "-two-rows")
         self.set_class(height < SHORT, "-short")
-        self.set_class(height < TINY, "-tiny")
+        tiny = height < TINY
+        if tiny != self.has_class("-tiny"):
+            self.set_class(tiny, "-tiny")
+            for result in self.query("#result").results(FittedText):
+                result.refresh(layout=True)  # the places side by side, or one a line
 
     def on_mount(self) -> None:
         self._fit()

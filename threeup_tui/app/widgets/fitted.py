@@ -40,6 +40,18 @@ def hanging(content: Content, width: int, indent: int) -> Content:
     return Content("\n").join(lines)
 
 
+def packed(items: list[Content], width: int, sep: str = "   ") -> Content:
+    """``items`` side by side, as many to a line as fit ``width``; an item
+    is never split between lines (one wider than the line goes alone)."""
+    lines: list[Content] = []
+    for item in items:
+        if lines and (lines[-1] + sep + item).cell_length <= width:
+            lines[-1] = lines[-1] + sep + item
+        else:
+            lines.append(item)
+    return Content("\n").join(lines)
+
+
 class FittedText(Widget):
     """Draws ``layout(width)`` at the width it is given (height: auto)."""
 
