@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 from app_helpers import fast_launcher, screen_text, wait_for
 from text_fit import screen_lines
+from textual.content import Content
+from textual.geometry import Size
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.scenes import demo_record
 from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.widgets.fitted import FittedText
 from threeup_tui.app.widgets.pile import PileView
 
 
@@ -55,3 +58,12 @@ async def test_a_narrow_replay_wraps_a_seat_under_its_cards() -> None:
                     raise AssertionError(f"{line.strip()!r} not under its seat:\n{text}")
             wrapped += len(shown) > 2
         assert wrapped, f"no seat's cards ran past the line at {size}:\n{text}"
+
+
+def test_a_fitted_line_wider_than_its_box_counts_the_lines_it_takes() -> None:
+    """A word wider than the box (a 24-cell name in a narrow one) is wrapped
+    by Textual when drawn: the height counts those lines, or the last of
+    them would be cut off below the box."""
+    text = FittedText()
+    text.update(lambda width: Content("Wilhelmina-Konstantinova\nwins."))
+    assert text.get_content_height(Size(12, 10), Size(12, 10), 12) == 3

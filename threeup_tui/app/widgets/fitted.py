@@ -72,4 +72,6 @@ class FittedText(Widget):
         return self.lines_at(self.content_region.width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines_at(width).split("\n"))
+        # As drawn: a line still wider than the width (a name wider than
+        # a narrow box) wraps, and is counted as the lines it takes.
+        return len(self.lines_at(width).wrap(max(width, 1)))
