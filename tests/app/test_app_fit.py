@@ -496,6 +496,30 @@ async def test_a_small_set_up_shows_six_cards_in_a_row_and_who_has_chosen(
         no_cut(app, f"set-up at {size}")
 
 
+async def test_a_small_set_up_once_laid_shows_who_is_still_choosing(
+    client: ScriptedClient,
+) -> None:
+    """At 40x15, our cards laid, "waiting for the others…" took a second
+    line and scrolled the last of the five names away: short, the button
+    that laid them (turned off) gives its lines to the list."""
+    state = GameState.new(NAMES, Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        state.choose_face_up(0, state.setup_hand(0)[:3])
+        state.choose_face_up(1, state.setup_hand(1)[:3])
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "waiting for the" in screen_text(app))
+        await finish(pilot)
+        shown = screen_text(app)
+        assert "Bob ✓ ready" in shown, shown
+        for name in NAMES[2:]:
+            assert f"{name} … choosing" in shown, shown
+        no_cut(app, "set-up, laid, at 40x15")
+
+
 async def test_a_narrow_set_up_shows_how_to_lay_the_cards_chosen(client: ScriptedClient) -> None:
     """At 40 columns the chat beside the set-up left the cards two rows, and
     the button that lays them went below the screen (at 40x24 too), its key

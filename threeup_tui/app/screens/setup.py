@@ -123,6 +123,10 @@ class SetupScreen(TableScreenBase):
             )
         button = self.query_one("#confirm", Button)
         button.disabled = ready or len(chosen) != FACE_UP or self.sent
+        # Laid, the button has served: short, it gives its lines to the
+        # list of who is still choosing (at 40x15 "waiting for the others…"
+        # took a second line and scrolled the last name away).
+        self.set_class(ready, "-laid")
         if self._choosing != (not self.sent):
             self._choosing = not self.sent
             self.refresh_bindings()  # no hint in the footer once the cards are laid
