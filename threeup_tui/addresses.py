@@ -77,7 +77,17 @@ def port_meant(text: str, default_port: int = DEFAULT_GAME_PORT) -> str | None:
     """A line for a bare IPv6 address whose last group looks like a port
     typed after it: ``fd00::2:5000`` is a valid address (at the default
     port), and a friend who meant port 5000 would wait on an address where
-    no table is, told nothing.  None when it reads as meant.
+    no table is, told nothing.  None when it reads as meant (see
+    :func:`bracketed_port`)."""
+    meant = bracketed_port(text)
+    if meant is None:
+        return None
+    return f"reading {text.strip()} as an address (port {default_port}); {meant}"
+
+
+def bracketed_port(text: str) -> str | None:
+    """ "for port 5000 write [fd00::2]:5000" for a bare IPv6 address whose
+    last group looks like a port; else None.
 
     Said only when the text without that group is an address too (so never
     for ``::1``, nor a full eight groups), the group is decimal digits with
@@ -93,9 +103,7 @@ def port_meant(text: str, default_port: int = DEFAULT_GAME_PORT) -> str | None:
     port = port_number(group)
     if port is None or port < 1024 or group.startswith("0"):
         return None
-    return (
-        f"reading {text} as an address (port {default_port}); for port {port} write [{head}]:{port}"
-    )
+    return f"for port {port} write [{head}]:{port}"
 
 
 def port_number(text: str) -> int | None:

@@ -18,7 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...addresses import AddressError, parse_address, show_address
+from ...addresses import AddressError, bracketed_port, parse_address, show_address
 from ...launcher import JoinSettings
 from ...names import same_name
 from ...textclean import plural
@@ -104,6 +104,7 @@ class JoinScreen(Screen[None]):
         self.kept: dict[str, list[str]] = {}  # by address: the names a seat waits under
         self.seat_name: str | None = None  # a name filled in for a kept seat: not remembered
         self.joining: str | None = None  # the address being joined, while waiting
+        self._port_meant: str | None = None  # fd00::2:5000: the word on the port it may mean
         self._joining_since = 0.0
         self._ticker: Timer | None = None
 
@@ -278,6 +279,7 @@ class JoinScreen(Screen[None]):
         """Ask to join; ``remember``: keep the form's name for the next run."""
         settings = self.settings()
         remember = remember and settings.name != self.seat_name
+        self._port_meant = None
         picked = self._highlighted_table() if not settings.address else None
         if picked:
             # A name typed and ⏎ (or Join) with a table highlighted and no
@@ -297,6 +299,9 @@ class JoinScreen(Screen[None]):
             self.query_one("#join-address", Input).focus()
             return
         self.joining = show_address(host, port)
+        # Said on the command line too, but there only once the app has gone
+        # (and here in short: "Joining [fd00::2:5000]:47823" says the rest).
+        self._port_meant = bracketed_port(settings.address)
         self._joining_since = time.monotonic()
         self._show_joining()
         if self._ticker is None:
@@ -317,8 +322,14 @@ class JoinScreen(Screen[None]):
                     MUTED,
                 ),
                 ("\nEsc stops trying.", MUTED),
+                (self._port_meant_line(), MUTED),
             )
         )
+
+    def _port_meant_line(self) -> str:
+        """The word on a port the address may mean, as a line of its own."""
+        hint = self._port_meant
+        return f"\n{hint[:1].upper()}{hint[1:]}" if hint else ""
 
     def _stop_joining(self) -> None:
         self.joining = None
@@ -333,7 +344,9 @@ class JoinScreen(Screen[None]):
             # A fifth friend at a table of four: the form can still seat
             # them as a spectator, and said nothing of it.
             error += "; tick “Only watch” to watch the game"
-        self.query_one("#join-error", Static).update(plain(f"Could not join: {error}"))
+        self.query_one("#join-error", Static).update(
+            Content.assemble(plain(f"Could not join: {error}"), (self._port_meant_line(), MUTED))
+        )
         if "room code" in error:
             # A wrong (or missing) room code: the fix is typed there, and
             # the focus stayed on the address that was joined from.
