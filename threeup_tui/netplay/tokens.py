@@ -101,6 +101,32 @@ def _seat_number(kept: object) -> int | None:
     return kept if type(kept) is int and kept >= 0 else None
 
 
+def _table_in(data: dict[str, Any], address: str) -> dict[str, Any]:
+    """What the store ``data`` keeps of the table last reached at ``address``."""
+    table_id = data["addresses"].get(address)
+    table = data["tables"].get(table_id) if isinstance(table_id, str) else None
+    if not isinstance(table, dict) or table.get("address") != address:
+        return {}
+    return table
+
+
+def _tokens_in(table: dict[str, Any]) -> dict[str, Any]:
+    """A kept table's name keys and their tokens."""
+    names = table.get("names")
+    return names if isinstance(names, dict) else {}
+
+
+def _given_names(table: dict[str, Any]) -> list[str]:
+    """A kept table's names as they were given (cleaned; a file from before
+    names were kept as given: case-folded), the newest name last."""
+    shown = table.get("shown")
+    given = shown if isinstance(shown, dict) else {}
+    return [
+        name if isinstance(name := given.get(key), str) and name_key(name) == key else key
+        for key in _tokens_in(table)
+    ]
+
+
 class TokenStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / "seats.json"
@@ -134,47 +160,32 @@ class TokenStore:
 
     def _table_at(self, address: str) -> dict[str, Any]:
         """What is kept of the table last reached at ``address``."""
-        data = self._load()
-        table_id = data["addresses"].get(address)
-        table = data["tables"].get(table_id) if isinstance(table_id, str) else None
-        if not isinstance(table, dict) or table.get("address") != address:
-            return {}
-        return table
-
-    def _names_at(self, address: str) -> dict[str, Any]:
-        """Name keys and their tokens at the table last reached at ``address``."""
-        names = self._table_at(address).get("names")
-        return names if isinstance(names, dict) else {}
+        return _table_in(self._load(), address)
 
     def token_for(self, address: str, name: str) -> str | None:
         """The kept token for ``name`` at the table last reached at ``address``."""
-        token = self._names_at(address).get(name_key(name))
+        token = _tokens_in(self._table_at(address)).get(name_key(name))
         return token if isinstance(token, str) and 16 <= len(token) <= 128 else None
 
     def seats_kept(self, address: str, table_id: str) -> list[KeptSeat]:
         """The names of :meth:`names_at`, each with the seat its token holds,
         only if the table last reached at ``address`` is ``table_id``: names
         kept for an older table that ran there hold no seat at this one."""
-        data = self._load()
+        data = self._load()  # once: the join list asks at every change it hears
         if data["addresses"].get(address) not in (table_id, f"{table_id}@{address}"):
             return []
-        numbers = self._table_at(address).get("seats")
+        table = _table_in(data, address)
+        numbers = table.get("seats")
         seats = numbers if isinstance(numbers, dict) else {}
         return [
-            KeptSeat(name, _seat_number(seats.get(name_key(name))))
-            for name in self.names_at(address)
+            KeptSeat(name, _seat_number(seats.get(name_key(name)))) for name in _given_names(table)
         ]
 
     def names_at(self, address: str) -> list[str]:
         """The names this account has sat under at the table last reached at
         ``address``, as they were given (cleaned; a file from before names
         were kept as given: case-folded), the newest name last."""
-        shown = self._table_at(address).get("shown")
-        given = shown if isinstance(shown, dict) else {}
-        return [
-            name if isinstance(name := given.get(key), str) and name_key(name) == key else key
-            for key in self._names_at(address)
-        ]
+        return _given_names(self._table_at(address))
 
     def remember(
         self, address: str, name: str, table_id: str, token: str, seat: int | None = None
