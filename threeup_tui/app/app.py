@@ -40,7 +40,7 @@ from ..client import (
 )
 from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
-from ..launcher import HostSettings, JoinSettings, Launcher, in_tables_dir
+from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
 from ..pendinggames import add_pending_games, count_game, keep_record_aside
 from ..process import hangup_signal, output_to_nowhere
@@ -493,7 +493,7 @@ class ThreeUpApp(App[int]):
         discover = getattr(self.launcher, "discover", None)
         kept_at = getattr(self.launcher, "kept_names_at", None)
         if settings is None:
-            settings = self._last_join or JoinSettings("", self.settings.name or "player")
+            settings = self._last_join or JoinSettings("", self.settings.name or NO_NAME)
         self.open_once(
             JoinScreen(
                 settings,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..bots.pool import close_shared_pool
 from ..guest import is_guest, read_guest_seat
-from ..launcher import HostSettings, JoinSettings, Launcher
+from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher
 from ..process import EXIT_USAGE
 from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
@@ -53,7 +53,7 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
     if command == "join":
         join = JoinSettings(
             address=getattr(args, "address", None) or "",
-            name=name or remembered.name or "player",
+            name=name or remembered.name or NO_NAME,
             code=getattr(args, "code", None),
             watch=bool(getattr(args, "watch", False)),
         )

@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Opti
 from textual.widgets.option_list import Option
 
 from ...addresses import AddressError, bracketed_port, parse_address, show_address
-from ...launcher import JoinSettings
+from ...launcher import NO_NAME, JoinSettings
 from ...names import same_name
 from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
@@ -265,7 +265,7 @@ class JoinScreen(Screen[None]):
     def settings(self) -> JoinSettings:
         return JoinSettings(
             address=self.query_one("#join-address", Input).value.strip(),
-            name=clean(self.query_one("#join-name", Input).value, 24) or "player",
+            name=clean(self.query_one("#join-name", Input).value, 24) or NO_NAME,
             code=self.query_one("#join-code", Input).value or None,
             watch=self.query_one("#join-watch", Checkbox).value,
         )
