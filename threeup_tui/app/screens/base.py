@@ -65,6 +65,17 @@ class TableScreenBase(Screen[None]):
     def on_unmount(self) -> None:
         self._ready = False
 
+    def take_seat_back(self) -> None:
+        """A spectator asks for the seat that waits for them (the table's and
+        the game-over box's s): the table gives it to the token kept for its
+        name, and refuses, in words, a seat that is not theirs."""
+        session = self.session
+        name = seat_to_take_back(session) if session is not None else None
+        if session is None or name is None:
+            return
+        self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
+        session.client.sit_down(name)
+
     # A turn clock counts down between the host's reports: tick while one runs.
     def watch_clock(self) -> None:
         """Start or stop ticking as the session's clock runs or stops."""

@@ -341,12 +341,8 @@ class GameOverScreen(ModalScreen[None]):
             session.client.set_bot_level(next_bot_level(session.lobby.bot_level))
 
     def action_take_seat(self) -> None:
-        """As the table's s: the seat kept for this spectator, between games."""
-        session = self.table.session
-        name = seat_to_take_back(session) if session is not None else None
-        if session is not None and name is not None:
-            self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
-            session.client.sit_down(name)
+        """The table's s: the seat kept for this spectator, between games."""
+        self.table.take_seat_back()
 
     def action_next_game(self) -> None:
         self.action_rematch()

@@ -818,12 +818,7 @@ class TableScreen(TableScreenBase):
         """A spectator takes back the seat that waits for them, as the lobby's
         s sits one down: the table gives it to the token kept for its name,
         and refuses, in words, a seat that is not theirs."""
-        session = self.session
-        name = seat_to_take_back(session) if session is not None else None
-        if session is None or name is None:
-            return
-        self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
-        session.client.sit_down(name)
+        self.take_seat_back()
 
     # ------------------------------------------------------------ chat and more
     def action_chat(self) -> None:
