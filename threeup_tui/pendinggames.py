@@ -68,6 +68,11 @@ def pending_dir() -> Path:
     return state_dir() / PENDING_DIR
 
 
+def record_not_kept(why: object) -> str:
+    """The line for a game counted without its record, ``why`` the reason."""
+    return f"{RECORD_NOT_KEPT}: {why}; the game is counted without it"
+
+
 def count_game(
     history: History, game: FinishedGame, folder: Path | None = None
 ) -> tuple[int | None, list[str]]:
@@ -135,7 +140,7 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
         if game_id is None and placed is not None:  # kept already, with its own record
             placed.unlink(missing_ok=True)
     if placed is None and history.record_trouble_news():  # once, not after every game
-        lines.append(f"{RECORD_NOT_KEPT}: {why}; the game is counted without it")
+        lines.append(record_not_kept(why))
     return game_id, lines
 
 
@@ -375,5 +380,6 @@ __all__ = [
     "keep_record_aside",
     "pending_dir",
     "pending_games",
+    "record_not_kept",
     "remove_stray_records",
 ]

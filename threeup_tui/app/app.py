@@ -42,7 +42,7 @@ from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
-from ..pendinggames import add_pending_games, count_game, keep_record_aside
+from ..pendinggames import add_pending_games, count_game, keep_record_aside, record_not_kept
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
@@ -826,13 +826,7 @@ class ThreeUpApp(App[int]):
             elif not session.record_trouble_told:
                 # Once a table: the next game's copy meets the same directory.
                 session.record_trouble_told = True
-                self.notify(
-                    f"Your games: the game's record could not be kept: {why};"
-                    " the game is counted without it",
-                    severity="warning",
-                    markup=False,
-                    timeout=10,
-                )
+                self.notify(record_not_kept(why), severity="warning", markup=False, timeout=10)
         game = finished_game(view, session, record, identity)
         self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")
 
