@@ -47,7 +47,7 @@ def parse_address(text: str, default_port: int = DEFAULT_GAME_PORT) -> tuple[str
             head, _, port_text = host.rpartition(":")
             port = port_number(port_text)
             # An IPv6 address and its port, without the brackets that part them.
-            bracket = f"; for port {port} write [{head}]:{port}" if port and _is_ip(head, 6) else ""
+            bracket = f"; {_write_bracketed(head, port)}" if port and _is_ip(head, 6) else ""
             raise AddressError(f"{shown_value(text)}: not HOST:PORT, nor an IPv6 address{bracket}")
     if not host:
         raise AddressError(f"{shown_value(text)}: no host")
@@ -103,7 +103,12 @@ def bracketed_port(text: str) -> str | None:
     port = port_number(group)
     if port is None or port < 1024 or group.startswith("0"):
         return None
-    return f"for port {port} write [{head}]:{port}"
+    return _write_bracketed(head, port)
+
+
+def _write_bracketed(host: str, port: int) -> str:
+    """How to write IPv6 address ``host`` with ``port``: in brackets."""
+    return f"for port {port} write [{host}]:{port}"
 
 
 def port_number(text: str) -> int | None:
