@@ -178,9 +178,6 @@ SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says w
 KEEPALIVE_EVERY = 15.0
 KEEPALIVE_MISSED = 3
 MAX_LINE = 200
-# A session refused for how it was opened (no terminal, one that moves no
-# cursor, a command) ends with the exit status the app gives such a terminal
-# or command line (EXIT_USAGE): the door once said 1, the app 2.
 # The largest terminal a session's app is given.  The app keeps and draws
 # every cell its terminal has, and the client says how many: 30000 x 30000
 # would take the host's memory, and a size past 32767 failed the session
@@ -1083,7 +1080,7 @@ class SshDoor:
         writer = os.fdopen(os.dup(master), "wb", buffering=0)
         transport, _ = await loop.connect_read_pipe(lambda: output, reader)
         clean = False
-        feeding: asyncio.Future[bool] | None = None
+        feeding: asyncio.Future[None] | None = None
         input_ended = False
         try:
             # Keys (and window size changes) go to the app's terminal.
@@ -1096,7 +1093,7 @@ class SshDoor:
             # reach the app again, not even the key that leaves, and its seat
             # stayed "here" for ever, the table waiting on a player who could
             # not play.  The session ends as a drop does: its seat waits.
-            input_ended = not exited.done() and feeding.done() and feeding.result()
+            input_ended = keys.ended and not exited.done()
             if exited.done():
                 # All the app wrote reaches the player before the goodbye.
                 with contextlib.suppress(TimeoutError):
@@ -1190,10 +1187,10 @@ class _Keys:
             self._log("has left", "in all")
 
 
-async def _feed(keys: _Keys, pty_file: Any) -> bool:
+async def _feed(keys: _Keys, pty_file: Any) -> None:
     """The player's keys to the app's terminal, and the terminal's size as
-    the player's window changes, until the player sends no more (True: the
-    client's input has ended) or the app, or the channel, has gone."""
+    the player's window changes, until the player sends no more (``keys.ended``)
+    or the app, or the channel, has gone."""
     loop = asyncio.get_running_loop()
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pty_file)
     pty = asyncio.StreamWriter(transport, protocol, None, loop)
@@ -1233,14 +1230,13 @@ async def _feed(keys: _Keys, pty_file: Any) -> bool:
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue  # nothing the app asks for
             if not data:
-                return True
+                return
             pty.write(utf8.decode(reports.feed(data)).encode())
             await pty.drain()  # an app that reads slowly slows the client down
     except (OSError, asyncssh.Error):
-        return False  # the app's terminal, or the channel, has closed: the session ends
+        return  # the app's terminal, or the channel, has closed: the session ends
     except Exception:  # the player's keys stop, but the door and the table go on
         log.exception("an SSH session's keys could not reach its app")
-        return False
     finally:
         if waiting is not None:
             waiting.cancel()
