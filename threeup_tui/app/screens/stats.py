@@ -139,21 +139,17 @@ def compact_tallies(stats: Stats, width: int) -> Content:
     """The tallies in two lines of ``width`` cells, wins of games played:
     ``Won against greedy 3/5 · random 2/2``, ``Won with 2 players 2/2 ·
     3: 1/2``; a line too long ends with "…" after its last whole entry."""
+    against = [f"{clean(t.label, AGAINST_WIDTH)} {t.wins}/{t.games}" for t in stats.by_opponents]
+    # "Won with 2 players 2/2 · 3: 1/2": the word once.
+    players = [f"{t.label}: {t.wins}/{t.games}" for t in stats.by_players]
+    if players:
+        first = stats.by_players[0]
+        players[0] = f"{first.label} players {first.wins}/{first.games}"
     lines = []
-    groups = (("Won against", stats.by_opponents, "{}"), ("Won with", stats.by_players, "{}"))
-    for head, tallies, label in groups:
-        entries = [
-            f"{clean(label.format(t.label), AGAINST_WIDTH)} {t.wins}/{t.games}" for t in tallies
-        ]
-        if head == "Won with" and entries:
-            # "Won with 2 players 2/2 · 3: 1/2": the word once.
-            first = tallies[0]
-            entries[0] = f"{first.label} players {first.wins}/{first.games}"
-            entries[1:] = [f"{t.label}: {t.wins}/{t.games}" for t in tallies[1:]]
-        if not entries:
-            continue
-        parts = [[Content(f"{head} {entries[0]}")], *([Content(entry)] for entry in entries[1:])]
-        lines.append(fit_parts(parts, width))
+    for head, entries in (("Won against", against), ("Won with", players)):
+        if entries:
+            parts = [[Content(f"{head} {entries[0]}")], *([Content(e)] for e in entries[1:])]
+            lines.append(fit_parts(parts, width))
     return Content("\n").join(lines)
 
 
