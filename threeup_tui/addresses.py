@@ -140,12 +140,18 @@ def every_address(bind: str) -> bool:
         return False
 
 
+def is_wildcard(bind: str) -> bool:
+    """Whether a socket bound to ``bind`` listens on every address: "" and
+    ``0.0.0.0`` (IPv4), or ``::`` however spelt (IPv6 and IPv4)."""
+    return bind in ("", "0.0.0.0") or every_address(bind)
+
+
 def reached_here(bind: str) -> str:
     """Where this machine reaches a socket bound to ``bind``: IPv4 loopback
     for a wildcard (every address: ``::`` takes IPv4 too, and is IPv4 alone
     on a system without IPv6, where ::1 reaches nothing), else the address
     itself."""
-    if bind in ("", "0.0.0.0") or every_address(bind):
+    if is_wildcard(bind):
         return "127.0.0.1"
     return bind
 

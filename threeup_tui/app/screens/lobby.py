@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ...addresses import every_address, show_address
+from ...addresses import every_address, is_wildcard, show_address
 from ...bots import BOT_LEVELS
 from ...client import Lobby
 from ...launcher import NO_NAME
@@ -176,7 +176,7 @@ def reach(bound: str) -> str:
     """What others type to reach an address the table is bound to: a table
     bound to every address is reached by this machine's own ("HOST"), one
     bound to 127.0.0.1 only by that address, from this machine."""
-    return "HOST" if bound in ("", "0.0.0.0") or every_address(bound) else bound
+    return "HOST" if is_wildcard(bound) else bound
 
 
 def first_seat_to_act_on(lobby: Lobby, host: bool) -> int:
