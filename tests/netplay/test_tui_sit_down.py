@@ -333,6 +333,18 @@ def watching_app(host: NetHost, name: str) -> ThreeUpApp:
     return create_app(launcher, StartSpec(mode="join", join=join))
 
 
+async def ann_takes_her_seat_back(pilot: Pilot[int], app: ThreeUpApp, table: Table) -> None:
+    """s, and Ann is in her seat (seat 2) again, connected."""
+    await pilot.press("s")
+    await wait_for(
+        pilot,
+        lambda: app.session is not None and app.session.seat == 1,
+        timeout=20,
+        what="Ann back in her seat",
+    )
+    await wait_for(pilot, lambda: table.seats[1].connected, what="connected")
+
+
 async def test_a_spectator_takes_back_their_kept_seat_with_s_at_the_table(
     tmp_path: Path,
 ) -> None:
@@ -352,14 +364,7 @@ async def test_a_spectator_takes_back_their_kept_seat_with_s_at_the_table(
             assert isinstance(screen, TableScreen)
             assert not screen.query_one("#mine").display  # a spectator's table: no cards
 
-            await pilot.press("s")
-            await wait_for(
-                pilot,
-                lambda: app.session is not None and app.session.seat == 1,
-                timeout=20,
-                what="Ann back in her seat",
-            )
-            await wait_for(pilot, lambda: table.seats[1].connected, what="connected")
+            await ann_takes_her_seat_back(pilot, app, table)
             await wait_for(pilot, lambda: table.watching == 0, what="no longer watching")
             await wait_for(
                 pilot,
@@ -442,14 +447,7 @@ async def test_between_games_the_result_box_offers_the_kept_seat(tmp_path: Path)
                 what="the result box offering the seat",
             )
             assert "r Next game" not in footer(app)
-            await pilot.press("s")
-            await wait_for(
-                pilot,
-                lambda: app.session is not None and app.session.seat == 1,
-                timeout=20,
-                what="Ann back in her seat",
-            )
-            await wait_for(pilot, lambda: table.seats[1].connected, what="connected")
+            await ann_takes_her_seat_back(pilot, app, table)
             await wait_for(
                 pilot,
                 lambda: isinstance(app.screen, GameOverScreen) and "r Next game" in footer(app),
