@@ -6,6 +6,7 @@ import asyncio
 import gc
 from collections.abc import Awaitable, Callable
 
+import pytest
 from app_helpers import (
     app_of,
     click,
@@ -22,8 +23,10 @@ from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from threeup_tui.app import app as app_module
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
@@ -73,6 +76,29 @@ async def test_whole_game_by_mouse() -> None:
         await click(pilot, "#leave")
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
         assert app_of(pilot).session is None
+
+
+async def test_a_game_against_bots_goes_from_the_menu_to_the_set_up_with_no_lobby(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bots sit down after the player, so the table's first word is a
+    lobby of open seats ("anyone who finds the table may sit"), then the
+    deal.  That lobby is nobody's to use: on a cold start (the expert's
+    workers starting) it stood on the screen for over a second."""
+    lobbies: list[LobbyScreen] = []
+
+    class RecordedLobby(LobbyScreen):
+        def __init__(self) -> None:
+            super().__init__()
+            lobbies.append(self)
+
+    monkeypatch.setattr(app_module, "LobbyScreen", RecordedLobby)
+    app = create_app(fast_launcher(), StartSpec(players=3, seed=5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        await pilot.press("enter")
+        await wait_for_setup(pilot)
+    assert lobbies == []
 
 
 async def test_whole_game_by_keyboard() -> None:

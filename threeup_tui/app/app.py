@@ -864,8 +864,12 @@ class ThreeUpApp(App[int]):
         view = session.view
         if view is None:
             # A started game's view is on its way: no lobby flash before it.
+            # Nor at a game against bots: its bots sit down after the player,
+            # and a lobby of open seats would stand there until the deal.
             lobby = session.lobby
-            return LobbyScreen if lobby is not None and not lobby.started else None
+            if session.where == "play" or lobby is None or lobby.started:
+                return None
+            return LobbyScreen
         if view.seat is None or view.phase != "setup":
             return TableScreen
         return SetupScreen
