@@ -1,6 +1,6 @@
 """Where threeup keeps things on disk: the platformdirs directories.
 
-- state: seat tokens and journals (``THREEUP_STATE_DIR`` overrides);
+- state: seat tokens, journals, and records kept aside (``THREEUP_STATE_DIR`` overrides);
 - config: the settings file (``THREEUP_CONFIG_DIR``);
 - data: the history of finished games and their records (``THREEUP_DATA_DIR``).
 
@@ -71,6 +71,14 @@ def games_dir() -> Path:
     """Where a game against bots keeps its journal until it is over, so that
     leaving, quitting or a crash loses no move ("Continue your game")."""
     return state_dir() / "games"
+
+
+def records_aside_dir() -> Path:
+    """Where a table keeps a finished game's record that the directory of
+    its journal cannot take (read-only, full, gone): the next game's
+    journal is written over the only other copy.  It is moved beside the
+    journal when a later game ends there, or found here on a resume."""
+    return state_dir() / "records-aside"
 
 
 def not_a_directory(directory: Path) -> str | None:

@@ -109,6 +109,9 @@ async def _headless_host(args: argparse.Namespace) -> int:
         if door is not None:
             await door.close(reason)
         await runner.stop()
+        # A record still waiting (the journal's directory could not take it)
+        # gets a last try, and the log says where each stays, or that it is lost.
+        table.keep_waiting_records(last_try=True)
         counted = host.counts_words()
         if counted:
             log.info("counted: %s", counted)
@@ -179,7 +182,9 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
             # The game that ended, not table.state: the table deals the next
             # game on its own timers, and this loop may wake after it did.
             game = finished.result()
-            log.info("game %d over: %s; record in %s", game.number, game.result, game.record)
+            # A record not kept anywhere yet was logged as such a line before.
+            kept = "not on disk yet" if game.record is None else f"in {game.record}"
+            log.info("game %d over: %s; record %s", game.number, game.result, kept)
             games = table.config.games
             if games is not None and game.number >= games:
                 if resumed_at_the_end:

@@ -1,0 +1,117 @@
+"""A finished game's record that the journal's directory cannot take.
+
+A dedicated host keeps each finished game beside its journal (party-N.json),
+and the next game's journal is written over the journal that held it.  A
+directory that takes no file then (full, read-only) once lost the record
+for good, while the host's log said "record in party.json".  It is kept
+aside in the state directory (or held by the host while that cannot take
+it either), moved beside the journal when a later game ends there, and the
+log names where it is, or says plainly that it was lost.  Real full disks
+(a 64 KiB tmpfs) and read-only mounts: no mocked file system.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from threeup_tui.netplay.run import _host_games
+from threeup_tui.rules import record_of, verify
+from threeup_tui.table import Table, TableConfig, open_table
+
+ReadOnly = Callable[[Path], AbstractContextManager[None]]
+
+
+def bot_table(journal: Path, **config: Any) -> Table:
+    return open_table(TableConfig(players=3, seed=5, journal=journal, **config), bots=3)
+
+
+def play_out(table: Table) -> dict[str, Any]:
+    """The game to its end: its record, as a file reads back."""
+    while table.step_bot():
+        pass
+    assert table.state is not None and table.state.over
+    return json.loads(json.dumps(record_of(table.state).to_json()))
+
+
+def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_journal(
+    small_disk: Any, state_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    journal = small_disk.path / "party.json"
+    table = bot_table(journal)
+    table.start(None)
+    for _ in range(20):
+        table.step_bot()
+    small_disk.fill()
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        first = play_out(table)
+    aside = state_dir / "records-aside" / "party-1.json"
+    assert table.kept_records == [aside]
+    assert table.finished_games.get_nowait().record == aside  # what the host's log names
+    assert json.loads(aside.read_text()) == first
+    assert verify(first).ok and verify(first).finished
+    assert (
+        f"could not keep game 1's record beside {journal} (No space left on device): "
+        f"it is kept in {aside} instead" in caplog.text
+    )
+    small_disk.free()
+    table.start(None)  # the next game's journal is written over the first's
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        second = play_out(table)
+    beside = [small_disk.path / "party-1.json", small_disk.path / "party-2.json"]
+    assert table.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == [first, second]
+    assert not aside.exists()
+    assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
+
+
+def test_a_record_no_directory_can_take_is_held_until_one_can_and_its_loss_is_said(
+    tmp_path: Path, state_dir: Path, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "party"
+    folder.mkdir()
+    table = bot_table(folder / "party.json")
+    table.start(None)
+    for _ in range(20):
+        table.step_bot()
+    with read_only(folder), read_only(state_dir), caplog.at_level(logging.INFO, "threeup"):
+        first = play_out(table)
+        assert table.kept_records == []
+        assert table.finished_games.get_nowait().record is None  # not "in party.json"
+        assert "this host holds it" in caplog.text
+        table.keep_waiting_records(last_try=True)  # what a host stopping now says
+        assert "game 1's record is lost: neither" in caplog.text
+    table.start(None)
+    second = play_out(table)
+    beside = [folder / "party-1.json", folder / "party-2.json"]
+    assert table.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == [first, second]
+
+
+async def test_the_hosts_log_names_where_a_finished_games_record_truly_is(
+    tmp_path: Path, state_dir: Path, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "party"
+    folder.mkdir()
+    table = bot_table(folder / "party.json", games=2)
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        host = asyncio.create_task(_host_games(table, asyncio.Event()))
+        table.start(None)
+        with read_only(folder):
+            play_out(table)
+            with read_only(state_dir):
+                table.start(None)
+                play_out(table)
+        assert await asyncio.wait_for(host, 5) == 0
+    said = [r.getMessage().split("; ")[-1] for r in caplog.records if " over: " in r.getMessage()]
+    assert said == [
+        f"record in {state_dir / 'records-aside' / 'party-1.json'}",
+        "record not on disk yet",
+    ]
