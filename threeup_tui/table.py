@@ -1417,8 +1417,13 @@ class Table:
         if table.state is not None and table.state.over:
             # The host may have stopped between the game's last move in the
             # journal and keeping its record: the next game's journal would
-            # write over the only copy.
-            table._keep_record(table.state)
+            # write over the only copy.  A headless host counts the game as
+            # played (a host stopped at the end of its last --games game
+            # closes the table on its resume; it once waited for ever), and
+            # its log names where the record is kept.
+            kept = table._keep_record(table.state)
+            words = table.result_words(table.state)
+            table.finished_games.put_nowait(FinishedGame(table.game_number, words, kept))
         return table
 
     @classmethod
@@ -1500,14 +1505,9 @@ class Table:
         table.chat_log = _chat_lines(info.get("chat"))
         table._resume_clock(info.get("clock"))
         if state is not None and state.over:
-            # A journal of a finished game: the table waits for the next one,
-            # and a headless host counts the game as played (a host stopped at
-            # the end of its last --games game closes the table on its resume;
-            # it once waited for ever, its players with it).
+            # A journal of a finished game: the table waits for the next one
+            # (resume() counts the game as played, once its record is kept).
             table.game_over_saved = True
-            table.finished_games.put_nowait(
-                FinishedGame(table.game_number, table.result_words(state), file)
-            )
             table.rematch_votes = _votes(info.get("votes"), table.seats)
         return table, changes
 

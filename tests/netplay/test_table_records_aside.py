@@ -115,3 +115,39 @@ async def test_the_hosts_log_names_where_a_finished_games_record_truly_is(
         f"record in {state_dir / 'records-aside' / 'party-1.json'}",
         "record not on disk yet",
     ]
+
+
+def test_a_resumed_finished_game_is_logged_with_its_kept_record_not_the_table_file(
+    tmp_path: Path, state_dir: Path
+) -> None:
+    """A host stopped at the end of a game, resumed: its log said "game 1
+    over: ...; record in party.json.table", the table file, which holds no
+    record.  It names the record kept: beside the journal, or the one kept
+    aside by the run before (no second copy), which a later game's end moves
+    beside the journal."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    journal = folder / "party.json"
+    table = bot_table(journal)
+    table.start(None)
+    first = play_out(table)
+    (folder / "party-1.json").unlink()  # the host was stopped before it kept it
+    resumed = Table.resume(journal)
+    assert resumed.finished_games.get_nowait().record == folder / "party-1.json"
+    assert json.loads((folder / "party-1.json").read_text()) == first
+
+    # The same game, kept aside by a run that met a directory taking no file.
+    aside = state_dir / "records-aside" / "party-1.json"
+    aside.parent.mkdir()
+    (folder / "party-1.json").rename(aside)
+    again = Table.resume(journal)
+    assert again.finished_games.get_nowait().record == aside
+    assert again.kept_records == [aside]
+    assert not (folder / "party-1.json").exists()
+    assert sorted(p.name for p in aside.parent.iterdir()) == ["party-1.json"]
+    again.start(None)
+    second = play_out(again)
+    beside = [folder / "party-1.json", folder / "party-2.json"]
+    assert again.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == [first, second]
+    assert not aside.exists()
