@@ -123,7 +123,7 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
     there (the history writable, records/ not) is not kept: the game is
     counted without it, as a game ending then is, and said so."""
     here = _record_kept_here(game, folder)
-    placed, why = (None, None) if here is None else _copy_to_records(history, here)
+    placed, why, gone = (None, None, False) if here is None else _copy_to_records(history, here)
     row = game if here is None else replace(game, record=None if placed is None else str(placed))
     try:
         game_id, note = history.add(row)
@@ -139,7 +139,9 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
         here.unlink(missing_ok=True)  # in records/ now, or not kept
         if game_id is None and placed is not None:  # kept already, with its own record
             placed.unlink(missing_ok=True)
-    if placed is None and history.record_trouble_news():  # once, not after every game
+    # A record gone from here is this game's news alone: records/ may take
+    # the next one, and a records/ that cannot is told when it first fails.
+    if placed is None and (gone or history.record_trouble_news()):  # once, not every game
         lines.append(record_not_kept(why))
     return game_id, lines
 
@@ -155,12 +157,14 @@ def _record_kept_here(game: FinishedGame, folder: Path | None) -> Path | None:
     return record
 
 
-def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str | None]:
-    """A copy of ``record`` in the history's ``records/``: where, or None and why not."""
+def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str | None, bool]:
+    """A copy of ``record`` in the history's ``records/``: where, or None
+    and why not, and whether it was ``record`` that could not be read
+    (gone, changed by hand), not ``records/`` that could not take it."""
     try:
         text = read_text(record)
     except (OSError, ValueError) as err:
-        return None, f"cannot read {record}: {getattr(err, 'strerror', None) or err}"
+        return None, f"cannot read {record}: {getattr(err, 'strerror', None) or err}", True
 
     def write(path: Path) -> str | None:
         try:
@@ -169,7 +173,7 @@ def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str |
             return f"cannot save to {path}: {err.strerror or err}"
         return None
 
-    return history.keep_record(write)
+    return (*history.keep_record(write), False)
 
 
 def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:

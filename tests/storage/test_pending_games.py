@@ -312,6 +312,29 @@ def test_a_records_dir_that_cannot_be_written_is_told_again_only_after_it_could(
     assert [g.record is None for g in history.games()] == [True, False, True, True, True]
 
 
+def test_a_kept_record_gone_missing_does_not_hush_a_records_dir_that_fails_later() -> None:
+    """A game kept aside whose record file went from pending-games/ (cleaned
+    up by hand) is counted without it, and said so; that once took the
+    "said once" of a records/ that cannot be written, and the first game
+    records/ then refused was counted without its record, in silence."""
+    history = History()
+    history.add(game(1))
+    history.records_dir.parent.mkdir(parents=True, exist_ok=True)
+    history.records_dir.write_text("a file where records/ should be")
+    ended = hosted_game_ending_now(history)  # its record kept aside
+    with held(history):
+        count_game(history, ended)  # and the game with it
+    assert ended.record is not None
+    Path(ended.record).unlink()
+    (gone,) = [line for line in add_pending_games(history) if "could not be kept" in line]
+    assert f"cannot read {ended.record}: No such file or directory" in gone
+    lines = count_game(history, hosted_game_ending_now(history))[1]
+    (refused,) = lines
+    assert f"cannot keep records in {history.records_dir}" in refused
+    assert refused.endswith("the game is counted without it")
+    assert count_game(history, hosted_game_ending_now(history))[1] == []  # once while it lasts
+
+
 # ------------------------------------------------ a record its game never joined
 def record_kept_aside_at(when: datetime) -> Path:
     """A record kept aside ``when`` as keep_record_aside names and writes
