@@ -50,7 +50,7 @@ from .client.results import ResultShapeError, result_from_map, result_to_map
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
-from .paths import not_a_directory, records_aside_dir
+from .paths import home_short, not_a_directory, records_aside_dir
 from .recordfile import JournalWriter, free_path, numbered_paths, read_json, save_record
 from .rules import (
     GameState,
@@ -911,6 +911,10 @@ class Table:
                 "holds it, and tries again as each game ends and as it stops",
                 waiting.number, journal, why, aside_dir, _why_not(aside_dir, aside_err),
             )  # fmt: skip
+            self._tell_host_seat(
+                f"Game {waiting.number}'s record could not be kept beside {journal.name} "
+                f"({why}), nor in {home_short(aside_dir)}: the table holds it until one can"
+            )
             return None
         self.kept_records.append(waiting.aside)
         log.error(
@@ -918,7 +922,17 @@ class Table:
             "and moved beside the journal when its directory takes files again",
             waiting.number, journal, why, waiting.aside,
         )  # fmt: skip
+        self._tell_host_seat(
+            f"Game {waiting.number}'s record could not be kept beside {journal.name} ({why}): "
+            f"it is in {home_short(waiting.aside)}"
+        )
         return waiting.aside
+
+    def _tell_host_seat(self, text: str) -> None:
+        """The host's seat (the app that hosts, its own --record) is told:
+        the log reaches nobody there, and the file it asked for is missing."""
+        if self.host_seat is not None:
+            self._send(self.host_seat, Notice(text))
 
     def keep_waiting_records(self, last_try: bool = False) -> None:
         """Move each finished game's record kept aside (or held here) beside

@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
+from threeup_tui.bots import make_bot
 from threeup_tui.netplay.run import _host_games
-from threeup_tui.rules import record_of, verify
+from threeup_tui.rules import Phase, record_of, seat_view, verify
 from threeup_tui.table import Table, TableConfig, open_table
 
 ReadOnly = Callable[[Path], AbstractContextManager[None]]
@@ -39,6 +40,22 @@ def play_out(table: Table) -> dict[str, Any]:
         pass
     assert table.state is not None and table.state.over
     return json.loads(json.dumps(record_of(table.state).to_json()))
+
+
+def play_out_for_everyone(table: Table) -> None:
+    """The people play as the bots do, to the end."""
+    state = table.state
+    assert state is not None
+    bot = make_bot("greedy", 3)
+    while state.phase != Phase.OVER:
+        if table.step_bot():
+            continue
+        if state.phase == Phase.SETUP:
+            for i in range(len(table.seats)):
+                if state.setup[i] is None:
+                    table.choose_face_up(i, bot.choose_face_up(seat_view(state, i)))
+        else:
+            table.submit(state.seat, bot.choose_move(seat_view(state, state.seat)))
 
 
 def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_journal(
@@ -151,3 +168,27 @@ def test_a_resumed_finished_game_is_logged_with_its_kept_record_not_the_table_fi
     assert again.kept_records == beside
     assert [json.loads(path.read_text()) for path in beside] == [first, second]
     assert not aside.exists()
+
+
+def test_the_apps_host_is_told_where_its_record_went(
+    tmp_path: Path, state_dir: Path, read_only: ReadOnly
+) -> None:
+    """A table hosted from the app with --record: its log reaches nobody
+    there, and party-1.json, which the host asked for, never came.  Its
+    seat is told where the record is."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    table = open_table(TableConfig(players=2, seed=5, journal=folder / "party.json"))
+    table.seat_human("Hal", "h" * 32, host=True)
+    table.add_bot(None, "greedy")
+    told: list[str] = []
+    table.subscribe("hal", 0, lambda event: told.append(getattr(event, "text", "")))
+    table.start(0)
+    with read_only(folder):
+        play_out_for_everyone(table)
+    aside = state_dir / "records-aside" / "party-1.json"
+    assert table.kept_records == [aside]
+    assert [line for line in told if "record" in line] == [
+        "Game 1's record could not be kept beside party.json (Read-only file system): "
+        f"it is in {aside}"
+    ]
