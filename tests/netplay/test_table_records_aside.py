@@ -192,3 +192,29 @@ def test_the_apps_host_is_told_where_its_record_went(
         "Game 1's record could not be kept beside party.json (Read-only file system): "
         f"it is in {aside}"
     ]
+
+
+async def test_a_host_stopped_in_a_game_it_could_not_keep_does_not_promise_a_resume(
+    tmp_path: Path, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Stopped during a game whose journal could not be written (a full
+    disk), the host said "`threeup host --headless --resume party.json`
+    brings it back"; the resume brought back the lobby its files held,
+    and dealt a new game 1 to the players told to wait for this one."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    table = bot_table(folder / "party.json")
+    stop = asyncio.Event()
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        host = asyncio.create_task(_host_games(table, stop))
+        with read_only(folder):
+            table.start(None)
+            for _ in range(20):
+                table.step_bot()
+            stop.set()
+            assert await asyncio.wait_for(host, 5) == 130
+    (said,) = [r.getMessage() for r in caplog.records if "stopped during" in r.getMessage()]
+    assert said == (
+        f"stopped during game 1, which could not be kept on disk: `threeup host --headless "
+        f"--resume {folder / 'party.json'}` brings back only what its files held before that"
+    )

@@ -169,6 +169,17 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
             await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
             finished.cancel()
             if stop.is_set():
+                if table.game_under_way and not table.keeping_files:
+                    # The journal's last write failed (logged then): a resume
+                    # once dealt a new game 1 to players told to wait for this one.
+                    log.warning(
+                        "stopped during game %d, which could not be kept on disk: "
+                        "`threeup host --headless --resume %s` brings back only what "
+                        "its files held before that",
+                        table.game_number,
+                        table.config.journal,
+                    )
+                    return STOPPED_IN_A_GAME
                 if table.game_under_way:
                     log.info(
                         "stopped during game %d; `threeup host --headless --resume %s` "
