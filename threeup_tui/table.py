@@ -255,6 +255,17 @@ def _why_not(folder: Path, err: OSError) -> str:
     return not_a_directory(folder) or err.strerror or str(err)
 
 
+def _aside_dir() -> Path | None:
+    """Where a record the journal's directory cannot take is kept aside;
+    None where the directories have no names (no HOME, and a user the
+    password file does not know: platformdirs raises), as a dedicated host
+    run as a bare uid has.  It played on, and must still keep its games."""
+    try:
+        return records_aside_dir()
+    except RuntimeError:
+        return None
+
+
 @dataclass(frozen=True)
 class FinishedGame:
     """A game as it ended, for the host's log and its count of games."""
@@ -901,19 +912,16 @@ class Table:
         assert journal is not None
         self._records_waiting.append(waiting)
         why = _why_not(journal.parent, err)
-        aside_dir = records_aside_dir()
-        try:
-            waiting.aside = self._save_new(aside_dir, self._record_stem(waiting.number),
-                                           waiting.record)  # fmt: skip
-        except OSError as aside_err:
+        why_not_aside = self._save_aside(waiting)
+        if waiting.aside is None:
             log.error(
-                "could not keep game %d's record beside %s (%s), nor in %s (%s): this host "
+                "could not keep game %d's record beside %s (%s), nor aside (%s): this host "
                 "holds it, and tries again as each game ends and as it stops",
-                waiting.number, journal, why, aside_dir, _why_not(aside_dir, aside_err),
+                waiting.number, journal, why, why_not_aside,
             )  # fmt: skip
             self._tell_host_seat(
                 f"Game {waiting.number}'s record could not be kept beside {journal.name} "
-                f"({why}), nor in {home_short(aside_dir)}: the table holds it until one can"
+                f"({why}), nor aside ({why_not_aside}): the table holds it until one can"
             )
             return None
         self.kept_records.append(waiting.aside)
@@ -973,16 +981,12 @@ class Table:
     ) -> None:
         """A record held here alone, the journal's directory still refusing
         it: the state directory again; on the last try, said lost if not."""
-        aside_dir = records_aside_dir()
-        try:
-            waiting.aside = self._save_new(aside_dir, self._record_stem(waiting.number),
-                                           waiting.record)  # fmt: skip
-        except OSError as aside_err:
+        why_not_aside = self._save_aside(waiting)
+        if waiting.aside is None:
             if last_try:
                 log.error(
-                    "game %d's record is lost: neither %s (%s) nor %s (%s) could take it",
-                    waiting.number, journal.parent, _why_not(journal.parent, err),
-                    aside_dir, _why_not(aside_dir, aside_err),
+                    "game %d's record is lost: neither %s (%s) nor aside (%s) could take it",
+                    waiting.number, journal.parent, _why_not(journal.parent, err), why_not_aside,
                 )  # fmt: skip
             return
         self.kept_records.append(waiting.aside)
@@ -991,12 +995,27 @@ class Table:
             waiting.number, waiting.aside, journal.parent, _why_not(journal.parent, err),
         )  # fmt: skip
 
+    def _save_aside(self, waiting: _RecordWaiting) -> str | None:
+        """Keep ``waiting``'s record in the state directory (``aside`` says
+        where): None once it is kept, else why not, in words naming where."""
+        folder = _aside_dir()
+        if folder is None:
+            return "no home directory to name the state directory by"
+        try:
+            waiting.aside = self._save_new(folder, self._record_stem(waiting.number),
+                                           waiting.record)  # fmt: skip
+        except OSError as err:
+            return f"{folder}: {_why_not(folder, err)}"
+        return None
+
     def _kept_before(self, journal: Path, record: Record) -> Path | None:
         """This game's record, if one beside the journal (or kept aside in
         the state directory) holds it already: a table resumed at the end of
         a game finds the one its first run kept."""
         wanted = json.loads(json.dumps(record.to_json()))  # as a file reads back
-        for folder in (journal.parent, records_aside_dir()):
+        for folder in (journal.parent, _aside_dir()):
+            if folder is None:
+                continue
             for kept in numbered_paths(folder, self._record_stem(self.game_number),
                                        journal.suffix):  # fmt: skip
                 if not os.path.lexists(kept):

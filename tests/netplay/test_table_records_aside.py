@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import pwd
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -132,6 +133,37 @@ async def test_the_hosts_log_names_where_a_finished_games_record_truly_is(
         f"record in {state_dir / 'records-aside' / 'party-1.json'}",
         "record not on disk yet",
     ]
+
+
+@pytest.fixture
+def homeless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No HOME, no XDG variables, and a user the password file does not know
+    (a dedicated host in a container run as a bare uid): no state directory."""
+    for name in ("HOME", "XDG_STATE_HOME", "THREEUP_STATE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+
+
+def test_a_host_with_no_home_keeps_its_records_and_says_why_none_went_aside(
+    tmp_path: Path, homeless: None, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A dedicated host needs no home directory: looking for a record kept
+    aside in the state directory must not end it at a game's end."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    table = bot_table(folder / "party.json")
+    table.start(None)
+    play_out(table)
+    assert table.kept_records == [folder / "party-1.json"]
+    table.start(None)
+    with read_only(folder), caplog.at_level(logging.ERROR, logger="threeup"):
+        play_out(table)
+    assert table.kept_records == [folder / "party-1.json"]
+    assert "nor aside (no home directory to name the state directory by)" in caplog.text
 
 
 def test_a_resumed_finished_game_is_logged_with_its_kept_record_not_the_table_file(
