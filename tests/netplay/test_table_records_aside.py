@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from netplay_support import start_bot_process, start_host_process, verify_cli
 
 from threeup_tui.bots import make_bot
 from threeup_tui.netplay.run import _host_games
@@ -250,3 +251,30 @@ async def test_a_host_stopped_in_a_game_it_could_not_keep_does_not_promise_a_res
         f"stopped during game 1, which could not be kept on disk: `threeup host --headless "
         f"--resume {folder / 'party.json'}` brings back only what its files held before that"
     )
+
+
+def test_a_headless_host_says_as_it_stops_where_each_record_not_beside_the_journal_stays(
+    small_disk: Any, tmp_path: Path
+) -> None:
+    """The whole host, its bot over loopback: the journal's disk full from
+    before the game, the record kept aside in the host's state directory,
+    and the last line about it says so as the host closes the table."""
+    journal = small_disk.path / "party.json"
+    host = start_host_process(tmp_path, players=2, bots=1, seed=21, record=journal, games=1)
+    small_disk.fill()
+    bot = start_bot_process(tmp_path, host.port, "netbot", tmp_path / "state-bot")
+    try:
+        assert host.wait(60) == 0, host.stderr()
+        assert bot.wait(30) == 0, bot.stderr()
+    finally:
+        for proc in (host, bot):
+            proc.kill()
+    aside = tmp_path / "host-state" / "records-aside" / "party-1.json"
+    said = host.stderr()
+    assert f"; record in {aside}\n" in said
+    assert (
+        f"game 1's record stays in {aside}: {small_disk.path} cannot take it "
+        "(No space left on device)\n" in said
+    )
+    verdict = verify_cli(aside)
+    assert verdict["ok"] is True and verdict["finished"] is True, verdict
