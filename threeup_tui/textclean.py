@@ -39,14 +39,28 @@ def clean_text(text: object, limit: int) -> str:
     return " ".join(marks_on_letters(without_controls(text)).split())[:limit]
 
 
+# Unicode's default-ignorable code points that are not in category C: the
+# Hangul fillers (letters that draw nothing), the grapheme joiner, Khmer's
+# inherent vowels, the variation selectors.  A terminal may draw them 0, 1 or
+# 2 cells wide while the app counts otherwise: a name of three HANGUL FILLERs
+# was blank on screen, and pushed the chat box's right border out of sight
+# (tmux draws each 2 cells wide, Rich counts 0).
+_IGNORABLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+
+
 def without_controls(text: str) -> str:
     """``text`` without control and format characters (category C: ESC, BEL,
-    bidi overrides, zero-width, unassigned, private use); line breaks and
-    tabs become spaces, and runs of spaces are left for the caller."""
+    bidi overrides, zero-width, unassigned, private use) and the other
+    characters that draw nothing (``_IGNORABLE``); line breaks and tabs
+    become spaces, and runs of spaces are left for the caller."""
     return "".join(
         " " if ch.isspace() else ch
         for ch in text
-        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+        if ch.isspace() or (unicodedata.category(ch)[0] != "C" and ch not in _IGNORABLE)
     )
 
 

@@ -55,6 +55,24 @@ def test_marks_that_follow_no_letter_and_piles_of_marks_go() -> None:
         assert clean_name(name, "x") == name
 
 
+def test_characters_that_draw_nothing_go_from_names_and_chat() -> None:
+    """A player who sat as three HANGUL FILLERs (letters that draw nothing)
+    showed as a blank name, and each chat line naming them pushed the chat
+    box's right border off the row in tmux (which draws a filler 2 cells
+    wide, where the app counts 0).  Such characters go, like zero-width ones;
+    real Hangul stays."""
+    fillers = "\u3164\u3164\u3164"
+    assert clean_name(fillers, "player") == "player"
+    assert clean_name("Ann\u3164\u115f\u1160\uffa0\u034f", "x") == "Ann"
+    assert clean_name("한국", "x") == "한국"
+    table = Table(TableConfig(players=2))
+    seat, _ = table.seat_human(fillers + "Eve", "e" * 32)
+    assert table.seats[seat].name == "Eve"
+    table.chat(seat, f"hi {fillers} there\ufe0f\U000e0100")
+    assert table.chat_log[-1].text == "hi there"
+    assert all(cell_len(ch) > 0 for ch in table.chat_log[-1].text)
+
+
 def test_two_players_with_one_name_are_told_apart() -> None:
     assert distinct_name("Ann", ["Bob"]) == "Ann"
     assert distinct_name("Ann", ["Ann"]) == "Ann (2)"
