@@ -26,6 +26,7 @@ from .table import (
     FIXED_ON_RESUME,
     HOSTING_MODE,
     Hosting,
+    Table,
     TableConfig,
     TableError,
     check_resumable,
@@ -33,6 +34,7 @@ from .table import (
     taken_journal,
 )
 from .tablefile import table_file_path
+from .textclean import plural
 
 HOST_DEFAULTS: dict[str, Any] = {
     "bind": DEFAULT_BIND,
@@ -73,11 +75,6 @@ def check_host_args(args: argparse.Namespace) -> None:
     """ValueError (one line for the command line) for flags that cannot work."""
     resume: Path | None = getattr(args, "resume", None)
     if resume is not None:
-        for name in GAME_FLAGS:
-            if getattr(args, name, None) is not None:
-                raise ValueError(
-                    f"{setting_flag(name)}: a resumed table keeps its seats and rules; leave it out"
-                )
         problem = _not_a_file(resume)
         if problem is not None and _not_a_file(table_file_path(resume)) is not None:
             raise ValueError(f"--resume {resume}: {problem}")
@@ -85,6 +82,7 @@ def check_host_args(args: argparse.Namespace) -> None:
             table = check_resumable(resume, resume_overrides(args))
         except TableError as err:
             raise ValueError(str(err)) from None
+        _check_game_flags(args, table)
         seated = table.host_seat is not None or any(s.kind == "open" for s in table.seats)
         if not getattr(args, "headless", False) and not seated:
             # The app's player sits in the host's seat, or an open one: a
@@ -107,6 +105,35 @@ def check_host_args(args: argparse.Namespace) -> None:
         except ImportError:
             return  # no SSH library: the door says what to install when it starts
         read_authorized_keys(keys)
+
+
+def _check_game_flags(args: argparse.Namespace, table: Table) -> None:
+    """ValueError for a GAME_FLAGS flag given with ``--resume`` that differs
+    from the resumed table.  The same value is let through: an operator who
+    adds ``--resume FILE`` to the command line that started the table was
+    refused ("--players: ... leave it out") for a flag that changed nothing,
+    while ``--port`` given again as saved was taken."""
+    bots = sum(1 for seat in table.seats if seat.kind == "bot")
+    saved: dict[str, tuple[Any, str]] = {
+        "players": (table.config.players, f"has {table.config.players} seats"),
+        "bots": (bots, f"has {plural(bots, 'bot seat')}"),
+        "finish": (table.options.finish, f"plays finish {table.options.finish}"),
+        "voluntary_pickup": (
+            table.options.voluntary_pickup,
+            "lets players pick up the pile at any time"
+            if table.options.voluntary_pickup
+            else "lets players pick up only when nothing else goes",
+        ),
+    }
+    for name in GAME_FLAGS:
+        given = getattr(args, name, None)
+        if given is None or given == saved[name][0]:
+            continue
+        flag = setting_flag(name) if isinstance(given, bool) else f"{setting_flag(name)} {given}"
+        raise ValueError(
+            f"{flag}: the resumed table {saved[name][1]}, and a resumed table keeps its "
+            "seats and rules; leave it out"
+        )
 
 
 def _not_a_file(path: Path) -> str | None:

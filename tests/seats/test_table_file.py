@@ -140,7 +140,7 @@ def test_a_resume_refuses_what_would_weaken_or_change_the_game(tmp_path: Path) -
     journal = tmp_path / "party.json"
     played_table(journal)
     args = argparse.Namespace(resume=journal, players=4, bots=None, ssh_authorized_keys=None)
-    with pytest.raises(ValueError, match="--players: a resumed table keeps its seats"):
+    with pytest.raises(ValueError, match="--players 4: the resumed table has 3 seats, and a resu"):
         check_host_args(args)
     table_file = tmp_path / "party.json.table"
     good = table_file.read_text()
@@ -153,6 +153,33 @@ def test_a_resume_refuses_what_would_weaken_or_change_the_game(tmp_path: Path) -
     table_file.unlink()
     with pytest.raises(TableError, match="is missing"):
         Table.resume(journal)
+
+
+def test_a_resume_takes_the_seats_and_rules_given_again_as_saved(tmp_path: Path) -> None:
+    """An operator who adds --resume to the command line that started the
+    table (--players 3 --bots 1 --finish places) was refused "--players: a
+    resumed table keeps its seats and rules; leave it out", though nothing
+    changed, while --port given again as saved was taken.  The same values
+    pass; a different one is refused, with what the table has."""
+    journal = tmp_path / "party.json"
+    played_table(journal)  # 3 seats, 1 bot, finish places, no voluntary pick-up
+    same = dict(players=3, bots=1, finish="places", voluntary_pickup=None)
+    check_host_args(argparse.Namespace(resume=journal, ssh_authorized_keys=None, **same))
+    refusals = {
+        "players": (4, "--players 4: the resumed table has 3 seats"),
+        "bots": (2, "--bots 2: the resumed table has 1 bot seat"),
+        "finish": ("first_out", "--finish first_out: the resumed table plays finish places"),
+        "voluntary_pickup": (
+            True,
+            "--voluntary-pickup: the resumed table lets players pick up only when nothing",
+        ),
+    }
+    for name, (given, words) in refusals.items():
+        args = argparse.Namespace(resume=journal, ssh_authorized_keys=None, **{**same, name: given})
+        with pytest.raises(ValueError) as refused:
+            check_host_args(args)
+        assert str(refused.value).startswith(words)
+        assert str(refused.value).endswith("keeps its seats and rules; leave it out")
 
 
 def test_the_command_line_check_refuses_what_a_resume_would_and_writes_nothing(
