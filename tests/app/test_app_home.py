@@ -558,6 +558,22 @@ async def to_the_host_form(pilot: Pilot[int], app: ThreeUpApp) -> None:
     await wait_for(pilot, lambda: on(app, HostScreen))
 
 
+async def test_the_host_forms_name_is_cleaned_as_the_table_seats_it() -> None:
+    """Typed "[bold red]Zed[/]" in the host form, the host sat as "Zed" while
+    the lobby's title and every LAN announcement read "[bold red]Zed[/]'s
+    table": the form cut the name but kept markup tags, which the table
+    strips from names (as `threeup host --name` does)."""
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_the_host_form(pilot, app)
+        app.screen.query_one("#host-name", Input).focus()
+        await pilot.press("ctrl+u", *"[bold red]Zed[/]", "enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    _kind, settings = launcher.calls[0]
+    assert isinstance(settings, HostSettings) and settings.name == "Zed"
+
+
 async def test_the_host_form_offers_no_more_bots_than_the_seats_hold() -> None:
     """At 3 seats the form offered 0 to 5 bots, and 5 quietly became 2 in
     the lobby: the choices follow the seats, and a choice the seats no

@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 from ...addresses import DEFAULT_GAME_PORT, port_number
 from ...bots import BOT_LEVELS
 from ...launcher import HostSettings
+from ...names import clean_name
 from ..messages import HostRequested
 from ..text import clean, plain
 from .lobby import TURN_OFF, turn_time_choices, turn_time_value
@@ -78,7 +79,10 @@ class HostScreen(Screen[None]):
             bots=bots,
             bot_level=str(self.query_one("#host-level", Select).value),
             code=code,
-            name=clean(self.query_one("#host-name", Input).value, 24) or "host",
+            # Cleaned as the table seats it (markup tags go too), so that the
+            # table's name ("NAME's table") is the seated name's, as with
+            # `threeup host --name`, not the letters typed.
+            name=clean_name(self.query_one("#host-name", Input).value, "host"),
             turn_time=turn_time_value(self.query_one("#host-turn-time", Select).value),
             port=port_number(self._port_text()),
         )
