@@ -108,6 +108,19 @@ ROOM_CODE_MAX = 32
 def _code(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("an empty room code: leave --code out for none")
+    return _printable_code(text)
+
+
+def _host_code(text: str) -> str:
+    if not text:
+        # Not "leave --code out" alone: with --resume, that keeps the code.
+        raise argparse.ArgumentTypeError(
+            "an empty room code: leave --code out for none (--no-code takes a resumed table's away)"
+        )
+    return _printable_code(text)
+
+
+def _printable_code(text: str) -> str:
     if text != text.strip() or not text.isprintable():
         raise argparse.ArgumentTypeError(
             f"{shown_value(text)}: a room code is printable characters, no spaces around it"
@@ -355,9 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--think-ms", type=_think_ms, default=None, metavar="MS", help=THINK_MS_HELP)
     host.add_argument(
         "--code",
-        type=_code,
+        type=_host_code,
         default=None,
         help="room code players must give to sit (default: none, anyone who finds the table)",
+    )
+    host.add_argument(
+        "--no-code",
+        action="store_true",
+        help="no room code: anyone who finds the table may sit; with --resume, takes the "
+        "table's room code away (default: a new table has none, a resumed one keeps its own)",
     )
     host.add_argument(
         "--seed",

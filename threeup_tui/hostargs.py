@@ -74,6 +74,8 @@ def default_name() -> str:
 def check_host_args(args: argparse.Namespace) -> None:
     """ValueError (one line for the command line) for flags that cannot work."""
     resume: Path | None = getattr(args, "resume", None)
+    if getattr(args, "no_code", False) and getattr(args, "code", None) is not None:
+        raise ValueError("--code and --no-code: give one of them")
     if resume is not None:
         problem = _not_a_file(resume)
         if problem is not None and _not_a_file(table_file_path(resume)) is not None:
@@ -222,6 +224,8 @@ def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
             overrides[name] = given
     if getattr(args, "no_spectator_chat", False):  # a store_true flag: given when True
         overrides["spectator_chat"] = False
+    if getattr(args, "no_code", False):  # the one way to take a resumed table's code away
+        overrides["code"] = None
     if getattr(args, "name", None) is not None:
         overrides["table_name"] = f"{args.name}'s table"
     if getattr(args, "record", None) is not None:

@@ -1718,7 +1718,10 @@ def setting_flag(key: str) -> str:
 
 
 def _log_override(path: Path, key: str, before: Any, after: Any) -> None:
-    if key in SECRET_SETTINGS:
+    if key == "code" and after is None:  # --no-code
+        change = "the table has no room code now" if before is not None else "it had none"
+        log.info("resuming %s: --no-code given: %s", path, change)
+    elif key in SECRET_SETTINGS:
         change = "changes" if before != after else "is given again (unchanged)"
         log.info("resuming %s: %s given: the setting %s", path, setting_flag(key), change)
     elif before == after:  # "127.0.0.1 instead of the saved 127.0.0.1" read as a change

@@ -62,6 +62,8 @@ EARLY = [
     (["host", "--resume", "/nonexistent/journal.json"], ["--resume", "no such file"]),
     (["host", "--ssh-authorized-keys", "/nonexistent/keys"], ["--ssh-authorized-keys"]),
     (["host", "--code", "a\tb"], ["--code"]),
+    (["host", "--code", ""], ["--code", "leave --code out", "--no-code takes a resumed"]),
+    (["host", "--code", "x", "--no-code"], ["--code and --no-code: give one of them"]),
     (["host", "--record", "/nonexistent/dir/game.json"], ["--record", "no directory"]),
     (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),

@@ -136,6 +136,28 @@ def test_a_setting_given_again_overrides_and_is_logged_never_the_code(
     assert "sesame" not in text and "pizza" not in text
 
 
+def test_a_resumed_tables_room_code_can_be_taken_away(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`threeup host --resume FILE --code ''` was refused with "leave --code
+    out for none", and left out, the resumed table kept its code: a resume
+    had no way to open the table to anyone.  --no-code does, and says so."""
+    journal = tmp_path / "party.json"
+    played_table(journal)  # room code "pizza"
+    args = argparse.Namespace(resume=journal, no_code=True, code=None, ssh_authorized_keys=None)
+    check_host_args(args)
+    with caplog.at_level(logging.INFO, logger="threeup.table"):
+        table = Table.resume(journal, resume_overrides(args))
+    assert table.config.code is None
+    table.check_code(None)  # anyone may sit: no TableError
+    assert "--no-code given: the table has no room code now" in caplog.text
+    assert "pizza" not in caplog.text
+    assert Table.resume(journal).config.code is None  # kept so in the table file
+    both = argparse.Namespace(resume=journal, no_code=True, code="x", ssh_authorized_keys=None)
+    with pytest.raises(ValueError, match="--code and --no-code: give one of them"):
+        check_host_args(both)
+
+
 def test_a_resume_refuses_what_would_weaken_or_change_the_game(tmp_path: Path) -> None:
     journal = tmp_path / "party.json"
     played_table(journal)
