@@ -82,9 +82,15 @@ def _seconds(text: str) -> float:
 
 
 def _turn_seconds(text: str) -> float:
+    if text.strip().lower() == "off":
+        from .hostargs import TURN_TIME_OFF
+
+        return TURN_TIME_OFF
     value = _seconds(text)
     if not 1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{shown_value(text)}: a turn lasts 1 to 3600 seconds")
+        raise argparse.ArgumentTypeError(
+            f"{shown_value(text)}: a turn lasts 1 to 3600 seconds (off: no turn timer)"
+        )
     return value
 
 
@@ -470,8 +476,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_turn_seconds,
         default=None,
         metavar="SECONDS",
-        help="seconds a player has for each action before a bot makes it for them "
-        "(default: no turn timer)",
+        help="seconds a player has for each action before a bot makes it for them, or "
+        "off; with --resume, off takes the table's turn timer away (default: no turn timer; "
+        "a resumed table keeps its own)",
     )
     host.add_argument(
         "--rematch-after",
@@ -669,7 +676,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             raise CliError(f"--record {record}: is a directory; name the file to write")
         if record is not None and not record.absolute().parent.is_dir():
             raise CliError(f"--record {record}: no directory {record.absolute().parent}")
-    from .hostargs import SSH_EXTRA_MISSING, check_host_args
+    from .hostargs import SSH_EXTRA_MISSING, TURN_TIME_OFF, check_host_args
 
     try:
         check_host_args(args)
@@ -677,6 +684,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
         raise CliError(SSH_EXTRA_MISSING)
+    if args.resume is None and args.turn_time == TURN_TIME_OFF:
+        args.turn_time = None  # a new table's default; a resume takes it as an override
     if args.headless:
         from .netplay.run import run_headless_host
 

@@ -48,6 +48,9 @@ HOST_DEFAULTS: dict[str, Any] = {
 # Flags that shape the seats or the rules: a resumed game keeps its own.
 GAME_FLAGS = ("players", "bots", "finish", "voluntary_pickup")
 HEADLESS_JOURNAL = Path("threeup-game.json")
+# What `--turn-time off` parses to (a turn is at least 1 s): None is a flag
+# left out, which a resume reads as "keep the table's".
+TURN_TIME_OFF = 0.0
 
 
 # Said when --ssh-port is asked of an install without asyncssh.  The README
@@ -222,6 +225,8 @@ def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
         given = getattr(args, name, None)
         if given is not None:
             overrides[name] = given
+    if overrides.get("turn_time") == TURN_TIME_OFF:  # --turn-time off
+        overrides["turn_time"] = None
     if getattr(args, "no_spectator_chat", False):  # a store_true flag: given when True
         overrides["spectator_chat"] = False
     if getattr(args, "no_code", False):  # the one way to take a resumed table's code away

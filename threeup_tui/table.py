@@ -1718,7 +1718,10 @@ def setting_flag(key: str) -> str:
 
 
 def _log_override(path: Path, key: str, before: Any, after: Any) -> None:
-    if key == "code" and after is None:  # --no-code
+    if key == "turn_time" and after is None:  # --turn-time off
+        was = "it had none" if before is None else f"it was {_shown(before)} s"
+        log.info("resuming %s: --turn-time off given: no turn timer now (%s)", path, was)
+    elif key == "code" and after is None:  # --no-code
         change = "the table has no room code now" if before is not None else "it had none"
         log.info("resuming %s: --no-code given: %s", path, change)
     elif key in SECRET_SETTINGS:

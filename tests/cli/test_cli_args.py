@@ -52,7 +52,7 @@ CASES = [
     (["host", "--announce-port", "70000"], ["--announce-port"]),
     (["host", "--ssh-port", "x"], ["--ssh-port"]),
     (["host", "--seed", "1.5"], ["--seed"]),
-    (["host", "--turn-time", "0"], ["--turn-time", "1 to 3600"]),
+    (["host", "--turn-time", "0"], ["--turn-time", "1 to 3600", "off: no turn timer"]),
     (["host", "--turn-time", "soon"], ["--turn-time"]),
     (["host", "--games", "0", "--headless"], ["--games"]),
     (["host", "--rematch-after", "-1", "--headless"], ["--rematch-after"]),

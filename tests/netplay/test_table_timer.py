@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
 from threeup_tui.bots import make_bot
+from threeup_tui.cli import build_parser
 from threeup_tui.client.events import Event, Notice, TurnClock
 from threeup_tui.client.local import bot_game
+from threeup_tui.hostargs import resume_overrides
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.rules.cards import CODES
 from threeup_tui.table import AWAY_AFTER, RESUME_GRACE, Table, TableConfig, check_resumable
@@ -374,3 +377,34 @@ async def test_the_in_process_table_gives_its_player_the_clock_and_the_notice() 
     first = clocks(got)[0]
     assert first.seat == 0 and first.remaining is not None and 0.25 < first.remaining <= 0.3
     assert notices(got)[0].startswith("time is up: the bot laid ")
+
+
+def test_a_resume_with_turn_time_off_takes_the_turn_timer_away(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`threeup host --headless --resume FILE` kept the table's turn timer,
+    and no flag could take it away: `--turn-time 0` was refused (a turn lasts
+    1 to 3600 s) and a flag left out keeps the saved one.  `--turn-time off`
+    does, and the log says so; without it the timer stays."""
+    journal = tmp_path / "game.json"
+    table, clock, _events = timed_table(turn_time=20.0, journal=journal)
+    table.start(None)
+    to_anns_turn(table, clock)
+    table.suspend()
+    parser = build_parser()
+    kept = parser.parse_args(["host", "--headless", "--resume", str(journal)])
+    assert Table.resume(journal, resume_overrides(kept)).config.turn_time == 20.0
+    off = parser.parse_args(["host", "--headless", "--resume", str(journal), "--turn-time", "off"])
+    later = FakeClock()
+    with caplog.at_level(logging.INFO, logger="threeup.table"):
+        resumed = Table.resume(journal, resume_overrides(off), clock=later)
+    assert "--turn-time off given: no turn timer now (it was 20.0 s)" in caplog.text
+    resumed.seat_human("ann", "a" * 32)
+    assert resumed.config.turn_time is None and resumed.turn_clock.deadlines == {}
+    state = resumed.state
+    assert state is not None and state.seat == 0
+    at = len(state.history)
+    later.now += 3600  # ann thinks it over: nobody acts for her
+    resumed.check_timers()
+    assert len(state.history) == at and resumed.seats[0].bot is None
+    assert Table.resume(journal).config.turn_time is None  # kept so
