@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 from netplay_support import (
     LOOPBACK,
+    THREEUP,
     Proc,
     free_udp_port,
     load_record_file,
     read_moves,
+    spawn,
     start_bot_process,
     start_host_process,
     verify_cli,
@@ -347,3 +349,33 @@ def test_a_hang_up_stops_a_host_cleanly_unless_it_runs_under_nohup() -> None:
         assert stop_signals() == (signal.SIGINT, signal.SIGTERM)
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_a_resumed_table_whose_port_is_taken_says_which_port_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """A resumed table listens on the port its table file keeps, which the
+    operator never typed: `threeup host --headless --resume FILE` said only
+    "cannot listen: Address already in use".  The line names the port, where
+    it came from and the flag that moves the table; the files stay."""
+    record = tmp_path / "game.json"
+    host = start_host_process(tmp_path, players=2, bots=0, seed=3, record=record)
+    port = host.port
+    host.kill()  # SIGKILL in the lobby: the table file keeps the port
+    table_file = tmp_path / "game.json.table"
+    kept = table_file.read_bytes()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as holder:
+        holder.bind((LOOPBACK, port))  # another program took the port meanwhile
+        resumed = spawn(
+            [str(THREEUP), "host", "--headless", "--resume", str(record)],
+            tmp_path, tmp_path / "resumed.stderr", tmp_path / "host-state",
+        )  # fmt: skip
+        assert resumed.wait(30) == 2
+    err = resumed.stderr().strip()
+    assert len(err.splitlines()) == 1, err
+    assert err == (
+        f"threeup host: cannot listen on 127.0.0.1:{port} (UDP), the port its table file "
+        "keeps: Address already in use (another table on this computer?); --port PORT "
+        f"moves the table (players who come back by themselves look at {port})"
+    )
+    assert table_file.read_bytes() == kept  # nothing lost: the resume can be tried again

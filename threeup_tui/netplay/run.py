@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import shlex
@@ -30,7 +31,7 @@ from .discovery import (
     Announcer,
     encode_announcement,
 )
-from .host import NetHost
+from .host import DEFAULT_PORT, NetHost
 from .tokens import TokenStore
 from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
 
@@ -57,7 +58,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
     table = build_table(args, auto_start=True)
     hosting = table.hosting
     runner = TableRunner(table)
-    host = await NetHost.serve(table)
+    host = await _serve(table, args.resume is not None)
     bound = host.address
     table.set_hosting(port=bound[1])  # a resume listens here again
     log.info(
@@ -115,6 +116,29 @@ async def _headless_host(args: argparse.Namespace) -> int:
         counted = host.counts_words()
         if counted:
             log.info("counted: %s", counted)
+
+
+async def _serve(table: Table, resumed: bool) -> NetHost:
+    """The table served on its game port, or TableError naming that port:
+    "cannot listen: Address already in use" did not say which port, and a
+    resumed table's comes from its table file, not the command line."""
+    try:
+        return await NetHost.serve(table)
+    except OSError as err:
+        hosting = table.hosting
+        port = DEFAULT_PORT if hosting.port is None else hosting.port
+        where = f"cannot listen on {show_address(hosting.bind, port)} (UDP)"
+        if resumed:
+            where += ", the port its table file keeps"
+        why = err.strerror or str(err)
+        if err.errno == errno.EADDRINUSE:
+            why += " (another table on this computer?)"
+        fix = (
+            f"--port PORT moves the table (players who come back by themselves look at {port})"
+            if resumed
+            else "--port PORT chooses another"
+        )
+        raise TableError(f"{where}: {why}; {fix}") from None
 
 
 async def log_counts(host: NetHost) -> None:
