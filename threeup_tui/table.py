@@ -1510,6 +1510,7 @@ class Table:
         for key, value in (mode or {}).items():
             setattr(config, key, value)
         config.journal = overrides.get("journal", path)
+        _check_moved_journal(path, config.journal)
         state = None
         if record is not None:
             state, verdict = replay(record)
@@ -1773,6 +1774,24 @@ def _dealt_state(deal: object, game_number: object, players: int) -> GameState |
             f"cannot resume: the set-up in the table file does not deal: {err}"
         ) from None
     return state
+
+
+def _check_moved_journal(resumed: Path, journal: Path) -> None:
+    """TableError if ``--record`` moves a resumed table's journal onto a file
+    that is there: it wrote over it (last night's record, another table's
+    journal and table file) at its next move, where a new table refuses."""
+    if os.path.abspath(journal) == os.path.abspath(resumed):
+        return  # given again, as saved
+    with contextlib.suppress(OSError):
+        if os.path.samefile(journal, resumed):
+            return
+    taken = taken_journal(journal)
+    if taken is not None:
+        raise TableError(
+            f"cannot resume with --record {journal}: {taken} is already there, and a table "
+            f"writes over no file: --resume {journal} takes that table up, or give --record "
+            "a new name"
+        )
 
 
 def taken_journal(journal: Path | None) -> Path | None:

@@ -339,3 +339,35 @@ def test_a_finished_game_the_host_stopped_before_keeping_is_kept_on_resume(
         pass
     assert json.loads(kept.read_text()) == finished
     assert again.kept_records == [kept, tmp_path / "party-2.json"]
+
+
+def test_a_resume_moved_by_record_writes_over_no_file(tmp_path: Path) -> None:
+    """`threeup host --resume party.json --record precious.json` took the
+    table to precious.json: last night's record there (and its table file)
+    was written over at the next move, where a new table refuses any file.
+    The resume is refused in one line and both files stay; a free name, or
+    the journal's own, is taken."""
+    journal = tmp_path / "party.json"
+    table = bot_table(journal)
+    table.start(None)
+    for _ in range(6):
+        table.step_bot()
+    precious = tmp_path / "precious.json"
+    precious.write_text("last night's record")
+    (tmp_path / "precious.json.table").write_text("last night's table")
+    with pytest.raises(TableError) as refused:
+        Table.resume(journal, {"journal": precious})
+    assert str(refused.value) == (
+        f"cannot resume with --record {precious}: {precious} is already there, and a table "
+        f"writes over no file: --resume {precious} takes that table up, or give --record a "
+        "new name"
+    )
+    assert precious.read_text() == "last night's record"
+    assert (tmp_path / "precious.json.table").read_text() == "last night's table"
+    Table.resume(journal, {"journal": tmp_path / "." / "party.json"})  # its own: as saved
+    moved = Table.resume(journal, {"journal": tmp_path / "tonight.json"})
+    assert moved.step_bot()
+    state = moved.state
+    assert state is not None
+    tonight = json.loads((tmp_path / "tonight.json").read_text())
+    assert len(tonight["moves"]) == len(state.history) > 0
