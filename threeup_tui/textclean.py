@@ -49,6 +49,11 @@ _IGNORABLE = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
     + "".join(map(chr, range(0xFE00, 0xFE10)))
     + "".join(map(chr, range(0xE0100, 0xE01F0)))
+    # The emoji skin-tone modifiers: one terminal joins 👍🏽 into one glyph 2
+    # cells wide (as Rich counts it), tmux draws 👍 and 🏽 side by side, 4
+    # cells: a chat line of three pushed the chat box's right border off the
+    # screen.  👍 stays.
+    + "".join(map(chr, range(0x1F3FB, 0x1F400)))
 )
 
 

@@ -73,6 +73,19 @@ def test_characters_that_draw_nothing_go_from_names_and_chat() -> None:
     assert all(cell_len(ch) > 0 for ch in table.chat_log[-1].text)
 
 
+def test_emoji_skin_tone_modifiers_go_from_names_and_chat() -> None:
+    """A spectator's chat line "skin 👍🏽👍🏿👋🏻 end|" lost its end and the
+    chat box's right border in ann's app under tmux, which draws each
+    modifier beside its emoji (2 cells more each) where the app counts none.
+    The modifiers go; the emoji stay."""
+    assert clean_name("Ann👍🏽", "x") == "Ann👍"
+    assert clean_name("🏿", "player") == "player"
+    table = Table(TableConfig(players=2))
+    seat, _ = table.seat_human("Eve", "e" * 32)
+    table.chat(seat, "skin 👍🏽👍🏿👋🏻 end|")
+    assert table.chat_log[-1].text == "skin 👍👍👋 end|"
+
+
 def test_two_players_with_one_name_are_told_apart() -> None:
     assert distinct_name("Ann", ["Bob"]) == "Ann"
     assert distinct_name("Ann", ["Ann"]) == "Ann (2)"
