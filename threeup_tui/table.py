@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import os
 import secrets
@@ -50,15 +49,13 @@ from .client.results import ResultShapeError, result_from_map, result_to_map
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
-from .paths import home_short, not_a_directory, records_aside_dir
-from .recordfile import JournalWriter, free_path, numbered_paths, read_json, save_record
+from .recordfile import JournalWriter, read_json, save_record
 from .rules import (
     GameState,
     MalformedRecord,
     Move,
     Options,
     Phase,
-    Record,
     RulesError,
     View,
     parse_record,
@@ -78,6 +75,7 @@ from .tablefile import (
     table_file_path,
     write_table_file,
 )
+from .tablerecords import RecordKeeper
 from .tasks import cancel_and_wait
 from .textclean import clean_text, plural
 
@@ -239,33 +237,6 @@ FIXED_ON_RESUME: frozenset[str] = frozenset({"players", "options"})
 SECRET_SETTINGS: frozenset[str] = frozenset({"code"})
 
 
-@dataclass
-class _RecordWaiting:
-    """A finished game's record not beside the journal yet: kept aside in
-    the state directory (``aside``), or held by this process alone (None)."""
-
-    number: int  # the table's game number
-    record: Record
-    aside: Path | None
-
-
-def _why_not(folder: Path, err: OSError) -> str:
-    """Why ``folder`` took no file, in words: what stands where it should
-    be, else the system's reason ("No space left on device")."""
-    return not_a_directory(folder) or err.strerror or str(err)
-
-
-def _aside_dir() -> Path | None:
-    """Where a record the journal's directory cannot take is kept aside;
-    None where the directories have no names (no HOME, and a user the
-    password file does not know: platformdirs raises), as a dedicated host
-    run as a bare uid has.  It played on, and must still keep its games."""
-    try:
-        return records_aside_dir()
-    except RuntimeError:
-        return None
-
-
 @dataclass(frozen=True)
 class FinishedGame:
     """A game as it ended, for the host's log and its count of games."""
@@ -319,8 +290,7 @@ class Table:
         self._rematch_after_at: float | None = None
         self._rematch_go_at: float | None = None
         self.closing: str | None = None  # why the table is closing (no more games)
-        self.kept_records: list[Path] = []  # finished games' records (party-N.json)
-        self._records_waiting: list[_RecordWaiting] = []  # not beside the journal yet
+        self.records = RecordKeeper(self._tell_host_seat)  # finished games' (party-N.json)
         self.new_files = False  # this run made its journal's files (open_table: a new table)
 
     # ------------------------------------------------------------ listeners
@@ -863,167 +833,29 @@ class Table:
     def _keep_record(self, state: GameState) -> Path | None:
         """Keep a finished game beside the journal (party.json: party-N.json);
         where it is kept, or None (no journal, none kept, or held by this
-        process alone).  The next game's journal is written over the only
-        other copy, so a record the journal's directory cannot take
-        (read-only, full, gone) is kept aside in the state directory, or
-        held here while that cannot take it either, and moved beside the
-        journal when a later game ends (:meth:`keep_waiting_records`)."""
+        process alone: see :mod:`.tablerecords`)."""
         path = self.config.journal
         if path is None or not self.config.keep_records:
             return None
-        record = record_of(state)
-        self.keep_waiting_records()  # an earlier game's first, while it waits
-        already = self._kept_before(path, record)
-        if already is not None:
-            self.kept_records.append(already)
-            if already.parent != path.parent:  # kept aside by the run before this one
-                self._records_waiting.append(_RecordWaiting(self.game_number, record, already))
-            return already
-        try:
-            kept = self._save_new(path.parent, self._record_stem(self.game_number), record)
-        except OSError as err:
-            return self._keep_aside(_RecordWaiting(self.game_number, record, None), err)
-        self.kept_records.append(kept)
-        return kept
+        return self.records.keep(path, self.game_number, record_of(state))
 
-    def _record_stem(self, number: int) -> str:
-        journal = self.config.journal
-        assert journal is not None
-        return f"{journal.stem}-{number}"
+    @property
+    def kept_records(self) -> list[Path]:
+        """Where finished games' records are kept (party-N.json, or aside)."""
+        return self.records.kept
 
-    def _save_new(self, folder: Path, stem: str, record: Record) -> Path:
-        """Save ``record`` in ``folder`` under a new name (``stem.json``,
-        else ``stem-2.json``...): where; OSError if it cannot be."""
-        journal = self.config.journal
-        assert journal is not None
-        while True:
-            kept = free_path(folder, stem, journal.suffix)
-            try:
-                save_record(kept, record, new=True)
-                return kept
-            except FileExistsError:
-                continue  # another program took the name since we looked: the next
-
-    def _keep_aside(self, waiting: _RecordWaiting, err: OSError) -> Path | None:
-        """The journal's directory could not take ``waiting``'s record
-        (``err``): keep it aside in the state directory, or hold it here;
-        where it is kept, or None.  The host's log says which, and why."""
-        journal = self.config.journal
-        assert journal is not None
-        self._records_waiting.append(waiting)
-        why = _why_not(journal.parent, err)
-        why_not_aside = self._save_aside(waiting)
-        if waiting.aside is None:
-            log.error(
-                "could not keep game %d's record beside %s (%s), nor aside (%s): this host "
-                "holds it, and tries again as each game ends and as it stops",
-                waiting.number, journal, why, why_not_aside,
-            )  # fmt: skip
-            self._tell_host_seat(
-                f"Game {waiting.number}'s record could not be kept beside {journal.name} "
-                f"({why}), nor aside ({why_not_aside}): the table holds it until one can"
-            )
-            return None
-        self.kept_records.append(waiting.aside)
-        log.error(
-            "could not keep game %d's record beside %s (%s): it is kept in %s instead, "
-            "and moved beside the journal when its directory takes files again",
-            waiting.number, journal, why, waiting.aside,
-        )  # fmt: skip
-        self._tell_host_seat(
-            f"Game {waiting.number}'s record could not be kept beside {journal.name} ({why}): "
-            f"it is in {home_short(waiting.aside)}"
-        )
-        return waiting.aside
+    def keep_waiting_records(self, last_try: bool = False) -> None:
+        """Records the journal's directory could not take, moved beside it
+        if it takes files now (``last_try``: the host stops; see
+        :meth:`.tablerecords.RecordKeeper.keep_waiting`)."""
+        if self.config.journal is not None:
+            self.records.keep_waiting(self.config.journal, last_try)
 
     def _tell_host_seat(self, text: str) -> None:
         """The host's seat (the app that hosts, its own --record) is told:
         the log reaches nobody there, and the file it asked for is missing."""
         if self.host_seat is not None:
             self._send(self.host_seat, Notice(text))
-
-    def keep_waiting_records(self, last_try: bool = False) -> None:
-        """Move each finished game's record kept aside (or held here) beside
-        the journal, if its directory takes files again; one held here goes
-        aside if it can.  ``last_try``: the host is stopping, and the log
-        says where each record not beside the journal stays, or that it is
-        lost (nowhere could take it)."""
-        journal = self.config.journal
-        if journal is None:
-            return
-        waiting_still = []
-        for waiting in self._records_waiting:
-            try:
-                kept = self._save_new(journal.parent, self._record_stem(waiting.number),
-                                      waiting.record)  # fmt: skip
-            except OSError as err:
-                waiting_still.append(waiting)
-                if waiting.aside is None:
-                    self._retry_aside(waiting, journal, err, last_try)
-                elif last_try:
-                    log.warning(
-                        "game %d's record stays in %s: %s cannot take it (%s)",
-                        waiting.number, waiting.aside, journal.parent,
-                        _why_not(journal.parent, err),
-                    )  # fmt: skip
-                continue
-            if waiting.aside is None:
-                self.kept_records.append(kept)
-            else:
-                self.kept_records[self.kept_records.index(waiting.aside)] = kept
-                with contextlib.suppress(OSError):
-                    waiting.aside.unlink()
-            log.info("game %d's record is beside the journal now: %s", waiting.number, kept)
-        self._records_waiting = waiting_still
-
-    def _retry_aside(
-        self, waiting: _RecordWaiting, journal: Path, err: OSError, last_try: bool
-    ) -> None:
-        """A record held here alone, the journal's directory still refusing
-        it: the state directory again; on the last try, said lost if not."""
-        why_not_aside = self._save_aside(waiting)
-        if waiting.aside is None:
-            if last_try:
-                log.error(
-                    "game %d's record is lost: neither %s (%s) nor aside (%s) could take it",
-                    waiting.number, journal.parent, _why_not(journal.parent, err), why_not_aside,
-                )  # fmt: skip
-            return
-        self.kept_records.append(waiting.aside)
-        log.warning(
-            "game %d's record is kept in %s now (%s still cannot take it: %s)",
-            waiting.number, waiting.aside, journal.parent, _why_not(journal.parent, err),
-        )  # fmt: skip
-
-    def _save_aside(self, waiting: _RecordWaiting) -> str | None:
-        """Keep ``waiting``'s record in the state directory (``aside`` says
-        where): None once it is kept, else why not, in words naming where."""
-        folder = _aside_dir()
-        if folder is None:
-            return "no home directory to name the state directory by"
-        try:
-            waiting.aside = self._save_new(folder, self._record_stem(waiting.number),
-                                           waiting.record)  # fmt: skip
-        except OSError as err:
-            return f"{folder}: {_why_not(folder, err)}"
-        return None
-
-    def _kept_before(self, journal: Path, record: Record) -> Path | None:
-        """This game's record, if one beside the journal (or kept aside in
-        the state directory) holds it already: a table resumed at the end of
-        a game finds the one its first run kept."""
-        wanted = json.loads(json.dumps(record.to_json()))  # as a file reads back
-        for folder in (journal.parent, _aside_dir()):
-            if folder is None:
-                continue
-            for kept in numbered_paths(folder, self._record_stem(self.game_number),
-                                       journal.suffix):  # fmt: skip
-                if not os.path.lexists(kept):
-                    break
-                with contextlib.suppress(MalformedRecord):
-                    if read_json(kept) == wanted:
-                        return kept
-        return None
 
     def result_words(self, state: GameState) -> str:
         if state.winner is None:

@@ -154,7 +154,7 @@ def test_a_kept_record_whose_name_is_taken_meanwhile_goes_to_the_next(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Between finding a free name and writing, another program may take it."""
-    import threeup_tui.table as table_module
+    import threeup_tui.tablerecords as tablerecords
 
     first = tmp_path / "party-1.json"
     looks: list[Path] = []
@@ -166,7 +166,7 @@ def test_a_kept_record_whose_name_is_taken_meanwhile_goes_to_the_next(
         looks.append(found)
         return found
 
-    monkeypatch.setattr(table_module, "free_path", racing_free_path)
+    monkeypatch.setattr(tablerecords, "free_path", racing_free_path)
     table = bot_table(tmp_path / "party.json")
     table.start(None)
     while table.step_bot():
