@@ -45,6 +45,29 @@ async def test_hostile_name_and_chat_render_literally(client: ScriptedClient) ->
         assert f"{HOSTILE_SHOWN}:" in text
 
 
+async def test_names_and_chat_from_a_host_are_cut_by_display_width(
+    client: ScriptedClient,
+) -> None:
+    """Our host cuts names to 24 cells and chat to 200; another host may
+    not.  The app cut them to 24 and 200 *characters*: 24 wide characters
+    took 48 cells, and a name pushed everything beside it out of its box."""
+    wide_name, wide_text = "山" * 40, "田" * 300
+    state = dealt(["you", wide_name], first=1)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        client.emit(ChatReceived(1, wide_name, wide_text))
+        await wait_for(pilot, lambda: len(app.session.chat) == 1 if app.session else False)
+        line = app.session.chat[0] if app.session else None
+        assert line is not None
+        assert (line.name, line.text) == ("山" * 12, "田" * 100)
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "山" * 12 in text and "山" * 13 not in text
+
+
 async def test_the_host_is_told_that_leaving_closes_the_table(client: ScriptedClient) -> None:
     app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
     async with app.run_test(size=(80, 24)) as pilot:

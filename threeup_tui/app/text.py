@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from rich.markup import escape
 from textual.content import Content
 
+from ..names import cut_cells
 from ..rules import View
 from ..rules.cards import RANK_OF, parse_code
 from ..rules.state import DRAW_NOT_OPEN
@@ -25,8 +26,11 @@ COLOUR_WORDS = {"R": "red", "G": "green", "B": "blue"}
 
 def clean(text: object, limit: int = 200) -> str:
     """``text`` (an error, say, made a string) as :func:`clean_text` leaves it:
-    without control/format characters, whitespace collapsed, trimmed."""
-    return clean_text(text if isinstance(text, str) else str(text), limit)
+    without control/format characters, whitespace collapsed, trimmed; and
+    cut to ``limit`` terminal cells (a wide character takes two), for a
+    name or a line from another host may be cut by characters, or not."""
+    cleaned = clean_text(text if isinstance(text, str) else str(text), limit)
+    return cut_cells(cleaned, limit).rstrip()
 
 
 _RULE_REF = re.compile(r"\s*\(D\d+\)")
