@@ -140,6 +140,7 @@ MAX_AT_THE_DOOR_PER_ADDRESS = 3
 MAX_WATCHING = 8
 MAX_WATCHING_PER_ADDRESS = 3
 MAX_WORDS_KEPT = 1024  # seat words given out, remembered for a return
+SEATED_LOOK_EVERY = 0.25  # seconds between looks at whether a watcher has sat down
 # Apps running for one seat (one identity) at once: the live one and the
 # newer one taking it over.  Each app is a Python process of some 50 MB;
 # 30 sessions of one key opened together were 30 apps, each to be ended by
@@ -843,13 +844,20 @@ class SshDoor:
             "watches (no seat is free)" if watch else "sits down",
         )  # fmt: skip
         self._apps[token] += 1
+        # A keyless watcher who sits down from the lobby is told its word
+        # there by its app; the door keeps it then, as one given at the prompt.
+        keeping = None
         if watch:
             self._watching[process] = group
+            if word is not None:
+                keeping = asyncio.ensure_future(self._keep_word_once_seated(token, word))
         try:
             returned, input_ended = await self._run_app(
-                process, keys, term, name, token, None if watch else word, watch
+                process, keys, term, name, token, word, watch
             )
         finally:
+            if keeping is not None:
+                keeping.cancel()
             self._watching.pop(process, None)
             self._apps[token] -= 1
             if not self._apps[token]:
@@ -963,8 +971,8 @@ class SshDoor:
             word = given.strip().lower()
             if not word:
                 if not self._has_open_seat():
-                    # Known by a word of their own, never shown: one a
-                    # spectator who sits down (in the lobby) is told at the end.
+                    # Known by a word of their own, not shown here: its app
+                    # tells it if the spectator sits down (in the lobby).
                     return self._new_word()
                 word = self._new_word()
                 self._words.setdefault(word, lambda: True)
@@ -990,6 +998,15 @@ class SshDoor:
         if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
             return True
         return word in self._words and self._has_open_seat()
+
+    async def _keep_word_once_seated(self, token: str, word: str) -> None:
+        """Remember a watcher's ``word`` once its player has sat down: a drop
+        in the lobby opens the seat again, and the word its app told them
+        must still take them back (``_word_seats``).  The door hears nothing
+        from the app, so it looks at the table now and then."""
+        while self.table.seat_of_token(token) is None:
+            await asyncio.sleep(SEATED_LOOK_EVERY)
+        self._words.setdefault(word, lambda: True)
 
     def _new_word(self) -> str:
         while True:
@@ -1040,6 +1057,7 @@ class SshDoor:
                 "code": self.code,
             }
             if word is not None:  # a keyless player's: the app shows it in the chat
+                # (a spectator's once it sits down)
                 seat["word"] = word
             if watch:  # a spectator, who may sit down with the token if a seat opens
                 seat["watch"] = True

@@ -14,6 +14,7 @@ import queue
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -518,3 +519,62 @@ def log_lines_for(proc: subprocess.Popen[str], seconds: float, until: str) -> st
         except queue.Empty:
             break
     return said
+
+
+def chat_text(screen: str) -> str:
+    """The chat pane's lines (the box at the right) as one line of text,
+    as the pane wraps them."""
+    parts = [line.split("│")[-2] for line in screen.splitlines() if line.count("│") >= 2]
+    return " ".join(" ".join(parts).split())
+
+
+def hosting_app(tmux: Tmux, players: int) -> int:
+    """The app that hosts a table (its host, Nora, sits at seat 1 and starts
+    the game from the lobby), in pane "host", with a door; the door's port."""
+    port, door = free_port(socket.SOCK_DGRAM), free_port()
+    app = (
+        f"{sys.executable} -m threeup_tui host --bind 127.0.0.1 --port {port} --announce off "
+        f"--players {players} --ssh-port {door} --takeover-after 600 --name Nora"
+    )
+    tmux.new("host", app, width=100, height=30, env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+    tmux.wait_for("host", f"ssh -p {door}", timeout=30)
+    return door
+
+
+def test_a_keyless_watcher_who_sits_down_is_told_a_seat_word_that_brings_them_back(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """A keyless guest at a full table watches, known by a word the door
+    never shows (a watcher has no seat to come back to). When a seat opened
+    and they sat down with s, nothing told them that word: a drop lost them
+    the seat for good. Their app now says it in the chat when they sit
+    down, as it does for a guest seated at the prompts, and the word takes
+    them back after a drop in the lobby (which opens the seat again)."""
+    door = hosting_app(tmux, players=2)
+    ann = keygen(tmp_path / "ann")
+    open_pane(tmux, "ann", door_command(door, "ann", ann))
+    tmux.wait_for("ann", "Waiting for the host", timeout=60)  # the table is full
+    open_pane(tmux, "mia", door_command(door, "mia", None))
+    tmux.wait_for("mia", "or Enter to watch")
+    tmux.keys("mia", "Enter")
+    tmux.wait_for("mia", "1 watching", timeout=60)
+    tmux.keys("ann", "q")
+    tmux.wait_for("ann", "Leave this table?")
+    tmux.keys("ann", "y")
+    tmux.wait_for("mia", "s sits you down", timeout=20)  # seat 2 is open again
+    tmux.keys("mia", "s")
+    tmux.wait_for("mia", "mia sat down at seat 2", timeout=20)
+    told = re.compile(r"your seat word is ([a-z]+-\d{3})")
+    deadline = time.monotonic() + 10
+    while not told.search(chat_text(tmux.screen("mia"))) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    words = told.findall(chat_text(tmux.screen("mia")))
+    assert len(words) == 1, tmux.screen("mia")
+    tmux.run("kill-session", "-t", "mia")  # the connection drops: in the lobby, seat 2 opens
+    tmux.wait_for("host", "mia left seat 2", timeout=20)
+    open_pane(tmux, "mia-again", door_command(door, "mia", None))
+    tmux.wait_for("mia-again", "or Enter for a new seat")
+    tmux.keys("mia-again", words[0], "Enter")
+    seated = tmux.wait_for("mia-again", "Waiting for the host", timeout=60)
+    assert "No seat has that seat word" not in seated
+    assert "(you)" in seated and "watching" not in seated

@@ -605,19 +605,25 @@ class ThreeUpApp(App[int]):
                     "brings the table back, no move lost",
                 )
             )  # fmt: skip
-        word = self.start_spec.seat_word
         join = self.start_spec.join
-        if self.guest and word and not (join is not None and join.watch):
-            # A keyless player's only key to this seat: the door said it
-            # before the app began, and the prompt's screen is gone now.
-            # (Not to one who watches: the last seat went to another first.)
+        if not (join is not None and join.watch):
+            # (Not to one who watches: no seat yet, or the last one went to
+            # another first; told once they sit down.)
+            self._tell_seat_word()
+        self.run_worker(self._pump(message.client), group="events", exclusive=True)
+
+    def _tell_seat_word(self) -> None:
+        """A keyless guest's only key to its seat, in the chat: the door said
+        it before the app began (not to a spectator, who sits down later),
+        and the prompt's screen is gone now."""
+        word = self.start_spec.seat_word
+        if self.guest and word:
             self.post_message(
                 ChatArrived(
                     None, "table", f"your seat word is {word}: to get this seat back, "
                     f"reconnect and give it at the door",
                 )
             )  # fmt: skip
-        self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
     async def _pump(self, client: TableClient) -> None:
         """Turn every client event into a message, in order; close the client at the end."""
@@ -643,6 +649,7 @@ class ThreeUpApp(App[int]):
             # A spectator who sat down: the join form offers them this seat
             # again (their name, not "Only watch"), as it does a player.
             self._last_join = replace(joined, name=session.client.name, watch=False)
+            self._tell_seat_word()  # a guest's way back to it, as a player's
         session.welcome = message.welcome
         self.route()
 
