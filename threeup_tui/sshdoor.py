@@ -104,7 +104,7 @@ from .addresses import (
 )
 from .doorkeys import KeyBudget, ResizeBudget, SizeReports
 from .guesses import Guesses, doubling_wait
-from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT_SIGNAL
+from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
 from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
@@ -178,7 +178,11 @@ SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says w
 # minute, as a UDP player's is when its datagrams stop.
 KEEPALIVE_EVERY = 15.0
 KEEPALIVE_MISSED = 3
+# Characters of a line typed at the door's prompts (room code, seat word);
+# the rest is not read, and the player is told so when the line ends (a
+# paste past it once read as a wrong answer, with nothing said of the cut).
 MAX_LINE = 200
+LINE_CUT = f"threeup: only the first {MAX_LINE} characters of that line were read."
 # The largest terminal a session's app is given.  The app keeps and draws
 # every cell its terminal has, and the client says how many: 30000 x 30000
 # would take the host's memory, and a size past 32767 failed the session
@@ -1307,6 +1311,10 @@ class _Prompt:
         out = self.process.stdout
         out.write(question.encode())
         line = bytearray()
+        characters = 0  # in the line, each of one or more bytes (UTF-8)
+        cut = False  # a character past MAX_LINE was not read
+        taking = True  # the character being read is
+        dropped = self.keys.budget.dropped  # keys the budget cut before this line
         escape = 0  # inside an escape sequence (arrow keys): ignored
         deadline = time.monotonic() + PROMPT_TIMEOUT
         while True:
@@ -1334,6 +1342,10 @@ class _Prompt:
                     return None
                 elif byte in (10, 13):
                     out.write(b"\r\n")
+                    if cut:
+                        out.write(LINE_CUT.encode() + b"\r\n")
+                    elif self.keys.budget.dropped != dropped:
+                        out.write(f"threeup: {INPUT_CUT}.".encode() + b"\r\n")
                     rest = chunk[at + 1 :]
                     self._pending = rest[1:] if byte == 13 and rest[:1] == b"\n" else rest
                     return line.decode("utf-8", "replace")
@@ -1344,12 +1356,20 @@ class _Prompt:
                             start -= 1  # back to the first byte of the UTF-8 character
                         gone = bytes(line[start:]).decode("utf-8", "replace")
                         del line[start:]
+                        characters = max(characters - 1, 0)  # (a stray byte began it)
                         if not secret:  # a wide character (山) takes two cells to rub out
                             out.write(b"\b \b" * max(cell_len(gone), 1))
-                elif byte >= 32 and len(line) < MAX_LINE:
-                    line.append(byte)
-                    if not secret:
-                        out.write(bytes([byte]))
+                elif byte >= 32:
+                    # A character past MAX_LINE is not read, nor the bytes
+                    # that go on with it (UTF-8): never half of one.
+                    if byte & 0xC0 != 0x80:  # a character begins
+                        taking = characters < MAX_LINE
+                        cut = cut or not taking
+                        characters += taking
+                    if taking:
+                        line.append(byte)
+                        if not secret:
+                            out.write(bytes([byte]))
 
 
 def _env_value(value: object) -> str | None:

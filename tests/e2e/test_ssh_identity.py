@@ -578,3 +578,22 @@ def test_a_keyless_watcher_who_sits_down_is_told_a_seat_word_that_brings_them_ba
     seated = tmux.wait_for("mia-again", "Waiting for the host", timeout=60)
     assert "No seat has that seat word" not in seated
     assert "(you)" in seated and "watching" not in seated
+
+
+def test_a_paste_cut_at_the_doors_prompt_is_told_in_a_line(headless_host, tmux: Tmux) -> None:
+    """The door reads 200 characters of a line at its prompts, and dropped
+    the rest of a long paste without a word: the player read only "No seat
+    has that seat word", and could not tell what had been read."""
+    from threeup_tui.sshdoor import LINE_CUT, MAX_LINE
+
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "pat", door_command(door, "pat", None))
+    tmux.wait_for("pat", "or Enter for a new seat")
+    # A paste into a terminal that does not bracket it: keys, all at once.
+    tmux.run("set-buffer", "-b", "long", "山" * 50 + "x" * 250)
+    tmux.run("paste-buffer", "-b", "long", "-t", "pat")
+    tmux.keys("pat", "Enter")
+    shown = tmux.wait_for("pat", "tries left")
+    assert LINE_CUT in shown, shown
+    echoed = "".join(shown.split("new seat: ", 1)[1].split(LINE_CUT)[0].split())
+    assert echoed == "山" * 50 + "x" * (MAX_LINE - 50), shown
