@@ -31,6 +31,9 @@ MAX_SECRETS = 4096
 # cannot write on the app's screen.  (None where there is no door: Windows.)
 INPUT_CUT_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
 INPUT_CUT = "pasted text cut: too much at once"
+# A guest the door lets in only to watch (no seat is theirs, and none is
+# free) reads it in the chat: the table is drawn as for a player.
+GUEST_WATCHES = "you are watching: no seat is free for you (s sits you down if one opens)"
 
 
 def is_guest() -> bool:

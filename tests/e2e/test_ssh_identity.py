@@ -561,7 +561,7 @@ def test_a_keyless_watcher_who_sits_down_is_told_a_seat_word_that_brings_them_ba
     tmux.keys("ann", "q")
     tmux.wait_for("ann", "Leave this table?")
     tmux.keys("ann", "y")
-    tmux.wait_for("mia", "s sits you down", timeout=20)  # seat 2 is open again
+    tmux.wait_for("mia", "s Sit down", timeout=20)  # seat 2 is open again
     tmux.keys("mia", "s")
     tmux.wait_for("mia", "mia sat down at seat 2", timeout=20)
     told = re.compile(r"your seat word is ([a-z]+-\d{3})")
@@ -597,3 +597,24 @@ def test_a_paste_cut_at_the_doors_prompt_is_told_in_a_line(headless_host, tmux: 
     assert LINE_CUT in shown, shown
     echoed = "".join(shown.split("new seat: ", 1)[1].split(LINE_CUT)[0].split())
     assert echoed == "山" * 50 + "x" * (MAX_LINE - 50), shown
+
+
+def test_a_guest_the_door_lets_in_only_to_watch_is_told_so(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """A key without a seat at a full table goes straight to the table, as a
+    spectator, with no word from the door: the table, drawn as a player's,
+    said so only in its count of those watching ("1 watching"), and the
+    guest could take themselves for a player the game waited on."""
+    from threeup_tui.guest import GUEST_WATCHES
+
+    _proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "ann", door_command(door, "ann", keygen(tmp_path / "ann")))
+    tmux.wait_for("ann", "Choose 3 cards", timeout=60)  # the game has begun
+    open_pane(tmux, "cal", door_command(door, "cal", keygen(tmp_path / "cal")))
+    tmux.wait_for("cal", "1 watching", timeout=60)
+    deadline = time.monotonic() + 10
+    while GUEST_WATCHES not in chat_text(tmux.screen("cal")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert GUEST_WATCHES in chat_text(tmux.screen("cal")), tmux.screen("cal")
+    assert GUEST_WATCHES not in chat_text(tmux.screen("ann"))

@@ -38,7 +38,7 @@ from ..client import (
     ViewChanged,
     Welcome,
 )
-from ..guest import INPUT_CUT, INPUT_CUT_SIGNAL
+from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
@@ -610,6 +610,11 @@ class ThreeUpApp(App[int]):
             # (Not to one who watches: no seat yet, or the last one went to
             # another first; told once they sit down.)
             self._tell_seat_word()
+        elif self.guest:
+            # The door seated them as a spectator, which they did not ask
+            # for (a key at a full table): the table, drawn as for a player,
+            # said so only in its count of those watching.
+            self.post_message(ChatArrived(None, "table", GUEST_WATCHES))
         self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
     def _tell_seat_word(self) -> None:
