@@ -1315,7 +1315,7 @@ class _Prompt:
         cut = False  # a character past MAX_LINE was not read
         taking = True  # the character being read is
         dropped = self.keys.budget.dropped  # keys the budget cut before this line
-        escape = 0  # inside an escape sequence (arrow keys): ignored
+        escape = 0  # where in an escape sequence (arrow keys): ignored
         deadline = time.monotonic() + PROMPT_TIMEOUT
         while True:
             chunk, self._pending = self._pending, b""
@@ -1333,10 +1333,11 @@ class _Prompt:
                     return None
             for at, byte in enumerate(chunk):
                 if escape:
-                    escape = 0 if (escape > 1 and 0x40 <= byte <= 0x7E) else escape + 1
-                    continue
+                    escape, part = _escape_after(escape, byte)
+                    if part:
+                        continue
                 if byte == 0x1B:
-                    escape = 1
+                    escape = _ESC_BEGUN
                 elif byte in (3, 4):  # Ctrl-C, Ctrl-D
                     out.write(b"\r\n")
                     return None
@@ -1370,6 +1371,33 @@ class _Prompt:
                         line.append(byte)
                         if not secret:
                             out.write(bytes([byte]))
+
+
+# Where the door's prompts are in an escape sequence (an arrow key, a
+# function key), which they ignore: just after ESC, in a CSI sequence's
+# parameters, or before an SS3 sequence's one byte.
+_ESC_BEGUN, _ESC_CSI, _ESC_SS3 = 1, 2, 3
+
+
+def _escape_after(state: int, byte: int) -> tuple[int, bool]:
+    """The escape state after ``byte``, and whether ``byte`` was part of the
+    sequence.  A byte that cannot be (after a lone Escape, say) is a key of
+    its own: the prompts once took the two keys after Escape for its
+    sequence, so that a seat word typed after it lost its first letters,
+    and an Enter or a Ctrl-C after it did nothing."""
+    if byte == 0x1B:
+        return _ESC_BEGUN, True
+    if state == _ESC_BEGUN:
+        if byte == ord("["):
+            return _ESC_CSI, True
+        if byte == ord("O"):
+            return _ESC_SS3, True
+        return 0, False  # Escape alone, or Alt and a key: the key is typed
+    if state == _ESC_CSI:
+        if 0x20 <= byte <= 0x3F:  # a parameter or intermediate byte
+            return _ESC_CSI, True
+        return 0, 0x40 <= byte <= 0x7E  # its final byte, or cut short
+    return 0, 0x20 <= byte <= 0x7E  # SS3's one byte
 
 
 def _env_value(value: object) -> str | None:

@@ -618,3 +618,19 @@ def test_a_guest_the_door_lets_in_only_to_watch_is_told_so(
         time.sleep(0.2)
     assert GUEST_WATCHES in chat_text(tmux.screen("cal")), tmux.screen("cal")
     assert GUEST_WATCHES not in chat_text(tmux.screen("ann"))
+
+
+def test_keys_after_escape_at_the_doors_prompt_are_read(headless_host, tmux: Tmux) -> None:
+    """The door's prompts skip escape sequences (arrow keys), and took the
+    two keys after a lone Escape for one: a seat word typed after Escape
+    lost its first two letters, and an Enter or a Ctrl-C after it did
+    nothing."""
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "esc", door_command(door, "esc", None))
+    tmux.wait_for("esc", "or Enter for a new seat")
+    tmux.keys("esc", "Escape")
+    time.sleep(0.3)  # a key of its own, as a person presses it
+    tmux.keys("esc", "otter-427", "Left", "Escape")
+    tmux.wait_for("esc", "new seat: otter-427")
+    tmux.keys("esc", "C-c")
+    assert wait_exit(tmux, "esc") == 1
