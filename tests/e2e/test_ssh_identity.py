@@ -605,12 +605,18 @@ def test_a_guest_the_door_lets_in_only_to_watch_is_told_so(
     """A key without a seat at a full table goes straight to the table, as a
     spectator, with no word from the door: the table, drawn as a player's,
     said so only in its count of those watching ("1 watching"), and the
-    guest could take themselves for a player the game waited on."""
+    guest could take themselves for a player the game waited on. The line
+    that says so comes below the table's recent lines, in sight."""
     from threeup_tui.guest import GUEST_WATCHES
 
     _proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
     open_pane(tmux, "ann", door_command(door, "ann", keygen(tmp_path / "ann")))
     tmux.wait_for("ann", "Choose 3 cards", timeout=60)  # the game has begun
+    tmux.keys("ann", "c")
+    tmux.wait_for("ann", "Back to the table")
+    for n in range(3):  # the table's recent lines fill a watcher's chat pane
+        tmux.keys("ann", f"hello {n}", "Enter")
+        tmux.wait_for("ann", f"ann: hello {n}")
     open_pane(tmux, "cal", door_command(door, "cal", keygen(tmp_path / "cal")))
     tmux.wait_for("cal", "1 watching", timeout=60)
     deadline = time.monotonic() + 10

@@ -100,6 +100,7 @@ from .widgets.status_line import NOT_ALLOWED, route_notifications
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
 QUIT_CLOSE_WAIT = 5.0  # seconds the app waits for its table to be left as it quits
+DOOR_LINES_AFTER = 0.3  # seconds after a guest's first lobby its door lines are said
 CLOSED_NOTE_SECONDS = 24 * 3600.0  # "the connection is closed: …" outlives any game
 # The theme of a terminal of 16 colours, unless the player chose one: its own
 # palette (the background and text too, so a light terminal stays light).
@@ -201,6 +202,7 @@ class ThreeUpApp(App[int]):
         # Hosting again a table the start screen offered (Resume your table):
         # a failure is told there, not on a host form it did not come from.
         self._resuming = False
+        self._door_lines_due = False  # a guest's, once its table's lobby comes
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -605,17 +607,22 @@ class ThreeUpApp(App[int]):
                     "brings the table back, no move lost",
                 )
             )  # fmt: skip
+        self._door_lines_due = self.guest
+        self.run_worker(self._pump(message.client), group="events", exclusive=True)
+
+    def _tell_door_lines(self) -> None:
+        """What the door said to its guest before the app began, in the chat:
+        a keyless player's seat word; or, to one the door seated as a
+        spectator (which they did not ask for: a key at a full table), that
+        they watch, as the table, drawn as for a player, said it only in its
+        count of those watching."""
         join = self.start_spec.join
         if not (join is not None and join.watch):
-            # (Not to one who watches: no seat yet, or the last one went to
-            # another first; told once they sit down.)
+            # (No seat word to one who watches: no seat yet, or the last one
+            # went to another first; told once they sit down.)
             self._tell_seat_word()
-        elif self.guest:
-            # The door seated them as a spectator, which they did not ask
-            # for (a key at a full table): the table, drawn as for a player,
-            # said so only in its count of those watching.
+        else:
             self.post_message(ChatArrived(None, "table", GUEST_WATCHES))
-        self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
     def _tell_seat_word(self) -> None:
         """A keyless guest's only key to its seat, in the chat: the door said
@@ -666,6 +673,12 @@ class ThreeUpApp(App[int]):
         session.lobby = message.lobby
         self.route()
         self._sync_screens()
+        if self._door_lines_due:
+            # Below the table's recent lines, which come right after the
+            # first lobby: said before them, the lines were out of sight at
+            # once above a game's chat.
+            self._door_lines_due = False
+            self.set_timer(DOOR_LINES_AFTER, self._tell_door_lines)
 
     @on(ViewUpdated)
     def view_updated(self, message: ViewUpdated) -> None:
