@@ -1326,7 +1326,12 @@ class _Prompt:
                     )
                 except asyncssh.TerminalSizeChanged:
                     continue
-                except (asyncssh.BreakReceived, asyncssh.SignalReceived, TimeoutError):
+                except TimeoutError:
+                    # Said: a player back from a pause read only OpenSSH's
+                    # "Connection to ... closed", and no reason.
+                    out.write(b"\r\n" + _timed_out_words().encode() + b"\r\n")
+                    return None
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     out.write(b"\r\n")
                     return None
                 if not chunk:
@@ -1371,6 +1376,11 @@ class _Prompt:
                         line.append(byte)
                         if not secret:
                             out.write(bytes([byte]))
+
+
+def _timed_out_words() -> str:
+    """What a player reads who answers no prompt in PROMPT_TIMEOUT seconds."""
+    return f"threeup: no answer in {PROMPT_TIMEOUT:g} seconds: goodbye (connect again to come in)."
 
 
 # Where the door's prompts are in an escape sequence (an arrow key, a

@@ -939,3 +939,36 @@ def test_sessions_refused_at_a_busy_door_are_logged_once_a_minute(
     assert proc.stderr is not None
     log = proc.stderr.read()
     assert log.count("refusing an SSH session from 127.0.0.1") == 1, log
+
+
+async def test_a_prompt_left_unanswered_says_why_the_session_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player who answers none of the door's prompts in its time (two
+    minutes; here two seconds) has the session closed: a player back from
+    a pause read only OpenSSH's "Connection to 127.0.0.1 closed", and no
+    reason."""
+    from threeup_tui import sshdoor
+    from threeup_tui.table import Table, TableConfig
+
+    monkeypatch.setattr(sshdoor, "PROMPT_TIMEOUT", 2.0)
+    table = Table(TableConfig(players=2))
+    door = sshdoor.SshDoor(free_port(socket.SOCK_DGRAM), table, host_key=tmp_path / "host_key")
+    port = free_port()
+    await door.start("127.0.0.1", port)
+    try:
+        client = await asyncio.create_subprocess_exec(
+            "ssh", "-tt", "-p", str(port), "-o", "PubkeyAuthentication=no",
+            "-o", "PreferredAuthentications=keyboard-interactive", *SSH_OPTS, "zed@127.0.0.1",
+            stdin=subprocess.PIPE,  # kept open: an end of input would end the prompt
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        assert client.stdout is not None and client.stdin is not None
+        shown = await asyncio.wait_for(client.stdout.read(), 30)
+        client.stdin.close()
+        assert await client.wait() == 1
+    finally:
+        await door.close()
+    assert b"Your seat word, or Enter for a new seat:" in shown
+    assert b"threeup: no answer in 2 seconds: goodbye (connect again to come in)." in shown
