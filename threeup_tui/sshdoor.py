@@ -156,6 +156,10 @@ TRIES = 3  # wrong room codes or seat words before the connection closes
 # minute in all (MAX_AT_THE_DOOR prompts, each waiting the 30 s cap).
 TABLE_FREE_FAILURES = 30
 PROMPT_TIMEOUT = 120.0
+# Seconds the door reads for more keys typed ahead of its answer to a wrong
+# try, to drop them: those come in while it waits, and are read at once.
+TYPED_AHEAD_READ = 0.05
+TYPED_AHEAD_MOST = 1.0  # seconds spent dropping them at most
 # A logged-in connection that runs no session (``ssh -N``, or one left open
 # after its session ended) is closed after this many seconds: it would hold
 # one of the MAX_CONNECTIONS places, and enough of them kept everyone out.
@@ -952,6 +956,8 @@ class SshDoor:
                 "wrong room code at the SSH door from %s (%d of %d)", address, wrong + 1, TRIES
             )
             await asyncio.sleep(self.failures.failed(address))
+            if await prompt.forget_typed_ahead():
+                return False
             if wrong + 1 < TRIES:
                 prompt.say(f"Wrong room code ({tries_left(wrong + 1)}).")
         prompt.say("Wrong room code three times: goodbye.")
@@ -990,6 +996,8 @@ class SshDoor:
             wrong += 1
             log.info("unknown seat word at the SSH door from %s (%d of %d)", address, wrong, TRIES)
             await asyncio.sleep(self.failures.failed(address))
+            if await prompt.forget_typed_ahead():
+                return None
             if wrong < TRIES:
                 prompt.say(f"No seat has that seat word ({tries_left(wrong)}).")
         prompt.say("No seat word three times: goodbye.")
@@ -1297,6 +1305,30 @@ class _Prompt:
     def say(self, text: str) -> None:
         with contextlib.suppress(Exception):
             self.process.stdout.write(text.encode() + b"\r\n")
+
+    async def forget_typed_ahead(self) -> bool:
+        """Drop the keys typed before the door answered a wrong try (as
+        ``login`` and ``sudo`` do): an Enter pressed again while it waited
+        was the answer to the next question, "Enter to watch" or "Enter for
+        a new seat", before the player had read that the word was wrong.
+        True if the player gave up meanwhile (Ctrl-C, Ctrl-D): that is heard."""
+        typed, self._pending = self._pending, b""
+        gave_up = False
+        deadline = time.monotonic() + TYPED_AHEAD_MOST  # a client that never stops
+        while True:
+            gave_up = gave_up or b"\x03" in typed or b"\x04" in typed
+            if self.keys.ended or time.monotonic() >= deadline:
+                break  # (an input that ended is the next question's to hear)
+            try:
+                typed = await asyncio.wait_for(self.keys.read(), TYPED_AHEAD_READ)
+            except TimeoutError:
+                break  # nothing more has come
+            except (asyncssh.TerminalSizeChanged, asyncssh.BreakReceived, asyncssh.SignalReceived):
+                typed = b""
+        if gave_up:
+            with contextlib.suppress(Exception):
+                self.process.stdout.write(b"\r\n")
+        return gave_up
 
     async def ask(self, question: str, secret: bool = False) -> str | None:
         """The line typed; None if the player gives up, says nothing in

@@ -206,8 +206,9 @@ def test_a_key_user_gets_three_tries_at_the_room_code_too(
     key = keygen(tmp_path / "k")
     _proc, door = start_door(headless_host, "--players", "3", "--bots", "1", "--code", "pizza")
     open_pane(tmux, "kim", door_command(door, "kim", key))
-    for attempt in ("a", "b", "c"):
-        tmux.wait_for("kim", "Room code:")
+    for asked, attempt in enumerate(("a", "b", "c"), 1):
+        # Each once asked: keys typed before the door answers are dropped.
+        tmux.wait_for("kim", re.compile(f"(Room code:.*){{{asked}}}", re.S))
         tmux.keys("kim", attempt, "Enter")
     screen = tmux.wait_for("kim", "Wrong room code three times: goodbye.")
     assert "Wrong room code (2 tries left)." in screen and "(1 try left)" in screen
@@ -640,3 +641,26 @@ def test_keys_after_escape_at_the_doors_prompt_are_read(headless_host, tmux: Tmu
     tmux.wait_for("esc", "new seat: otter-427")
     tmux.keys("esc", "C-c")
     assert wait_exit(tmux, "esc") == 1
+
+
+def test_keys_typed_before_a_wrong_try_is_answered_are_not_the_next_answer(
+    headless_host, tmux: Tmux
+) -> None:
+    """The door answers a wrong seat word after a wait, and an Enter typed
+    again meanwhile (the player thought nothing had happened) was the
+    answer to the next question: "Enter for a new seat" gave a second
+    seat (at a full table, "Enter to watch" put them to watching) before
+    they had read that the word was wrong. Such keys are dropped, as
+    login and sudo drop them; a Ctrl-C among them still gives up."""
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "quick", door_command(door, "quick", None))
+    tmux.wait_for("quick", "or Enter for a new seat")
+    tmux.keys("quick", "otter-100", "Enter", "Enter")
+    tmux.wait_for("quick", "No seat has that seat word (2 tries left).")
+    time.sleep(1.5)
+    shown = tmux.screen("quick")
+    assert "Your seat word is" not in shown, shown
+    assert shown.rstrip().endswith("Your seat word, or Enter for a new seat:"), shown
+    tmux.keys("quick", "otter-101", "Enter", "C-c")
+    assert wait_exit(tmux, "quick") == 1
+    assert "1 try left" not in tmux.screen("quick")
