@@ -1025,7 +1025,11 @@ class SshDoor:
             word = seat_word()
             if word in self._words:
                 continue  # given to someone else already
-            if self.table.seat_of_token(self.token_for(f"word {word}")) is None:
+            token = self.token_for(f"word {word}")
+            # Nor a watcher's, which is not kept until its player sits down:
+            # two watchers of one word were one identity, and the second to
+            # sit down (s) took the first one's seat over.
+            if token not in self._apps and self.table.seat_of_token(token) is None:
                 return word
 
     async def _run_app(

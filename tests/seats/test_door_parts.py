@@ -178,3 +178,17 @@ async def test_a_session_that_fails_tells_its_player_in_a_line(
     assert "secret detail" not in told
     assert session.exit_code == 1
     assert "a secret detail of the host" in caplog.text
+
+
+def test_a_new_seat_word_is_never_one_a_watcher_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyless watcher's word is kept only once its player sits down, and
+    a new word was checked only against those kept and the seats: two
+    watchers could get one word, one identity, and whichever sat down
+    second (s, when a seat opened) took the first one's seat over."""
+    from threeup_tui import sshdoor
+
+    door = SshDoor(47823, Table(TableConfig(players=2)))
+    door._apps[door.token_for("word otter-100")] += 1  # a watcher's app runs under it
+    drawn = iter(["otter-100", "otter-101"])
+    monkeypatch.setattr(sshdoor, "seat_word", lambda: next(drawn))
+    assert door._new_word() == "otter-101"
