@@ -151,3 +151,31 @@ async def test_a_network_client_reports_its_round_trip_and_a_local_one_none(
     finally:
         await client.close()
         await host.close()
+
+
+async def test_a_host_that_closes_just_after_a_change_sends_nothing_after(tmp_path: Path) -> None:
+    """Closing, the host stops watching the table for each session; a
+    spectator's going changes the lobby (one fewer watching) for the
+    others, whose snapshot, held back as they had one a moment before,
+    was sent by a timer after the server had closed: "SessionClosed:
+    endpoint is closed" and a traceback in the host's log (a door's
+    watchers at a host stopped with SIGTERM)."""
+    table = make_table(tmp_path, players=4, seed=73)
+    host = await start_host(table, NetConfig())
+    watchers = [
+        make_client(host.address, f"w{i}", tmp_path / f"w{i}.json", watch=True) for i in range(2)
+    ]
+    for watcher in watchers:
+        await watcher.start()
+    failures: list[dict[str, object]] = []  # what the loop's callbacks raised
+    asyncio.get_running_loop().set_exception_handler(lambda _, context: failures.append(context))
+    try:
+        await asyncio.sleep(0.6)  # both watch, and no snapshot is held back
+        table.add_bot(None, "greedy")  # a change: every session's snapshot goes now
+        await asyncio.sleep(0)
+        await host.close()
+        await asyncio.sleep(0.5)  # longer than any snapshot is held back
+    finally:
+        for watcher in watchers:
+            await watcher.close()
+    assert not failures, failures

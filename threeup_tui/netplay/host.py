@@ -159,6 +159,7 @@ class NetHost:
         self._task: asyncio.Task[None] | None = None
         self._flush_scheduled = False
         self._held_flush: asyncio.TimerHandle | None = None  # lobby changes held back
+        self._closed = False  # no snapshot goes out any more
         # The table hands one view object to every spectator (and one lobby
         # to every guest): convert each object once, not once per session.
         self._wire_cache: dict[int, tuple[object, dict[str, Any]]] = {}
@@ -208,6 +209,10 @@ class NetHost:
             for peer in list(self.peers.values()):
                 self._send(peer, {"t": "closed", "reason": reason})
         await cancel_and_wait(self._task)
+        # Each session's going below changes the lobby for the others (one
+        # fewer watching), whose snapshot, held back, went by a timer after
+        # the server had closed: a SessionClosed traceback in the log.
+        self._closed = True
         if self._held_flush is not None:
             self._held_flush.cancel()
         for key in list(self.peers):
@@ -632,6 +637,8 @@ class NetHost:
 
     def _flush(self) -> None:
         self._flush_scheduled = False
+        if self._closed:
+            return
         # Peers showing the same objects (every spectator; every guest's
         # lobby before the game) get one snapshot, serialised once.
         groups: dict[tuple[int, int, Any], list[int]] = {}
