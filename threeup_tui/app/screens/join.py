@@ -23,7 +23,7 @@ from ...launcher import NO_NAME, JoinSettings
 from ...names import same_name
 from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
-from ..text import MUTED, clean, plain
+from ..text import MUTED, clean, cut_at_word, fit_parts, plain
 from ..widgets.tickbox import TickBox
 
 LOOKING = "Looking for tables…"
@@ -48,31 +48,76 @@ def announcement_address(ann: Any) -> str:
     return clean(f"{host}:{port}" if port else host or "", 80)
 
 
-def announcement_prompt(ann: Any, kept: Sequence[str] = ()) -> Content:
+# The least a table's name is cut to before the row drops words instead.
+LEAST_NAME = 10
+
+
+def announcement_prompt(ann: Any, kept: Sequence[str] = (), width: int | None = None) -> Content:
     """One found table in a line; every field is untrusted.  ``kept``: the
-    names this account keeps a seat under there (its seat waits)."""
+    names this account keeps a seat under there (its seat waits).
+
+    In ``width`` cells, the row stays one line: it wrapped at 80 columns
+    for a long table name, or with two kept names.  Its words step down
+    first ("3/3 free", "code"), then the table's name is cut at a word with
+    "…", then the kept names: which table, its address, its seats and the
+    player's own seat all stay."""
     name = getattr(ann, "name", None) or getattr(ann, "table_name", None) or "a table"
-    address = Content.styled(f"  {announcement_address(ann)}", MUTED)
-    parts = [plain(name, "bold", 32), address]
+    full_name = plain(name, "bold", 32)
+    names = [full_name]
+    for cells in range(full_name.cell_length - 1, LEAST_NAME - 1, -1):
+        shorter = cut_at_word(full_name, cells)
+        if shorter.plain != names[-1].plain:
+            names.append(shorter)
+    parts: list[list[Content]] = [names, [Content.styled(announcement_address(ann), MUTED)]]
+    order = [0] * (len(names) - 1)
     free, seats = getattr(ann, "free_seats", None), getattr(ann, "seats", None)
     started = getattr(ann, "started", False)
+    # Bold, not the warning colour: on the list's highlighted row that
+    # colour all but vanished in many themes.
+    playing = Content.styled("playing", "bold")
     if isinstance(free, int) and isinstance(seats, int):
         # A table whose game has begun seats no newcomer: its free seats are
-        # no way in (and the line has no room to spare at 80 columns).
-        parts.append(Content(f"  {seats} seats" if started else f"  {free} of {seats} seats free"))
+        # no way in, and its seat count is the first to go for room.
+        if started:
+            parts.append([Content(f"{seats} seats  ") + playing, playing])
+        else:
+            parts.append(
+                [Content(f"{free} of {seats} seats free"), Content(f"{free}/{seats} free")]
+            )
+        order.insert(0, len(parts) - 1)
+    elif started:
+        parts.append([playing])
+    drop = []
     if getattr(ann, "code_required", False):
-        parts.append(Content("  code needed"))
-    if started:
-        # Bold, not the warning colour: on the list's highlighted row that
-        # colour all but vanished in many themes.
-        parts.append(Content.styled("  playing", "bold"))
+        # Asked for on joining: the first part to go when there is no room.
+        parts.append([Content("code needed"), Content("code")])
+        order.insert(0, len(parts) - 1)
+        drop.append(len(parts) - 1)
     if kept:
         # "playing" read as no way in for a player whose own seat waits
         # there (their app closed, their terminal lost).
-        names = ", ".join(clean(name, 16) for name in kept)
-        words = f"  your seat{'s' if len(kept) > 1 else ''}: "
-        parts.append(Content.assemble((words, "bold"), plain(names, "bold", 40)))
-    return Content.assemble(*parts)
+        words = f"your seat{'s' if len(kept) > 1 else ''}: "
+        seat_names = ", ".join(clean(name, 16) for name in kept)
+        yours = Content.assemble((words, "bold"), plain(seat_names, "bold", 40))
+        forms = [yours]
+        for cells in range(yours.cell_length - 1, len(words) + 4, -1):
+            shorter = cut_at_word(yours, cells, sep=" ,")
+            if shorter.plain != forms[-1].plain:
+                forms.append(shorter)
+        parts.append(forms)
+    if width is None:
+        return Content("  ").join(forms[0] for forms in parts)
+    return fit_parts(parts, width, sep="  ", order=order, drop=drop)
+
+
+class TableList(OptionList):
+    """The tables found, a row each, fitted to the list's width."""
+
+    class Resized(Message):
+        """The list's width changed (the terminal's, or a scroll bar came)."""
+
+    def on_resize(self) -> None:
+        self.post_message(self.Resized())
 
 
 class JoinScreen(Screen[None]):
@@ -107,6 +152,7 @@ class JoinScreen(Screen[None]):
         self._port_meant: str | None = None  # fd00::2:5000: the word on the port it may mean
         self._joining_since = 0.0
         self._ticker: Timer | None = None
+        self._rows_fitted_to: int | None = None  # the width the list's rows fit
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -114,7 +160,7 @@ class JoinScreen(Screen[None]):
             yield Static(Content.styled("Join a table", "bold"), classes="form-title")
             if self.discover is not None:
                 yield Label("Tables on this network (↑ ↓, ⏎ to join):")
-                yield OptionList(id="found")
+                yield TableList(id="found")
                 yield Static(LOOKING, id="found-status")
             with Horizontal(classes="field"):
                 yield Label("Address")
@@ -208,9 +254,12 @@ class JoinScreen(Screen[None]):
         found = self.query_one("#found", OptionList)
         highlighted = found.highlighted
         found.clear_options()
+        width = self._rows_fitted_to = self._row_width()
         found.add_options(
-            Option(announcement_prompt(a, self.kept[addr]), id=addr) for addr, a in heard.items()
+            Option(announcement_prompt(a, self.kept[addr], width), id=addr)
+            for addr, a in heard.items()
         )
+        self.call_after_refresh(self._fit_rows)
         if heard:
             # A highlighted table from the start: ⏎ joins it, as the hint says.
             found.highlighted = 0 if highlighted is None else min(highlighted, len(heard) - 1)
@@ -218,6 +267,32 @@ class JoinScreen(Screen[None]):
         self.query_one("#found-status", Static).update(
             f"{plural(count, 'table')} found" if count else LOOKING
         )
+
+    def _row_width(self) -> int | None:
+        """The cells a row of the list has (None: not laid out yet)."""
+        found = self.query_one("#found", OptionList)
+        padding = found.get_component_styles("option-list--option").padding
+        width = found.scrollable_content_region.width - padding.width
+        return width if width > 0 else None
+
+    def _fit_rows(self) -> None:
+        """Each table's row fitted again to the list's width, if it changed."""
+        found = self.query("#found")
+        width = self._row_width() if found else None
+        if width is None or width == self._rows_fitted_to:
+            return
+        self._rows_fitted_to = width
+        tables = found.first(OptionList)
+        for index, (addr, announcement) in enumerate(self.found.items()):
+            prompt = announcement_prompt(announcement, self.kept.get(addr, []), width)
+            tables.replace_option_prompt_at_index(index, prompt)
+        # A scroll bar shown for the rows as they were (two lines for one)
+        # goes with the new rows and gives back its cells, with no Resize.
+        self.call_after_refresh(self._fit_rows)
+
+    @on(TableList.Resized)
+    def _list_resized(self) -> None:
+        self._fit_rows()
 
     @on(OptionList.OptionSelected, "#found")
     def found_chosen(self, event: OptionList.OptionSelected) -> None:
