@@ -496,6 +496,31 @@ async def test_a_small_set_up_shows_six_cards_in_a_row_and_who_has_chosen(
         no_cut(app, f"set-up at {size}")
 
 
+@pytest.mark.parametrize(
+    "size", [(60, 18), (60, 24), (64, 20), (69, 24), (70, 30)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+async def test_the_set_up_beside_the_chat_shows_six_cards_in_a_row(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """From 60 columns (where the chat comes back) to 70, the chat beside
+    the set-up took 36 cells or 45% of the width, and the six cards (35
+    cells) wrapped: five and one at 60x18, four and two at 60x24.  The chat
+    gives the cards their line, and stays."""
+    state = GameState.new(NAMES, Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        await finish(pilot)
+        shown = screen_text(app)
+        rows = {tile.region.y for tile in app.screen.query(CardTile)}
+        assert len(rows) == 1, shown  # the six cards on one line
+        assert app.screen.query_one("#chat").region.width >= 16, shown
+        assert "Chat (c)" in shown and "Lay face up ⏎" in shown, shown
+        no_cut(app, f"set-up at {size}")
+
+
 async def test_a_small_set_up_once_laid_shows_who_is_still_choosing(
     client: ScriptedClient,
 ) -> None:

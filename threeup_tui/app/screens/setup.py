@@ -13,13 +13,13 @@ from ...bots.hint import hint_face_up
 from ...rules import View
 from ..messages import HelpRequested, LeaveRequested
 from ..text import MUTED, card_label, cards_content, plain
-from ..widgets.card import CardTile, TileSpec
+from ..widgets.card import COMPACT_W, CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
 from .base import TableScreenBase
-from .table import NARROW
+from .table import NARROW, SIDE_LEAST
 
 FACE_UP = 3
 ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
@@ -30,6 +30,16 @@ SHORT = 24
 # players' "choosing" lines were scrolled away, and the scroll bar took the
 # two columns the sixth card needed, so it wrapped onto a line of its own.
 TINY = 20
+# Cells the six cards need in a line (tiles 5 wide, 1 apart), and what the
+# column around them takes: its padding (2 a side, 1 when snug or tiny)
+# and a scroll bar (2), which a short terminal shows.
+SIX_CARDS = 2 * FACE_UP * COMPACT_W + 2 * FACE_UP - 1
+SCROLL_BAR = 2
+CHAT_MOST = 36  # styles.tcss: #setup-side
+# Columns under which the column around the cards is snug (1 cell a side):
+# from 60 columns to 70, the chat beside them left the six cards too few
+# cells, and they wrapped (five and one at 60x18).
+SNUG = 70
 
 
 class SetupScreen(TableScreenBase):
@@ -160,6 +170,12 @@ class SetupScreen(TableScreenBase):
         # that lays them was scrolled out of sight, its key cut from the
         # footer, and nothing said how to lay the three cards chosen.
         self.set_class(self.size.width < NARROW, "-narrow")
+        self.set_class(self.size.width < SNUG, "-snug")
+        # Beside the cards, the chat takes what the six of them leave it
+        # (down to the least a chat has), or 45% (styles.tcss) when roomy.
+        padding = 2 if self.size.width < SNUG or self.size.height < TINY else 4
+        room = self.size.width - SIX_CARDS - padding - SCROLL_BAR
+        self.query_one("#setup-side").styles.width = max(SIDE_LEAST, min(CHAT_MOST, room))
 
     def action_chat(self) -> None:
         if self.has_class("-narrow"):
