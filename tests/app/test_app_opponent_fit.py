@@ -76,3 +76,38 @@ def test_tight_rows_all_leave_out_up_alike() -> None:
         rows.append(compact_line(OpponentInfo(info, info.name, slot, False, "play", None, 6), 37))
     plain = [row.plain for row in rows]
     assert "│R6 R8 B9│▒▒▒" in plain[0] and "│G3 B3 BC+1│▒▒▒" in plain[1], plain
+
+
+def row_style(row: str) -> tuple[bool, bool, bool]:
+    """How a row is written: with spaced bars, with the words "up" and "down"."""
+    return (" │ " in row, "│ up " in row or "│up " in row, "│ down " in row or "│down " in row)
+
+
+async def test_the_rows_of_one_table_share_one_style(client: ScriptedClient) -> None:
+    """Rows were fitted one at a time: at one width a short name's row kept
+    its spaced bars and "up" while a long name's row beside it lost them,
+    and "down" came and went from row to row.  Every row of a table now
+    takes the tightest look any of them needs, at every width from 40 to
+    99 columns (the compact rows).  The presence words and symbols stay
+    each row's own: they differ from seat to seat anyway."""
+    names = ["you", "Bo", "Bartholomew Fitzwilliams", "Cy", "Dominique Florentina", "Ed"]
+    state = played_until(names, no_known)
+    app = table_app(client)
+    mixed, seen = [], {}
+    async with app.run_test(size=(99, 30)) as pilot:
+        screen = await open_table(pilot, client, state)
+        for width in range(99, 39, -1):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            rows = [pane.render().plain for pane in screen.query(OpponentPane)]
+            assert len(rows) == 5
+            styles = {row_style(row) for row in rows}
+            if len(styles) > 1:
+                mixed.append((width, rows))
+            seen[width] = rows
+    assert mixed == [], "\n".join(f"{w}: {rows}" for w, rows in mixed[:3])
+    # The tightest look, and no tighter: at 60 columns the long names' rows
+    # lose "down" and with them the others; the spaced bars and "up" stay.
+    assert seen[60][0] == "  Bo ⚙ greedy bot │ hand 3 │ up R7 RC GC+2 │ ▒▒▒", seen[60]
+    # At 58 the longest name's row loses its spaced bars and "up": all do.
+    assert seen[58][0] == "  Bo ⚙ greedy bot│hand 3│R7 RC GC+2│▒▒▒", seen[58]

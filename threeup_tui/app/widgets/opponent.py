@@ -80,8 +80,52 @@ def known_forms(info: SeatInfo) -> list[Content]:
 SEPARATORS = (" │ ", "│")
 
 
-def compact_line(data: OpponentInfo, width: int) -> Content:
-    """The one-line row: head │ hand │ up │ down │ known.
+@dataclass(frozen=True)
+class RowStyle:
+    """How tight a one-line row is written: which of the ways to write it
+    (0: spaced bars and "up", 1: bare bars, 2: the known cards gone, 3: the
+    up cards cut), and whether its down cards have lost their word.  The
+    rows of one table share the tightest look any of them needs
+    (:meth:`at_least`)."""
+
+    way: int = 0
+    down: int = 0  # 1: "▒▒▒", not "down ▒▒▒"
+
+    def at_least(self, other: RowStyle) -> RowStyle:
+        """This style, as tight as ``other`` is in its look: the bars and
+        "up", the word "down".  Which cards a row leaves out (ways 2 and
+        3) is each row's own: a row with room keeps its known cards though
+        the next row had to cut its up cards.  So are the presence words
+        and symbols: they differ from seat to seat anyway, and one long
+        name would have taken every bot's "⚙" away."""
+        return RowStyle(max(self.way, min(other.way, 1)), max(self.down, other.down))
+
+
+def _ways(data: OpponentInfo, style: RowStyle) -> list[tuple[str, list[list[Content]]]]:
+    """The ways to write a row in play, loosest first, as ``style`` allows."""
+    info = data.info
+    head = head_forms(data)
+    hand, down, known = hand_forms(info), _from(down_forms(info), style.down), known_forms(info)
+    up = cards_forms(info.face_up, "up")
+    bare = cards_forms(info.face_up)  # without "up", then cut short
+    # The known cards go before the up cards are cut, a "…" of their own
+    # saying so ("▒▒▒…" read as more face-down cards).
+    gone = [Content.styled("…", MUTED)] if known else []
+    return [
+        (SEPARATORS[0], [head, hand, up[:1], down, known]),
+        (SEPARATORS[1], [head, hand, bare[:1], down, known]),
+        (SEPARATORS[1], [head, hand, bare[:1], down, gone]),
+        (SEPARATORS[1], [head, hand, bare, down, known]),
+    ]
+
+
+def _from(forms: list[Content], level: int) -> list[Content]:
+    """``forms`` from the ``level``th on (the shortest, past the last)."""
+    return forms[min(level, len(forms) - 1) :]
+
+
+def compact_line(data: OpponentInfo, width: int, style: RowStyle = RowStyle()) -> Content:
+    """The one-line row: head │ hand │ up │ down │ known, no looser than ``style``.
 
     What gives way, first to last: the presence word, the word "down", the
     known cards (to a count of them), the spaces around the bars and with
@@ -90,30 +134,36 @@ def compact_line(data: OpponentInfo, width: int) -> Content:
     they went), the up cards (to a count of the rest), then whole parts
     from the end.  The name is never cut
     while anything else can go: two bots' names cut short would read alike."""
-    info = data.info
     status = status_forms(data)
     if status is not None:
         return fit_parts([head_forms(data), status], width, " │ ", order=[0])
-    head, hand = head_forms(data), hand_forms(info)
-    down, known = down_forms(info), known_forms(info)
-    up = cards_forms(info.face_up, "up")
-    bare = cards_forms(info.face_up)  # without "up", then cut short
-    order = [0, 3, *[4] * len(known), 0]
-    tries: list[tuple[str, list[list[Content]]]] = [
-        (SEPARATORS[0], [head, hand, up[:1], down, known]),
-        (SEPARATORS[1], [head, hand, bare[:1], down, known]),
-    ]
-    if known:
-        # They go before the up cards are cut, a "…" of their own saying so
-        # ("▒▒▒…" read as more face-down cards).
-        gone = [Content.styled("…", MUTED)]
-        tries.append((SEPARATORS[1], [head, hand, bare[:1], down, gone]))
-    for sep, parts in tries:
+    known = bool(data.info.known)
+    order = [0, 3, *[4] * len(known_forms(data.info)), 0]
+    ways = _ways(data, style)
+    for sep, parts in ways[style.way : len(ways) - 1]:
         shortest = Content(sep).join(forms[-1] for forms in parts if forms)
         if shortest.cell_length <= width:
             return fit_parts(parts, width, sep, order=order)
-    parts = [head, hand, bare, down, known]
-    return fit_parts(parts, width, SEPARATORS[1], order=order, drop=[4])
+    sep, parts = ways[-1]
+    return fit_parts(parts, width, sep, order=order, drop=[4] if known else [])
+
+
+def row_style(data: OpponentInfo, width: int) -> RowStyle:
+    """The style this row alone takes at ``width`` (:func:`compact_line`)."""
+    if status_forms(data) is not None:
+        return RowStyle()
+    line = compact_line(data, width).plain
+    ways = _ways(data, RowStyle())
+    way = next(
+        (
+            i
+            for i, (sep, parts) in enumerate(ways[:-1])
+            if Content(sep).join(forms[-1] for forms in parts if forms).cell_length <= width
+        ),
+        len(ways) - 1,
+    )
+    down = 0 if any(part.strip().startswith("down ") for part in line.split("│")[1:]) else 1
+    return RowStyle(way, down)
 
 
 def box_lines(data: OpponentInfo, width: int) -> list[Content]:
@@ -131,13 +181,19 @@ def box_lines(data: OpponentInfo, width: int) -> list[Content]:
 
 
 class OpponentPane(Widget):
-    """A compact one-line row on small terminals, a box on roomy ones."""
+    """A compact one-line row on small terminals, a box on roomy ones.
+
+    The rows of one table (the panes beside this one) are written in one
+    style, the tightest any of them needs at their width: fitted one at a
+    time, a short name's row kept its spaced bars and "up" while a long
+    name's row under it lost them, and the rows read as different things."""
 
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"opp-{seat}", classes="opponent")
         self.seat = seat
         self._shown: tuple[OpponentInfo, bool] | None = None
         self._drawn: tuple[object, Content] | None = None  # (what, at which width), drawn
+        self._style: tuple[tuple[OpponentInfo, int], RowStyle] | None = None  # alone, at a width
 
     @property
     def data(self) -> OpponentInfo | None:
@@ -152,21 +208,47 @@ class OpponentPane(Widget):
         self.set_class(
             data.slot is not None and data.slot.kind == "human" and not data.slot.connected, "-away"
         )
-        self.refresh()  # fixed height by CSS: a repaint, no layout
+        # Fixed height by CSS: a repaint, no layout; the other rows too, as
+        # this one may loosen or tighten the style they share.
+        for pane in self._rows():
+            pane.refresh()
 
     def forget(self) -> None:
         """Paint afresh at the next ``show`` (after a change of layout)."""
         self._shown = None
+
+    def _rows(self) -> list[OpponentPane]:
+        """This pane and the ones beside it: the rows of the table."""
+        parent = self.parent
+        if parent is None:
+            return [self]
+        return [pane for pane in parent.children if isinstance(pane, OpponentPane)]
+
+    def style_alone(self, width: int) -> RowStyle:
+        """The style this row would take by itself at ``width``."""
+        data = self.data
+        if data is None or self._shown is None or self._shown[1]:
+            return RowStyle()
+        if self._style is None or self._style[0] != (data, width):
+            self._style = ((data, width), row_style(data, width))
+        return self._style[1]
 
     def render(self) -> Content:
         if self._shown is None:
             return Content("")
         data, roomy = self._shown
         width = max(self.content_region.width, 1)
-        key = (data, roomy, width)
+        style = RowStyle()
+        if not roomy:
+            for pane in self._rows():
+                style = style.at_least(pane.style_alone(width))
+        key = (data, roomy, width, style)
         if self._drawn is not None and self._drawn[0] == key:
             return self._drawn[1]
-        drawn = Content("\n").join(box_lines(data, width)) if roomy else compact_line(data, width)
+        if roomy:
+            drawn = Content("\n").join(box_lines(data, width))
+        else:
+            drawn = compact_line(data, width, style)
         self._drawn = (key, drawn)
         return drawn
 
