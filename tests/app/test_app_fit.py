@@ -430,14 +430,14 @@ def opponents_shown(app: ThreeUpApp) -> str:
 async def test_a_short_table_keeps_the_opponent_who_plays_in_sight(
     client: ScriptedClient,
 ) -> None:
-    """Under 20 lines five opponents share two lines, and the one to play
-    could be out of sight, with only the top line naming them: their line
-    scrolls into sight, and on your turn the list goes back to the seats
-    that play next."""
+    """Under 20 lines with no line to spare (40x12) five opponents share
+    two lines, and the one to play could be out of sight, with only the
+    top line naming them: their line scrolls into sight, and on your turn
+    the list goes back to the seats that play next."""
     theirs = played_until(NAMES, lambda s, v: v.phase == "play" and v.to_act == 5)
     mine = played_until(NAMES, lambda s, v: v.my_turn)
     app = table_app(client)
-    async with app.run_test(size=(60, 18)) as pilot:
+    async with app.run_test(size=(40, 12)) as pilot:
         await open_table(pilot, client, theirs)
         await wait_for(pilot, lambda: "Florentina" in opponents_shown(app))
         assert "Bob" not in opponents_shown(app)  # two lines: seat 1's scrolled away

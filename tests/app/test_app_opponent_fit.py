@@ -11,6 +11,7 @@ import pytest
 from app_fakes import ScriptedClient
 from app_helpers import screen_text
 from table_states import long_known, open_table, played_until, table_app
+from text_fit import cut_text, hidden_cards, screen_lines
 
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.opponent import OpponentInfo, OpponentPane, compact_line
@@ -111,3 +112,46 @@ async def test_the_rows_of_one_table_share_one_style(client: ScriptedClient) -> 
     assert seen[60][0] == "  Bo ⚙ greedy bot │ hand 3 │ up R7 RC GC+2 │ ▒▒▒", seen[60]
     # At 58 the longest name's row loses its spaced bars and "up": all do.
     assert seen[58][0] == "  Bo ⚙ greedy bot│hand 3│R7 RC GC+2│▒▒▒", seen[58]
+
+
+def rows_on_screen(app: object) -> list[str]:
+    """The opponents' rows the screen shows, each as it reads."""
+    screen = app.screen  # type: ignore[attr-defined]
+    region = screen.query_one("#opponents").content_region
+    lines = screen_lines(app)[region.y : region.bottom]  # type: ignore[arg-type]
+    return [line[region.x : region.right].strip() for line in lines]
+
+
+async def test_a_short_table_shows_the_rows_it_has_lines_for_and_names_the_rest(
+    client: ScriptedClient,
+) -> None:
+    """Under 20 lines the opponents' rows had two lines: at 40x15 two of
+    five showed, over two blank lines, and nothing said three more were
+    scrolled away.  They take the lines your cards leave: all five at
+    40x15; at 44x14 three, and a line names the two out of sight (the
+    first ones, once the list is scrolled to its end)."""
+    state = played_until(BOTS, no_known)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.pause()
+        rows = rows_on_screen(app)
+        assert [row.split("│")[0].strip(" ⚙") for row in rows] == BOTS[1:], screen_text(app)
+        assert "Hand" in screen_text(app) and hidden_cards(app) == []
+        assert cut_text(app) == []
+
+        await pilot.resize_terminal(44, 14)
+        await pilot.pause()
+        await pilot.pause()
+        rows = rows_on_screen(app)
+        assert len(rows) == 3 and rows[0].startswith("expert bot 1"), screen_text(app)
+        note = app.screen.query_one("#opponents-more")
+        assert note.render().plain == "+2 more: expert bot 4, expert bot 5", screen_text(app)
+        assert "Hand" in screen_text(app) and hidden_cards(app) == []
+        assert cut_text(app) == []
+
+        app.screen.query_one("#opponents").scroll_end(animate=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert rows_on_screen(app)[-1].startswith("expert bot 5"), screen_text(app)
+        assert note.render().plain == "+2 more: expert bot 1, expert bot 2", screen_text(app)

@@ -13,6 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.events import Key, Resize
 from textual.widgets import Button, Input, Static
 
@@ -20,7 +21,7 @@ from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
 from ..animation import animation_wanted
 from ..messages import GameOverRequested, HelpRequested, LeaveRequested
-from ..text import card_label, rank_of_code, rank_text, refusal_words
+from ..text import card_label, cut_at_word, rank_of_code, rank_text, refusal_words
 from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -53,6 +54,8 @@ WATCHING = "You are watching"  # the title of the note a spectator's card key ge
 
 
 SHORT = 20  # lines under which the opponents' rows scroll in two lines
+SHORT_ROWS = 2  # (styles.tcss: .-short #opponents)
+# and take, besides, the lines your cards leave (_fit_opponent_rows)
 # Cells your face-up and face-down cards need side by side: two labels of 5
 # and two rows of three tiles (5 wide, 1 apart: 17, or 29 when roomy).
 CENTRE_LEAST = 44
@@ -156,6 +159,7 @@ class TableScreen(TableScreenBase):
                 pane = OpponentPane(seat)
                 self._panes[seat] = pane
                 yield pane
+        yield Static(id="opponents-more")
         with Horizontal(id="middle"):
             with Vertical(id="centre"):
                 yield PileView()
@@ -177,6 +181,7 @@ class TableScreen(TableScreenBase):
 
     def prepare(self) -> None:
         self._set_roomy()
+        self.watch(self.query_one("#opponents"), "scroll_y", self._say_rows_hidden, init=False)
 
     def on_resize(self, event: Resize) -> None:
         # A short terminal (40x12, say) keeps room for the pile and the hand.
@@ -188,6 +193,7 @@ class TableScreen(TableScreenBase):
             for row in self.query(CardRow):
                 row.relayout()
             self.sync(force=True)
+        self.call_after_refresh(self._fit_opponent_rows)
 
     def _size_side(self) -> None:
         """The moves and chat get what the cards leave: a row of cards wider
@@ -293,6 +299,8 @@ class TableScreen(TableScreenBase):
         if not watcher:
             self._paint_mine(view)
             self.query_one(ActionBar).show(self.action_state(view))
+        if self.has_class("-short"):
+            self.call_after_refresh(self._fit_opponent_rows)  # the hand may have grown
         stale = self._passed_notes(view)
         if stale:
             # After the frame that shows the view: taking a note back repaints
@@ -355,6 +363,95 @@ class TableScreen(TableScreenBase):
                 row.relayout()
         self.sync(force=True)
 
+    def _fit_opponent_rows(self) -> None:
+        """On a short terminal, as many opponents' rows as the lines your
+        cards leave allow, and a line naming the rows still out of sight:
+        at 40x15 two of five rows showed, the other three scrolled away
+        with nothing to say so, over two blank lines.  Measured after a
+        layout, and again after its own (it settles: the lines it takes
+        are the lines that were spare)."""
+        if not self.ready:
+            return
+        box = self.query_one("#opponents")
+        note = self.query_one("#opponents-more", Static)
+        rows = len(self._panes)
+        self._label_hand()
+        if not self.has_class("-short") or self.has_class("-roomy") or not rows:
+            box.styles.max_height = None  # the stylesheet's
+            note.display = False
+            return
+        # All three as the last layout left them (a note shown since has
+        # no height yet, and the box and the hand have not given it theirs).
+        lines = box.size.height + note.size.height + self._spare_lines()
+        lines = max(SHORT_ROWS, lines)
+        # In two lines (40x12), two rows say more than one and the names of
+        # the rest: the row that plays next stays in sight (_follow_turn).
+        hidden = rows > lines > SHORT_ROWS
+        shown = lines - 1 if hidden else min(rows, lines)
+        if box.styles.max_height is None or box.styles.max_height.value != shown:
+            box.styles.max_height = shown
+        if note.display != hidden:
+            note.display = hidden
+        self.call_after_refresh(self._say_rows_hidden)  # at the note's width
+
+    def _label_hand(self) -> None:
+        """ "Hand" and, under it, how many cards: on a short terminal, when
+        they all show on one line, the word alone (the hand takes one line
+        and gives the rest to the opponents' rows)."""
+        hand = self.query_one("#hand", CardRow)
+        count = len(hand.specs)
+        one_line = self.has_class("-short") and hand.display and self._card_lines() == 1
+        label = "Hand" if one_line else f"Hand\n{count:>3}"
+        hand_label = self.query_one("#hand-label", Static)
+        if str(hand_label.content) != label:
+            hand_label.update(label, layout=False)
+
+    def _spare_lines(self) -> int:
+        """Lines of the centre column that its widgets do not need: the
+        hand takes what is left of it, and needs only its cards' lines."""
+        centre = self.query_one("#centre")
+        used = 0
+        for child in centre.children:
+            if not child.display:
+                continue
+            if child.id == "hand-box":
+                used += self._hand_lines() + child.styles.margin.height
+            else:
+                used += child.outer_size.height + child.styles.margin.height
+        return centre.size.height - used
+
+    def _hand_lines(self) -> int:
+        """The lines your hand needs: its cards' (or the words for an empty
+        hand), and its label's."""
+        label = str(self.query_one("#hand-label", Static).content).count("\n") + 1
+        if self.query_one("#hand", CardRow).display:
+            return max(label, self._card_lines())
+        return max(label, self.query_one("#hand-empty", Static).size.height)
+
+    def _card_lines(self) -> int:
+        """The lines your hand's cards take in their row."""
+        hand = self.query_one("#hand", CardRow)
+        columns = max(1, hand.styles.grid_size_columns or 1)
+        return max(1, -(-len(hand.specs) // columns))
+
+    def _say_rows_hidden(self, _scrolled: float = 0.0) -> None:
+        """Name the opponents whose rows are scrolled out of sight."""
+        note = self.query_one("#opponents-more", Static)
+        if not note.display:
+            return
+        box = self.query_one("#opponents")
+        top, seen = round(box.scroll_y), box.scrollable_content_region.height
+        panes = list(self._panes.values())
+        hidden = [p.data.name for i, p in enumerate(panes) if not top <= i < top + seen and p.data]
+        if not hidden:
+            words = Content("")
+        else:
+            width = max(1, note.content_region.width)
+            more = Content.styled(f"+{len(hidden)} more: ", "bold") + Content(", ".join(hidden))
+            words = cut_at_word(more, width, sep=" ,")
+        if note.content != words:
+            note.update(words)
+
     def _follow_turn(self, view: View) -> None:
         """Keep the seat that plays now in sight: a short terminal shows two
         of up to five opponents' lines, and the one thinking may be below.
@@ -416,10 +513,6 @@ class TableScreen(TableScreenBase):
                 )
             )
         self.query_one("#down", CardRow).show(down)
-        label = f"Hand\n{len(view.hand):>3}"
-        hand_label = self.query_one("#hand-label", Static)
-        if str(hand_label.content) != label:
-            hand_label.update(label, layout=False)
         empty = self.query_one("#hand-empty", Static)
         hand_row = self.query_one("#hand", CardRow)
         # The words take the row's place (all of its width: they wrap, never cut).
@@ -431,6 +524,7 @@ class TableScreen(TableScreenBase):
             words = f"Empty: {empty_hand_words(view)}"
             if str(empty.content) != words:
                 empty.update(words)
+        self._label_hand()
 
     def action_state(self, view: View) -> ActionState:
         if not view.my_turn:
