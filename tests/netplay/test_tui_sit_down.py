@@ -502,3 +502,36 @@ async def test_the_seat_offered_back_is_the_one_the_host_told_apart(tmp_path: Pa
     finally:
         await mine.close()
         await host.close()
+
+
+async def test_the_seat_asked_for_is_named_as_the_table_shows_it(tmp_path: Path) -> None:
+    """This account sat down as Ann where another Ann sat already, and the
+    host seated it as "Ann (2)".  Watching while that seat is away, s said
+    "asking the table for your seat as Ann…", and the row called Ann was
+    the other Ann's, playing: it names the seat "Ann (2)", as its row does."""
+    table = make_table(tmp_path, players=3, seed=14)
+    table.seat_human("Ann", secrets.token_hex(16))  # another account's Ann, here
+    host = await start_host(table)
+    mine = NetClient(LOOPBACK, host.address[1], "Ann", tokens=TokenStore())
+    await mine.start()
+    table.seat_human("Cy", secrets.token_hex(16))  # the last seat: the game begins
+    assert [s.name for s in table.seats] == ["Ann", "Ann (2)", "Cy"] and mine.seat == 1
+    await mine.close()
+    app = watching_app(host, "Ann")
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await watching_on(pilot, table, TableScreen, "Ann watching")
+            await wait_for(pilot, lambda: TAKE_KEY in footer(app), what="Ann (2) offered")
+            await pilot.press("s")
+            await wait_for(pilot, lambda: bool(app._notifications), what="the notice")
+            notices = [n.message for n in app._notifications]
+            assert "asking the table for your seat as Ann (2)…" in notices, notices
+            await wait_for(
+                pilot,
+                lambda: app.session is not None and app.session.seat == 1,
+                timeout=20,
+                what="back in Ann (2)",
+            )
+            assert table.seats[0].connected  # the other Ann plays on
+    finally:
+        await host.close()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, cast
 
 from textual import on
 from textual.screen import Screen
 from textual.timer import Timer
 
+from ...names import clean_name, numbered_name, same_name
 from ...settings import Settings
 from ..session import ChatLine, Session
+from ..text import clean
 from ..widgets.chat import ChatPane
 
 
@@ -40,6 +43,39 @@ def seat_to_take_back(session: Session) -> str | None:
     if not session.client.may_sit_down:
         return None
     return session.client.kept_seat(lobby)
+
+
+_TOLD_APART = re.compile(r" \((\d{1,3})\)$")  # "Ann (2)": the host told two Anns apart
+
+
+def seat_as_shown(session: Session, name: str) -> str | None:
+    """The seat kept for ``name`` as the table shows it: "Ann (2)" where the
+    host told this Ann from one seated before her (the notice named "Ann",
+    and the row it meant read "Ann (2)").  None when the lobby does not
+    tell which away seat it is (two Anns away: only the client's token
+    knows)."""
+    lobby = session.lobby
+    if lobby is None:
+        return None
+    asked = clean_name(name, "player")
+
+    def may_be(seat_name: str) -> bool:
+        told = _TOLD_APART.search(seat_name)
+        numbered = told is not None and same_name(
+            seat_name, numbered_name(asked, int(told.group(1)))
+        )
+        return numbered or same_name(seat_name, asked)
+
+    away = [
+        slot.seat
+        for slot in lobby.seats
+        if slot.kind == "human" and not slot.connected and may_be(slot.name)
+    ]
+    if len(away) != 1:
+        return None
+    names = session.names()
+    seat = away[0]
+    return names[seat] if seat < len(names) else clean(lobby.seats[seat].name, 24)
 
 
 CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
@@ -73,7 +109,9 @@ class TableScreenBase(Screen[None]):
         name = seat_to_take_back(session) if session is not None else None
         if session is None or name is None:
             return
-        self.notify(f"asking the table for your seat as {name}…", markup=False, timeout=3)
+        shown = seat_as_shown(session, name)
+        words = f"your seat as {shown}" if shown else "your seat"
+        self.notify(f"asking the table for {words}…", markup=False, timeout=3)
         session.client.sit_down(name)
 
     # A turn clock counts down between the host's reports: tick while one runs.
