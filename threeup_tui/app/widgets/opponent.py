@@ -84,27 +84,34 @@ SEPARATORS = (" │ ", "│")
 class RowStyle:
     """How tight a one-line row is written: which of the ways to write it
     (0: spaced bars and "up", 1: bare bars, 2: the known cards gone, 3: the
-    up cards cut), and whether its down cards have lost their word.  The
-    rows of one table share the tightest look any of them needs
-    (:meth:`at_least`)."""
+    up cards cut), whether its down cards have lost their word, and
+    whether, bare, its name has lost its presence symbol.  The rows of one
+    table share the tightest look any of them needs (:meth:`at_least`)."""
 
     way: int = 0
     down: int = 0  # 1: "▒▒▒", not "down ▒▒▒"
+    name_only: bool = False  # bare bars, and the name without "⚙" or "●"
 
     def at_least(self, other: RowStyle) -> RowStyle:
         """This style, as tight as ``other`` is in its look: the bars and
-        "up", the word "down".  Which cards a row leaves out (ways 2 and
-        3) is each row's own: a row with room keeps its known cards though
-        the next row had to cut its up cards.  So are the presence words
-        and symbols: they differ from seat to seat anyway, and one long
-        name would have taken every bot's "⚙" away."""
-        return RowStyle(max(self.way, min(other.way, 1)), max(self.down, other.down))
+        "up", the word "down", the symbol on tight rows.  Which cards a row
+        leaves out (ways 2 and 3) is each row's own: a row with room keeps
+        its known cards though the next row had to cut its up cards.  So
+        are the presence words, and the symbols on spaced rows: they differ
+        from seat to seat anyway, and one long name would have taken every
+        bot's "⚙ greedy bot" away at 60 columns."""
+        return RowStyle(
+            max(self.way, min(other.way, 1)),
+            max(self.down, other.down),
+            self.name_only or other.name_only,
+        )
 
 
 def _ways(data: OpponentInfo, style: RowStyle) -> list[tuple[str, list[list[Content]]]]:
     """The ways to write a row in play, loosest first, as ``style`` allows."""
     info = data.info
     head = head_forms(data)
+    tight = head[-1:] if style.name_only else head
     hand, down, known = hand_forms(info), _from(down_forms(info), style.down), known_forms(info)
     up = cards_forms(info.face_up, "up")
     bare = cards_forms(info.face_up)  # without "up", then cut short
@@ -113,9 +120,9 @@ def _ways(data: OpponentInfo, style: RowStyle) -> list[tuple[str, list[list[Cont
     gone = [Content.styled("…", MUTED)] if known else []
     return [
         (SEPARATORS[0], [head, hand, up[:1], down, known]),
-        (SEPARATORS[1], [head, hand, bare[:1], down, known]),
-        (SEPARATORS[1], [head, hand, bare[:1], down, gone]),
-        (SEPARATORS[1], [head, hand, bare, down, known]),
+        (SEPARATORS[1], [tight, hand, bare[:1], down, known]),
+        (SEPARATORS[1], [tight, hand, bare[:1], down, gone]),
+        (SEPARATORS[1], [tight, hand, bare, down, known]),
     ]
 
 
@@ -163,7 +170,9 @@ def row_style(data: OpponentInfo, width: int) -> RowStyle:
         len(ways) - 1,
     )
     down = 0 if any(part.strip().startswith("down ") for part in line.split("│")[1:]) else 1
-    return RowStyle(way, down)
+    heads = head_forms(data)
+    name_only = len(heads) > 1 and line.startswith(heads[-1].plain + SEPARATORS[1])
+    return RowStyle(way, down, name_only)
 
 
 def box_lines(data: OpponentInfo, width: int) -> list[Content]:
