@@ -71,7 +71,8 @@ async def test_seats_kept_under_two_names_are_both_shown_and_the_player_chooses(
     tokens.remember("192.0.2.10:47823", "Ann", "table-a", "a" * 32, 1)
     tokens.remember("192.0.2.10:47823", "Cy", "table-a", "c" * 32, 2)
     text, joined = await join_from_the_list("Bo")
-    # One line in the list's cells at 80 columns (it wrapped there): the
-    # seat count goes, as it seats nobody at a game under way.
-    assert "Ana's table  192.0.2.10:47823  playing  your seats: Ann, Cy" in text
+    # One line in the list's cells at 80 columns (it wrapped there), the
+    # seats kept next to the name: the seat count goes, as it seats nobody
+    # at a game under way.
+    assert "Ana's table  your seats: Ann, Cy  192.0.2.10:47823  playing" in text
     assert joined.name == "Bo"  # as typed: the player's to choose

@@ -13,7 +13,7 @@ from text_fit import cut_text, screen_lines
 from textual.widgets import OptionList
 
 from threeup_tui.app.app import StartSpec, create_app
-from threeup_tui.app.screens.join import JoinScreen
+from threeup_tui.app.screens.join import JoinScreen, announcement_prompt
 from threeup_tui.launcher import JoinSettings
 from threeup_tui.netplay.discovery import TableAnnouncement
 
@@ -76,3 +76,21 @@ async def test_rows_are_fitted_again_when_the_terminal_narrows() -> None:
         rows = list_rows(screen)
         assert len(rows) == 2 and rows[0].startswith("Barthol"), rows
         assert "…  192.0.2.10:47823  3/3 free" in rows[0]
+
+
+@pytest.mark.parametrize("cells", [62, 50, 40])
+def test_a_kept_seat_stays_whole_when_the_row_has_no_room(cells: int) -> None:
+    """A table whose game goes on with a room code, at an address as long as
+    an IPv4 one gets, keeping this player's seat: the kept seat is what the
+    row is for, and it stays whole (at 40 cells it was dropped: "Bartholomew…
+    fd00::1234:5678:47823  playing…"); the code, the seats, then the
+    address give way, a "…" saying so, never after the kept name."""
+    table = TableAnnouncement(
+        "203.115.215.125", 47823, "Bartholomew Fitzwilliams's table", 0, 6, True, True, "t"
+    )
+    row = announcement_prompt(table, ["Ann"], cells)
+    assert row.cell_length <= cells, row.plain
+    assert row.plain.startswith("Bartholom") and "  your seat: Ann" in row.plain, row.plain
+    assert not row.plain.endswith("Ann…"), row.plain
+    if cells == 62:
+        assert row.plain.endswith("203.115.215.125:47823  playing…"), row.plain

@@ -56,11 +56,11 @@ def announcement_prompt(ann: Any, kept: Sequence[str] = (), width: int | None = 
     """One found table in a line; every field is untrusted.  ``kept``: the
     names this account keeps a seat under there (its seat waits).
 
-    In ``width`` cells, the row stays one line: it wrapped at 80 columns
-    for a long table name, or with two kept names.  Its words step down
-    first ("3/3 free", "code"), then the table's name is cut at a word with
-    "…", then the kept names: which table, its address, its seats and the
-    player's own seat all stay."""
+    In ``width`` cells the row stays one line: it wrapped at 80 columns for
+    a long table name, or with two kept names.  Its words step down first
+    ("3/3 free", "code"), then the table's name is cut at a word with "…",
+    then the kept names.  Past that, the seats and then the address go (a
+    "…" says so): the list joins the table picked, whatever it shows."""
     name = getattr(ann, "name", None) or getattr(ann, "table_name", None) or "a table"
     full_name = plain(name, "bold", 32)
     names = [full_name]
@@ -68,8 +68,24 @@ def announcement_prompt(ann: Any, kept: Sequence[str] = (), width: int | None = 
         shorter = cut_at_word(full_name, cells)
         if shorter.plain != names[-1].plain:
             names.append(shorter)
-    parts: list[list[Content]] = [names, [Content.styled(announcement_address(ann), MUTED)]]
-    order = [0] * (len(names) - 1)
+    parts: list[list[Content]] = [names]
+    if kept:
+        # "playing" read as no way in for a player whose own seat waits
+        # there (their app closed, their terminal lost).  Next to the name:
+        # at the line's end, a "…" for a word gone after it read as a name cut.
+        words = f"your seat{'s' if len(kept) > 1 else ''}: "
+        seat_names = ", ".join(clean(name, 16) for name in kept)
+        yours = Content.assemble((words, "bold"), plain(seat_names, "bold", 40))
+        forms = [yours]
+        for cells in range(yours.cell_length - 1, len(words) + 4, -1):
+            shorter = cut_at_word(yours, cells, sep=" ,")
+            if shorter.plain != forms[-1].plain:
+                forms.append(shorter)
+        parts.append(forms)
+    address = len(parts)
+    parts.append([Content.styled(announcement_address(ann), MUTED)])
+    order: list[int] = []  # the parts' steps down, in turn (then the rest, the last first)
+    drop = []  # the parts that go first, past their shortest forms
     free, seats = getattr(ann, "free_seats", None), getattr(ann, "seats", None)
     started = getattr(ann, "started", False)
     # Bold, not the warning colour: on the list's highlighted row that
@@ -84,30 +100,29 @@ def announcement_prompt(ann: Any, kept: Sequence[str] = (), width: int | None = 
             parts.append(
                 [Content(f"{free} of {seats} seats free"), Content(f"{free}/{seats} free")]
             )
-        order.insert(0, len(parts) - 1)
+        order.append(len(parts) - 1)
     elif started:
         parts.append([playing])
-    drop = []
     if getattr(ann, "code_required", False):
-        # Asked for on joining: the first part to go when there is no room.
+        # Asked for on joining: the first word to go.
         parts.append([Content("code needed"), Content("code")])
-        order.insert(0, len(parts) - 1)
+        order.append(len(parts) - 1)
         drop.append(len(parts) - 1)
-    if kept:
-        # "playing" read as no way in for a player whose own seat waits
-        # there (their app closed, their terminal lost).
-        words = f"your seat{'s' if len(kept) > 1 else ''}: "
-        seat_names = ", ".join(clean(name, 16) for name in kept)
-        yours = Content.assemble((words, "bold"), plain(seat_names, "bold", 40))
-        forms = [yours]
-        for cells in range(yours.cell_length - 1, len(words) + 4, -1):
-            shorter = cut_at_word(yours, cells, sep=" ,")
-            if shorter.plain != forms[-1].plain:
-                forms.append(shorter)
-        parts.append(forms)
+    # The code, the seats, then the address: the name and the kept seat stay.
+    drop = [*drop, *range(len(parts) - 1, address, -1), address]
+    order += [0] * (len(names) - 1)
     if width is None:
         return Content("  ").join(forms[0] for forms in parts)
-    return fit_parts(parts, width, sep="  ", order=order, drop=drop)
+    drop = list(dict.fromkeys(drop))
+    row = fit_parts(parts, width, sep="  ", order=order, drop=drop)
+    whole = [f"{form.plain}…" for form in parts[1][:1]] if kept else []
+    if whole and row.plain.endswith(whole[0]):
+        # The words after the kept seat went: "your seat: Ann…" read as a
+        # name cut.  A gap before the "…" says it is the rest of the row.
+        spaced = fit_parts(parts, width - 2, sep="  ", order=order, drop=drop)
+        if spaced.plain.endswith(whole[0]):
+            row = spaced[:-1] + Content.styled("  …", MUTED)
+    return row
 
 
 class TableList(OptionList):
