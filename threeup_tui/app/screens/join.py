@@ -174,7 +174,9 @@ class JoinScreen(Screen[None]):
         with VerticalScroll(id="join-form", classes="form"):
             yield Static(Content.styled("Join a table", "bold"), classes="form-title")
             if self.discover is not None:
-                yield Label("Tables on this network (↑ ↓, ⏎ to join):")
+                # Wrapped where narrow: a Label is as wide as its words, and at
+                # 40 columns "join):" went past the form's edge unmarked.
+                yield Static("Tables on this network (↑ ↓, ⏎ to join):", id="found-label")
                 yield TableList(id="found")
                 yield Static(LOOKING, id="found-status")
             with Horizontal(classes="field"):
