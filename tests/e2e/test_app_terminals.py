@@ -115,7 +115,7 @@ def test_a_terminal_of_16_colours_shows_the_cards_in_its_own_colours(
         else:
             assert not set().union(*colours.values()) & set(BASIC.values()), repr(line)
         tmux.keys(name, "q")
-        tmux.wait_for(name, "Leave")
+        tmux.wait_for(name, "Leave this game?")  # the question, not the footer's "q Leave"
         tmux.keys(name, "y")
         tmux.wait_for(name, "Continue your game")  # the start screen: quit from there
         tmux.keys(name, "q")
@@ -143,7 +143,7 @@ def test_the_linux_console_is_sent_only_glyphs_its_font_has(tmux: Tmux) -> None:
         else:
             assert "✓" in screen and outside  # the modern terminal's glyphs, as before
         tmux.keys(name, "q")
-        tmux.wait_for(name, "Leave")
+        tmux.wait_for(name, "Leave this game?")  # the question, not the footer's "q Leave"
         tmux.keys(name, "y")
         tmux.wait_for(name, "Continue your game")
         tmux.keys(name, "q")
