@@ -88,3 +88,18 @@ def numbered_name(name: str, n: int, cells: int = MAX_NAME_CELLS) -> str:
     """``name (n)``, the name cut to make room for the number."""
     suffix = f" ({n})"
     return cut_cells(name, cells - cell_len(suffix)).rstrip() + suffix
+
+
+# "Ann (2)": how the host tells a name from one already seated (distinct_name).
+_TOLD_APART = re.compile(r" \(([2-9]|[1-9][0-9]{1,2})\)$")
+
+
+def seated_as(seat_name: str, name: str) -> bool:
+    """Whether the host may have seated ``name`` as ``seat_name``: that name,
+    or it told apart from one already seated ("Ann (2)", the name cut to
+    make room as :func:`distinct_name` cuts it)."""
+    asked = clean_name(name, "player")
+    if same_name(seat_name, asked):
+        return True
+    told = _TOLD_APART.search(seat_name)
+    return told is not None and same_name(seat_name, numbered_name(asked, int(told.group(1))))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from threeup_tui.names import distinct_name
-from threeup_tui.netplay.tokens import KeptSeat, TokenStore, seated_as
+from threeup_tui.names import distinct_name, seated_as
+from threeup_tui.netplay.tokens import KeptSeat, TokenStore
 
 HOST = "10.0.0.5:47823"
 OTHER = "10.0.0.9:47823"

@@ -48,10 +48,11 @@ from ..client.events import (
     ViewChanged,
     Welcome,
 )
+from ..names import seated_as
 from ..rules import Move, Options, View
 from ..table import TABLE_FULL
 from ..tasks import cancel_and_wait
-from .tokens import KeptSeat, TokenStore, name_key, new_token, seated_as
+from .tokens import KeptSeat, TokenStore, name_key, new_token
 from .wire import (
     CLOSE_HOST_STOPPED,
     REFUSED_FOR_NOW,

@@ -45,13 +45,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..names import clean_name, numbered_name, same_name
+from ..names import clean_name
 from ..paths import confined_guest
 from ..paths import state_dir as state_dir  # where sshdoor.py finds it too
 from ..recordfile import json_of, locked, read_text, set_aside, write_atomic
@@ -69,20 +68,6 @@ def new_token() -> str:
 def name_key(name: str) -> str:
     """Names as the host seats them: the same cleaning, so "Tia " is Tia."""
     return clean_name(name, "player").casefold()
-
-
-_TOLD_APART = re.compile(r" \(([2-9]|[1-9][0-9]{1,2})\)$")
-
-
-def seated_as(seat_name: str, name: str) -> bool:
-    """Whether the host may have seated ``name`` as ``seat_name``: that name,
-    or it told apart from one already seated ("Ann (2)", the name cut to
-    make room as ``names.distinct_name`` cuts it)."""
-    asked = clean_name(name, "player")
-    if same_name(seat_name, asked):
-        return True
-    told = _TOLD_APART.search(seat_name)
-    return told is not None and same_name(seat_name, numbered_name(asked, int(told.group(1))))
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Protocol, cast
 
 from textual import on
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ...names import clean_name, numbered_name, same_name
+from ...names import seated_as
 from ...settings import Settings
 from ..session import ChatLine, Session
 from ..text import clean
@@ -45,9 +44,6 @@ def seat_to_take_back(session: Session) -> str | None:
     return session.client.kept_seat(lobby)
 
 
-_TOLD_APART = re.compile(r" \((\d{1,3})\)$")  # "Ann (2)": the host told two Anns apart
-
-
 def seat_as_shown(session: Session, name: str) -> str | None:
     """The seat kept for ``name`` as the table shows it: "Ann (2)" where the
     host told this Ann from one seated before her (the notice named "Ann",
@@ -57,19 +53,10 @@ def seat_as_shown(session: Session, name: str) -> str | None:
     lobby = session.lobby
     if lobby is None:
         return None
-    asked = clean_name(name, "player")
-
-    def may_be(seat_name: str) -> bool:
-        told = _TOLD_APART.search(seat_name)
-        numbered = told is not None and same_name(
-            seat_name, numbered_name(asked, int(told.group(1)))
-        )
-        return numbered or same_name(seat_name, asked)
-
     away = [
         slot.seat
         for slot in lobby.seats
-        if slot.kind == "human" and not slot.connected and may_be(slot.name)
+        if slot.kind == "human" and not slot.connected and seated_as(slot.name, name)
     ]
     if len(away) != 1:
         return None
