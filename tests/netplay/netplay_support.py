@@ -30,7 +30,16 @@ from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.host import HOST_NET, NetHost
 from threeup_tui.netplay.tokens import TokenStore
 from threeup_tui.netplay.wire import make_hello, view_from_wire, view_to_wire
-from threeup_tui.rules import Move, Record, View, parse_record, record_of, seat_view, verify
+from threeup_tui.rules import (
+    Move,
+    Phase,
+    Record,
+    View,
+    parse_record,
+    record_of,
+    seat_view,
+    verify,
+)
 from threeup_tui.rules.record import start_state
 from threeup_tui.table import Table, TableConfig, TableRunner
 
@@ -634,3 +643,19 @@ def deadline_guard(seconds: float) -> Any:
 
 def python_executable() -> str:
     return sys.executable
+
+
+def play_out_as_bots(table: Table) -> None:
+    """Every seat plays as a greedy bot would (people included), to the end."""
+    state = table.state
+    assert state is not None
+    bot = make_bot("greedy", 3)
+    while state.phase != Phase.OVER:
+        if table.step_bot():
+            continue
+        if state.phase == Phase.SETUP:
+            for i in range(len(table.seats)):
+                if state.setup[i] is None:
+                    table.choose_face_up(i, bot.choose_face_up(seat_view(state, i)))
+        else:
+            table.submit(state.seat, bot.choose_move(seat_view(state, state.seat)))

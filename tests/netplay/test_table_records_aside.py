@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netplay_support import start_bot_process, start_host_process, verify_cli
+from netplay_support import play_out_as_bots, start_bot_process, start_host_process, verify_cli
 
-from threeup_tui.bots import make_bot
 from threeup_tui.netplay.run import _host_games
-from threeup_tui.rules import Phase, record_of, seat_view, verify
+from threeup_tui.rules import record_of, verify
 from threeup_tui.table import Table, TableConfig, open_table
 
 ReadOnly = Callable[[Path], AbstractContextManager[None]]
@@ -42,22 +41,6 @@ def play_out(table: Table) -> dict[str, Any]:
         pass
     assert table.state is not None and table.state.over
     return json.loads(json.dumps(record_of(table.state).to_json()))
-
-
-def play_out_for_everyone(table: Table) -> None:
-    """The people play as the bots do, to the end."""
-    state = table.state
-    assert state is not None
-    bot = make_bot("greedy", 3)
-    while state.phase != Phase.OVER:
-        if table.step_bot():
-            continue
-        if state.phase == Phase.SETUP:
-            for i in range(len(table.seats)):
-                if state.setup[i] is None:
-                    table.choose_face_up(i, bot.choose_face_up(seat_view(state, i)))
-        else:
-            table.submit(state.seat, bot.choose_move(seat_view(state, state.seat)))
 
 
 def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_journal(
@@ -218,7 +201,7 @@ def test_the_apps_host_is_told_where_its_record_went(
     table.subscribe("hal", 0, lambda event: told.append(getattr(event, "text", "")))
     table.start(0)
     with read_only(folder):
-        play_out_for_everyone(table)
+        play_out_as_bots(table)
     aside = state_dir / "records-aside" / "party-1.json"
     assert table.kept_records == [aside]
     assert [line for line in told if "record" in line] == [

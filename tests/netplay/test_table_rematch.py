@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from netplay_support import play_out_as_bots
 
 from threeup_tui.netplay.run import _host_games
 from threeup_tui.recordfile import read_json
@@ -42,29 +43,10 @@ def headless(tmp_path: Path, **config: object) -> tuple[Table, FakeClock]:
     return table, clock
 
 
-def play_out(table: Table) -> None:
-    """Everyone plays as the bot would (the timer is off), to the end."""
-    state = table.state
-    assert state is not None
-    from threeup_tui.bots import make_bot
-    from threeup_tui.rules import seat_view
-
-    bot = make_bot("greedy", 3)
-    while state.phase != Phase.OVER:
-        if table.step_bot():
-            continue
-        if state.phase == Phase.SETUP:
-            for i in range(len(table.seats)):
-                if state.setup[i] is None:
-                    table.choose_face_up(i, bot.choose_face_up(seat_view(state, i)))
-        else:
-            table.submit(state.seat, bot.choose_move(seat_view(state, state.seat)))
-
-
 def test_the_next_game_starts_when_every_connected_person_has_asked(tmp_path: Path) -> None:
     table, clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     lobby = table.lobby(0)
     assert lobby.rematch == "vote" and lobby.rematch_votes == () and lobby.game_number == 1
     table.rematch(0)
@@ -87,7 +69,7 @@ def test_a_vote_from_a_seat_number_that_names_no_seat_is_refused(tmp_path: Path,
     tests/seats/test_table_stateful.py.)"""
     table, _clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     lines = len(table.chat_log)
     with pytest.raises(TableError, match=f"there is no seat {seat + 1}$"):
         table.rematch(seat)
@@ -98,7 +80,7 @@ def test_a_vote_from_a_seat_number_that_names_no_seat_is_refused(tmp_path: Path,
 def test_a_player_who_left_does_not_hold_up_the_next_game(tmp_path: Path) -> None:
     table, clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     table.disconnect(1)
     clock.now += REMATCH_PAUSE
@@ -112,7 +94,7 @@ def test_a_network_bot_always_agrees(tmp_path: Path) -> None:
     slot = table.lobby().seats[1]
     assert (slot.kind, slot.bot_level, slot.connected) == ("bot", "greedy", True)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     clock.now += REMATCH_PAUSE
     table.check_timers()
@@ -124,7 +106,7 @@ def test_a_person_marked_away_must_ask_too(tmp_path: Path) -> None:
     the next game waits for them (or for --rematch-after)."""
     table, clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     seat = table.seats[1]
     seat.away, seat.bot = True, table._stand_in(1)  # as three time-outs leave it
     table.rematch(0)
@@ -147,7 +129,7 @@ def test_a_table_whose_players_are_all_away_deals_no_next_game(tmp_path: Path) -
     for i in (0, 1):
         seat = table.seats[i]
         seat.away, seat.bot = True, table._stand_in(i)  # as three time-outs leave it
-    play_out(table)
+    play_out_as_bots(table)
     for _ in range(3):
         clock.now += 3600
         table.check_timers()
@@ -164,7 +146,7 @@ def test_a_table_whose_players_are_all_away_deals_no_next_game(tmp_path: Path) -
 def test_rematch_after_starts_the_next_game_anyway(tmp_path: Path) -> None:
     table, clock = headless(tmp_path, rematch_after=30.0)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     assert table.lobby().rematch_after == 30.0
     clock.now += 29.9
     assert table.check_timers() == pytest.approx(0.1)
@@ -182,7 +164,7 @@ def test_rematch_after_0_still_leaves_a_moment_to_see_the_result(tmp_path: Path)
     processes).  The next game waits the pause everyone gets."""
     table, clock = headless(tmp_path, rematch_after=0.0)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.check_timers()
     assert table.game_number == 1
     clock.now += REMATCH_PAUSE - 0.01
@@ -209,7 +191,7 @@ async def test_a_dedicated_host_logs_each_game_as_it_ended(
         host = asyncio.create_task(_host_games(table, stop))
         for number in (1, 2, 3):
             table.start(None)
-            play_out(table)
+            play_out_as_bots(table)
             assert table.state is not None
             ended.append(f"game {number} over: {table.result_words(table.state)}; "
                          f"record in {tmp_path / f'party-{number}.json'}")  # fmt: skip
@@ -222,11 +204,11 @@ def test_the_last_of_games_n_offers_no_rematch(tmp_path: Path) -> None:
     table, _clock = headless(tmp_path, games=2)
     table.start(None)
     assert table.lobby().rematch == "vote" and table.lobby().games == 2
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     table.rematch(1)
     table.start(None)  # what the pause would do
-    play_out(table)
+    play_out_as_bots(table)
     assert table.lobby().rematch == "none"
     with pytest.raises(TableError, match="plays 2 games, and that was the last"):
         table.rematch(0)
@@ -235,7 +217,7 @@ def test_the_last_of_games_n_offers_no_rematch(tmp_path: Path) -> None:
 def test_a_closing_table_offers_no_rematch(tmp_path: Path) -> None:
     table, _clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.close("the host closed the table")
     assert table.lobby().rematch == "none"
     with pytest.raises(TableError, match="the host closed the table"):
@@ -247,7 +229,7 @@ def test_a_table_with_a_host_seat_leaves_the_rematch_to_the_host(tmp_path: Path)
     table.seat_human("host", "h" * 32, host=True)
     table.add_bot(None, "greedy")
     table.start(0)
-    play_out(table)
+    play_out_as_bots(table)
     assert table.lobby().rematch == "host"
     table.rematch(0)
     assert table.game_number == 2
@@ -257,7 +239,7 @@ def test_every_finished_game_is_kept_beside_the_journal_and_verifies(tmp_path: P
     table, _clock = headless(tmp_path)
     for _game in range(3):
         table.start(None)
-        play_out(table)
+        play_out_as_bots(table)
     kept = [tmp_path / f"party-{n}.json" for n in (1, 2, 3)]
     assert table.kept_records == kept
     records = [read_json(path) for path in kept]
@@ -272,7 +254,7 @@ def test_every_finished_game_is_kept_beside_the_journal_and_verifies(tmp_path: P
 def test_a_resumed_finished_game_waits_for_the_next_one(tmp_path: Path) -> None:
     table, _clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     later = FakeClock()
     # --rematch-after given with --resume: an override of the saved setting.
     resumed = Table.resume(tmp_path / "party.json", {"rematch_after": 5.0}, clock=later)
@@ -296,7 +278,7 @@ def test_a_vote_for_the_next_game_survives_a_crash(tmp_path: Path) -> None:
     twice, nor does a vote from the file count for a seat a bot plays."""
     table, _clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     later = FakeClock()
     resumed = Table.resume(tmp_path / "party.json", clock=later)  # nothing saved at the kill
@@ -317,7 +299,7 @@ def test_a_player_back_before_the_pause_ends_is_asked_too(tmp_path: Path) -> Non
     bob in without his asking."""
     table, clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     table.disconnect(1)
     assert table.rematch_at == clock.now + REMATCH_PAUSE
@@ -342,7 +324,7 @@ def test_after_a_resume_the_first_back_does_not_start_the_game_for_the_rest(
     table, _clock = headless(tmp_path)
     table.set_network_bot(0, "greedy")  # ann's seat is a network bot
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     later = FakeClock()
     resumed = Table.resume(tmp_path / "party.json", clock=later)
     resumed.seat_human("ann", "a" * 32)  # the network bot reconnects first
@@ -360,7 +342,7 @@ def test_after_a_resume_the_first_back_does_not_start_the_game_for_the_rest(
 def test_rematch_after_still_counts_once_a_pause_is_called_off(tmp_path: Path) -> None:
     table, clock = headless(tmp_path, rematch_after=30.0)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     table.rematch(0)
     table.disconnect(1)  # the pause begins
     clock.now += 0.5
@@ -377,7 +359,7 @@ def test_votes_in_a_table_file_that_name_no_person_count_for_nobody(
 ) -> None:
     table, _clock = headless(tmp_path)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     file = tmp_path / "party.json.table"
     data = json.loads(file.read_text())
     data["votes"] = votes
@@ -394,7 +376,7 @@ def test_with_nobody_here_the_bots_deal_no_next_game(tmp_path: Path) -> None:
     table.start(None)
     table.disconnect(0)
     table.disconnect(1)
-    play_out(table)
+    play_out_as_bots(table)
     assert table.state is not None and table.state.over
     for _ in range(3):
         clock.now += 3600
@@ -417,7 +399,7 @@ def test_a_network_bot_deals_no_next_game_while_a_persons_seat_waits(tmp_path: P
     table.set_network_bot(1, "greedy")  # bob's seat is a network bot
     table.start(None)
     table.disconnect(0)
-    play_out(table)
+    play_out_as_bots(table)
     for _ in range(3):
         clock.now += 3600
         table.check_timers()
@@ -437,7 +419,7 @@ def test_network_bots_alone_play_on(tmp_path: Path) -> None:
     table.set_network_bot(0, "greedy")
     table.set_network_bot(1, "random")
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     clock.now += REMATCH_PAUSE
     table.check_timers()
     assert table.game_number == 2
@@ -452,7 +434,7 @@ def test_the_tables_lines_read_right_when_they_name_you(tmp_path: Path) -> None:
     table.seat_human("you", "a" * 32)
     table.seat_human("ann", "b" * 32)
     table.start(None)
-    play_out(table)
+    play_out_as_bots(table)
     state = table.state
     assert state is not None and state.winner == 0  # this seed's deal: "you" wins
     assert table.chat_log[-1].text == "you won"
