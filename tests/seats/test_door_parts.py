@@ -181,8 +181,8 @@ async def test_a_session_that_fails_tells_its_player_in_a_line(
 
 
 def test_a_new_seat_word_is_never_one_a_watcher_holds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A keyless watcher's word is kept only once its player sits down, and
-    a new word was checked only against those kept and the seats: two
+    """A keyless watcher's word is not kept once the kept words' bound has
+    let it go, and a new word was checked only against those kept and the seats: two
     watchers could get one word, one identity, and whichever sat down
     second (s, when a seat opened) took the first one's seat over."""
     from threeup_tui import sshdoor
