@@ -3,8 +3,10 @@
 No Textual here.  Each finished game you played (against bots, at a table
 you hosted, or at one you joined) is one row of ``games`` and one row of
 ``seats`` per seat; its record file, when there is one, is kept beside the
-database in ``records/``.  Seats are 0-based here, as in records; places
-are 1-based, as people count them.
+database in ``records/`` (or, while records/ cannot take it, where it waits
+in the state dir: :mod:`.pendinggames` moves it in later, the row with it:
+:meth:`History.records_in`, :meth:`History.move_record`).  Seats are
+0-based here, as in records; places are 1-based, as people count them.
 
 A game at a network table has an identity: the table's id and its game
 number there.  A game is kept once per identity and seat, whichever app of
@@ -220,10 +222,11 @@ class History:
     def __init__(self, path: Path | None = None, enabled: bool | None = None) -> None:
         self.path = path or data_dir() / HISTORY_FILE
         self.enabled = (not confined_guest()) if enabled is None else enabled
-        # Whether the player knows that records/ cannot take a game's record:
-        # every game meets the same directory, and a line after each of them
-        # said nothing new.  Told again only once a record has gone in since.
-        self._record_trouble_told = False
+        # What the player knows of records/ not taking a game's record (its
+        # record waits elsewhere, or was not kept at all): every game meets
+        # the same directory, and a line after each of them said nothing
+        # new.  Each told again only once a record has gone in since.
+        self._record_trouble_told: set[str] = set()
         self._told_lock = threading.Lock()  # games are added from worker threads
 
     @classmethod
@@ -260,20 +263,48 @@ class History:
             path = self.new_record_path()
             why = write(path)
             if why is None:
-                self._record_trouble_told = False  # records/ takes them again
+                with self._told_lock:  # records/ takes them again: the next trouble is news
+                    self._record_trouble_told.clear()
                 return path, None
             if not os.path.lexists(path):
                 break  # refused for another reason: that is the answer
         return None, why
 
-    def record_trouble_news(self) -> bool:
-        """Whether a game counted without its record (records/ could not
-        take it) is news to tell: the first such game since records/ last
-        took one, not each game after it."""
+    def record_trouble_news(self, kind: str) -> bool:
+        """Whether a game whose record records/ could not take is news to
+        tell, of its ``kind`` ("waits": its record waits elsewhere; "not
+        kept": it has none): the first of that kind since records/ last took
+        a record, not each game after it.  Kinds apart: a record lost is
+        news after records that only wait."""
         with self._told_lock:
-            news = not self._record_trouble_told
-            self._record_trouble_told = True
+            news = kind not in self._record_trouble_told
+            self._record_trouble_told.add(kind)
         return news
+
+    def records_in(self, folder: Path) -> list[tuple[int, str]]:
+        """The games whose record is a file in ``folder`` (a record waiting
+        there for records/): (row id, record), oldest first."""
+        if not self.enabled or not self._there():
+            return []
+        prefix = f"{folder}{os.sep}"
+        with self._connect(create=False) as db:
+            rows = db.execute(
+                "SELECT id, record FROM games WHERE typeof(record) = 'text'"
+                " AND substr(record, 1, ?) = ? ORDER BY id",
+                (len(prefix), prefix),
+            ).fetchall()
+        return [(int(game_id), record) for game_id, record in rows if Path(record).parent == folder]
+
+    def move_record(self, game_id: int, was: str, now: str) -> bool:
+        """Game ``game_id``'s record is ``now`` if it was ``was``: whether it
+        was (another app of the account may have moved it first)."""
+        if not self.enabled:
+            raise HistoryError("this session keeps no history")
+        with locked(self.path), self._connect(create=True) as db:
+            cursor = db.execute(
+                "UPDATE games SET record = ? WHERE id = ? AND record = ?", (now, game_id, was)
+            )
+            return cursor.rowcount == 1
 
     # ------------------------------------------------------------ writing
     def add(self, game: FinishedGame) -> tuple[int | None, str | None]:

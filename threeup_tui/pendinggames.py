@@ -19,11 +19,15 @@ record is kept here too, beside the games kept aside (``record-*.json``,
 written as they are: atomically, yours alone), and moved into
 ``records/`` as its game is added.  If ``records/`` cannot take it even
 then (the history writable again, its records/ not), the game is counted
-without it, as a game ending then would be, and the player is told (once
-while records/ stays so: :meth:`History.record_trouble_news`).  A record
-here that no game names (the app died between keeping it and keeping its
-game) is removed when the games kept aside are next read, once it is old
-enough not to be a running app's (:func:`remove_stray_records`).
+with its record still here, named by its row (it replays from here), and
+the player is told where it waits (once while records/ stays so:
+:meth:`History.record_trouble_news`).  Such records go into ``records/``,
+their rows with them, whenever the games kept aside are next read and
+records/ can take them (:func:`place_waiting_records`).  A record here
+that neither a game here nor a row of the history names (the app died
+between keeping it and keeping its game) is removed when the games kept
+aside are next read, once it is old enough not to be a running app's
+(:func:`remove_stray_records`).
 
 A pending file that cannot be read (changed by hand, cut short) is moved
 aside (``NAME.damaged``) with a line for the player, never a traceback.
@@ -52,6 +56,7 @@ from .rules.state import MAX_PLAYERS, MIN_PLAYERS
 PENDING_DIR = "pending-games"
 PENDING_FORMAT = "threeup-pending-game/1"
 RECORD_NOT_KEPT = "Your games: the game's record could not be kept"
+RECORD_WAITS = "Your games: the game's record waits in"
 RECORD_PREFIX = "record-"  # a record kept here: never "game-*.json", which is a pending game
 RECORD_STAMP = "%Y%m%d-%H%M%S-%f"  # UTC, when the record was kept here
 # A record kept here, by the very name keep_record_aside gives it: no other
@@ -71,6 +76,13 @@ def pending_dir() -> Path:
 def record_not_kept(why: object) -> str:
     """The line for a game counted without its record, ``why`` the reason."""
     return f"{RECORD_NOT_KEPT}: {why}; the game is counted without it"
+
+
+def record_waits(folder: Path, why: object) -> str:
+    """The line for a game counted with its record waiting in ``folder``:
+    where first, why after (a status line cut at its second line cut
+    "it goes into records/ when it can" off the end)."""
+    return f"{RECORD_WAITS} {folder} until records/ can take it ({why})"
 
 
 def count_game(
@@ -95,9 +107,9 @@ def count_game(
             # as Python's "Not a directory", which named no path.
             why_not = not_a_directory(folder or pending_dir()) or why.strerror or why
             return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
-        remove_stray_records(folder)
+        remove_stray_records(history, folder)
         return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
-    remove_stray_records(folder)
+    remove_stray_records(history, folder)
     return game_id, [*lines, *added]
 
 
@@ -120,13 +132,19 @@ def keep_record_aside(
 def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int | None, list[str]]:
     """``history.add(game)``, a record kept here moved into ``records/``
     first: its row id, and the lines to tell.  A record that cannot go
-    there (the history writable, records/ not) is not kept: the game is
-    counted without it, as a game ending then is, and said so."""
+    there (the history writable, records/ not) stays here, named by the
+    row, until it can (:func:`place_waiting_records`), and the player is
+    told where it waits."""
     here = _record_kept_here(game, folder)
     placed, why, gone = (None, None, False) if here is None else _copy_to_records(history, here)
-    row = game if here is None else replace(game, record=None if placed is None else str(placed))
+    if here is None:
+        record = game.record
+    elif placed is not None:
+        record = str(placed)
+    else:  # waits here; or, gone (removed, changed by hand), there is none to name
+        record = None if gone else str(here)
     try:
-        game_id, note = history.add(row)
+        game_id, note = history.add(replace(game, record=record))
     except HistoryError:
         if placed is not None:
             with contextlib.suppress(OSError):  # the game and its record wait here, as they were
@@ -135,14 +153,22 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
     lines = [note] if note else []
     if here is None:
         return game_id, lines
-    with contextlib.suppress(OSError):
-        here.unlink(missing_ok=True)  # in records/ now, or not kept
-        if game_id is None and placed is not None:  # kept already, with its own record
-            placed.unlink(missing_ok=True)
-    # A record gone from here is this game's news alone: records/ may take
-    # the next one, and a records/ that cannot is told when it first fails.
-    if placed is None and (gone or history.record_trouble_news()):  # once, not every game
+    if game_id is None:
+        # Kept already, with its own record: this copy is not needed.  The
+        # one here is left to remove_stray_records, which keeps it if the
+        # row names it (this game added before, its record waiting, and
+        # the app gone before its pending file went).
+        with contextlib.suppress(OSError):
+            if placed is not None:
+                placed.unlink(missing_ok=True)
+        return game_id, lines
+    if placed is not None or gone:
+        with contextlib.suppress(OSError):
+            here.unlink(missing_ok=True)  # in records/ now, or not kept
+    if gone:  # this game's news alone: it says nothing of records/
         lines.append(record_not_kept(why))
+    elif placed is None and history.record_trouble_news("waits"):  # once, not every game
+        lines.append(record_waits(here.parent, why))
     return game_id, lines
 
 
@@ -203,12 +229,14 @@ def add_pending_games(
     """Add every game kept aside to the history, oldest first, each file
     removed once its game is in; the lines to tell the player.  A history
     still not writable leaves them all for the next time, unsaid (the
-    player was told as each was kept).  Then, with ``remove_strays``, the
-    records kept here that no game names go (:func:`remove_stray_records`)."""
+    player was told as each was kept).  Then the records waiting here for
+    records/ go there if they can (:func:`place_waiting_records`), and,
+    with ``remove_strays``, those nothing names (:func:`remove_stray_records`)."""
     if not history.enabled:
         return []
     lines: list[str] = []
     added = 0
+    stopped = False  # the history cannot be written now
     for path in pending_games(folder):
         try:
             game = _from_json(read_json(path))
@@ -221,6 +249,7 @@ def add_pending_games(
         try:
             game_id, said = _add(history, game, folder)
         except HistoryError:
+            stopped = True
             break
         lines.extend(said)
         # Its record (if any) is the row's now: only the pending file goes.
@@ -235,18 +264,61 @@ def add_pending_games(
         lines.insert(
             0, f"Your games: {games} kept while the history could not be written {verb} added now"
         )
+    if not stopped:
+        lines.extend(place_waiting_records(history, folder))
     if remove_strays:
-        remove_stray_records(folder)
+        remove_stray_records(history, folder)
     return lines
 
 
-def remove_stray_records(folder: Path | None = None, now: datetime | None = None) -> list[Path]:
-    """Remove the records kept here that no game kept here names, kept
-    more than STRAY_RECORD_AGE ago: an app that died between keeping a
-    game's record here and keeping the game itself left one that nothing
-    would ever read or remove.  Only files by the names keep_record_aside
-    gives, and none while a game file here cannot be read (it may name
-    one).  A game set aside as damaged keeps its record.  The ones removed."""
+def place_waiting_records(history: History, folder: Path | None = None) -> list[str]:
+    """Move each record that waits here for its game's row (records/ could
+    not take it when the game was added) into ``records/``, the row with
+    it, oldest first, while records/ takes them; the lines to tell."""
+    folder = folder or pending_dir()
+    try:
+        here = {path.name for path in folder.iterdir() if _RECORD_NAME.fullmatch(path.name)}
+        waiting = history.records_in(folder) if here else []
+    except (OSError, HistoryError):
+        return []  # nothing here, or a history that cannot be read: next time
+    moved = 0
+    for game_id, record in waiting:
+        path = Path(record)
+        if path.name not in here:
+            continue  # gone (removed by hand): its row says so, nothing to move
+        placed, _why, gone = _copy_to_records(history, path)
+        if placed is None:
+            if gone:
+                continue
+            break  # records/ cannot take them yet: all wait, unsaid (told as they came)
+        try:
+            ours = history.move_record(game_id, record, str(placed))
+        except HistoryError:
+            with contextlib.suppress(OSError):  # the row still names the one here
+                placed.unlink(missing_ok=True)
+            break
+        with contextlib.suppress(OSError):
+            # Not ours: another app of the account moved it first, and
+            # removes the one here; this copy is not needed.
+            (path if ours else placed).unlink(missing_ok=True)
+        moved += ours
+    if not moved:
+        return []
+    records = "1 game record" if moved == 1 else f"{moved} game records"
+    verb = "is" if moved == 1 else "are"
+    return [f"Your games: {records} that waited in {folder} {verb} in {history.records_dir} now"]
+
+
+def remove_stray_records(
+    history: History, folder: Path | None = None, now: datetime | None = None
+) -> list[Path]:
+    """Remove the records kept here that neither a game kept here nor a
+    row of ``history`` names, kept more than STRAY_RECORD_AGE ago: an app
+    that died between keeping a game's record here and keeping the game
+    itself left one that nothing would ever read or remove.  Only files by
+    the names keep_record_aside gives, and none while a game file here or
+    the history cannot be read (either may name one).  A game set aside as
+    damaged keeps its record, as a row whose record waits here does."""
     folder = folder or pending_dir()
     cutoff = (now or datetime.now(UTC)) - STRAY_RECORD_AGE
     try:
@@ -256,9 +328,16 @@ def remove_stray_records(folder: Path | None = None, now: datetime | None = None
         named = "".join(read_text(path) for path in folder.glob("game-*")) if records else ""
     except (OSError, ValueError):
         return []
+    old = [r for r in records if r.name not in named and _kept_before(r, cutoff)]
+    try:
+        # Read after the game files: a game added from its file in between
+        # (its file gone, its row there) is named by one or the other.
+        rows = {Path(record).name for _id, record in history.records_in(folder)} if old else set()
+    except HistoryError:
+        return []
     removed = []
-    for record in records:
-        if record.name in named or not _kept_before(record, cutoff):
+    for record in old:
+        if record.name in rows:
             continue
         with contextlib.suppress(OSError):
             record.unlink()
@@ -384,6 +463,8 @@ __all__ = [
     "keep_record_aside",
     "pending_dir",
     "pending_games",
+    "place_waiting_records",
     "record_not_kept",
+    "record_waits",
     "remove_stray_records",
 ]

@@ -48,7 +48,7 @@ from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, Vie
 from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.paths import tables_dir
-from threeup_tui.pendinggames import keep_aside, pending_games
+from threeup_tui.pendinggames import RECORD_WAITS, keep_aside, pending_dir, pending_games
 from threeup_tui.rules import Options, Phase, seat_view
 from threeup_tui.settings import Settings, SettingsFile, settings_path
 from threeup_tui.table import check_resumable
@@ -805,7 +805,8 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
 ) -> None:
     """The history's own copy of the record failed into a "Not allowed:
     cannot save ..." pop-up the player never asked for, and the row then
-    read "gone".  The game is counted without its record, said once."""
+    read "gone".  The game is counted, its record waiting in pending-games/
+    (said once, and where), and the row names it there: no "gone" row."""
     history = History()
     history.records_dir.mkdir(parents=True)
     app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
@@ -817,10 +818,11 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
             await pilot.pause(0.5)
             assert not any(n.startswith("Not allowed") for n in said), said
             (line,) = [n for n in said if "record" in n]
-            assert line.startswith("Your games: the game's record could not be kept: cannot save")
-            assert line.endswith("the game is counted without it") and "\n" not in line
+            where = f"{RECORD_WAITS} {pending_dir()} until records/ can take it (cannot save"
+            assert line.startswith(where) and line.endswith(")") and "\n" not in line, line
     (game,) = history.games()
-    assert game.record is None  # no "gone" row pointing at a file never written
+    assert game.record is not None and Path(game.record).is_file()
+    assert Path(game.record).parent == pending_dir()
     assert list(history.records_dir.iterdir()) == []
 
 

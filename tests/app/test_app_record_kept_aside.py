@@ -13,13 +13,18 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from app_helpers import fast_launcher, notes_heard, wait_for
-from test_app_home import games_now, play_a_game
+from app_helpers import fast_launcher, notes_heard, screen_text, wait_for
+from test_app_home import games_now, on, play_a_game
+from textual.pilot import Pilot
 
-from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
+from threeup_tui.app.screens.replay import ReplayScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.history import History
-from threeup_tui.pendinggames import pending_dir, pending_games
+from threeup_tui.pendinggames import RECORD_WAITS, pending_dir, pending_games
 from threeup_tui.recordfile import load_record
 
 
@@ -50,12 +55,21 @@ async def test_a_game_kept_aside_keeps_its_record_and_is_replayed_once_added(
     assert list(pending_dir().iterdir()) == []
 
 
-async def test_a_records_dir_that_cannot_be_written_is_told_once_for_a_table() -> None:
+async def play_again(app: ThreeUpApp, pilot: Pilot[int], games: int) -> None:
+    """From the game-over box, a rematch played to its end, counted as the ``games``th."""
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    await asyncio.sleep(REMATCH_GRACE)  # the button ignores a press that early
+    await pilot.press("r")
+    await play_a_game(app, pilot)
+    await wait_for(pilot, lambda: len(games_now()) == games, timeout=20)
+
+
+async def test_records_that_records_cannot_take_wait_replay_and_go_in_later() -> None:
     """The history writable, its records/ not (a file in its place): each
-    game is counted without its record, and the player was told so after
-    every game ("the game's record could not be kept ..."), where once a
-    table was said before records kept aside came in.  Two real games, one
-    line; the rows are there, without records."""
+    game was counted without its record, the record that waited in
+    pending-games/ deleted.  Two real games: one line, saying where the
+    records wait; "Your games" replays them from there; and once records/
+    can take them, opening "Your games" moves them in, and says so."""
     history = History()
     history.path.parent.mkdir(parents=True)
     history.records_dir.write_text("a file where records/ should be")
@@ -64,14 +78,41 @@ async def test_a_records_dir_that_cannot_be_written_is_told_once_for_a_table() -
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await play_a_game(app, pilot)
         await wait_for(pilot, lambda: len(games_now()) == 1, timeout=20)
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await asyncio.sleep(REMATCH_GRACE)  # the button ignores a press that early
-        await pilot.press("r")
-        await play_a_game(app, pilot)
-        await wait_for(pilot, lambda: len(games_now()) == 2, timeout=20)
+        await play_again(app, pilot, 2)
         await pilot.pause(0.3)
-    told = [line for line in said if "counted without it" in line]
-    assert len(told) == 1, said
-    assert told[0].startswith("Your games: the game's record could not be kept: cannot keep")
-    assert [row.record for row in history.games()] == [None, None]
-    assert list(pending_dir().iterdir()) == []  # no record left waiting for nothing
+        told = [line for line in said if "record" in line]
+        assert told == [
+            f"{RECORD_WAITS} {pending_dir()} until records/ can take it (cannot keep records"
+            f" in {history.records_dir}: {history.records_dir} is a file, not a directory)"
+        ], said
+        rows = history.games()
+        assert [Path(row.record or "").parent for row in rows] == [pending_dir()] * 2
+        app.leave_table()
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await pilot.pause(0.3)
+        assert screen_text(app).count("⏎ replay") == 3  # the title's "⏎ replays", and both rows
+        await pilot.press("enter")  # the newest game, its record still waiting
+        await wait_for(pilot, lambda: on(app, ReplayScreen))
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.last == rows[0].moves
+        await pilot.press("q")
+        await wait_for(pilot, lambda: on(app, StatsScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        history.records_dir.unlink()  # records/ can be made again
+        said.clear()
+        app.post_message(StatsRequested())
+        await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+        await wait_for(pilot, lambda: any("waited" in line for line in said))
+        assert said == [
+            f"Your games: 2 game records that waited in {pending_dir()} are in"
+            f" {history.records_dir} now"
+        ]
+        await pilot.pause(0.3)
+        assert screen_text(app).count("⏎ replay") == 3
+    for row in history.games():
+        assert row.record is not None and Path(row.record).parent == history.records_dir
+        assert len(load_record(row.record).moves) == row.moves  # the whole game, to replay
+    assert list(pending_dir().iterdir()) == []

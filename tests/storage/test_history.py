@@ -249,6 +249,21 @@ def test_a_record_refused_for_another_reason_is_not_tried_again() -> None:
     assert (kept, why) == (None, "no space left") and len(tried) == 1
 
 
+def test_record_trouble_is_news_once_a_kind_until_records_takes_one_again() -> None:
+    """Each kind of trouble (records waiting elsewhere, records not kept
+    at all) is told once while it lasts: a record lost is news after
+    records that only waited, and both are news again once records/ has
+    taken a record since."""
+    history = History()
+    assert history.record_trouble_news("waits")
+    assert not history.record_trouble_news("waits")
+    assert history.record_trouble_news("not kept")  # a loss is never hushed by a wait
+    assert not history.record_trouble_news("not kept")
+    kept, _ = history.keep_record(lambda path: write_atomic(path, "{}\n", new=True))
+    assert kept is not None
+    assert history.record_trouble_news("waits") and history.record_trouble_news("not kept")
+
+
 # ---------------------------------------------------------------- bad files
 def test_a_file_that_is_not_a_database_is_one_line_then_kept_aside() -> None:
     history = History()

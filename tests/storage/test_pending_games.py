@@ -19,6 +19,7 @@ import pytest
 from threeup_tui.history import FinishedGame, History, SeatEntry
 from threeup_tui.pendinggames import (
     KEPT_ASIDE,
+    RECORD_WAITS,
     add_pending_games,
     count_game,
     keep_record_aside,
@@ -272,22 +273,77 @@ def test_a_record_kept_aside_waits_while_the_history_is_still_locked() -> None:
     assert list(pending_dir().iterdir()) == []
 
 
-def test_a_record_that_records_cannot_take_when_the_game_is_added_is_said_not_kept() -> None:
+def test_a_record_that_records_cannot_take_waits_with_its_game_until_it_can() -> None:
     """The history writable, records/ not (a file in its place): the game
-    is counted at once, without its record, as a game ending then is, and
-    the record kept aside for it is not left behind."""
+    was counted without its record, and the record that sat safely in
+    pending-games/ was deleted.  The game is counted at once, its row
+    naming the record where it waits (it replays from there), the player
+    told once where; no hour's sweep removes it; and once records/ can
+    take it (a later start of the app), it moves there, its row with it."""
     history = History()
     history.add(game(1))
     history.records_dir.write_text("a file where records/ should be")
     ended = hosted_game_ending_now(history)
-    assert ended.record is not None  # kept aside, for a moment
+    assert ended.record is not None and Path(ended.record).parent == pending_dir()
     game_id, lines = count_game(history, ended)
     assert game_id is not None and game_id > 0 and pending_games() == []
     (line,) = lines
-    assert line.startswith("Your games: the game's record could not be kept: cannot keep records")
-    assert line.endswith("the game is counted without it") and "\n" not in line
-    assert history.games()[0].record is None  # no row pointing at a file that will go
+    where = f"{RECORD_WAITS} {pending_dir()} until records/ can take it (cannot keep records in"
+    assert line.startswith(where) and line.endswith(")") and "\n" not in line, line
+    assert history.games()[0].record == ended.record  # the row names it: "Your games" replays it
+    assert Path(ended.record).read_text() == RECORD_TEXT
+    later = hosted_game_ending_now(history)
+    assert count_game(history, later)[1] == []  # said once while records/ stays so
+    in_two_hours = datetime.now(UTC) + timedelta(hours=2)
+    assert remove_stray_records(history, now=in_two_hours) == []  # named by rows: not strays
+    waiting = sorted(pending_dir().glob("record-*.json"))
+    assert waiting == sorted(Path(g.record or "") for g in (ended, later))
+    history.records_dir.unlink()
+    again = History()  # a later start of the app
+    assert add_pending_games(again) == [
+        f"Your games: 2 game records that waited in {pending_dir()} are in {again.records_dir} now"
+    ]
+    rows = history.games()
+    for row in rows[:2]:
+        assert row.record is not None and Path(row.record).parent == again.records_dir
+        assert Path(row.record).read_text() == RECORD_TEXT
+    assert rows[2].record is None  # the first game, kept before any of this, had none
     assert list(pending_dir().iterdir()) == []
+    assert add_pending_games(again) == []  # once
+    assert len(list(again.records_dir.iterdir())) == 2
+
+
+def test_a_waiting_record_is_kept_when_its_game_is_read_again_after_a_crash() -> None:
+    """The app died after adding a kept game (its record waiting, named by
+    the row) and before removing its file: read again, the game is kept
+    already, and its record, the row's, must stay."""
+    history = History()
+    history.add(game(1))
+    history.records_dir.write_text("a file where records/ should be")
+    ended = hosted_game_ending_now(history)
+    with held(history):
+        count_game(history, ended)
+    (kept,) = pending_games()
+    copy = kept.read_bytes()
+    add_pending_games(history)
+    kept.write_bytes(copy)  # as if the app had died before removing it
+    add_pending_games(history)
+    assert rows(history) == 2 and pending_games() == []
+    assert history.games()[0].record == ended.record
+    assert Path(ended.record or "").read_text() == RECORD_TEXT
+
+
+def test_a_waiting_record_moved_by_another_app_first_is_not_moved_twice() -> None:
+    history = History()
+    history.records_dir.parent.mkdir(parents=True)
+    history.records_dir.write_text("a file where records/ should be")
+    game_id, _ = count_game(history, hosted_game_ending_now(history))
+    assert game_id is not None
+    (row,) = history.games()
+    assert row.record is not None
+    assert not history.move_record(game_id, "another path", "somewhere")  # not what it names
+    assert history.move_record(game_id, row.record, "somewhere")
+    assert history.games()[0].record == "somewhere"
 
 
 def test_a_records_dir_that_cannot_be_written_is_told_again_only_after_it_could() -> None:
@@ -302,14 +358,17 @@ def test_a_records_dir_that_cannot_be_written_is_told_again_only_after_it_could(
 
     history.records_dir.write_text("a file where records/ should be")
     first, second = lines_of_a_game_ending(), lines_of_a_game_ending()
-    assert len(first) == 1 and first[0].endswith("the game is counted without it")
+    assert len(first) == 1 and first[0].startswith(RECORD_WAITS)
     assert second == []
     history.records_dir.unlink()
-    assert lines_of_a_game_ending() == []  # its record is in records/
+    # Its record is in records/, and the two that waited go in with it.
+    (back,) = lines_of_a_game_ending()
+    assert back.startswith("Your games: 2 game records that waited in")
     shutil.rmtree(history.records_dir)
     history.records_dir.write_text("a file again")
     assert lines_of_a_game_ending() == first  # news again
-    assert [g.record is None for g in history.games()] == [True, False, True, True, True]
+    where = [Path(g.record).parent if g.record else None for g in history.games()]
+    assert where == [pending_dir(), *[history.records_dir] * 3, None]  # the first game had none
 
 
 def test_a_kept_record_gone_missing_does_not_hush_a_records_dir_that_fails_later() -> None:
@@ -330,8 +389,8 @@ def test_a_kept_record_gone_missing_does_not_hush_a_records_dir_that_fails_later
     assert f"cannot read {ended.record}: No such file or directory" in gone
     lines = count_game(history, hosted_game_ending_now(history))[1]
     (refused,) = lines
+    assert refused.startswith(RECORD_WAITS)
     assert f"cannot keep records in {history.records_dir}" in refused
-    assert refused.endswith("the game is counted without it")
     assert count_game(history, hosted_game_ending_now(history))[1] == []  # once while it lasts
 
 
@@ -371,10 +430,13 @@ def test_a_record_whose_game_was_never_kept_aside_is_removed_once_old() -> None:
         os.utime(path, (long_ago.timestamp(), long_ago.timestamp()))
     with held(history):
         assert add_pending_games(history) == []  # the history still held: the game waits
-    assert not stray.exists()
-    assert waiting.exists() and damaged_game.exists() and fresh is not None and fresh.exists()
-    assert all(path.exists() for path in theirs)
+    # Nor while the history cannot be read: a row of it may name the record
+    # (its game added while records/ could not take it).
+    assert stray.exists()
     add_pending_games(history)  # the game goes in, its record with it
+    assert not stray.exists()
+    assert damaged_game.exists() and fresh is not None and fresh.exists()
+    assert all(path.exists() for path in theirs)
     assert history.games()[0].record is not None and not waiting.exists()
     assert Path(history.games()[0].record or "").read_text() == RECORD_TEXT
 
@@ -384,7 +446,7 @@ def test_no_record_is_removed_while_a_game_kept_aside_cannot_be_read() -> None:
     history = History()
     stray = record_kept_aside_at(datetime.now(UTC) - timedelta(hours=3))
     (pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json").mkdir()
-    assert remove_stray_records() == []
+    assert remove_stray_records(history) == []
     assert stray.exists()
     shutil.rmtree(pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json")
     add_pending_games(history)
