@@ -9,6 +9,7 @@ game against a bot; a real data directory made read-only, then writable.
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -24,7 +25,7 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.history import History
-from threeup_tui.pendinggames import RECORD_WAITS, pending_dir, pending_games
+from threeup_tui.pendinggames import RECORD_NOT_KEPT, RECORD_WAITS, pending_dir, pending_games
 from threeup_tui.recordfile import load_record
 
 
@@ -116,3 +117,36 @@ async def test_records_that_records_cannot_take_wait_replay_and_go_in_later() ->
         assert row.record is not None and Path(row.record).parent == history.records_dir
         assert len(load_record(row.record).moves) == row.moves  # the whole game, to replay
     assert list(pending_dir().iterdir()) == []
+
+
+async def test_a_record_not_kept_is_told_again_after_records_could_be_kept_since() -> None:
+    """Neither records/ nor pending-games/ can take a game's record: the
+    game is counted without it, said once.  The app's "said once" was one
+    for the table, never reset: after a game whose record went in, records/
+    failing again lost the next game's record in silence.  Three real games
+    at one table: told, quiet (kept), told again."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    pending_dir().parent.mkdir(parents=True)
+    pending_dir().write_text("a file where pending-games/ should be")
+    history.records_dir.write_text("a file where records/ should be")
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    said = notes_heard(app)
+
+    def not_kept() -> list[str]:
+        return [line for line in said if line.startswith(RECORD_NOT_KEPT)]
+
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await play_a_game(app, pilot)
+        await wait_for(pilot, lambda: len(games_now()) == 1, timeout=20)
+        assert len(not_kept()) == 1, said
+        history.records_dir.unlink()
+        await play_again(app, pilot, 2)  # its record goes in records/
+        assert len(not_kept()) == 1, said
+        shutil.rmtree(history.records_dir)
+        history.records_dir.write_text("a file again")
+        await play_again(app, pilot, 3)
+        await pilot.pause(0.3)
+        assert len(not_kept()) == 2, said
+        assert not_kept()[1] == not_kept()[0]
+    assert [row.record is None for row in history.games()] == [True, False, True]

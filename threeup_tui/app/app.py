@@ -848,9 +848,9 @@ class ThreeUpApp(App[int]):
                 kept, _ = keep_record_aside(write)
             if kept is not None:
                 record = str(kept)
-            elif not session.record_trouble_told:
-                # Once a table: the next game's copy meets the same directory.
-                session.record_trouble_told = True
+            elif self.history.record_trouble_news("not kept"):
+                # Once while it lasts: the next game's copy meets the same
+                # directory.  Told again once records/ has taken one since.
                 self.notify(record_not_kept(why), severity="warning", markup=False, timeout=10)
         game = finished_game(view, session, record, identity)
         self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")

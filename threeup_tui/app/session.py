@@ -62,7 +62,6 @@ class Session:
     remembered_game: int = -1  # the last game_number counted in the history
     counted: set[tuple[str, int]] = field(default_factory=set)  # network games handed to it
     kept_records: set[str] = field(default_factory=set)  # records saved for the history
-    record_trouble_told: bool = False  # a record the history could not keep was told of
     clock: Clock | None = None  # the turn clock that runs now, if the table has one
 
     def set_clock(self, seat: int | None, remaining: float | None) -> None:
