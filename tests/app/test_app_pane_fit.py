@@ -1,0 +1,30 @@
+"""Text in a pane that scrolls, read whole once scrolled into sight: a pane
+shows the part scrolled to, but what it shows must not be cut at its side
+(a box as wide as its words, in a narrower pane, lost its last words past
+the pane's edge without a sign)."""
+
+from __future__ import annotations
+
+import pytest
+from app_helpers import screen_text
+
+from threeup_tui.app.scenes import finish, scene
+
+
+async def scrolled_to_end(name: str, size: tuple[int, int], pane: str) -> str:
+    """The screen of scene ``name`` at ``size``, its ``pane`` scrolled to the end."""
+    app = scene(name).app()
+    async with app.run_test(size=size) as pilot:
+        await scene(name).drive(pilot)
+        app.screen.query_one(pane).scroll_end(animate=False)
+        await finish(pilot)
+        return screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(40, 15), (50, 16)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_join_forms_watch_box_says_all_its_words(size: tuple[int, int]) -> None:
+    """At 40x15 the box read "Only watch (a spectator, no" and its last
+    word went past the form's edge: a checkbox is one line as wide as its
+    words.  It wraps now."""
+    shown = await scrolled_to_end("join", size, "#join-form")
+    assert "Only watch (a spectator, no seat)" in " ".join(shown.split()), shown
