@@ -6,9 +6,12 @@ the pane's edge without a sign)."""
 from __future__ import annotations
 
 import pytest
-from app_helpers import screen_text
+from app_helpers import screen_text, words_shown
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
 
 from threeup_tui.app.scenes import finish, scene
+from threeup_tui.app.widgets.tickbox import TickBox
 
 
 async def scrolled_to_end(name: str, size: tuple[int, int], pane: str) -> str:
@@ -28,3 +31,24 @@ async def test_the_join_forms_watch_box_says_all_its_words(size: tuple[int, int]
     words.  It wraps now."""
     shown = await scrolled_to_end("join", size, "#join-form")
     assert "Only watch (a spectator, no seat)" in " ".join(shown.split()), shown
+
+
+class OneTickBox(App[None]):
+    """A tick box in a column exactly as wide as its words (not its blank)."""
+
+    CSS = "Vertical { width: 35; height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield TickBox("Voluntary pick-up (at any time)", compact=True)
+
+
+async def test_a_tick_box_one_cell_too_narrow_wraps_no_word() -> None:
+    """Textual ends the box's label with a blank: in the lobby at 64x18,
+    a column of 35 cells, the box showed "Voluntary pick-up (at any time…"
+    (its words fitted, its blank did not), and "time)" was lost."""
+    app = OneTickBox()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        box = app.query_one(TickBox)
+        assert words_shown(app, box) == "▐ ▌ Voluntary pick-up (at any time)"

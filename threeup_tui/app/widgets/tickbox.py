@@ -35,8 +35,15 @@ class TickBox(Checkbox):
         self.BUTTON_INNER = self.MARK if self.value else " "
         return super()._button
 
+    def render(self) -> Content:
+        # Textual pads the label with a blank at its end: in a box one cell
+        # too narrow for that blank, "time)" was cut to "time…" instead of
+        # wrapping.  Where it does not fit, the blank goes.
+        content = super().render()
+        return content.rstrip() if content.cell_length > self.content_size.width else content
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self.render().wrap(width)))
+        return max(1, len(super().render().rstrip().wrap(width)))
 
 
 __all__ = ["TickBox"]
