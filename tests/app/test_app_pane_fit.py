@@ -52,3 +52,39 @@ async def test_a_tick_box_one_cell_too_narrow_wraps_no_word() -> None:
         await pilot.pause()
         box = app.query_one(TickBox)
         assert words_shown(app, box) == "▐ ▌ Voluntary pick-up (at any time)"
+
+
+HOST_CONTROLS = [
+    ("#bot-level", "greedy ▼"),
+    ("#remove", "Remove (x)"),
+    ("#finish", "first out ▼"),
+    ("#first", "random ▼"),
+    ("#turn-time-label", "Turn time (then a bot acts):"),
+    ("#turn-time", "off ▼"),
+    ("#voluntary", "Voluntary pick-up (at any time)"),
+]
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(74, 20), (73, 20), (70, 20), (69, 20), (64, 18), (60, 18), (50, 16), (40, 15)],
+    ids=lambda s: f"{s[0]}x{s[1]}",
+)
+async def test_the_hosts_lobby_shows_each_control_whole(size: tuple[int, int]) -> None:
+    """In a row with no room for them, the host's controls were cut at the
+    column's edge or squeezed: at 60x18 the drop-downs read "g ▼", "firs
+    ▼", "o" (and "▼" past the edge), "Remove (x)" was "Remove (x" under the
+    chat and "Turn time (then a bot acts):" lost "acts):"; up to 73
+    columns "first out ▼" read "first ▼".  Below 74 columns the finish and
+    who-starts drop-downs take a line each, below 70 every row stacks its
+    parts; scrolled into sight, each control shows all its words."""
+    app = scene("lobby").app()
+    async with app.run_test(size=size) as pilot:
+        await scene("lobby").drive(pilot)
+        pane = app.screen.query_one("#lobby-main")
+        for selector, words in HOST_CONTROLS:
+            widget = app.screen.query_one(selector)
+            pane.scroll_to_widget(widget, animate=False)
+            await finish(pilot)
+            shown = words_shown(app, widget)
+            assert words in shown, f"{selector}: {shown!r}\n{screen_text(app)}"

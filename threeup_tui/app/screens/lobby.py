@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.events import Resize
 from textual.widgets import Button, Checkbox, Header, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -54,6 +55,16 @@ def seat_prompt(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> C
 
 TURN_TIMES = (15.0, 30.0, 45.0, 60.0, 90.0, 120.0)  # seconds; the choices besides "off"
 TURN_OFF = "off"  # a Select's value cannot be None
+
+# The host's rows of buttons and drop-downs, in the column beside the
+# chat, were cut where it is narrow: up to 73 columns "Finish: first ▼"
+# lost "out"; at 60 the drop-downs showed "g", "firs" and "o", and "Remove
+# (x)" and "Turn time (then a bot acts):" went past the column's edge.
+# Narrower than TIGHT, the finish drop-down keeps the room its words need
+# (the two drop-downs had a half each); narrower than NARROW, every row
+# stacks its parts (styles.tcss).
+TIGHT = 74
+NARROW = 70
 
 
 def turn_words(seconds: float) -> str:
@@ -240,6 +251,10 @@ class LobbyScreen(TableScreenBase):
         self._kinds: tuple[str, ...] = ()  # each seat's kind, as last shown
         self._sit_shown = False  # whether the footer offers "s Sit down"
 
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(self.size.width < TIGHT, "-tight")
+        self.set_class(self.size.width < NARROW, "-narrow")
+
     def _table_bot_level(self) -> str:
         """The level Add bot starts at: the table's own (``--bot-level``, or
         the host screen's choice), else greedy."""
@@ -286,7 +301,7 @@ class LobbyScreen(TableScreenBase):
                             compact=True,
                         )
                     with Horizontal(classes="controls"):
-                        yield Label("Turn time (then a bot acts):")
+                        yield Label("Turn time (then a bot acts):", id="turn-time-label")
                         yield Select(
                             turn_time_choices(),
                             value=TURN_OFF,
