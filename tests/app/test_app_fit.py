@@ -82,9 +82,17 @@ async def test_the_table_at_80x24_cuts_no_word(players: int) -> None:
         await checked_game(pilot, turns=12)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size",
+    [(80, 24), (120, 40), (60, 18), (50, 16), (40, 15)],
+    ids=lambda s: f"{s[0]}x{s[1]}",
+)
 @pytest.mark.parametrize("scene", scenes(), ids=lambda s: s.name)
 async def test_the_scenes_cut_no_word(scene: object, size: tuple[int, int]) -> None:
+    """Every screen, from 120x40 down to 40x15, cuts no word: in a pane
+    that scrolls too, where a box as wide as its words ran past the pane's
+    edge (the join list's title, the host's lobby controls) and nothing
+    looked."""
     app = scene.app()  # type: ignore[attr-defined]
     async with app.run_test(size=size) as pilot:
         await scene.drive(pilot)  # type: ignore[attr-defined]

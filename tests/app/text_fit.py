@@ -5,14 +5,35 @@ Two checks, for every widget that draws text:
 - what it draws fits its box: its content, wrapped at the box's width as
   Textual wraps it, needs no more lines than the box has (else the last
   lines are cropped without a word);
-- what the terminal shows in its box is what it draws: every word drawn is
-  on screen and every word on screen was drawn whole (a word cut by the
-  screen's edge, by a neighbour or by something drawn over it shows up as
-  a word that was never drawn, or as a drawn word that is missing).
+- what the terminal shows of its box is what it draws: every word drawn in
+  the part of the box on screen is there, and every word there was drawn
+  whole (a word cut by the screen's edge, by a neighbour or by something
+  drawn over it shows up as a word that was never drawn, or as a drawn
+  word that is missing).
+
+"The part of the box on screen" is the box clipped by every container it
+sits in (a pane, a dialog, a row) and by the screen.  What that clipping
+may take away, and what is a cut:
+
+- sideways, nothing: a box wider than the pane that shows it (a Label as
+  wide as its words in a narrow form) loses the words past the pane's
+  edge without a sign, so its part outside the pane is a cut, even in a
+  pane that scrolls sideways (a footer key past the footer's end);
+- above and below, whole lines, when the container scrolls up and down
+  (a list scrolled down, the moves log, the hand): that is scrolling, and
+  a scrollbar or the keys bring the lines back.  Only the lines in sight
+  are read, and they must be whole;
+- above and below, by a container that does not scroll (a row one line
+  high, a drop-down): a cut, as any.  A container "scrolls" when its
+  overflow is auto or scroll and it has somewhere to scroll to.
+
+Only marks count: a blank clipped off (a button's padding) is no cut.
+A box scrolled out of sight is read too, from its own lines: scrolled
+back into sight, a box wider than its pane would be cut at the side.
 
 A word may end with "…": that is the sign that something was left out.
-Widgets inside a scrolling pane are only checked for the first (a pane
-shows the part scrolled to, by design); so is the chat's text.
+The chat's text is only checked for the first (it shows its newest lines,
+cut at its top on purpose).
 """
 
 from __future__ import annotations
@@ -21,9 +42,10 @@ from collections.abc import Iterable
 
 from rich.text import Text
 from textual.app import App
-from textual.containers import ScrollableContainer
 from textual.content import Content
+from textual.errors import NoWidget
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
@@ -58,15 +80,68 @@ def words(text: str) -> list[str]:
     return [w for w in text.split() if not set(w) <= BOX_CHARS]
 
 
-def _in_scroller(widget: Widget) -> bool:
-    node = widget.parent
-    while isinstance(node, Widget):
-        if isinstance(node, ScrollableContainer) and (
-            node.max_scroll_y > 0 or node.max_scroll_x > 0
-        ):
-            return True
-        node = node.parent
-    return False
+def _scrolls_up_and_down(widget: Widget) -> bool:
+    """Whether a container ``widget`` sits in scrolls up and down (not the
+    screen: what the screen's edge cuts is cut)."""
+    return any(_scrolls(node)[1] for node in widget.ancestors if isinstance(node, Widget))
+
+
+def _scrolls(node: Widget) -> tuple[bool, bool]:
+    """Whether ``node`` scrolls (sideways, up and down) and has something to
+    scroll to; the screen does not count: what its edge cuts is cut."""
+    if isinstance(node, Screen):
+        return False, False
+    # A container that hides what overflows (a row, a drop-down) has room
+    # to scroll too, but nothing scrolls it: it cuts.
+    styles = node.styles
+    across = styles.overflow_x in ("auto", "scroll") and node.max_scroll_x > 0
+    down = styles.overflow_y in ("auto", "scroll") and node.max_scroll_y > 0
+    return across, down
+
+
+def _room(widget: Widget) -> Region:
+    """Where ``widget`` may draw and be seen, as its containers place it:
+    inside each one's content (its border, padding and scrollbars cut),
+    up to the first that scrolls that way (inside it, the box moves with
+    the scrolling: a box below the pane's visible part is not cut by the
+    pane's parent).  Up and down, a scrolling container cuts nothing."""
+    x0, x1, y0, y1 = -(10**6), 10**6, -(10**6), 10**6
+    sideways = up_down = True
+    for node in widget.ancestors:
+        if not isinstance(node, Widget):
+            break
+        area = node.scrollable_content_region
+        across, down = _scrolls(node)
+        if sideways:
+            x0, x1 = max(x0, area.x), min(x1, area.right)
+            sideways = not across
+        up_down = up_down and not down
+        if up_down:
+            y0, y1 = max(y0, area.y), min(y1, area.bottom)
+    return Region(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
+
+
+def _clipped_away(widget: Widget) -> list[str]:
+    """What ``widget`` draws outside its :func:`_room` that is lost: any
+    mark (not a blank, not a line of a box) in its columns past the room's
+    sides or its lines above or below.  Read from the widget's own lines,
+    so a box scrolled out of sight is read too (scrolled into sight, it
+    would be cut at the side)."""
+    box, room = widget.region, _room(widget)
+    left, right = max(0, room.x - box.x), max(0, box.right - room.right)
+    above, below = max(0, room.y - box.y), max(0, box.bottom - room.bottom)
+    if not (left or right or above or below):
+        return []
+    lost = []
+    strips = widget.render_lines(Region(0, 0, box.width, box.height))
+    for y, strip in enumerate(strips):
+        if y < above or y >= box.height - below:
+            hidden = strip.text
+        else:
+            hidden = strip.crop(0, left).text + " " + strip.crop(box.width - right).text
+        if words(hidden):
+            lost.append(strip.text.strip())
+    return lost
 
 
 def text_widgets(app: App[object]) -> Iterable[Widget]:
@@ -84,7 +159,8 @@ def text_widgets(app: App[object]) -> Iterable[Widget]:
 
 
 def cut_text(app: App[object]) -> list[str]:
-    """Every place where text is cut without a sign, in words."""
+    """Every place where text is cut without a sign, in words (what "cut"
+    means where a container clips a box: the module's docstring)."""
     problems: list[str] = []
     lines = screen_lines(app)
     screen = Region(0, 0, app.size.width, app.size.height)
@@ -98,15 +174,23 @@ def cut_text(app: App[object]) -> list[str]:
         if len(wrapped) > region.height:
             lost = " ".join(line.plain for line in wrapped[region.height :])
             problems.append(f"{name}: lines past its box: {lost!r}")
-        footer = isinstance(widget, FooterKey)  # a footer key is cut by the footer's end
-        if (_in_scroller(widget) and not footer) or widget.id == "chat-text":
+        if widget.id == "chat-text":
             continue
-        shown = screen.intersection(region)
-        if shown != region:
-            problems.append(f"{name}: partly off screen ({region} on {screen})")
+        try:
+            clip = app.screen.find_widget(widget).clip.intersection(screen)
+        except NoWidget:
+            continue  # not placed on the screen at all
+        lost = _clipped_away(widget)
+        if lost:
+            problems.append(f"{name}: clipped by its container to {_room(widget)}: {lost}")
             continue
-        seen = " ".join(lines[y][region.x : region.right] for y in range(region.y, region.bottom))
-        meant = " ".join(line.plain for line in wrapped[: region.height])
+        top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
+        rows = range(top, bottom)  # the box's lines in sight: read them whole
+        if not rows:
+            continue
+        left, right = max(region.x, clip.x), min(region.right, clip.right)
+        seen = " ".join(lines[y][left:right] for y in rows)
+        meant = " ".join(wrapped[y - region.y].plain for y in rows if y - region.y < len(wrapped))
         on_screen, drawn_words = words(seen), words(meant)
         for word in on_screen:
             if word not in drawn_words and not word.endswith("…"):
