@@ -9,12 +9,13 @@ from collections.abc import Callable
 
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import screen_text
+from app_helpers import screen_text, wait_for
 from table_states import long_known, open_table, played_until, table_app
 from text_fit import cut_text, hidden_cards, screen_lines
 
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.opponent import OpponentInfo, OpponentPane, compact_line
+from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.client import SeatSlot
 from threeup_tui.rules import GameState, SeatInfo, View
 
@@ -158,3 +159,32 @@ async def test_a_short_table_shows_the_rows_it_has_lines_for_and_names_the_rest(
         await pilot.pause()
         assert rows_on_screen(app)[-1].startswith("expert bot 5"), screen_text(app)
         assert note.render().plain == "+2 more: expert bot 1, expert bot 2", screen_text(app)
+
+
+async def test_a_short_table_shares_its_lines_with_a_two_line_notice(
+    client: ScriptedClient,
+) -> None:
+    """A notice too long for one line takes two on the status line.  On a
+    short table the rows were fitted only on a resize and on a game
+    update: at 40x15 the notice took the hand's line (the hand was gone
+    while it showed), and the rows took no notice of it closing.  Now the
+    rows give the notice a line, and take it back as the notice goes."""
+    state = played_until(BOTS, no_known)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.pause()
+        assert len(rows_on_screen(app)) == 5, screen_text(app)
+        line = app.screen.query_one(StatusLine)
+        app.notify("a notice long enough to need two lines of the status line", timeout=1)
+        await wait_for(pilot, lambda: line.size.height == 2, what="a two-line notice")
+        await pilot.pause()
+        await pilot.pause()
+        assert hidden_cards(app) == [] and "Hand" in screen_text(app), screen_text(app)
+        note = app.screen.query_one("#opponents-more")
+        assert note.display and "+2 more" in note.render().plain, screen_text(app)
+        await wait_for(pilot, lambda: line.size.height == 1, what="the notice closing")
+        await pilot.pause()
+        await pilot.pause()
+        rows = rows_on_screen(app)
+        assert len(rows) == 5 and all(rows) and not note.display, screen_text(app)

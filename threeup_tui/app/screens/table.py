@@ -195,6 +195,14 @@ class TableScreen(TableScreenBase):
             self.sync(force=True)
         self.call_after_refresh(self._fit_opponent_rows)
 
+    def on_status_line_rows_changed(self, _message: StatusLine.RowsChanged) -> None:
+        # A two-line notice takes a line from the middle, and gives it back
+        # as it goes: on a short table the rows were fitted only on a resize
+        # and a game update, so the hand lost its line to the notice, and
+        # the line it freed stayed blank until the next move.
+        if self.has_class("-short"):
+            self.call_after_refresh(self._fit_opponent_rows)
+
     def _size_side(self) -> None:
         """The moves and chat get what the cards leave: a row of cards wider
         than its column is clipped, and its last card hidden under the chat

@@ -20,6 +20,7 @@ from typing import Any
 from textual.app import App
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.notifications import Notification
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -64,6 +65,10 @@ MAX_ROWS = 2
 class StatusLine(Static):
     """The newest live notification, until it expires; then the next newest."""
 
+    class RowsChanged(Message):
+        """The line took or gave back a row (a notice too long for one row
+        came or went): a screen that shares out its lines fits them again."""
+
     def __init__(self, *, id: str | None = None, docked: bool = False) -> None:
         classes = "status-line -docked" if docked else "status-line"
         super().__init__(id=id, classes=f"{classes} -quiet", markup=False)
@@ -106,6 +111,7 @@ class StatusLine(Static):
         else:
             self.styles.height = rows
             self.update(shown)
+            self.post_message(self.RowsChanged())
 
     def on_resize(self) -> None:
         self._paint(Content("") if self.shown is None else notification_content(self.shown))
