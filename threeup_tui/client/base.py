@@ -115,6 +115,12 @@ class TableClient(ABC):
         table decides: the token is the identity, never the name."""
         return None
 
+    def kept_seat_number(self, lobby: Lobby) -> int | None:
+        """The number of the seat :meth:`kept_seat` names, where this client
+        knows it (two seats of that name may be away: only the kept token
+        tells which is this one's); else None."""
+        return None
+
     def sit_down(self, name: str | None = None) -> None:
         """Ask for a seat as a player joining the table would, under ``name``
         (the name this client watches under if None).  A seat given comes as

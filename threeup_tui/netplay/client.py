@@ -578,6 +578,18 @@ class NetClient(TableClient):
         name, for a token kept without one).  The name is what sit_down
         finds the token by; the table goes by the token, and gives that
         token's seat or none."""
+        kept = self._kept_waiting(lobby)
+        return kept.name if kept is not None else None
+
+    def kept_seat_number(self, lobby: Lobby) -> int | None:
+        """The number of the seat :meth:`kept_seat` names, where the token
+        was kept with it (None for one kept without a number, or no seat):
+        two seats of that name may be away, and only the token tells which
+        is this account's."""
+        kept = self._kept_waiting(lobby)
+        return kept.seat if kept is not None else None
+
+    def _kept_waiting(self, lobby: Lobby) -> KeptSeat | None:
         if not self.watch:
             return None
         for kept in self._kept_seats:
@@ -591,7 +603,7 @@ class NetClient(TableClient):
             else:
                 waiting = []
             if any(slot.kind == "human" and not slot.connected for slot in waiting):
-                return kept.name
+                return kept
         return None
 
     def sit_down(self, name: str | None = None) -> None:

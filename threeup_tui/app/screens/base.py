@@ -47,9 +47,9 @@ def seat_to_take_back(session: Session) -> str | None:
 def seat_as_shown(session: Session, name: str) -> str | None:
     """The seat kept for ``name`` as the table shows it: "Ann (2)" where the
     host told this Ann from one seated before her (the notice named "Ann",
-    and the row it meant read "Ann (2)").  None when the lobby does not
-    tell which away seat it is (two Anns away: only the client's token
-    knows)."""
+    and the row it meant read "Ann (2)").  With two Anns away, the seat the
+    client's token was kept for; None when nothing tells which it is (a
+    token kept without its seat's number)."""
     lobby = session.lobby
     if lobby is None:
         return None
@@ -59,7 +59,12 @@ def seat_as_shown(session: Session, name: str) -> str | None:
         if slot.kind == "human" and not slot.connected and seated_as(slot.name, name)
     ]
     if len(away) != 1:
-        return None
+        # Two of that name away ("Ann" and "Ann (2)"): the seat this client's
+        # token was kept for is the one (the notice said only "your seat").
+        kept = session.client.kept_seat_number(lobby)
+        if kept not in away:
+            return None
+        away = [kept]
     names = session.names()
     seat = away[0]
     return names[seat] if seat < len(names) else clean(lobby.seats[seat].name, 24)
