@@ -92,8 +92,9 @@ async def test_records_that_records_cannot_take_wait_replay_and_go_in_later() ->
         await wait_for(pilot, lambda: on(app, StartScreen))
         app.post_message(StatsRequested())
         await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
-        await pilot.pause(0.3)
-        assert screen_text(app).count("⏎ replay") == 3  # the title's "⏎ replays", and both rows
+        # The title's "⏎ replays", and both rows (drawn once the rows are read:
+        # a fixed pause was too short under load).
+        await wait_for(pilot, lambda: screen_text(app).count("⏎ replay") == 3, what="two rows")
         await pilot.press("enter")  # the newest game, its record still waiting
         await wait_for(pilot, lambda: on(app, ReplayScreen))
         replay = app.screen
@@ -111,8 +112,7 @@ async def test_records_that_records_cannot_take_wait_replay_and_go_in_later() ->
             f"Your games: 2 game records that waited in {pending_dir()} are in"
             f" {history.records_dir} now"
         ]
-        await pilot.pause(0.3)
-        assert screen_text(app).count("⏎ replay") == 3
+        await wait_for(pilot, lambda: screen_text(app).count("⏎ replay") == 3, what="in records/")
     for row in history.games():
         assert row.record is not None and Path(row.record).parent == history.records_dir
         assert len(load_record(row.record).moves) == row.moves  # the whole game, to replay
