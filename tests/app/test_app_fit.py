@@ -481,6 +481,20 @@ async def test_a_short_set_up_shows_who_has_chosen(client: ScriptedClient) -> No
         assert "Florentina … choosing" in screen_text(app)
 
 
+async def show_a_fresh_set_up(app: ThreeUpApp, client: ScriptedClient, pilot: Pilot[None]) -> str:
+    """Deal seat 0 a four-player set-up, and check its six cards share one
+    line; the screen's text, for the caller's own checks."""
+    state = GameState.new(NAMES, Options(first=0), seed=3)
+    for event in seat_events(state, 0):
+        client.emit(event)  # type: ignore[arg-type]
+    await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+    await finish(pilot)
+    shown = screen_text(app)
+    rows = {tile.region.y for tile in app.screen.query(CardTile)}
+    assert len(rows) == 1, shown  # the six cards on one line
+    return shown
+
+
 @pytest.mark.parametrize("size", [(40, 15), (50, 16)], ids=["40x15", "50x16"])
 async def test_a_small_set_up_shows_six_cards_in_a_row_and_who_has_chosen(
     client: ScriptedClient, size: tuple[int, int]
@@ -488,16 +502,9 @@ async def test_a_small_set_up_shows_six_cards_in_a_row_and_who_has_chosen(
     """At 40x15 the sixth card wrapped onto a line of its own and the list
     of who has chosen was scrolled away: under 20 lines the column loses
     its blank lines, and all of it is seen."""
-    state = GameState.new(NAMES, Options(first=0), seed=3)
     app = table_app(client)
     async with app.run_test(size=size) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
-        await finish(pilot)
-        shown = screen_text(app)
-        rows = {tile.region.y for tile in app.screen.query(CardTile)}
-        assert len(rows) == 1, shown  # the six cards on one line
+        shown = await show_a_fresh_set_up(app, client, pilot)
         for name in NAMES[1:]:
             assert f"{name} … choosing" in shown, shown
         assert "Lay face up ⏎" in shown and "Chosen 0/3" in shown, shown
@@ -514,16 +521,9 @@ async def test_the_set_up_beside_the_chat_shows_six_cards_in_a_row(
     the set-up took 36 cells or 45% of the width, and the six cards (35
     cells) wrapped: five and one at 60x18, four and two at 60x24.  The chat
     gives the cards their line, and stays."""
-    state = GameState.new(NAMES, Options(first=0), seed=3)
     app = table_app(client)
     async with app.run_test(size=size) as pilot:
-        for event in seat_events(state, 0):
-            client.emit(event)  # type: ignore[arg-type]
-        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
-        await finish(pilot)
-        shown = screen_text(app)
-        rows = {tile.region.y for tile in app.screen.query(CardTile)}
-        assert len(rows) == 1, shown  # the six cards on one line
+        shown = await show_a_fresh_set_up(app, client, pilot)
         assert app.screen.query_one("#chat").region.width >= 16, shown
         assert "Chat (c)" in shown and "Lay face up ⏎" in shown, shown
         no_cut(app, f"set-up at {size}")
