@@ -15,9 +15,12 @@ the table: the table keeps the seat (D17) and its player gets it back.
 
 The door turns the identity into the seat token with an HMAC keyed by the
 table's secret (kept in the table file, so a resumed table knows everyone
-again).  Two connections under one user name with two identities are two
-players with two seats ("Ann", "Ann (2)"); one identity in two sessions is
-one player, and the newer session takes the seat over.
+again).  The seat words it gave are kept there too (each as an HMAC, not
+the word), so that a resumed table's door takes back even a word whose
+seat opened again in the lobby, and no other table's door does.  Two
+connections under one user name with two identities are two players with
+two seats ("Ann", "Ann (2)"); one identity in two sessions is one player,
+and the newer session takes the seat over.
 
 **Who gets in.**
 
@@ -619,8 +622,12 @@ class SshDoor:
         self._at_the_door: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # unseated: address
         self._watching: dict[asyncssh.SSHServerProcess[bytes], str] = {}  # spectators: address
         # Seat words given out (a seat that opened again before the game, a
-        # lobby drop, still takes its word back), the oldest forgotten first.
-        self._words: LruTable[str, bool] = LruTable(MAX_WORDS_KEPT)
+        # lobby drop, still takes its word back), the oldest forgotten first:
+        # each as its mark (_word_mark), kept in the table file with the
+        # table, so that the door of a resumed table honours them too.
+        self._words: collections.OrderedDict[str, None] = collections.OrderedDict.fromkeys(
+            table.door_words[-MAX_WORDS_KEPT:]
+        )
         self._closing = False
         self._goodbye = CLOSE_TABLE_CLOSED  # why the door closes, once it does
 
@@ -637,6 +644,25 @@ class SshDoor:
         table's secret: nobody can work it out from a public key)."""
         key = bytes.fromhex(self.table.secret)
         return hmac.new(key, identity.encode(), hashlib.sha256).hexdigest()
+
+    def _word_mark(self, word: str) -> str:
+        """What the door keeps of a seat word it gave: an HMAC under the
+        table's secret, never the word.  The table file beside it holds the
+        secret, and a word's 17 bits are no secret from whoever reads both;
+        but the file shows no word to a glance, holds no second seat token
+        (the mark is not the word's token), and a mark means nothing to
+        another table, whose secret is another."""
+        return self.token_for(f"given {word}")[:32]
+
+    def _keep_word(self, word: str) -> None:
+        """Remember a seat word given out, on disk (flushed) before its
+        player reads it: a host that stops or crashes, then resumes, still
+        takes them back with it, even to a seat that opened again."""
+        self._words[self._word_mark(word)] = None
+        while len(self._words) > MAX_WORDS_KEPT:
+            self._words.popitem(last=False)
+        self.table.door_words = list(self._words)
+        self.table.save_table_file()
 
     @property
     def game_address(self) -> str:
@@ -861,7 +887,7 @@ class SshDoor:
                 # a look (every 0.25 s) saw it taken, and the word told took
                 # nobody back (CI, under load).  Nobody knows it until it is
                 # told, and it gives no more than a newcomer's Enter does.
-                self._words.setdefault(word, lambda: True)
+                self._keep_word(word)
         try:
             returned, input_ended = await self._run_app(
                 process, keys, term, name, token, word, watch
@@ -986,7 +1012,7 @@ class SshDoor:
                     # tells it if the spectator sits down (in the lobby).
                     return self._new_word()
                 word = self._new_word()
-                self._words.setdefault(word, lambda: True)
+                self._keep_word(word)
                 prompt.say(f"Your seat word is {word}.")
                 prompt.say(f"To get this seat back, reconnect and give: {word}")
                 if await prompt.ask("Press Enter to sit down.") is None:
@@ -1010,12 +1036,12 @@ class SshDoor:
         game (a drop in the lobby), a seat anew."""
         if self.table.seat_of_token(self.token_for(f"word {word}")) is not None:
             return True
-        return word in self._words and self._has_open_seat()
+        return self._word_mark(word) in self._words and self._has_open_seat()
 
     def _new_word(self) -> str:
         while True:
             word = seat_word()
-            if word in self._words:
+            if self._word_mark(word) in self._words:
                 continue  # given to someone else already
             token = self.token_for(f"word {word}")
             # Nor one a watcher holds (kept words may be forgotten, oldest

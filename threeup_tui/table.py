@@ -271,6 +271,10 @@ class Table:
         # the SSH door derives its players' tokens from the secret.
         self.table_id = secrets.token_urlsafe(12)
         self.secret = secrets.token_hex(32)
+        # What the SSH door keeps of the seat words it gave (opaque strings,
+        # oldest first; see sshdoor), kept with the table so that a resumed
+        # table's door honours them, and never another table's.
+        self.door_words: list[str] = []
         self.hosting = Hosting()
         self._file_written: dict[str, Any] | None = None
         self._suspended_clock: dict[str, Any] | None = None  # the turn clock at a clean stop
@@ -1149,6 +1153,7 @@ class Table:
             "deal": self._deal_json(),
             "clock": self._suspended_clock,
             "votes": sorted(self.rematch_votes),
+            "door_words": list(self.door_words),
             "chat": [
                 [line.seat, line.name, line.text, line.spectator, line.number]
                 for line in self.chat_log
@@ -1369,6 +1374,7 @@ class Table:
         if state is not None:
             table.game_number = max(table.game_number, 1)
         table.chat_log = _chat_lines(info.get("chat"))
+        table.door_words = _door_words(info.get("door_words"))
         table._resume_clock(info.get("clock"))
         if state is not None and state.over:
             # A journal of a finished game: the table waits for the next one
@@ -1526,6 +1532,12 @@ def _votes(raw: Any, seats: Sequence[Seat]) -> set[int]:
     if not isinstance(raw, list):
         return set()
     return {i for i in raw if type(i) is int and 0 <= i < len(seats) and seats[i].kind == "human"}
+
+
+def _door_words(raw: Any) -> list[str]:
+    """The SSH door's kept seat words (table file "door_words"): strings only
+    (an older file has none)."""
+    return [w for w in raw if isinstance(w, str)] if isinstance(raw, list) else []
 
 
 def _chat_lines(raw: Any) -> list[ChatReceived]:

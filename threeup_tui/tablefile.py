@@ -31,7 +31,10 @@ the room code and the seat tokens) holds the rest, as one JSON object:
   seconds left), at set-up ``{"game", "setup"}`` (seconds left, or null,
   per seat);
 - ``votes``: the seats whose players asked for the next game after the
-  last one ended (a dedicated host's rematch vote).
+  last one ended (a dedicated host's rematch vote);
+- ``door_words``: the seat words the SSH door gave, each as an HMAC under
+  ``secret`` (never the word), oldest first, so that a resumed table's
+  door takes them back (:mod:`threeup_tui.sshdoor`).
 
 Settings are checked against their declared types when read back: a file
 that does not hold what a table needs is refused as a whole (a table must

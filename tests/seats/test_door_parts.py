@@ -7,6 +7,7 @@ import logging
 import os
 import re
 import struct
+from pathlib import Path
 
 import pytest
 
@@ -192,3 +193,25 @@ def test_a_new_seat_word_is_never_one_a_watcher_holds(monkeypatch: pytest.Monkey
     drawn = iter(["otter-100", "otter-101"])
     monkeypatch.setattr(sshdoor, "seat_word", lambda: next(drawn))
     assert door._new_word() == "otter-101"
+
+
+def test_a_resumed_tables_door_honours_the_seat_words_its_door_gave(tmp_path: Path) -> None:
+    """The words a door gave were kept in its memory only: after a stop or a
+    crash and ``--resume``, a word whose seat had opened again (a drop in the
+    lobby; every lobby seat but the host's opens on a resume) was told "No
+    seat has that seat word".  They are kept in the table file, as a mark
+    that is not the word, and a new table's door knows none of them."""
+    from threeup_tui.tablefile import table_file_path
+
+    journal = tmp_path / "game.json"
+    table = Table(TableConfig(players=3, journal=journal))
+    table.save_table_file()
+    word = SshDoor(47823, table)._new_word()
+    SshDoor(47823, table)._keep_word(word)
+    kept = table_file_path(journal).read_text()
+    assert word not in kept
+    resumed = SshDoor(47823, Table.resume(journal))
+    assert resumed._word_seats(word)
+    assert not resumed._word_seats("otter-1000")  # never given
+    another = Table(TableConfig(players=3, journal=tmp_path / "another.json"))
+    assert not SshDoor(47823, another)._word_seats(word)
