@@ -174,6 +174,9 @@ INPUT_ENDED = (
     b"threeup: your terminal sends no more input, so nothing can be played from here: "
     b"connect with 'ssh -t' from a terminal to play.\r\n"
 )
+# What a player reads who gives up at a prompt (Ctrl-C, Ctrl-D): the session
+# once ended with OpenSSH's "Connection to ... closed" alone.
+LEFT_AT_THE_PROMPT = "threeup: you left at the door's prompt: goodbye (connect again to come in)."
 # What a player reads when their session fails in a way nobody foresaw.
 SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says why): try again.\r\n"
 # A client that stops answering without closing (a laptop asleep, a network
@@ -850,6 +853,8 @@ class SshDoor:
                 with contextlib.suppress(Exception):
                     process.stdout.write(b"\r\n" + INPUT_ENDED)  # below the prompt's question
                 return EXIT_USAGE
+            if prompt.gave_up and not self._closing:
+                prompt.say(LEFT_AT_THE_PROMPT)
             return 1
         identity, how, word = known
         token = self.token_for(identity)
@@ -1323,6 +1328,7 @@ class _Prompt:
         self.process = process
         self.keys = keys
         self._pending = b""  # typed ahead of the question (a fast typist, a paste)
+        self.gave_up = False  # the player ended a prompt (Ctrl-C, Ctrl-D, a break or signal)
 
     def say(self, text: str) -> None:
         with contextlib.suppress(Exception):
@@ -1348,6 +1354,7 @@ class _Prompt:
             except (asyncssh.TerminalSizeChanged, asyncssh.BreakReceived, asyncssh.SignalReceived):
                 typed = b""
         if gave_up:
+            self.gave_up = True
             with contextlib.suppress(Exception):
                 self.process.stdout.write(b"\r\n")
         return gave_up
@@ -1386,6 +1393,7 @@ class _Prompt:
                     out.write(b"\r\n" + _timed_out_words().encode() + b"\r\n")
                     return None
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                    self.gave_up = True
                     out.write(b"\r\n")
                     return None
                 if not chunk:
@@ -1398,6 +1406,7 @@ class _Prompt:
                 if byte == 0x1B:
                     escape = _ESC_BEGUN
                 elif byte in (3, 4):  # Ctrl-C, Ctrl-D
+                    self.gave_up = True
                     out.write(b"\r\n")
                     return None
                 elif byte in (10, 13):

@@ -414,6 +414,36 @@ def test_backspace_at_the_doors_prompt_rubs_out_a_wide_character_whole(
     assert "seat: 山x" in shown, shown
 
 
+def test_ctrl_c_or_ctrl_d_at_the_doors_prompts_says_goodbye_in_a_line(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """Giving up at a prompt of the door (the room code a key user gives
+    there, a keyless player's seat word, the Enter that sits them down)
+    ended the session with OpenSSH's "Connection to ... closed" alone,
+    where every other ending says why in a line."""
+    from threeup_tui.sshdoor import LEFT_AT_THE_PROMPT
+
+    _proc, door = start_door(headless_host, "--players", "2", "--bots", "1", "--code", "pizza")
+    open_pane(tmux, "kim", door_command(door, "kim", keygen(tmp_path / "kim")))
+    open_pane(tmux, "lou", door_command(door, "lou", None))
+    open_pane(tmux, "max", door_command(door, "max", None))
+    tmux.wait_for("kim", "Room code:")
+    tmux.keys("kim", "C-c")
+    for pane in ("lou", "max"):  # keyless: the room code while logging in
+        tmux.wait_for(pane, "Room code:")
+        tmux.keys(pane, "pizza", "Enter")
+        tmux.wait_for(pane, "or Enter for a new seat")
+    tmux.keys("lou", "C-d")
+    tmux.keys("max", "Enter")
+    tmux.wait_for("max", "Press Enter to sit down.")
+    tmux.keys("max", "C-c")
+    for pane in ("kim", "lou", "max"):
+        assert wait_exit(tmux, pane) == 1
+        last = tmux.screen(pane)
+        assert LEFT_AT_THE_PROMPT in last, last
+        assert "Traceback" not in last
+
+
 def test_a_player_gone_while_the_door_waits_to_answer_leaves_no_traceback(
     headless_host, tmux: Tmux
 ) -> None:
