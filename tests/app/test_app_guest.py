@@ -19,8 +19,9 @@ from threeup_tui.app.screens.guest import GuestScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
+from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.status_line import StatusLine
-from threeup_tui.client import ConnectionChanged, LobbyChanged, Welcome
+from threeup_tui.client import ChatReceived, ConnectionChanged, LobbyChanged, Welcome
 from threeup_tui.launcher import JoinSettings
 
 SEAT = JoinSettings("127.0.0.1:47823", "ann", "pizza", token="t" * 32)
@@ -173,3 +174,40 @@ async def test_a_guests_palette_says_what_leaving_and_settings_do_for_a_guest(
         assert said["Leave the table"] == "Ends this SSH session"
         animation = next(help for title, help in said.items() if "animation" in title)
         assert "remembered" not in animation
+
+
+async def test_the_doors_seat_word_stays_below_the_tables_recent_lines_however_late(
+    client: ScriptedClient,
+) -> None:
+    """A keyless guest's app says its seat word in the chat, below the
+    table's recent lines (sent again to every new session, marked old).
+    It said it 0.3 s after the first lobby, trusting the lines to have come
+    by then: they come on the message channel, the lobby on the state
+    channel ahead of them in every datagram, and a lost datagram's lines a
+    retransmission later (longer under load). Then the word went above
+    them, out of sight above a game's chat; lines said later go below it."""
+    spec = StartSpec(mode="join", join=SEAT, guest=True, seat_word="otter-427")
+    app = create_app(ScriptedLauncher(client), spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for event in seat_events(dealt(["Bo", "ann"]), 1, is_host=False):
+            client.emit(event)  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await asyncio.sleep(0.6)  # the recent lines are late
+        for n in range(1, 11):
+            client.emit(ChatReceived(0, "Bo", f"line {n}", number=n, old=True))
+        client.emit(ChatReceived(0, "Bo", "said after", number=11))
+        session = app.session
+        assert session is not None
+        await wait_for(pilot, lambda: any(line.text == "said after" for line in session.chat))
+        await pilot.pause()
+        texts = [line.text for line in session.chat]
+        assert texts[:10] == [f"line {n}" for n in range(1, 11)], texts
+        assert texts[10].startswith("your seat word is otter-427"), texts
+        assert texts[11:] == ["said after"], texts
+        shown = app.screen.query_one(ChatLines).lines
+        assert [line.text for line in shown] == texts
+        # A reconnect's lines said while it was away are newer: below it all.
+        client.emit(ConnectionChanged("reconnecting"))
+        client.emit(ConnectionChanged("connected"))
+        client.emit(ChatReceived(0, "Bo", "said while away", number=12, old=True))
+        await wait_for(pilot, lambda: session.chat[-1].text == "said while away")

@@ -100,7 +100,6 @@ from .widgets.status_line import NOT_ALLOWED, route_notifications
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
 QUIT_CLOSE_WAIT = 5.0  # seconds the app waits for its table to be left as it quits
-DOOR_LINES_AFTER = 0.3  # seconds after a guest's first lobby its door lines are said
 CLOSED_NOTE_SECONDS = 24 * 3600.0  # "the connection is closed: …" outlives any game
 # The theme of a terminal of 16 colours, unless the player chose one: its own
 # palette (the background and text too, so a light terminal stays light).
@@ -142,7 +141,7 @@ def _message_for(
     if isinstance(event, LobbyChanged):
         return LobbyUpdated(event.lobby)
     if isinstance(event, ChatReceived):
-        return ChatArrived(event.seat, event.name, event.text, event.spectator)
+        return ChatArrived(event.seat, event.name, event.text, event.spectator, event.old)
     if isinstance(event, ActionRejected):
         return MoveRejected(event.reason)
     if isinstance(event, ConnectionChanged):
@@ -202,7 +201,9 @@ class ThreeUpApp(App[int]):
         # Hosting again a table the start screen offered (Resume your table):
         # a failure is told there, not on a host form it did not come from.
         self._resuming = False
-        self._door_lines_due = False  # a guest's, once its table's lobby comes
+        # The app's own lines at the end of the chat that the table's recent
+        # lines, sent on connecting, go above (ChatArrived.pinned).
+        self._pinned_lines = 0
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -607,7 +608,8 @@ class ThreeUpApp(App[int]):
                     "brings the table back, no move lost",
                 )
             )  # fmt: skip
-        self._door_lines_due = self.guest
+        if self.guest:
+            self._tell_door_lines()
         self.run_worker(self._pump(message.client), group="events", exclusive=True)
 
     def _tell_door_lines(self) -> None:
@@ -622,7 +624,7 @@ class ThreeUpApp(App[int]):
             # went to another first; told once they sit down.)
             self._tell_seat_word()
         else:
-            self.post_message(ChatArrived(None, "table", GUEST_WATCHES))
+            self.post_message(ChatArrived(None, "table", GUEST_WATCHES, pinned=True))
 
     def _tell_seat_word(self) -> None:
         """A keyless guest's only key to its seat, in the chat: the door said
@@ -633,7 +635,7 @@ class ThreeUpApp(App[int]):
             self.post_message(
                 ChatArrived(
                     None, "table", f"your seat word is {word}: to get this seat back, "
-                    f"reconnect and give it at the door",
+                    f"reconnect and give it at the door", pinned=True,
                 )
             )  # fmt: skip
 
@@ -673,12 +675,6 @@ class ThreeUpApp(App[int]):
         session.lobby = message.lobby
         self.route()
         self._sync_screens()
-        if self._door_lines_due:
-            # Below the table's recent lines, which come right after the
-            # first lobby: said before them, the lines were out of sight at
-            # once above a game's chat.
-            self._door_lines_due = False
-            self.set_timer(DOOR_LINES_AFTER, self._tell_door_lines)
 
     @on(ViewUpdated)
     def view_updated(self, message: ViewUpdated) -> None:
@@ -701,9 +697,17 @@ class ThreeUpApp(App[int]):
         session = self.session
         if session is None:
             return
-        line = session.add_chat(message.seat, message.name, message.text, message.spectator)
+        # The table's recent lines, sent again to each new session, go above
+        # the door's lines about it, which must stay in sight below them: said
+        # after a fixed wait, they went above lines that came later (a lost
+        # datagram's, resent; the first lobby comes ahead of them). A line
+        # said since the session began shows that they have all come.
+        above = self._pinned_lines if message.old else 0
+        if not message.old:
+            self._pinned_lines = self._pinned_lines + 1 if message.pinned else 0
+        line = session.add_chat(message.seat, message.name, message.text, message.spectator, above)
         for screen in self._table_screens():
-            screen.add_chat(line)
+            screen.add_chat(line, above)
 
     @on(MoveRejected)
     def move_rejected(self, message: MoveRejected) -> None:
@@ -727,6 +731,10 @@ class ThreeUpApp(App[int]):
             session.connection_since = time.monotonic()
         session.connection = message.state
         session.connection_detail = message.detail
+        if message.state == "reconnecting":
+            # The lines a reconnect brings again, said while it was away, are
+            # newer than the app's own lines: they go below them.
+            self._pinned_lines = 0
         if message.state in ("closed", "reconnecting"):
             # Nobody counts down at a closed table; and while the link is lost
             # this app cannot know the clock (a crashed host holds it until

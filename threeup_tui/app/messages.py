@@ -42,6 +42,11 @@ class ChatArrived(Message):
     name: str  # untrusted
     text: str  # untrusted
     spectator: bool = False  # seat None: a spectator's line, not the table's
+    # Said before this session began, sent again on connecting (ChatReceived.old).
+    old: bool = False
+    # The app's own line about this session's start (the SSH door's words):
+    # the table's recent lines sent on connecting go above it, however late.
+    pinned: bool = False
 
 
 @dataclass

@@ -160,9 +160,12 @@ class Session:
             return None
         return self.lobby.seats[seat]
 
-    def add_chat(self, seat: int | None, name: str, text: str, spectator: bool = False) -> ChatLine:
+    def add_chat(
+        self, seat: int | None, name: str, text: str, spectator: bool = False, above: int = 0
+    ) -> ChatLine:
+        """A line, at the end or ``above`` lines before it."""
         line = ChatLine(seat, clean(name, 24), clean(text, 200), spectator)
-        self.chat.append(line)
+        self.chat.insert(len(self.chat) - above, line)
         del self.chat[:-CHAT_KEEP]
         return line
 

@@ -180,10 +180,10 @@ class TableScreenBase(Screen[None]):
         if self.ready:
             self.query_one(ChatPane).give_back()
 
-    def add_chat(self, line: ChatLine) -> None:
-        """A chat line arrived."""
+    def add_chat(self, line: ChatLine, above: int = 0) -> None:
+        """A chat line arrived (to go ``above`` lines before the end)."""
         if self.ready:
-            self.query_one(ChatPane).add(line)
+            self.query_one(ChatPane).add(line, above)
 
     def on_screen_resume(self) -> None:
         # The view may have moved on while a help or confirm screen covered us.

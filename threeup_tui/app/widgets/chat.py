@@ -219,9 +219,12 @@ class ChatPane(Vertical):
     def load(self, lines: list[ChatLine]) -> None:
         self.query_one(ChatLines).set_lines(lines)
 
-    def add(self, line: ChatLine) -> None:
+    def add(self, line: ChatLine, above: int = 0) -> None:
+        """A line, at the end or ``above`` lines before it."""
         log = self.query_one(ChatLines)
-        log.set_lines([*log.lines, line])
+        lines = list(log.lines)
+        lines.insert(len(lines) - above, line)
+        log.set_lines(lines)
 
     def focus_input(self) -> None:
         # At once, not by Widget.focus (which waits for the keys already
