@@ -972,6 +972,14 @@ class SshDoor:
             return "a game is under way at this table and none of its seats is yours"
         return "every seat at this table is taken and none is yours"
 
+    def _watch_words(self) -> str:
+        """What a keyless player is told at a table with no seat open, before
+        the door knows who they are: a player coming back (after a drop, or
+        to a resumed table) read that "none of its seats is yours"."""
+        if self.table.state is not None:
+            return "A game is under way at this table: your seat word takes you back to your seat."
+        return "Every seat at this table is taken: your seat word takes you back to yours."
+
     def _has_open_seat(self) -> bool:
         table = self.table
         return table.state is None and any(s.kind == "open" for s in table.seats)
@@ -1005,7 +1013,7 @@ class SshDoor:
                 given = await prompt.ask("Your seat word, or Enter for a new seat: ")
             else:
                 if not told:
-                    prompt.say(f"{self._no_seat_words().capitalize()}: you may watch it.")
+                    prompt.say(self._watch_words())
                     told = True
                 given = await prompt.ask("Your seat word, or Enter to watch: ")
             if given is None:

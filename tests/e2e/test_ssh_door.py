@@ -836,7 +836,7 @@ async def test_a_guest_without_a_seat_watches_and_the_door_bounds_how_many(
         third = await told(await session(carl))
         assert b"you watch this table from two terminals already" in third, third
         keyless = await session(mallory)
-        await keyless.until(b"A game is under way at this table and none of its seats is yours")
+        await keyless.until(b"A game is under way at this table: your seat word takes you back")
         await keyless.until(b"Your seat word, or Enter to watch: ")
         keyless.process.stdin.write(b"\r")
         await keyless.until(b"choosing face-up cards")

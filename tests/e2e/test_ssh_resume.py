@@ -61,12 +61,14 @@ def resume_host(tmp_path: Path) -> Iterator[Resume]:
 
 
 def come_back_with(tmux: Tmux, pane: str, door: int, user: str, word: str) -> str:
-    """A keyless player gives their seat word at the door; the screen once
-    the app shows the table (or the door's answer, if it refuses)."""
+    """A keyless player gives their seat word at the door; the door's
+    prompt as it asked, then the screen once the app shows the table (or
+    the door's answer, if it refuses)."""
     open_pane(tmux, pane, door_command(door, user, None))
-    tmux.wait_for(pane, "Your seat word, or Enter")
+    asked = tmux.wait_for(pane, "Your seat word, or Enter")
     tmux.keys(pane, word, "Enter")
-    return tmux.wait_for(pane, re.compile(r"Chat|No seat has that seat word"), timeout=60)
+    answer = tmux.wait_for(pane, re.compile(r"Chat|No seat has that seat word"), timeout=60)
+    return asked + answer
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGKILL], ids=["stopped", "killed"])
@@ -104,6 +106,9 @@ def test_a_seat_word_takes_its_player_back_to_their_hand_after_a_kill_and_resume
     resume_host()
     seated = come_back_with(tmux, "ida-again", door, "ida", word)
     assert "No seat has that seat word" not in seated
+    # Before the word, the door cannot know the seat is theirs, nor say it is not.
+    assert "none of its seats is yours" not in seated
+    assert "your seat word takes you back to your seat" in seated
     again = tmux.wait_for("ida-again", "Choose 3 cards", timeout=60)
     assert shown_hand(again) == hand
 
