@@ -211,3 +211,30 @@ async def test_the_doors_seat_word_stays_below_the_tables_recent_lines_however_l
         client.emit(ConnectionChanged("connected"))
         client.emit(ChatReceived(0, "Bo", "said while away", number=12, old=True))
         await wait_for(pilot, lambda: session.chat[-1].text == "said while away")
+
+
+async def test_a_watcher_who_sits_down_reads_its_seat_word_below_the_new_sessions_lines(
+    client: ScriptedClient,
+) -> None:
+    """A keyless watcher who sits down (s) gets a new session, whose recent
+    lines not shown yet ("mia sat down at seat 2") go above the seat word
+    it is told, and below the line that said it watched."""
+    from dataclasses import replace
+
+    from threeup_tui.guest import GUEST_WATCHES
+
+    spec = StartSpec(mode="join", join=replace(SEAT, watch=True), guest=True, seat_word="vole-123")
+    app = create_app(ScriptedLauncher(client), spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        client.emit(Welcome(None, False, "Bo's table"))
+        client.emit(LobbyChanged(lobby_for(["Bo", "seat 2"], host_seat=0, started=False)))
+        client.emit(ChatReceived(None, "table", "Bo sat down at seat 1", number=1, old=True))
+        session = app.session
+        assert session is not None
+        await wait_for(pilot, lambda: len(session.chat) == 2)
+        client.emit(Welcome(1, False, "Bo's table"))  # sat down: a new session
+        client.emit(ChatReceived(None, "table", "mia sat down at seat 2", number=2, old=True))
+        await wait_for(pilot, lambda: len(session.chat) == 4)
+        texts = [line.text for line in session.chat]
+        assert texts[:3] == ["Bo sat down at seat 1", GUEST_WATCHES, "mia sat down at seat 2"]
+        assert texts[3].startswith("your seat word is vole-123"), texts

@@ -663,6 +663,9 @@ class ThreeUpApp(App[int]):
             # A spectator who sat down: the join form offers them this seat
             # again (their name, not "Only watch"), as it does a player.
             self._last_join = replace(joined, name=session.client.name, watch=False)
+            # A new session: its recent lines go above the word, not above
+            # what was said when this guest came to watch.
+            self._pinned_lines = 0
             self._tell_seat_word()  # a guest's way back to it, as a player's
         session.welcome = message.welcome
         self.route()
