@@ -1031,7 +1031,12 @@ class SshDoor:
                 if await prompt.ask("Press Enter to sit down.") is None:
                     return None
                 return word
-            if self._word_seats(word):
+            if self._word_seats(word) or self._word_mark(word) in self._words:
+                # A word this table gave is its player, seat or none: one
+                # whose seat went to another (it opened in the lobby) watches
+                # as themselves, as a key without a seat does, and s seats
+                # them if one opens.  (It was once a wrong try, which slowed
+                # their address down as a guesser's.)
                 return word
             wrong += 1
             log.info("unknown seat word at the SSH door from %s (%d of %d)", address, wrong, TRIES)

@@ -18,6 +18,8 @@ import pytest
 from .conftest import THREEUP, Tmux, wait_for_line
 from .test_ssh_identity import (
     door_command,
+    keygen,
+    log_lines_for,
     open_pane,
     shown_hand,
     sit_without_a_key,
@@ -127,3 +129,27 @@ def test_a_new_table_honours_no_word_an_old_table_gave(
     _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
     told = come_back_with(tmux, "ida-again", door, "ida", word)
     assert "No seat has that seat word" in told
+
+
+def test_a_word_whose_seat_went_to_another_watches_as_its_player(
+    headless_host, tmux: Tmux, tmp_path: Path
+) -> None:
+    """A keyless player's seat opens when they drop in the lobby, and may go
+    to someone else before they are back (or before a resumed table sees
+    them). Their word was then "No seat has that seat word", a wrong try
+    that slowed their address as a guesser's; it is who they are, and they
+    watch, as a key without a seat does."""
+    proc, door = start_door(headless_host, "--players", "2", "--bots", "1")
+    open_pane(tmux, "ida", door_command(door, "ida", None))
+    tmux.wait_for("ida", "or Enter for a new seat")
+    tmux.keys("ida", "Enter")
+    shown = tmux.wait_for("ida", re.compile(r"Your seat word is [a-z]+-\d{3}"))
+    word = re.findall(r"Your seat word is ([a-z]+-\d{3})", shown)[-1]
+    tmux.keys("ida", "C-c")  # gone before she sat down (as after a lobby drop): anyone's seat
+    wait_exit(tmux, "ida")
+    open_pane(tmux, "ann", door_command(door, "ann", keygen(tmp_path / "ann")))
+    tmux.wait_for("ann", "Choose 3 cards", timeout=60)  # the last seat: the game begins
+    told = come_back_with(tmux, "ida-again", door, "ida", word)
+    assert "No seat has that seat word" not in told
+    tmux.wait_for("ida-again", "1 watching", timeout=30)
+    assert "unknown seat word" not in log_lines_for(proc, 1.0, until="watches")
