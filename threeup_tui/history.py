@@ -239,13 +239,17 @@ class History:
 
     def new_record_path(self, when: datetime | None = None) -> Path:
         """Where the record of a game finished ``when`` goes (not yet written)."""
-        stamp = (when or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-        return free_path(self.records_dir, f"game-{stamp}")
+        return free_path(self.records_dir, record_stem(when or datetime.now(UTC)))
 
-    def keep_record(self, write: Callable[[Path], str | None]) -> tuple[Path | None, str | None]:
-        """Keep a finished game's record in ``records/`` under a new name,
-        written by ``write`` (it returns None once the file is written, else
-        why not, in one line): where it is kept, or None and why not."""
+    def keep_record(
+        self, write: Callable[[Path], str | None], when: datetime | None = None
+    ) -> tuple[Path | None, str | None]:
+        """Keep the record of a game finished ``when`` (None: now) in
+        ``records/`` under a new name, written by ``write`` (it returns None
+        once the file is written, else why not, in one line): where it is
+        kept, or None and why not.  Named by the game's end, not the time
+        it is kept: a record that waited elsewhere and comes in later sorts
+        among the others in the order "Your games" lists their games."""
         blocked = not_a_directory(self.records_dir)
         if blocked is not None:
             # In words: the table's own were "cannot save to .../records/
@@ -254,13 +258,13 @@ class History:
             return None, f"cannot keep records in {self.records_dir}: {blocked}"
         why = None
         for _ in range(RECORD_NAME_TRIES):
-            # Named by the second it is kept in: two apps of one account
+            # Named by the second its game ended: two apps of one account
             # ending games in the same second look for a free name at once,
             # and find the same one.  A record is never written over a file
             # (the first's is safe), but the second was refused and kept no
             # record ("already exists: give the record another name").
             # Refused with the name taken since: another took it; the next.
-            path = self.new_record_path()
+            path = self.new_record_path(when)
             why = write(path)
             if why is None:
                 with self._told_lock:  # records/ takes them again: the next trouble is news
@@ -281,19 +285,24 @@ class History:
             self._record_trouble_told.add(kind)
         return news
 
-    def records_in(self, folder: Path) -> list[tuple[int, str]]:
+    def records_in(self, folder: Path) -> list[tuple[int, str, datetime | None]]:
         """The games whose record is a file in ``folder`` (a record waiting
-        there for records/): (row id, record), oldest first."""
+        there for records/): (row id, record, when the game ended: None if
+        the row's time cannot be read), oldest first."""
         if not self.enabled or not self._there():
             return []
         prefix = f"{folder}{os.sep}"
         with self._connect(create=False) as db:
             rows = db.execute(
-                "SELECT id, record FROM games WHERE typeof(record) = 'text'"
+                "SELECT id, record, finished_at FROM games WHERE typeof(record) = 'text'"
                 " AND substr(record, 1, ?) = ? ORDER BY id",
                 (len(prefix), prefix),
             ).fetchall()
-        return [(int(game_id), record) for game_id, record in rows if Path(record).parent == folder]
+        return [
+            (int(game_id), record, _time_of(finished_at))
+            for game_id, record, finished_at in rows
+            if Path(record).parent == folder
+        ]
 
     def move_record(self, game_id: int, was: str, now: str) -> bool:
         """Game ``game_id``'s record is ``now`` if it was ``was``: whether it
@@ -646,6 +655,16 @@ def _history_error(path: Path, err: sqlite3.DatabaseError) -> HistoryError:
     if primary in (_CORRUPT, _NOTADB):
         return DamagedHistory(f"Your games: {path} is damaged ({err})")
     return HistoryError(f"Your games: {path}: {err}")
+
+
+def record_stem(when: datetime) -> str:
+    """A record's name in records/ (before any ``-2``), by its game's end in UTC."""
+    return when.astimezone(UTC).strftime("game-%Y%m%d-%H%M%S")
+
+
+def _time_of(text: object) -> datetime | None:
+    """A row's ``finished_at`` as a time, if it reads as one."""
+    return datetime.fromisoformat(text) if isinstance(text, str) and _readable_time(text) else None
 
 
 def _readable_time(text: object) -> bool:

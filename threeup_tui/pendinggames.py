@@ -136,7 +136,9 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
     row, until it can (:func:`place_waiting_records`), and the player is
     told where it waits."""
     here = _record_kept_here(game, folder)
-    placed, why, gone = (None, None, False) if here is None else _copy_to_records(history, here)
+    placed, why, gone = (
+        (None, None, False) if here is None else _copy_to_records(history, here, game.finished_at)
+    )
     if here is None:
         record = game.record
     elif placed is not None:
@@ -183,10 +185,13 @@ def _record_kept_here(game: FinishedGame, folder: Path | None) -> Path | None:
     return record
 
 
-def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str | None, bool]:
-    """A copy of ``record`` in the history's ``records/``: where, or None
-    and why not, and whether it was ``record`` that could not be read
-    (gone, changed by hand), not ``records/`` that could not take it."""
+def _copy_to_records(
+    history: History, record: Path, when: datetime | None
+) -> tuple[Path | None, str | None, bool]:
+    """A copy of ``record``, the record of a game that ended ``when``, in
+    the history's ``records/``, named by that end: where, or None and why
+    not, and whether it was ``record`` that could not be read (gone,
+    changed by hand), not ``records/`` that could not take it."""
     try:
         text = read_text(record)
     except (OSError, ValueError) as err:
@@ -199,7 +204,7 @@ def _copy_to_records(history: History, record: Path) -> tuple[Path | None, str |
             return f"cannot save to {path}: {err.strerror or err}"
         return None
 
-    return (*history.keep_record(write), False)
+    return (*history.keep_record(write, when), False)
 
 
 def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
@@ -282,11 +287,11 @@ def place_waiting_records(history: History, folder: Path | None = None) -> list[
     except (OSError, HistoryError):
         return []  # nothing here, or a history that cannot be read: next time
     moved = 0
-    for game_id, record in waiting:
+    for game_id, record, ended in waiting:
         path = Path(record)
         if path.name not in here:
             continue  # gone (removed by hand): its row says so, nothing to move
-        placed, _why, gone = _copy_to_records(history, path)
+        placed, _why, gone = _copy_to_records(history, path, ended)
         if placed is None:
             if gone:
                 continue
@@ -332,7 +337,7 @@ def remove_stray_records(
     try:
         # Read after the game files: a game added from its file in between
         # (its file gone, its row there) is named by one or the other.
-        rows = {Path(record).name for _id, record in history.records_in(folder)} if old else set()
+        rows = {Path(row[1]).name for row in history.records_in(folder)} if old else set()
     except HistoryError:
         return []
     removed = []

@@ -451,3 +451,49 @@ def test_no_record_is_removed_while_a_game_kept_aside_cannot_be_read() -> None:
     shutil.rmtree(pending_dir() / "game-20260101-000000-000000-0a0b0c0d.json")
     add_pending_games(history)
     assert not stray.exists()
+
+
+# ------------------------------------------------ a record that waited, moved in later
+def record_writer(text: str) -> Callable[[Path], str | None]:
+    """The app's writer for a record of its own: games differ in their deals."""
+
+    def write(path: Path) -> str | None:
+        try:
+            write_atomic(path, text, new=True)
+        except OSError as err:
+            return str(err.strerror or err)
+        return None
+
+    return write
+
+
+def hosted_game_ended(history: History, when: datetime, text: str = RECORD_TEXT) -> FinishedGame:
+    """A hosted game that ended ``when``, its record where the app keeps it."""
+    kept, _why = history.keep_record(record_writer(text), when)
+    if kept is None:
+        kept, _why = keep_record_aside(record_writer(text))
+    return replace(game(2), record=None if kept is None else str(kept), finished_at=when)
+
+
+def test_a_record_that_waited_is_named_by_its_games_end_not_by_when_it_moved() -> None:
+    """Records that waited in pending-games/ went into records/ named by the
+    second they moved (three games of three days, all "game-<today>.json",
+    "-2", "-3"): "Your games" lists games by their end, the directory by
+    the day the disk was freed.  One counted with its record waiting, one
+    kept aside whole (the history held too), each named by its own end."""
+    history = History()
+    history.records_dir.parent.mkdir(parents=True)
+    history.records_dir.write_text("a file where records/ should be")
+    ends = [datetime(2026, 3, day, 20, 0, 5, tzinfo=UTC) for day in (1, 2, 3)]
+    count_game(history, hosted_game_ended(history, ends[0]))  # counted, its record waiting
+    count_game(history, hosted_game_ended(history, ends[1]))
+    with held(history):
+        count_game(history, hosted_game_ended(history, ends[2]))  # kept aside, record and all
+    history.records_dir.unlink()
+    lines = add_pending_games(history)
+    assert len(lines) == 2, lines  # the game kept aside is in; the records that waited are in
+    names = sorted(path.name for path in history.records_dir.iterdir())
+    assert names == [f"game-202603{day:02}-200005.json" for day in (1, 2, 3)]
+    rows = history.games()  # newest first
+    assert [Path(row.record or "").name for row in rows] == names[::-1]
+    assert list(pending_dir().iterdir()) == []
