@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .history import FinishedGame, History, HistoryError, SeatEntry
 from .paths import not_a_directory, state_dir
@@ -67,6 +67,17 @@ _RECORD_NAME = re.compile(r"record-(\d{8}-\d{6}-\d{6})-[0-9a-f]{8}\.json")
 STRAY_RECORD_AGE = timedelta(hours=1)
 KINDS = ("you", "human", "bot")
 KEPT_ASIDE = "this game is kept, and added when the history can be written"
+
+
+class GoodNews(str):
+    """A line that tells of nothing wrong: a game or a record that waited
+    is where it belongs now.  Every other line here tells of trouble."""
+
+
+def line_severity(line: str) -> Literal["information", "warning"]:
+    """How the app marks ``line``: good news never with a warning's ⚠ (the
+    lines at a game's end were all marked so, "are in records/ now" too)."""
+    return "information" if isinstance(line, GoodNews) else "warning"
 
 
 def pending_dir() -> Path:
@@ -267,7 +278,10 @@ def add_pending_games(
         games = "1 finished game" if added == 1 else f"{added} finished games"
         verb = "is" if added == 1 else "are"
         lines.insert(
-            0, f"Your games: {games} kept while the history could not be written {verb} added now"
+            0,
+            GoodNews(
+                f"Your games: {games} kept while the history could not be written {verb} added now"
+            ),
         )
     if not stopped:
         lines.extend(place_waiting_records(history, folder))
@@ -311,7 +325,8 @@ def place_waiting_records(history: History, folder: Path | None = None) -> list[
         return []
     records = "1 game record" if moved == 1 else f"{moved} game records"
     verb = "is" if moved == 1 else "are"
-    return [f"Your games: {records} that waited in {folder} {verb} in {history.records_dir} now"]
+    where = f"in {folder} {verb} in {history.records_dir} now"
+    return [GoodNews(f"Your games: {records} that waited {where}")]
 
 
 def remove_stray_records(
@@ -462,10 +477,12 @@ def _text(data: dict[str, Any], key: str) -> str:
 
 
 __all__ = [
+    "GoodNews",
     "add_pending_games",
     "count_game",
     "keep_aside",
     "keep_record_aside",
+    "line_severity",
     "pending_dir",
     "pending_games",
     "place_waiting_records",

@@ -13,6 +13,7 @@ import shutil
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from app_helpers import fast_launcher, notes_heard, screen_text, wait_for
 from test_app_home import games_now, on, play_a_game
@@ -150,3 +151,39 @@ async def test_a_record_not_kept_is_told_again_after_records_could_be_kept_since
         assert len(not_kept()) == 2, said
         assert not_kept()[1] == not_kept()[0]
     assert [row.record is None for row in history.games()] == [True, False, True]
+
+
+async def test_records_that_went_in_at_a_games_end_are_news_not_a_warning() -> None:
+    """A record waited (records/ a file); records/ is free again when the
+    next game ends, and its end moves the one that waited in.  The line
+    that says so showed "⚠ Your games: 1 game record that waited ... is in
+    ... now": the app marked every line at a game's end as a warning.  A
+    real game, then a rematch: the news is shown as news (•), and the
+    trouble before it still warned (⚠)."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.records_dir.write_text("a file where records/ should be")
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+    marks: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def heard(message: str, *args: Any, **kwargs: Any) -> None:
+        marks.append((kwargs.get("severity", "information"), message))
+        notify(message, *args, **kwargs)
+
+    app.notify = heard  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await play_a_game(app, pilot)
+        await wait_for(pilot, lambda: len(games_now()) == 1, timeout=20)
+        history.records_dir.unlink()
+        await play_again(app, pilot, 2)
+        news = "Your games: 1 game record that waited in"
+        await wait_for(pilot, lambda: any(message.startswith(news) for _, message in marks))
+        await wait_for(pilot, lambda: f"• {news}" in screen_text(app), what="the news shown")
+        assert f"⚠ {news}" not in screen_text(app)
+    told = [(mark, message.split(" in ")[0]) for mark, message in marks if "record" in message]
+    assert told == [
+        ("warning", RECORD_WAITS.removesuffix(" in")),
+        ("information", "Your games: 1 game record that waited"),
+    ], marks
+    assert len(list(history.records_dir.iterdir())) == 2

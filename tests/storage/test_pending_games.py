@@ -23,6 +23,7 @@ from threeup_tui.pendinggames import (
     add_pending_games,
     count_game,
     keep_record_aside,
+    line_severity,
     pending_dir,
     pending_games,
     remove_stray_records,
@@ -497,3 +498,23 @@ def test_a_record_that_waited_is_named_by_its_games_end_not_by_when_it_moved() -
     rows = history.games()  # newest first
     assert [Path(row.record or "").name for row in rows] == names[::-1]
     assert list(pending_dir().iterdir()) == []
+
+
+def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> None:
+    """The app marked every line at a game's end with a warning's ⚠, "2
+    game records that waited ... are in ... now" too.  Good news is marked
+    as news; trouble (a record that waits, a game kept aside) still warns."""
+    history = History()
+    history.records_dir.parent.mkdir(parents=True)
+    history.records_dir.write_text("a file where records/ should be")
+    (waits,) = count_game(history, hosted_game_ending_now(history))[1]
+    with held(history):
+        (kept,) = count_game(history, game(3))[1]
+    assert [line_severity(waits), line_severity(kept)] == ["warning", "warning"]
+    history.records_dir.unlink()
+    game_id, lines = count_game(history, hosted_game_ending_now(history))
+    assert game_id is not None and game_id > 0
+    assert [(line.split(" kept")[0].split(" that")[0], line_severity(line)) for line in lines] == [
+        ("Your games: 1 finished game", "information"),
+        ("Your games: 1 game record", "information"),
+    ]

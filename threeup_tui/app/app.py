@@ -42,7 +42,13 @@ from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, SeatEntry
 from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
-from ..pendinggames import add_pending_games, count_game, keep_record_aside, record_not_kept
+from ..pendinggames import (
+    add_pending_games,
+    count_game,
+    keep_record_aside,
+    line_severity,
+    record_not_kept,
+)
 from ..process import hangup_signal, output_to_nowhere
 from ..recordfile import load_record
 from ..rules import MalformedRecord, Record, RulesError, View
@@ -877,12 +883,14 @@ class ThreeUpApp(App[int]):
             with contextlib.suppress(OSError):
                 Path(game.record).unlink()
         for line in lines:
-            self.call_from_thread(self.notify, line, severity="warning", markup=False)
+            # Trouble is a warning; news that a game or record that waited is in, not.
+            self.call_from_thread(self.notify, line, severity=line_severity(line), markup=False)
 
     def _add_pending_games(self) -> None:
         """In a worker thread: games kept aside while the history could not be written."""
         for line in add_pending_games(self.history):
-            self.call_from_thread(self.notify, line, markup=False, timeout=8)
+            mark = line_severity(line)  # a damaged game file set aside is trouble, not news
+            self.call_from_thread(self.notify, line, severity=mark, markup=False, timeout=8)
 
     def _table_screens(self) -> list[TableScreenBase]:
         return [s for s in self.screen_stack if isinstance(s, TableScreenBase)]

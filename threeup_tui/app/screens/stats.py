@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from ...bots import BOT_LEVELS
 from ...client.results import MAX_BOT_LEVEL
 from ...history import FinishedGame, History, HistoryError, Stats, Tally
-from ...pendinggames import add_pending_games, pending_games
+from ...pendinggames import add_pending_games, line_severity, pending_games
 from ...textclean import ordinal, plural
 from ..messages import ReplayRequested
 from ..text import MUTED, clean, fit_parts
@@ -274,7 +274,7 @@ class StatsScreen(Screen[None]):
         self._failed = message.stats is None
         top = self.query_one("#stats-summary", Static)
         for note in message.notes:
-            self.notify(note, markup=False, timeout=8)
+            self.notify(note, severity=line_severity(note), markup=False, timeout=8)
         if message.stats is None:
             error = message.error or "Your games cannot be read"
             if message.waiting:
