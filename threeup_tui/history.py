@@ -304,6 +304,14 @@ class History:
             if Path(record).parent == folder
         ]
 
+    def names_record(self, record: str) -> bool:
+        """Whether a game's row names the file ``record``."""
+        if not self.enabled or not self._there():
+            return False
+        with self._connect(create=False) as db:
+            row = db.execute("SELECT 1 FROM games WHERE record = ? LIMIT 1", (record,)).fetchone()
+        return row is not None
+
     def move_record(self, game_id: int, was: str, now: str) -> bool:
         """Game ``game_id``'s record is ``now`` if it was ``was``: whether it
         was (another app of the account may have moved it first)."""

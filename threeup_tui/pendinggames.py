@@ -23,7 +23,10 @@ with its record still here, named by its row (it replays from here), and
 the player is told where it waits (once while records/ stays so:
 :meth:`History.record_trouble_news`).  Such records go into ``records/``,
 their rows with them, whenever the games kept aside are next read and
-records/ can take them (:func:`place_waiting_records`).  A record here
+records/ can take them (:func:`place_waiting_records`).  A record is
+copied into records/ before its row names the copy: an app killed in
+between left a copy that the next try doubled, and the copy no row names
+goes once the next one is named (:func:`_remove_copies_left`).  A record here
 that neither a game here nor a row of the history names (the app died
 between keeping it and keeping its game) is removed when the games kept
 aside are next read, once it is old enough not to be a running app's
@@ -62,6 +65,9 @@ RECORD_STAMP = "%Y%m%d-%H%M%S-%f"  # UTC, when the record was kept here
 # A record kept here, by the very name keep_record_aside gives it: no other
 # file is ever removed as one.
 _RECORD_NAME = re.compile(r"record-(\d{8}-\d{6}-\d{6})-[0-9a-f]{8}\.json")
+# A record in the history's records/, as History.keep_record names it: the
+# game's end (history.record_stem), then "-2", "-3"... for a name taken.
+_IN_RECORDS = re.compile(r"(game-\d{8}-\d{6})(?:-\d+)?\.json")
 # A record younger than this that no game names may be a running app's,
 # its game on the way to the history (seconds, the history's lock wait).
 STRAY_RECORD_AGE = timedelta(hours=1)
@@ -175,6 +181,8 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
             if placed is not None:
                 placed.unlink(missing_ok=True)
         return game_id, lines
+    if placed is not None:
+        _remove_copies_left(history, placed)
     if placed is not None or gone:
         with contextlib.suppress(OSError):
             here.unlink(missing_ok=True)  # in records/ now, or not kept
@@ -216,6 +224,43 @@ def _copy_to_records(
         return None
 
     return (*history.keep_record(write, when), False)
+
+
+def _remove_copies_left(history: History, placed: Path) -> None:
+    """Remove the copies of the record at ``placed`` (its game's row names
+    it now) that an app stopped between copying a record into records/
+    and naming the copy in its row left there: the same bytes, under a
+    name of the same game's end (``game-STAMP-2.json``...), that no row
+    names.  The record is copied before its row is written, so a crash
+    in between left the copy, and the next try made another: two files of
+    one game in records/, one of them in "Your games".  A copy another
+    app is making now is no row's either, and is removed too: that app's
+    row update then finds the row moved, and leaves it."""
+    named = _IN_RECORDS.fullmatch(placed.name)
+    if named is None:
+        return
+    try:
+        text = placed.read_bytes()
+        others = [
+            path
+            for path in placed.parent.iterdir()
+            if path != placed and _same_stem(path.name, named.group(1))
+        ]
+    except OSError:
+        return
+    for other in others:
+        with contextlib.suppress(OSError, HistoryError):
+            info = other.lstat()  # the size first: a large file is none of these, unread
+            same = stat.S_ISREG(info.st_mode) and info.st_size == len(text)
+            same = same and other.read_bytes() == text
+            if same and not history.names_record(str(other)):
+                other.unlink()
+
+
+def _same_stem(name: str, stem: str) -> bool:
+    """Whether ``name`` is a record's in records/ named by the end ``stem`` says."""
+    named = _IN_RECORDS.fullmatch(name)
+    return named is not None and named.group(1) == stem
 
 
 def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
@@ -316,6 +361,8 @@ def place_waiting_records(history: History, folder: Path | None = None) -> list[
             with contextlib.suppress(OSError):  # the row still names the one here
                 placed.unlink(missing_ok=True)
             break
+        if ours:
+            _remove_copies_left(history, placed)
         with contextlib.suppress(OSError):
             # Not ours: another app of the account moved it first, and
             # removes the one here; this copy is not needed.

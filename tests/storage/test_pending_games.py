@@ -7,7 +7,10 @@ import contextlib
 import os
 import secrets
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -518,3 +521,62 @@ def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> No
         ("Your games: 1 finished game", "information"),
         ("Your games: 1 game record", "information"),
     ]
+
+
+# A crash of the app at one step of moving a record in, by a real SIGKILL:
+# History's method ``step`` kills the process as it is called ("before"),
+# or once it has done its work ("after").
+CRASH_AT = """
+import os, signal, sys
+from threeup_tui.history import History
+from threeup_tui.pendinggames import add_pending_games
+
+step, when = sys.argv[1], sys.argv[2]
+real = getattr(History, step)
+
+def crash(self, *args, **kwargs):
+    if when == "after":
+        real(self, *args, **kwargs)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+setattr(History, step, crash)
+add_pending_games(History())
+"""
+
+
+@pytest.mark.parametrize(
+    ("step", "when", "copied"),
+    [
+        ("add", "before", 1),  # a game kept aside: its record copied, its row not written
+        ("move_record", "before", 2),  # a record that waited: copied, its row not moved
+        ("move_record", "after", 2),  # moved, the one that waited not removed
+    ],
+)
+def test_a_crash_while_moving_a_record_in_leaves_one_file_of_each_game(
+    step: str, when: str, copied: int
+) -> None:
+    """The app copies a record that waited into records/, then names the
+    copy in the game's row.  Killed in between, the copy stayed; the next
+    start copied it again: two files of one game in records/ (``ls`` showed
+    both, "Your games" one).  Killed at each step, for real: the next start
+    leaves one file of each game, the one its row names, whole."""
+    history = History()
+    history.records_dir.parent.mkdir(parents=True)
+    history.records_dir.write_text("a file where records/ should be")
+    ends = [datetime(2026, 3, 1, 20, 0, 5, tzinfo=UTC), datetime(2026, 3, 2, 9, 0, 0, tzinfo=UTC)]
+    texts = [RECORD_TEXT.replace("a record", f"game {n}") for n in (1, 2)]
+    count_game(history, hosted_game_ended(history, ends[0], texts[0]))  # its record waits
+    with held(history):
+        count_game(history, hosted_game_ended(history, ends[1], texts[1]))  # kept aside whole
+    history.records_dir.unlink()
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASH_AT, step, when], capture_output=True, text=True, timeout=60
+    )
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert len(list(history.records_dir.iterdir())) == copied  # made before the crash
+    add_pending_games(History())  # the app's next start
+    files = sorted(history.records_dir.iterdir())
+    assert [path.read_text() for path in files] == texts  # one file of each game
+    rows = sorted(history.games(), key=lambda row: row.finished_at)
+    assert [row.record for row in rows] == [str(path) for path in files]
+    assert pending_games() == []
