@@ -297,7 +297,7 @@ def add_pending_games(
         return []
     lines: list[str] = []
     added = 0
-    stopped = False  # the history cannot be written now
+    stopped: HistoryError | None = None  # the history cannot be written now: why
     for path in pending_games(folder):
         try:
             game = _from_json(read_json(path))
@@ -309,8 +309,8 @@ def add_pending_games(
             continue
         try:
             game_id, said = _add(history, game, folder)
-        except HistoryError:
-            stopped = True
+        except HistoryError as err:
+            stopped = err
             break
         lines.extend(said)
         # Its record (if any) is the row's now: only the pending file goes.
@@ -328,11 +328,28 @@ def add_pending_games(
                 f"Your games: {games} kept while the history could not be written {verb} added now"
             ),
         )
-    if not stopped:
+        if stopped is not None:
+            # Some in, not all: "1 finished game ... is added now" alone, and
+            # "Your games" showing that one, read as if the rest were lost.
+            lines.insert(1, _still_waiting(len(pending_games(folder)), stopped))
+    if stopped is None:
         lines.extend(place_waiting_records(history, folder))
     if remove_strays:
         remove_stray_records(history, folder)
     return lines
+
+
+def _still_waiting(count: int, why: HistoryError) -> str:
+    """The line for ``count`` games kept aside that the history could not
+    take after some others went in (a disk with room for one game's row
+    and record, not the next): they wait still."""
+    games = "1 more finished game" if count == 1 else f"{count} more finished games"
+    verb = "is" if count == 1 else "are"
+    reason = str(why).removeprefix("Your games: ")
+    return (
+        f"Your games: {games} kept aside {verb} not added yet ({reason});"
+        f" {'it is' if count == 1 else 'they are'} added when the history can be written"
+    )
 
 
 def place_waiting_records(history: History, folder: Path | None = None) -> list[str]:

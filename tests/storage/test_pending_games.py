@@ -580,3 +580,50 @@ def test_a_crash_while_moving_a_record_in_leaves_one_file_of_each_game(
     rows = sorted(history.games(), key=lambda row: row.finished_at)
     assert [row.record for row in rows] == [str(path) for path in files]
     assert pending_games() == []
+
+
+class FullAfter(History):
+    """A history whose file another program holds locked once ``room``
+    games have gone in: what a disk with room for one more game's row and
+    record, not the next, looks like to the app (a real lock, a real file)."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+        self.holder: sqlite3.Connection | None = None
+
+    def add(self, game: FinishedGame) -> tuple[int | None, str | None]:
+        added = super().add(game)
+        self.room -= 1
+        if self.room == 0:
+            self.holder = sqlite3.connect(self.path, isolation_level=None)
+            self.holder.execute("BEGIN EXCLUSIVE")
+        return added
+
+
+def test_games_kept_aside_that_go_in_only_in_part_say_the_rest_still_wait() -> None:
+    """Three games kept aside, a disk freed with room for one: "Your games:
+    1 finished game kept while the history could not be written is added
+    now", and not a word of the other two, while "Your games" showed one
+    game of three.  The line says the rest wait, and why."""
+    history = History()
+    history.add(game(1))
+    with held(history):
+        for place in (1, 2, 3):
+            count_game(history, game(place))
+    partly = FullAfter(room=1)
+    lines = add_pending_games(partly)
+    assert partly.holder is not None
+    partly.holder.execute("ROLLBACK")
+    partly.holder.close()
+    assert lines == [
+        "Your games: 1 finished game kept while the history could not be written is added now",
+        f"Your games: 2 more finished games kept aside are not added yet ({history.path} is"
+        " locked by another program); they are added when the history can be written",
+    ]
+    assert [line_severity(line) for line in lines] == ["information", "warning"]
+    assert len(pending_games()) == 2
+    assert add_pending_games(history) == [
+        "Your games: 2 finished games kept while the history could not be written are added now"
+    ]
+    assert rows(history) == 4
