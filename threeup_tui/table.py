@@ -294,7 +294,8 @@ class Table:
         self._rematch_after_at: float | None = None
         self._rematch_go_at: float | None = None
         self.closing: str | None = None  # why the table is closing (no more games)
-        self.records = RecordKeeper(self._tell_host_seat)  # finished games' (party-N.json)
+        # Finished games' records (party-N.json); aside, in a folder of the table's id.
+        self.records = RecordKeeper(self._tell_host_seat, lambda: self.table_id)
         self.new_files = False  # this run made its journal's files (open_table: a new table)
 
     # ------------------------------------------------------------ listeners

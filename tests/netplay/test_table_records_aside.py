@@ -54,7 +54,7 @@ def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_
     small_disk.fill()
     with caplog.at_level(logging.INFO, logger="threeup"):
         first = play_out(table)
-    aside = state_dir / "records-aside" / "party-1.json"
+    aside = state_dir / "records-aside" / table.table_id / "party-1.json"
     assert table.kept_records == [aside]
     assert table.finished_games.get_nowait().record == aside  # what the host's log names
     assert json.loads(aside.read_text()) == first
@@ -114,7 +114,7 @@ async def test_the_hosts_log_names_where_a_finished_games_record_truly_is(
         assert await asyncio.wait_for(host, 5) == 0
     said = [r.getMessage().split("; ")[-1] for r in caplog.records if " over: " in r.getMessage()]
     assert said == [
-        f"record in {state_dir / 'records-aside' / 'party-1.json'}",
+        f"record in {state_dir / 'records-aside' / table.table_id / 'party-1.json'}",
         "record not on disk yet",
     ]
 
@@ -202,7 +202,7 @@ def test_the_apps_host_is_told_where_its_record_went(
     table.start(0)
     with read_only(folder):
         play_out_as_bots(table)
-    aside = state_dir / "records-aside" / "party-1.json"
+    aside = state_dir / "records-aside" / table.table_id / "party-1.json"
     assert table.kept_records == [aside]
     assert [line for line in told if "record" in line] == [
         "Game 1's record could not be kept beside party.json (Read-only file system): "
@@ -252,7 +252,7 @@ def test_a_headless_host_says_as_it_stops_where_each_record_not_beside_the_journ
     finally:
         for proc in (host, bot):
             proc.kill()
-    aside = tmp_path / "host-state" / "records-aside" / "party-1.json"
+    (aside,) = (tmp_path / "host-state" / "records-aside").glob("*/party-1.json")  # by table id
     said = host.stderr()
     assert f"; record in {aside}\n" in said
     assert (
@@ -261,3 +261,41 @@ def test_a_headless_host_says_as_it_stops_where_each_record_not_beside_the_journ
     )
     verdict = verify_cli(aside)
     assert verdict["ok"] is True and verdict["finished"] is True, verdict
+
+
+def test_a_resumed_table_claims_every_record_its_earlier_run_kept_aside(
+    tmp_path: Path, state_dir: Path, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Game 1's record went aside (the journal's directory read-only), and
+    the host was stopped during game 2 and resumed.  The resumed table
+    looked aside only for the game it resumed at (the files named no
+    table: party-1.json is every table's first game), and game 1's record
+    stayed in records-aside/ for ever.  Aside, a table's records are in a
+    folder of its id: the resumed table moves them beside its journal as
+    its next game ends; another table's, aside too, stays where it is."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    journal = folder / "party.json"
+    table = bot_table(journal)
+    other = bot_table(tmp_path / "other.json")  # another table, its own party-1.json aside
+    table.start(None)
+    with read_only(folder):
+        first = play_out(table)
+    aside = state_dir / "records-aside" / table.table_id / "party-1.json"
+    assert table.kept_records == [aside]
+    theirs = state_dir / "records-aside" / other.table_id / "party-1.json"
+    theirs.parent.mkdir()
+    theirs.write_text(aside.read_text())
+    table.start(None)
+    for _ in range(10):
+        table.step_bot()  # game 2 under way: the host stops (nothing said, nothing moved)
+    resumed = Table.resume(journal)
+    assert resumed.table_id == table.table_id
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        second = play_out(resumed)
+    beside = [folder / "party-1.json", folder / "party-2.json"]
+    assert resumed.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == [first, second]
+    assert not aside.exists()
+    assert theirs.exists()  # another table's: not claimed
+    assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
