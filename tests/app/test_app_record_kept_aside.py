@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app_helpers import fast_launcher, notes_heard, screen_text, wait_for
-from test_app_home import games_now, on, play_a_game
+from test_app_home import games_now, kept_game, on, play_a_game
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
@@ -26,7 +26,13 @@ from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.history import History
-from threeup_tui.pendinggames import RECORD_NOT_KEPT, RECORD_WAITS, pending_dir, pending_games
+from threeup_tui.pendinggames import (
+    RECORD_NOT_KEPT,
+    RECORD_WAITS,
+    keep_aside,
+    pending_dir,
+    pending_games,
+)
 from threeup_tui.recordfile import load_record
 
 
@@ -187,3 +193,37 @@ async def test_records_that_went_in_at_a_games_end_are_news_not_a_warning() -> N
         ("information", "Your games: 1 game record that waited"),
     ], marks
     assert len(list(history.records_dir.iterdir())) == 2
+
+
+async def test_your_games_says_the_games_kept_aside_it_cannot_count_yet(
+    read_only: Callable[[Path], AbstractContextManager[None]],
+) -> None:
+    """A full disk left an empty history file, and the game played then
+    was kept aside: "Your games" said "No finished games yet", and with
+    games counted before, showed them alone, as if the newer were lost.
+    A data directory made read-only (a real bind mount): a history that
+    reads and cannot be written, with a game kept aside."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    history.path.touch()  # what the full disk left: an empty history
+    keep_aside(kept_game(1))
+    app = create_app(fast_launcher())
+    with read_only(history.path.parent):
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            app.post_message(StatsRequested())
+            await wait_for(pilot, lambda: on(app, StatsScreen) and "counted" in screen_text(app))
+            assert "No finished games yet" not in screen_text(app)
+            assert "None counted yet: 1 finished game kept aside, added when the history" in (
+                screen_text(app)
+            )
+    history.add(kept_game(2))  # writable again, and a game counted since
+    with read_only(history.path.parent):
+        keep_aside(kept_game(1))
+        app = create_app(fast_launcher())
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            app.post_message(StatsRequested())
+            await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
+            await wait_for(pilot, lambda: "kept aside" in screen_text(app))
+            text = screen_text(app)
+            assert "1 game · 0 won" in text and "2 finished games kept aside" in text, text
+    assert len(pending_games()) == 2

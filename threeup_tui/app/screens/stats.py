@@ -257,13 +257,15 @@ class StatsScreen(Screen[None]):
         """In a worker thread: a locked file waits a moment without freezing the app."""
         notes = tuple(add_pending_games(self.history))
         look = self._files_now()  # before reading: a change from now on is read next time
+        # Games the history cannot take yet (a full disk, a read-only one,
+        # a lock): said beside what it shows, which leaves them out.
+        waiting = len(pending_games()) if self.history.enabled else 0
         try:
             stats = self.history.stats()
         except HistoryError as err:
-            waiting = len(pending_games()) if self.history.enabled else 0
             self.post_message(StatsLoaded(None, str(err), notes, waiting, look))
         else:
-            self.post_message(StatsLoaded(stats, None, notes, look=look))
+            self.post_message(StatsLoaded(stats, None, notes, waiting, look=look))
 
     @on(StatsLoaded)
     def loaded(self, message: StatsLoaded) -> None:
@@ -275,11 +277,14 @@ class StatsScreen(Screen[None]):
         top = self.query_one("#stats-summary", Static)
         for note in message.notes:
             self.notify(note, severity=line_severity(note), markup=False, timeout=8)
+        kept_aside = (
+            f"{plural(message.waiting, 'finished game')} kept aside,"
+            " added when the history can be written"
+        )
         if message.stats is None:
             error = message.error or "Your games cannot be read"
             if message.waiting:
-                games = plural(message.waiting, "finished game")
-                error += f"\n{games} kept aside, added when the history can be written"
+                error += f"\n{kept_aside}"
             top.update(Content.styled(error, "$text-error"))
             return
         stats = message.stats
@@ -295,13 +300,22 @@ class StatsScreen(Screen[None]):
                 timeout=10,
             )
         if not stats.total.games:
-            top.update(
-                "No finished games yet: play one from the start screen, and it is counted here."
-            )
+            # Not "No finished games yet" while games wait to be counted:
+            # a full disk left the history empty, and they read as lost.
+            if message.waiting:
+                top.update(Content.styled(f"None counted yet: {kept_aside}", "$text-warning"))
+            else:
+                top.update(
+                    "No finished games yet: play one from the start screen, and it is counted here."
+                )
             self.query_one("#last-title").display = False
             self.query_one(DataTable).display = False
             return
-        top.update(summary(stats))
+        top.update(
+            Content.assemble(summary(stats), "\n", (kept_aside, "$text-warning"))
+            if message.waiting
+            else summary(stats)
+        )
         self.query_one("#last-title").display = True  # hidden while there were none
         self.stats = stats
         self._show_tallies()
