@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +208,8 @@ async def test_your_games_says_the_games_kept_aside_it_cannot_count_yet(
     history.path.touch()  # what the full disk left: an empty history
     keep_aside(kept_game(1))
     app = create_app(fast_launcher())
-    with read_only(history.path.parent):
+    with ExitStack() as blocked:
+        blocked.enter_context(read_only(history.path.parent))
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             app.post_message(StatsRequested())
             await wait_for(pilot, lambda: on(app, StatsScreen) and "counted" in screen_text(app))
@@ -216,7 +217,9 @@ async def test_your_games_says_the_games_kept_aside_it_cannot_count_yet(
             assert "None counted yet: 1 finished game kept aside, added when the history" in (
                 screen_text(app)
             )
-    history.add(kept_game(2))  # writable again, and a game counted since
+            blocked.close()  # writable again while the screen is open: no file changes
+            await wait_for(pilot, lambda: "1 game · 1 won" in screen_text(app), timeout=15)
+            assert "kept aside" not in screen_text(app)
     with read_only(history.path.parent):
         keep_aside(kept_game(1))
         app = create_app(fast_launcher())
@@ -225,5 +228,5 @@ async def test_your_games_says_the_games_kept_aside_it_cannot_count_yet(
             await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
             await wait_for(pilot, lambda: "kept aside" in screen_text(app))
             text = screen_text(app)
-            assert "1 game · 0 won" in text and "2 finished games kept aside" in text, text
-    assert len(pending_games()) == 2
+            assert "1 game · 1 won" in text and "1 finished game kept aside" in text, text
+    assert len(pending_games()) == 1

@@ -273,7 +273,9 @@ class StatsScreen(Screen[None]):
         if message.unchanged:
             return
         self._look = message.look
-        self._failed = message.stats is None
+        # Read again at each look while the history cannot be read, or
+        # cannot take the games kept aside: a disk freed changes no file.
+        self._failed = message.stats is None or message.waiting > 0
         top = self.query_one("#stats-summary", Static)
         for note in message.notes:
             self.notify(note, severity=line_severity(note), markup=False, timeout=8)
