@@ -81,16 +81,41 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _turn_seconds(text: str) -> float:
-    if text.strip().lower() == "off":
-        from .hostargs import TURN_TIME_OFF
+def _is_off(text: str) -> bool:
+    return text.strip().lower() == "off"
 
-        return TURN_TIME_OFF
+
+def _turn_seconds(text: str) -> float | str:
+    if _is_off(text):
+        from .hostargs import OFF
+
+        return OFF
     value = _seconds(text)
     if not 1 <= value <= 3600:
         raise argparse.ArgumentTypeError(
             f"{shown_value(text)}: a turn lasts 1 to 3600 seconds (off: no turn timer)"
         )
+    return value
+
+
+def _seconds_or_off(text: str) -> float | str:
+    """--rematch-after: seconds, or off (a resume takes the table's away)."""
+    if _is_off(text):
+        from .hostargs import OFF
+
+        return OFF
+    return _seconds(text)
+
+
+def _positive_or_off(text: str) -> int | str:
+    """--games: a number of games, or off (a resume takes the table's limit away)."""
+    if _is_off(text):
+        from .hostargs import OFF
+
+        return OFF
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} must be at least 1 (off: no limit)")
     return value
 
 
@@ -460,7 +485,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PORT",
         help="also serve the app over SSH on this TCP port, for friends who install "
-        "nothing; needs the ssh extra, pip install '.[ssh]' (default: no SSH)",
+        "nothing; needs the ssh extra, pip install '.[ssh]' (default: no SSH; a resumed "
+        "table keeps its own)",
+    )
+    host.add_argument(
+        "--no-ssh",
+        action="store_true",
+        help="no SSH door; with --resume, closes the table's SSH door (default: a new table "
+        "has none, a resumed one keeps its own)",
     )
     host.add_argument(
         "--ssh-authorized-keys",
@@ -482,19 +514,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--rematch-after",
-        type=_seconds,
+        type=_seconds_or_off,
         default=None,
         metavar="SECONDS",
         help="--headless: start the next game this long after a game ends even if not "
-        "every player has asked for it, at least 1 s so that everyone sees the result "
-        "(default: wait for everyone)",
+        "every player has asked for it, at least 1 s so that everyone sees the result, or "
+        "off; with --resume, off makes the table wait for everyone again (default: wait for "
+        "everyone; a resumed table keeps its own)",
     )
     host.add_argument(
         "--games",
-        type=_positive,
+        type=_positive_or_off,
         default=None,
         metavar="N",
-        help="--headless: close the table after N games (default: keep hosting until stopped)",
+        help="--headless: close the table after N games, or off; with --resume, off takes "
+        "the table's limit away (default: keep hosting until stopped; a resumed table keeps "
+        "its own)",
     )
     host.add_argument(
         "--no-spectator-chat",
@@ -676,7 +711,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             raise CliError(f"--record {record}: is a directory; name the file to write")
         if record is not None and not record.absolute().parent.is_dir():
             raise CliError(f"--record {record}: no directory {record.absolute().parent}")
-    from .hostargs import SSH_EXTRA_MISSING, TURN_TIME_OFF, check_host_args
+    from .hostargs import SSH_EXTRA_MISSING, check_host_args, settle_off_flags
 
     try:
         check_host_args(args)
@@ -684,8 +719,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
         raise CliError(SSH_EXTRA_MISSING)
-    if args.resume is None and args.turn_time == TURN_TIME_OFF:
-        args.turn_time = None  # a new table's default; a resume takes it as an override
+    settle_off_flags(args)
     if args.headless:
         from .netplay.run import run_headless_host
 

@@ -48,9 +48,12 @@ HOST_DEFAULTS: dict[str, Any] = {
 # Flags that shape the seats or the rules: a resumed game keeps its own.
 GAME_FLAGS = ("players", "bots", "finish", "voluntary_pickup")
 HEADLESS_JOURNAL = Path("threeup-game.json")
-# What `--turn-time off` parses to (a turn is at least 1 s): None is a flag
-# left out, which a resume reads as "keep the table's".
-TURN_TIME_OFF = 0.0
+# What `--turn-time off`, `--rematch-after off` and `--games off` parse to:
+# None is a flag left out, which a resume reads as "keep the table's", so
+# "off" needs a value of its own (--rematch-after 0 is a setting: at once,
+# after the pause everyone gets).
+OFF = "off"
+OFF_SETTINGS = ("turn_time", "rematch_after", "games")
 
 
 # Said when --ssh-port is asked of an install without asyncssh.  The README
@@ -79,6 +82,10 @@ def check_host_args(args: argparse.Namespace) -> None:
     resume: Path | None = getattr(args, "resume", None)
     if getattr(args, "no_code", False) and getattr(args, "code", None) is not None:
         raise ValueError("--code and --no-code: give one of them")
+    if getattr(args, "no_ssh", False):
+        for flag in ("ssh_port", "ssh_authorized_keys"):
+            if getattr(args, flag, None) is not None:
+                raise ValueError(f"{setting_flag(flag)} and --no-ssh: give one of them")
     if resume is not None:
         problem = _not_a_file(resume)
         if problem is not None and _not_a_file(table_file_path(resume)) is not None:
@@ -217,6 +224,16 @@ def new_hosting(args: argparse.Namespace) -> Hosting:
     return Hosting(**settings)
 
 
+def settle_off_flags(args: argparse.Namespace) -> None:
+    """A new table's "off" is its default (None); a resume keeps "off" for
+    :func:`resume_overrides`, where it takes the table's setting away."""
+    if getattr(args, "resume", None) is not None:
+        return
+    for name in OFF_SETTINGS:
+        if getattr(args, name, None) == OFF:
+            setattr(args, name, None)
+
+
 def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """The settings given again with ``--resume``: only the flags given."""
     overrides: dict[str, Any] = {}
@@ -225,8 +242,11 @@ def resume_overrides(args: argparse.Namespace) -> dict[str, Any]:
         given = getattr(args, name, None)
         if given is not None:
             overrides[name] = given
-    if overrides.get("turn_time") == TURN_TIME_OFF:  # --turn-time off
-        overrides["turn_time"] = None
+    for name in OFF_SETTINGS:  # --turn-time off, --rematch-after off, --games off
+        if overrides.get(name) == OFF:
+            overrides[name] = None
+    if getattr(args, "no_ssh", False):  # the one way to close a resumed table's SSH door
+        overrides["ssh_port"] = None
     if getattr(args, "no_spectator_chat", False):  # a store_true flag: given when True
         overrides["spectator_chat"] = False
     if getattr(args, "no_code", False):  # the one way to take a resumed table's code away

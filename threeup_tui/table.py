@@ -1567,6 +1567,18 @@ def _log_override(path: Path, key: str, before: Any, after: Any) -> None:
     if key == "turn_time" and after is None:  # --turn-time off
         was = "it had none" if before is None else f"it was {_shown(before)} s"
         log.info("resuming %s: --turn-time off given: no turn timer now (%s)", path, was)
+    elif key == "rematch_after" and after is None:  # --rematch-after off
+        was = "it waited for everyone" if before is None else f"it was {_shown(before)} s"
+        log.info(
+            "resuming %s: --rematch-after off given: the next game waits for every "
+            "player now (%s)", path, was,
+        )  # fmt: skip
+    elif key == "games" and after is None:  # --games off
+        was = "it had none" if before is None else f"it was {plural(before, 'game')}"
+        log.info("resuming %s: --games off given: no limit on games now (%s)", path, was)
+    elif key == "ssh_port" and after is None:  # --no-ssh
+        was = "it had none" if before is None else f"it was on port {before}"
+        log.info("resuming %s: --no-ssh given: no SSH door now (%s)", path, was)
     elif key == "code" and after is None:  # --no-code
         change = "the table has no room code now" if before is not None else "it had none"
         log.info("resuming %s: --no-code given: %s", path, change)
