@@ -145,10 +145,9 @@ class Seat:
 
     @property
     def agrees_to_rematch(self) -> bool:
-        """Bot seats and network bots always agree.  A person must ask, even
-        one marked away whose seat a bot plays (they are still connected;
-        ``--rematch-after`` starts the game anyway); one who is not connected
-        does not hold the table up (``Table._rematch_waiting``)."""
+        """Bot seats and network bots always agree.  A person must ask; one
+        who is not connected, or is marked away (the bot plays for them
+        until they act), does not hold the table up (``Table._rematch_waiting``)."""
         return self.kind != "human" or self.network_bot is not None
 
 
@@ -700,11 +699,21 @@ class Table:
         self._notify(views=False)  # the lobby shows who has asked
 
     def _rematch_waiting(self) -> list[int]:
-        """The seats whose players are here and have not asked for the next game."""
+        """The seats whose players are here and have not asked for the next game.
+
+        A player marked away is not waited for: connected but idle (three
+        turns timed out), they had the bot play their last game to its end,
+        and the others waited for ever for a vote that would not come,
+        with no way to start without them but ``--rematch-after``.  The bot
+        plays on for them in the next game, as it did in this one, until
+        they act (asking for the game is acting: then they are waited for)."""
         return [
             i
             for i, seat in enumerate(self.seats)
-            if seat.connected and not seat.agrees_to_rematch and i not in self.rematch_votes
+            if seat.connected
+            and not seat.away
+            and not seat.agrees_to_rematch
+            and i not in self.rematch_votes
         ]
 
     def _anyone_here(self) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient
-from app_helpers import screen_text, wait_for
+from app_helpers import screen_text, wait_for, words_shown
 from app_states import dealt, lobby_for, seat_events
 from table_states import open_table, table_app
 from textual.widgets import Button, Input, Static
@@ -213,6 +213,37 @@ async def test_a_dedicated_hosts_player_asks_for_the_next_game(client: ScriptedC
         await wait_for(pilot, lambda: "1 of 1 asked, you too" in screen_text(app))
 
 
+async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClient) -> None:
+    """A dedicated host's players read "1 of 3 asked" and could not tell
+    whom they waited for, nor ask them.  The line names them ("you" for
+    oneself), names being text and never markup, and leaves out a player
+    marked away (the bot plays their seat: the table does not wait for them)."""
+    state = finished(["you", "[b]bob[/b]", "cy", "bo"])
+    seats = (
+        SeatSlot(0, "you", "human", True),
+        SeatSlot(1, "[b]bob[/b]", "human", True),
+        SeatSlot(2, "cy", "human", True, "greedy"),  # away: the bot plays for cy
+        SeatSlot(3, "bo", "bot", True, "greedy"),
+    )
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["you", "b", "cy", "bo"]), host_seat=None, seats=seats),
+        rematch="vote",
+        rematch_votes=(1,),
+    )
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, False, lobby)
+        wait = screen.query_one("#rematch-wait", Static)
+        assert str(wait.content).endswith("(1 of 2 asked; waiting for you).")
+        from threeup_tui.client import LobbyChanged
+
+        client.emit(LobbyChanged(lobby_with(lobby, rematch_votes=(0,))))
+        await wait_for(pilot, lambda: "waiting for [b]bob[/b])" in str(wait.content))
+        assert "(1 of 2 asked, you too; waiting for [b]bob[/b])." in str(wait.content)
+        await pilot.pause()
+        assert "waiting for [b]bob[/b])." in words_shown(app, wait)  # as typed, not bold
+
+
 async def test_a_table_that_closes_after_the_game_takes_its_next_game_offer_back(
     client: ScriptedClient,
 ) -> None:
@@ -305,7 +336,7 @@ async def test_a_spectator_is_told_the_next_game_waits_for_a_player(
 
         client.emit(LobbyChanged(dataclasses.replace(lobby, seats=lobby_for(["ann", "bo"]).seats)))
         wait = screen.query_one("#rematch-wait", Static)
-        await wait_for(pilot, lambda: "(0 of 1 asked)" in str(wait.content))
+        await wait_for(pilot, lambda: "(0 of 1 asked; waiting for ann)" in str(wait.content))
 
 
 def test_a_guest_waits_for_the_host_or_for_the_seats_to_fill() -> None:

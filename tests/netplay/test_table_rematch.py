@@ -101,23 +101,33 @@ def test_a_network_bot_always_agrees(tmp_path: Path) -> None:
     assert table.game_number == 2
 
 
-def test_a_person_marked_away_must_ask_too(tmp_path: Path) -> None:
-    """An away seat is played by a bot, but its player is still connected:
-    the next game waits for them (or for --rematch-after)."""
+def test_a_person_marked_away_does_not_hold_up_the_next_game(tmp_path: Path) -> None:
+    """An away seat is played by a bot while its player, still connected,
+    does nothing (three turns timed out).  The next game waited for their
+    vote, which an idle player never sends: without --rematch-after, ann
+    waited for ever, with nothing to do.  Away is "the bot plays for you
+    until you act", so the bot plays on for bob in the next game; the
+    moment he acts he is back, and then he is waited for like anyone."""
     table, clock = headless(tmp_path)
     table.start(None)
     play_out_as_bots(table)
     seat = table.seats[1]
     seat.away, seat.bot = True, table._stand_in(1)  # as three time-outs leave it
     table.rematch(0)
-    clock.now += 3600
-    table.check_timers()
-    assert table.game_number == 1
-    table.seat_active(1)  # bob is back, and asks
-    table.rematch(1)
     clock.now += REMATCH_PAUSE
     table.check_timers()
     assert table.game_number == 2
+    assert seat.away and seat.bot is not None  # the bot plays his seat on
+    play_out_as_bots(table)
+    table.rematch(0)
+    table.seat_active(1)  # bob comes back after the game: the next one waits for him
+    clock.now += 3600
+    table.check_timers()
+    assert table.game_number == 2
+    table.rematch(1)
+    clock.now += REMATCH_PAUSE
+    table.check_timers()
+    assert table.game_number == 3
 
 
 def test_a_table_whose_players_are_all_away_deals_no_next_game(tmp_path: Path) -> None:

@@ -121,16 +121,22 @@ def offers_for(session: Session | None) -> Offers:
         if isinstance(after, (int, float)) and after > 0:
             words += f", or in {round(after)} s"
         votes = tuple(getattr(lobby, "rematch_votes", ()) or ())
+        # A player marked away (here, but the bot plays their seat: a bot
+        # level on a person's seat) is not waited for, as the table counts.
         here = [
             s.seat
             for s in (lobby.seats if lobby is not None else ())
-            if s.kind == "human" and s.connected
+            if s.kind == "human" and s.connected and not s.bot_level
         ]
         asked = [seat for seat in here if seat in votes]
         if here:
             words += f" ({len(asked)} of {len(here)} asked"
             mine = view is not None and view.seat in votes
-            words += ", you too)." if mine else ")."
+            words += ", you too" if mine else ""
+            waited = [seat for seat in here if seat not in votes]
+            if waited and session is not None:
+                words += "; waiting for " + waited_names(session, waited)
+            words += ")."
         else:
             words += "."
         return Offers(seated, "Next game", host, words)
@@ -143,6 +149,30 @@ def offers_for(session: Session | None) -> Offers:
     if slot is not None and slot.kind == "human" and not slot.connected:
         return Offers(False, "", False, "The host has left: no rematch for now.")
     return Offers(False, "", False, "Waiting for the host to start a rematch…")
+
+
+WAITED_NAMED = 3  # names in "waiting for ann, bob, cy and 2 more"
+
+
+def waited_names(session: Session, seats: list[int]) -> str:
+    """Whom the next game waits for, as every label names them ("you" for
+    this seat): a dedicated host's players read "1 of 2 asked" and could not
+    tell whom they waited for, nor tell them."""
+    names = session.names()
+    me = session.view.seat if session.view is not None else None
+    shown = []
+    for seat in seats:
+        slot = session.slot(seat)
+        if seat == me:
+            shown.append("you")
+        elif seat < len(names):
+            shown.append(names[seat])
+        else:
+            shown.append(clean(slot.name if slot is not None else "", 24) or f"seat {seat + 1}")
+    if len(shown) > WAITED_NAMED:
+        more = len(shown) - WAITED_NAMED + 1
+        return ", ".join(shown[: WAITED_NAMED - 1]) + f" and {more} more"
+    return ", ".join(shown)
 
 
 def bot_level_words(lobby: Lobby | None) -> Content:
@@ -226,7 +256,8 @@ class GameOverScreen(ModalScreen[None]):
                 yield Button("Table (t)", id="close", compact=True)
                 yield Button("Leave (q)", id="leave", variant="error", compact=True)
             if offers.waiting:
-                yield Static(offers.waiting, id="rematch-wait")
+                # Content: the line names players, and a name is never markup.
+                yield Static(Content(offers.waiting), id="rematch-wait")
             yield StatusLine()
         yield KeysFooter()
 
@@ -278,10 +309,11 @@ class GameOverScreen(ModalScreen[None]):
         self.offers = dataclasses.replace(self.offers, rematch=rematch, waiting=offers.waiting)
         found = self.query("#rematch-wait")
         if found:
-            found.first(Static).update(offers.waiting)
+            found.first(Static).update(Content(offers.waiting))
         elif offers.waiting:
             self.query_one("#game-over").mount(
-                Static(offers.waiting, id="rematch-wait"), before=self.query_one(StatusLine)
+                Static(Content(offers.waiting), id="rematch-wait"),
+                before=self.query_one(StatusLine),
             )
         for button in self.query("#rematch").results(Button):
             button.disabled = not rematch
