@@ -96,6 +96,18 @@ RESULTS_KEPT = 5
 
 MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
 TABLE_FULL = "the table is full"  # a newcomer's refusal (clients read it: see NetClient)
+# The refusal once the game has begun, when its seats are set.  Someone
+# whose seat it is, joining from another computer or account (no token),
+# read only "the table is full" and could not tell why their own seat did
+# not take them.  It names no seat or player: the lobby shows who is away.
+# Short: the join form says it in two lines at 80 columns, with its hint
+# (a few words more, and its Join button scrolled out of sight).
+TABLE_FULL_SEATS_KEPT = f"{TABLE_FULL}: a seat waits for the computer that took it"
+
+
+def is_table_full(reason: str) -> bool:
+    """Whether a refusal is a full table's, in either of its words."""
+    return reason == TABLE_FULL or reason.startswith(TABLE_FULL + ":")
 
 
 class TableError(Exception):
@@ -442,7 +454,7 @@ class Table:
                 self._notify()
                 self._maybe_auto_start()
                 return i, seat.token
-        raise TableError(TABLE_FULL)
+        raise TableError(TABLE_FULL if self.state is None else TABLE_FULL_SEATS_KEPT)
 
     def _reconnect(self, i: int) -> None:
         seat = self.seats[i]

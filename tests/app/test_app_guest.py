@@ -23,6 +23,7 @@ from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.client import ChatReceived, ConnectionChanged, LobbyChanged, Welcome
 from threeup_tui.launcher import JoinSettings
+from threeup_tui.table import TABLE_FULL, TABLE_FULL_SEATS_KEPT
 
 SEAT = JoinSettings("127.0.0.1:47823", "ann", "pizza", token="t" * 32)
 MENUS = {"Play against bots", "Host a table", "Join a table", "Screenshot"}
@@ -115,10 +116,15 @@ async def test_a_guest_that_cannot_join_ends_with_the_reason(client: ScriptedCli
     assert "wrong room code" in exit_words(app)
 
 
-async def test_a_guest_who_loses_the_last_seat_watches(client: ScriptedClient) -> None:
+@pytest.mark.parametrize("refusal", [TABLE_FULL, TABLE_FULL_SEATS_KEPT])
+async def test_a_guest_who_loses_the_last_seat_watches(
+    client: ScriptedClient, refusal: str
+) -> None:
     """The door saw a seat open; another guest took it while this one was
     at the prompts.  The app ended with "could not join: the table is
-    full", where the door lets a guest at a full table watch."""
+    full", where the door lets a guest at a full table watch.  (A dedicated
+    host's game begins with its last seat: the refusal then says why a
+    seat is kept.)"""
 
     class Race(ScriptedLauncher):
         def __init__(self) -> None:
@@ -128,7 +134,7 @@ async def test_a_guest_who_loses_the_last_seat_watches(client: ScriptedClient) -
         async def join(self, settings: JoinSettings):  # type: ignore[no-untyped-def,override]
             self.asked.append(settings)
             if not settings.watch:
-                raise ConnectionRefusedError("the table refused: the table is full")
+                raise ConnectionRefusedError(f"the table refused: {refusal}")
             return self.client
 
     launcher = Race()

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
+import pytest
 from app_helpers import screen_text, wait_for
 from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
 from textual.pilot import Pilot
@@ -21,6 +22,7 @@ from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import make_bot
 from threeup_tui.client import TableClient
 from threeup_tui.client.botseat import BotSeat
@@ -264,13 +266,18 @@ async def test_a_port_in_use_is_told_in_words_on_the_host_form() -> None:
         await first.close()
 
 
-async def test_a_fifth_friend_at_a_full_table_is_told_they_may_watch() -> None:
+@pytest.mark.parametrize("begun", [False, True])
+async def test_a_fifth_friend_at_a_full_table_is_told_they_may_watch(begun: bool) -> None:
     """ "Could not join: the table refused: the table is full", and nothing
-    of the box on the same form that seats them as a spectator."""
+    of the box on the same form that seats them as a spectator.  Once the
+    game has begun the refusal says why a seat is not theirs, and the box
+    is still offered."""
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0
     host = await launcher.host(HostSettings(players=2, bots=1, name="Ann", port=0, bind=LOOPBACK))
     assert isinstance(host, HostedClient) and host.address is not None
+    if begun:
+        host.table.start(0)  # Ann, at the host's seat, starts the game
     join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Eve")
     app = create_app(launcher, StartSpec(mode="join", join=join))
     try:
@@ -281,13 +288,19 @@ async def test_a_fifth_friend_at_a_full_table_is_told_they_may_watch() -> None:
                 timeout=20,
                 what="the refusal",
             )
-            assert "tick “Only watch” to watch" in " ".join(screen_text(app).split())
+            shown = " ".join(screen_text(app).split())
+            assert "tick “Only watch” to watch" in shown
+            assert ("a seat waits for the computer that took it" in shown) is begun
+            # Said in two lines: the form's buttons stay in sight, not scrolled away.
+            rows = screen_text(app).splitlines()
+            assert any("Join" in row and "Back" in row for row in rows), rows
             form = app.screen
             assert isinstance(form, JoinScreen)
             form.query_one("#join-watch", Checkbox).value = True
             form.join()
+            watching = TableScreen if begun else LobbyScreen  # the game, or its lobby
             await wait_for(
-                pilot, lambda: isinstance(app.screen, LobbyScreen), timeout=20, what="watching"
+                pilot, lambda: isinstance(app.screen, watching), timeout=20, what="watching"
             )
             net_host = host.net_host
             assert isinstance(net_host, NetHost)

@@ -573,7 +573,7 @@ class ThreeUpApp(App[int]):
     def client_failed(self, message: ClientFailed) -> None:
         if self.guest:
             join = self.start_spec.join
-            if join is not None and not join.watch and message.error.endswith(TABLE_FULL):
+            if join is not None and not join.watch and TABLE_FULL in message.error:
                 # The door saw a seat open, and another guest took it first:
                 # watch, as the door seats a guest at a full table (s sits
                 # them down if one opens), rather than end with a refusal.

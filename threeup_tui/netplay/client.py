@@ -50,7 +50,7 @@ from ..client.events import (
 )
 from ..names import seated_as
 from ..rules import Move, Options, View
-from ..table import TABLE_FULL
+from ..table import TABLE_FULL, is_table_full
 from ..tasks import cancel_and_wait
 from .tokens import KeptSeat, TokenStore, name_key, new_token
 from .wire import (
@@ -202,7 +202,7 @@ class NetClient(TableClient):
         # A full table's is the one refusal where the name matters, as a seat
         # is kept per table and name; after any other ("wrong room code") a
         # word about names would send the player after the wrong fix.
-        if self._tokens is None or reason != TABLE_FULL:
+        if self._tokens is None or not is_table_full(reason):
             return ""
         names = self._tokens.names_at(self.address)
         if not names or name_key(name) in map(name_key, names):
@@ -241,7 +241,10 @@ class NetClient(TableClient):
             return await Client.connect(self.host, self.port, hello, self.config)
         except Refused as err:
             words = self._seat_under_another_name(err.reason, str(hello.get("name", "")))
-            reason = f"the table refused: {err.reason}{words}"
+            # This account's own seat, under the name it sat with, is the
+            # fix: the table's "join from the computer that sat" would mislead.
+            said = TABLE_FULL if words else err.reason
+            reason = f"the table refused: {said}{words}"
             if err.reason in REFUSED_FOR_NOW:
                 raise RefusedForNow(reason, err.reason) from None
             raise TableRefused(reason, err.reason) from None
@@ -639,7 +642,10 @@ class NetClient(TableClient):
             client = await self._handshake(hello)
         except TableRefused as err:
             why = err.reason
-            # (Short words: the status line holds them in one line at 80 columns.)
+            # (Short words: the status line holds them in one line at 80 columns;
+            # a spectator sees the lobby, which says the game has begun.)
+            if is_table_full(why):
+                why = TABLE_FULL
             if why == TABLE_FULL and any(
                 name_key(name) == name_key(kept.name) for kept in self._kept_seats
             ):

@@ -432,7 +432,7 @@ class JoinScreen(Screen[None]):
     def show_error(self, error: str) -> None:
         self._stop_joining()
         watch = self.query_one("#join-watch", Checkbox)
-        if error.endswith(TABLE_FULL) and not watch.value:
+        if TABLE_FULL in error and not watch.value:
             # A fifth friend at a table of four: the form can still seat
             # them as a spectator, and said nothing of it.
             error += "; tick “Only watch” to watch the game"
