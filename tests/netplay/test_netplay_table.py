@@ -81,6 +81,42 @@ async def wait_for(predicate: object, timeout: float) -> None:
         await asyncio.sleep(0.01)
 
 
+async def test_a_player_marked_away_who_joins_again_is_back_at_once(tmp_path: Path) -> None:
+    """Marked away (three turns timed out), the player quits and runs
+    `threeup join` again (after a host's stop between games, say, which
+    closes every app).  The seat stayed away, left to the bot, until their
+    first key: it played their turns while they watched, and a dedicated
+    host's next game started without them.  A new session of theirs is the
+    player (a client reconnecting by itself still is not)."""
+    table = timed_table(tmp_path, 0.4)
+    host = await start_host(table)
+    runner = await run_table(table)
+    tokens = tmp_path / "s.json"
+    silent = make_client(host.address, "silent", tokens)
+    player = make_client(host.address, "player", tmp_path / "p.json")
+    again: NetClient | None = None
+    try:
+        await silent.start()
+        await player.start()
+        seat = silent.seat
+        assert seat is not None
+        await wait_for(lambda: table.seats[seat].away, 20)
+        await silent.close()
+        await wait_for(lambda: not table.seats[seat].connected, 5)
+        assert table.seats[seat].away  # gone, and still away: the bot plays on
+        again = make_client(host.address, "silent", tokens)
+        await again.start()  # no request yet: joining is enough
+        assert again.seat == seat
+        await wait_for(lambda: not table.seats[seat].away, 5)
+        assert table.seats[seat].bot is None and table.lobby().seats[seat].bot_level is None
+    finally:
+        for client in (again, player, silent):
+            if client is not None:
+                await client.close()
+        await stop_runner(runner)
+        await host.close()
+
+
 async def test_a_silent_player_does_not_stop_the_table(tmp_path: Path) -> None:
     """A seated client that is connected but never acts: the turn timer's
     bot acts for it, it is told so, it is marked away after three, a chat

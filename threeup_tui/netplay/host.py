@@ -139,8 +139,9 @@ class NetHost:
         self.server = server
         self.peers: dict[int, _Peer] = {}
         self.stats = HostStats()
-        # Accepted, not yet connected: (seat, name, token, the seat's claim).
-        self._pending: dict[Address, tuple[int | None, str, str, int | None]] = {}
+        # Accepted, not yet connected: (seat, name, token, the seat's claim,
+        # whether the player came back to their seat in a new session).
+        self._pending: dict[Address, tuple[int | None, str, str, int | None, bool]] = {}
         # The claim of the last session of each seat that the host heard
         # from: an older one coming back by itself is refused (see
         # _claim_passed_on).
@@ -320,6 +321,7 @@ class NetHost:
                 return self._refuse(address, crowded)
             seat: int | None = None
             shown = clean_name(name, "watcher")
+            returning = False
             # Spaced out per sender: one watching and leaving in a loop wrote
             # two lines a go, 2,000 a second.
             more = self._spaced(address, "spectator came")
@@ -343,10 +345,14 @@ class NetHost:
                 self._comebacks.note(token)
                 self._take_over(seat, address)
             self._seat_owner[seat] = address
+            # A hello that names no claim is a new session (the player ran
+            # `threeup join` again, or took their seat back with s), not a
+            # client reconnecting by itself: the player is here.
+            returning = back is not None and hello_claim(hello) is None
             self.table.set_network_bot(seat, hello_bot(hello))
             shown = self.table.seats[seat].name
         claim = None if seat is None else self.table.seats[seat].claims
-        self._pending[address] = (seat, shown, token, claim)
+        self._pending[address] = (seat, shown, token, claim, returning)
         return Accept(
             {
                 "seat": seat,
@@ -455,7 +461,8 @@ class NetHost:
 
     def _handle(self, event: NetEvent) -> None:
         if isinstance(event, Connected):
-            seat, name, token, claim = self._pending.pop(event.address, (None, "watcher", "", None))
+            pending = self._pending.pop(event.address, (None, "watcher", "", None, False))
+            seat, name, token, claim, returning = pending
             if seat is not None and self._seat_owner.get(seat) != event.address:
                 # A newer session took the seat before this one was connected.
                 with contextlib.suppress(NetError):
@@ -466,6 +473,11 @@ class NetHost:
             if seat is not None and claim is not None:
                 self._unheard_claims[event.session_id] = (seat, claim)
             self.table.subscribe(("peer", event.session_id), seat, self._listener(peer))
+            if returning and seat is not None:
+                # Marked away, they were still left to the bot until a first
+                # key: their turns played for them, and (a dedicated host's
+                # next game waiting for no one away) a game begun without them.
+                self.table.seat_active(seat)
         elif isinstance(event, Message):
             sender = self.peers.get(event.session_id)
             if sender is not None:
