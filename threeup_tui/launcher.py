@@ -226,6 +226,15 @@ class Launcher:
         await client.start()
         return client
 
+    def bots_to_wake(self, bot_level: str) -> bool:
+        """Whether bots of ``bot_level`` think in worker processes that are
+        not running yet: the first such table waits for them to start."""
+        from .bots import BOT_LEVELS
+        from .bots.pool import shared_pool
+
+        level = BOT_LEVELS.get(bot_level)
+        return bool(getattr(level, "thinks", False)) and not shared_pool().worker_pids()
+
     def kept_games(self) -> tuple[list[SavedGame], list[str]]:
         """The kept games against bots the start screen offers to continue,
         the newest first; and the names of those that could not be read,

@@ -210,6 +210,8 @@ class ThreeUpApp(App[int]):
         # The app's own lines at the end of the chat that the table's recent
         # lines, sent on connecting, go above (ChatArrived.pinned).
         self._pinned_lines = 0
+        # A table asked for from the start screen is being set (_launch).
+        self._starting = False
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its
@@ -370,8 +372,10 @@ class ThreeUpApp(App[int]):
     @on(ContinueRequested)
     def continue_requested(self, message: ContinueRequested) -> None:
         launcher = self.launcher
+        saved = message.saved
         name = self.start_spec.name or self.settings.name or "you"
-        self._launch(lambda: launcher.continue_game(message.saved, name), "play")
+        starting = self._waking_words(saved.bot_level) or "Bringing back your game…"
+        self._launch(lambda: launcher.continue_game(saved, name), "play", starting)
 
     @property
     def _start_screen(self) -> StartScreen | None:
@@ -411,7 +415,9 @@ class ThreeUpApp(App[int]):
     def resume_table_requested(self, message: ResumeTableRequested) -> None:
         kept = message.kept
         self._resuming = True
-        self.start_host(HostSettings(name=kept.host_name, resume=kept.journal))
+        settings = HostSettings(name=kept.host_name, resume=kept.journal)
+        launcher = self.launcher
+        self._launch(lambda: launcher.host(settings), "host", "Opening your table…")
 
     @on(HostFormRequested)
     def host_form_requested(self) -> None:
@@ -487,7 +493,16 @@ class ThreeUpApp(App[int]):
         """A game against bots: the whole table lives in this process."""
         launcher = self.launcher
         name = name or self.settings.name or "you"
-        self._launch(lambda: launcher.local_game(players, bot_level, seed, name), "play")
+        starting = self._waking_words(bot_level) or "Dealing…"
+        self._launch(lambda: launcher.local_game(players, bot_level, seed, name), "play", starting)
+
+    def _waking_words(self, bot_level: str) -> str | None:
+        """What the start screen says while bots of ``bot_level`` wake: the
+        expert's worker processes start with its first table (most of a
+        second on a busy machine), or None when there is nothing to wake."""
+        if not self.launcher.bots_to_wake(bot_level):
+            return None
+        return f"Waking the {bot_level} bots…"
 
     def open_host_form(self) -> None:
         settings = self.settings
@@ -518,10 +533,17 @@ class ThreeUpApp(App[int]):
         launcher = self.launcher
         self._launch(lambda: launcher.join(settings), "join")
 
-    def _launch(self, make: Callable[[], Awaitable[TableClient]], where: str) -> None:
+    def _launch(
+        self, make: Callable[[], Awaitable[TableClient]], where: str, starting: str | None = None
+    ) -> None:
+        """Get a table's client in a worker; ``starting``: a table from the
+        start screen, which says these words until it is set, and takes no
+        second table meanwhile (a second Enter, the palette)."""
         if self.session is not None:
             self.notify("Leave the current table first", severity="warning")
             return
+        if self._starting:
+            return  # one table at a time: the start screen says what is happening
 
         async def launch() -> None:
             try:
@@ -531,7 +553,19 @@ class ThreeUpApp(App[int]):
             else:
                 self.post_message(ClientReady(client, where))
 
-        self.run_worker(launch(), group="launch", exclusive=True)
+        if starting is None:
+            self.run_worker(launch(), group="launch", exclusive=True)
+            return
+        self._starting = True
+        self._show_starting(starting)
+        # Drawn before the work begins: the first expert table starts its
+        # worker processes from this thread, and the screen stood still.
+        self.call_after_refresh(lambda: self.run_worker(launch(), group="launch", exclusive=True))
+
+    def _show_starting(self, words: str | None) -> None:
+        start = self._start_screen
+        if start is not None:
+            start.show_starting(words)
 
     @property
     def guest(self) -> bool:
@@ -571,6 +605,8 @@ class ThreeUpApp(App[int]):
 
     @on(ClientFailed)
     def client_failed(self, message: ClientFailed) -> None:
+        self._starting = False
+        self._show_starting(None)
         if self.guest:
             join = self.start_spec.join
             if join is not None and not join.watch and TABLE_FULL in message.error:
@@ -602,6 +638,7 @@ class ThreeUpApp(App[int]):
     @on(ClientReady)
     def client_ready(self, message: ClientReady) -> None:
         self._resuming = False
+        self._starting = False  # the start screen's words go once it is back (leave_table)
         self.session = Session(message.client, where=message.where)
         self._over_shown_for = -1
         journal = getattr(message.client, "journal", None)
@@ -1039,6 +1076,7 @@ class ThreeUpApp(App[int]):
         self.session = None
         self.clear_notifications()  # that table's news (a closed connection's reason) ends here
         self._game_screen = None
+        self._show_starting(None)
         while len(self.screen_stack) > 2 and not isinstance(self.screen, StartScreen):
             self.pop_screen()
 

@@ -53,6 +53,11 @@ SHORT = 24
 AROUND_MENU = 2 + 1 + 2 + 1 + 1
 START_ROOMY = 60  # columns from which the footer shows the palette's hint
 
+# The menu's ways to a table, and the keys that change what the next one
+# will be: neither is taken while a table is being set (show_starting).
+TABLES = ("resume", "continue", "play", "host", "join")
+WAIT_WHILE_STARTING = ("players", "bot_level", "name", "forget_kept")
+
 # Columns a line under "Continue your game" has, after its indent of two,
 # in the menu (styles.tcss: #menu is 32 wide, less its border and padding).
 ABOUT_ROOM = 26
@@ -90,6 +95,8 @@ class StartScreen(Screen[None]):
         self.more_saved = 0  # other kept games, offered once this one is done
         # A table this app hosted, stopped in the middle of a game.
         self.kept_table: KeptTable | None = None
+        # What the app is doing while it sets a table ("Dealing…"), or None.
+        self.starting: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
@@ -165,14 +172,31 @@ class StartScreen(Screen[None]):
     def _show_settings(self) -> None:
         bots = self.players - 1
         who = plain(self.player_name, "bold", 24) if self.player_name else Content("You")
+        # While a table is set, what is happening instead of the keys, which
+        # wait: the first expert table took most of a second to show anything.
+        under: tuple[str, str] = (
+            (f"\n{self.starting}", "bold $text-accent")
+            if self.starting
+            else ("\n+ / - players · b bot level · n name", MUTED)
+        )
         self.query_one("#play-settings", Static).update(
             Content.assemble(
-                who,
-                " against ",
-                (plural(bots, f"{self.bot_level} bot"), "bold"),
-                ("\n+ / - players · b bot level · n name", MUTED),
+                who, " against ", (plural(bots, f"{self.bot_level} bot"), "bold"), under
             )
         )
+
+    def show_starting(self, words: str | None) -> None:
+        """Say what the app is doing while it sets a table (``words``), or
+        that it is done (None).  Meanwhile the menu and the settings' keys
+        take no key: a second Enter (a key held, typed again into the
+        silence) asked for a second table."""
+        if words == self.starting:
+            return
+        self.starting = words
+        if self.is_mounted:
+            # The footer is left as it is (check_action refuses the keys):
+            # building it again cost the set-up a frame's work.
+            self._show_settings()
 
     def action_players(self, step: int) -> None:
         players = min(6, max(2, self.players + step))
@@ -204,6 +228,8 @@ class StartScreen(Screen[None]):
         return None if index is None else menu.get_option_at_index(index).id
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.starting and action in WAIT_WHILE_STARTING:
+            return False
         if action == "forget_kept":
             return self.is_mounted and self._highlighted() in ("resume", "continue")
         return True
@@ -239,6 +265,8 @@ class StartScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#menu")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id
+        if self.starting and key in TABLES:
+            return  # one table at a time: this one is being set
         if key == "resume" and self.kept_table is not None:
             self.post_message(ResumeTableRequested(self.kept_table))
         elif key == "continue" and self.saved is not None:

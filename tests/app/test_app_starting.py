@@ -1,0 +1,102 @@
+"""The app's first seconds at a table: the start screen says what it is
+doing while a table is set, and takes no second table meanwhile.
+
+Real apps (``run_test``) at 80x24, real tables with real bots, a real pool
+of thinking workers; the launcher only waits at a gate before it deals, as
+the first expert table waits for its worker processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app_helpers import screen_text, wait_for, wait_for_setup
+from test_app_kept_game import on_start_screen
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.bots.pool import ThinkPool, set_shared_pool
+from threeup_tui.client.base import TableClient
+from threeup_tui.launcher import Launcher
+from threeup_tui.settings import SettingsFile
+
+
+class GatedLauncher(Launcher):
+    """Deals a real game against bots once ``gate`` opens; counts the asking."""
+
+    bot_delay = 0.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.asked = 0
+
+    async def local_game(self, *args: Any, **kwargs: Any) -> TableClient:
+        self.asked += 1
+        await self.gate.wait()
+        return await super().local_game(*args, **kwargs)
+
+
+def start_settings(level: str) -> SettingsFile:
+    settings = SettingsFile()
+    settings.change(bot_level=level)
+    return settings
+
+
+async def test_enter_says_dealing_at_once_and_a_second_enter_starts_no_second_table() -> None:
+    launcher = GatedLauncher()
+    app = create_app(launcher, StartSpec(name="me"), settings=start_settings("greedy"))
+    heard: list[str] = []
+    app.notify = lambda message, *a, **k: heard.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Dealing…" in screen_text(app), what="Dealing…")
+        # The keys under the menu wait too: the table being set has 3 greedy bots.
+        await pilot.press("enter", "b", "minus", "enter")
+        await pilot.pause()
+        assert "You against 3 greedy bots" in screen_text(app)
+        launcher.gate.set()
+        await wait_for_setup(pilot)
+        await asyncio.sleep(0.2)
+        assert launcher.asked == 1, "a second table was asked for"
+        assert not [h for h in heard if "Leave the current table" in h], heard
+        assert app.session is not None and len(app.session.view.names) == 4  # type: ignore[union-attr]
+        # Back on the start screen, its keys are there again.
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is start, what="the start screen")
+        assert start.starting is None and "+ / - players" in screen_text(app)
+        await app.action_quit()
+
+
+async def test_the_first_expert_table_says_the_bots_are_waking() -> None:
+    """With no thinking worker running yet, the words say why it takes a moment."""
+    old = set_shared_pool(ThinkPool())  # a pool with no worker started
+    try:
+        launcher = GatedLauncher()
+        app = create_app(launcher, StartSpec(name="me"), settings=start_settings("expert"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await on_start_screen(pilot)
+            await pilot.press("enter")
+            await wait_for(
+                pilot, lambda: "Waking the expert bots…" in screen_text(app), what="the words"
+            )
+            await app.action_quit()
+    finally:
+        set_shared_pool(old)
+
+
+def test_only_thinking_bots_with_no_worker_running_are_woken() -> None:
+    pool = ThinkPool(workers=1)
+    old = set_shared_pool(pool)
+    launcher = Launcher()
+    try:
+        assert launcher.bots_to_wake("expert")
+        assert not launcher.bots_to_wake("greedy") and not launcher.bots_to_wake("random")
+        pool.warm()
+        assert not launcher.bots_to_wake("expert")
+    finally:
+        pool.close()
+        set_shared_pool(old)
