@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from textual import events, on
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.widgets import Input
@@ -89,7 +90,7 @@ from .messages import (
 from .rules_text import load_rules
 from .screens.base import TableScreenBase
 from .screens.confirm import ConfirmScreen
-from .screens.game_over import GameOverScreen
+from .screens.game_over import GameOverScreen, closes_on_others
 from .screens.guest import GuestScreen
 from .screens.host import HostScreen
 from .screens.join import TABLE_FULL, JoinScreen
@@ -169,6 +170,11 @@ class ThreeUpApp(App[int]):
     CSS_PATH = "styles.tcss"
     TITLE = "3UP 3DOWN"
     ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        # Textual's quit key, but in a game it asks first, as q does: it
+        # left a host's table, or a friend's, without a word (quit_asking).
+        Binding("ctrl+q", "quit_asking", "Quit", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -1050,6 +1056,49 @@ class ThreeUpApp(App[int]):
             f"Leave this table? Your seat waits (after a while a bot plays it): {again} to play on."
         )
 
+    def quit_question(self) -> str | None:
+        """What Ctrl+Q asks before the app ends, or None when nothing is
+        lost by quitting at once (no table, a game over, a spectator).  A
+        game is asked about as q asks about it, in what quitting does to it."""
+        session = self.session
+        if session is None or not session.live:
+            return None
+        if not session.mid_game:
+            # Between games, in a lobby: only a host's leaving costs anyone.
+            if closes_on_others(session):
+                return "Quit threeup? You host this table: it closes for everyone."
+            return None
+        if session.where == "host":
+            if getattr(session.client, "journal", None) is None:
+                return "Quit threeup? You host this table: it closes for everyone."
+            # The table stops as a headless host's does (HostedClient.stop).
+            return "Quit threeup? Your table stops: its players wait until you resume it."
+        if session.where == "play":
+            if session.client.kept:
+                return "Quit threeup? Your game is kept: continue it from the start screen."
+            return "Quit threeup? This game is not kept: it ends here."
+        if session.seat is None:
+            return None  # a spectator has no seat to lose
+        again = "connect again" if self.guest else "join the table again"
+        return f"Quit threeup? Your seat waits (after a while a bot plays it): {again} to play on."
+
+    async def action_quit_asking(self) -> None:
+        """Ctrl+Q and the palette's Quit: in a game, the question first."""
+        question = self.quit_question()
+        if question is None:
+            await self.action_quit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self.action_quit(), group="quit")
+
+        self.open_once(ConfirmScreen(question), answered)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit (Textual's own looks for its action only)."""
+        self.notify("Press [b]ctrl+q[/b] to quit the app", title="Do you want to quit?")
+
     async def action_quit(self) -> None:
         """Leave the table before the app ends: the client is closed while
         the loop still runs, so the host hears it (and a host's players are
@@ -1098,6 +1147,8 @@ class ThreeUpApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
+            if command.title == "Quit":  # asks first in a game, as Ctrl+Q does
+                command = command._replace(callback=self.action_quit_asking)
             if not self.guest or command.title in self.GUEST_SYSTEM_COMMANDS:
                 yield command
         if isinstance(screen, TableScreen):

@@ -68,6 +68,7 @@ KEYS_HELP = """\
 | g | the result, once the game is over |
 | ? | this help |
 | q | leave the table |
+| ctrl+q | quit threeup (in a game it asks first) |
 | ctrl+p | command palette: every action by name |
 
 **Mouse.** Click a card to select it (cards of one number go together; a card
