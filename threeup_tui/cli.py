@@ -245,7 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play against bots at once",
         description="Play against bots at once. Without options, the players, bot level "
-        "and name you chose last on the start screen.",
+        "and name you chose last on the start screen. What you give here is for this run: "
+        "the start screen offers it again after the game, and remembers only what you "
+        "change there (+ - players, b bot level, n name).",
     )
     play.add_argument(
         "--players",

@@ -55,7 +55,7 @@ async def test_enter_says_dealing_at_once_and_a_second_enter_starts_no_second_ta
         # The keys under the menu wait too: the table being set has 3 greedy bots.
         await pilot.press("enter", "b", "minus", "enter")
         await pilot.pause()
-        assert "You against 3 greedy bots" in screen_text(app)
+        assert "me against 3 greedy bots" in screen_text(app)
         launcher.gate.set()
         await wait_for_setup(pilot)
         await asyncio.sleep(0.2)

@@ -265,7 +265,9 @@ class ThreeUpApp(App[int]):
         settings = self.settings
         players = spec.players or settings.players
         level = spec.bot_level or settings.bot_level
-        self.push_screen(StartScreen(players, level, settings.name))
+        # What the command line gives holds for this run: the start screen
+        # offers it again after that game (and remembers what is changed there).
+        self.push_screen(StartScreen(players, level, spec.name or settings.name))
         self._show_saved_game()
         if spec.mode == "play":
             self.start_play(players, level, spec.seed, spec.name)
@@ -354,16 +356,17 @@ class ThreeUpApp(App[int]):
     # ------------------------------------------------------------ requests
     @on(PlayRequested)
     def play_requested(self, message: PlayRequested) -> None:
-        spec = self.start_spec  # a seed or name given on the command line still applies
+        seed = self.start_spec.seed  # a seed given on the command line still applies
+        start = self._start_screen
+        name = self._player_name()
 
         def play(yes: bool | None = True) -> None:
             if not yes:
                 return
             if saved is not None:
                 forget(saved.journal)  # the player chose a new game over it
-            self.start_play(message.players, message.bot_level, spec.seed, spec.name)
+            self.start_play(message.players, message.bot_level, seed, name)
 
-        start = self._start_screen
         saved = start.saved if start is not None else None
         if saved is None:
             play()
@@ -379,9 +382,17 @@ class ThreeUpApp(App[int]):
     def continue_requested(self, message: ContinueRequested) -> None:
         launcher = self.launcher
         saved = message.saved
-        name = self.start_spec.name or self.settings.name or "you"
+        name = self._player_name() or "you"
         starting = self._waking_words(saved.bot_level) or "Bringing back your game…"
         self._launch(lambda: launcher.continue_game(saved, name), "play", starting)
+
+    def _player_name(self) -> str | None:
+        """The name a game from the start screen seats: the one it shows
+        (the command line's for this run, until n changes it; a name typed
+        with n was passed over for the command line's)."""
+        start = self._start_screen
+        name = start.player_name if start is not None else self.start_spec.name
+        return name or self.settings.name or None
 
     @property
     def _start_screen(self) -> StartScreen | None:
