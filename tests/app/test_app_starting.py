@@ -13,8 +13,11 @@ from typing import Any
 
 from app_helpers import screen_text, wait_for, wait_for_setup
 from test_app_kept_game import on_start_screen
+from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.join import JoinScreen
+from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool, set_shared_pool
 from threeup_tui.client.base import TableClient
 from threeup_tui.launcher import Launcher
@@ -25,6 +28,7 @@ class GatedLauncher(Launcher):
     """Deals a real game against bots once ``gate`` opens; counts the asking."""
 
     bot_delay = 0.0
+    discover = None  # type: ignore[assignment]  # the join form listens for no table
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,3 +104,28 @@ def test_only_thinking_bots_with_no_worker_running_are_woken() -> None:
     finally:
         pool.close()
         set_shared_pool(old)
+
+
+async def test_a_join_asked_for_while_dealing_is_refused_in_words_and_esc_keeps_the_game() -> None:
+    """The palette's Join a table, opened while the start screen deals: the
+    join is refused on the form, in words (the form said it was joining,
+    for ever), and Esc then goes back to the game being dealt."""
+    launcher = GatedLauncher()
+    app = create_app(launcher, StartSpec(name="me"), settings=start_settings("greedy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_start_screen(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: launcher.asked == 1, what="the dealing")
+        app.open_join_form()
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), what="the join form")
+        app.screen.query_one("#join-address", Input).value = "127.0.0.1:49579"
+        app.screen.query_one("#join-address", Input).focus()
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: "start screen: leave it first" in " ".join(screen_text(app).split())
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="the start screen")
+        launcher.gate.set()
+        await wait_for_setup(pilot)
+        await app.action_quit()

@@ -560,7 +560,12 @@ class ThreeUpApp(App[int]):
             self.notify("Leave the current table first", severity="warning")
             return
         if self._starting:
-            return  # one table at a time: the start screen says what is happening
+            # One table at a time: the start screen says what is happening.
+            # A form opened meanwhile (the palette's) says why it waits no more.
+            screen = self.screen
+            if starting is None and isinstance(screen, (HostScreen, JoinScreen)):
+                screen.show_error("a game is starting from the start screen: leave it first")
+            return
 
         async def launch() -> None:
             try:
