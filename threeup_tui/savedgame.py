@@ -129,7 +129,7 @@ def _read(journal: Path) -> tuple[SavedGame, bool] | None:
     file = table_file_path(journal)
     try:
         info = read_table_file(file)
-        left_at = file.stat().st_mtime
+        left_at = _last_played(file, journal)
     except (TableFileError, OSError):
         return None
     config = info.get("config")
@@ -142,6 +142,17 @@ def _read(journal: Path) -> tuple[SavedGame, bool] | None:
         return None
     saved = SavedGame(journal, players, level, number if type(number) is int else 0, left_at)
     return saved, isinstance(info.get("deal"), dict)
+
+
+def _last_played(file: Path, journal: Path) -> float:
+    """When the game was last played: its journal's last move, or its table
+    file's last change (a game in its set-up has no journal yet).  The table
+    file alone is written when the game starts or is taken up, not at each
+    move: "left 03:10" was said of a game left at 03:41."""
+    times = [file.stat().st_mtime]
+    with contextlib.suppress(OSError):
+        times.append(journal.stat().st_mtime)
+    return max(times)
 
 
 def _finished(journal: Path) -> bool:

@@ -92,6 +92,20 @@ async def test_a_game_closed_in_the_middle_comes_back_exactly_where_it_was() -> 
     assert [g.journal for g in saved_games()] == [journal]
 
 
+async def test_a_kept_game_is_said_to_be_left_when_its_last_move_was_made() -> None:
+    """The start screen's "left 03:10" took the table file's time, written
+    when the game began or was taken up, not at each move: a game played
+    for half an hour was said to be left when it began."""
+    journal, client = await kept_and_started(3, 7)
+    play_until_our_turn(client, 4)
+    await client.close()
+    began, last_move = 1_700_000_000, 1_700_001_800
+    os.utime(table_file_path(journal), (began, began))
+    os.utime(journal, (last_move, last_move))
+    (kept,) = saved_games()
+    assert kept.left_at == last_move
+
+
 async def test_a_set_up_left_half_done_comes_back_with_its_deal_and_choice() -> None:
     journal, client = await kept_and_started(2, 3)
     state = state_of(client)
