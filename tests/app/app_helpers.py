@@ -165,9 +165,11 @@ def screen_text(app: object) -> str:
 
 def words_shown(app: object, widget: Any) -> str:
     """The words ``widget``'s content region shows on the screen, in order, as one line."""
+    # By cells, as the terminal shows them: a wide character ("王") takes two.
+    strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
     region = widget.content_region
-    rows = screen_text(app).splitlines()[region.y : region.bottom]
-    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+    rows = [strip.crop(region.x, region.right).text for strip in strips[region.y : region.bottom]]
+    return " ".join(" ".join(rows).split())
 
 
 def send_at_once(app: Any, keys: list[str]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from app_fakes import ScriptedClient
 from app_helpers import screen_text, wait_for
 from table_states import long_known, open_table, played_until, table_app
-from text_fit import cut_text, hidden_cards, screen_lines
+from text_fit import cut_text, hidden_cards, region_lines
 
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.opponent import OpponentInfo, OpponentPane, compact_line
@@ -122,8 +122,7 @@ def rows_on_screen(app: object) -> list[str]:
     """The opponents' rows the screen shows, each as it reads."""
     screen = app.screen  # type: ignore[attr-defined]
     region = screen.query_one("#opponents").content_region
-    lines = screen_lines(app)[region.y : region.bottom]  # type: ignore[arg-type]
-    return [line[region.x : region.right].strip() for line in lines]
+    return [line.strip() for line in region_lines(app, region)]  # type: ignore[arg-type]
 
 
 async def test_a_short_table_shows_the_rows_it_has_lines_for_and_names_the_rest(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
-from text_fit import cut_text, screen_lines
+from text_fit import cut_text, region_lines
 from textual.widgets import OptionList
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -35,8 +35,7 @@ class Lan(ScriptedLauncher):
 def list_rows(screen: JoinScreen) -> list[str]:
     """The list's rows as drawn, one string per line of the list."""
     region = screen.query_one("#found", OptionList).content_region
-    lines = screen_lines(screen.app)[region.y : region.bottom]
-    return [text.strip() for line in lines if (text := line[region.x : region.right]).strip()]
+    return [text.strip() for text in region_lines(screen.app, region) if text.strip()]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 18), (50, 16), (40, 15)])

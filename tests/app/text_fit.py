@@ -34,6 +34,14 @@ back into sight, a box wider than its pane would be cut at the side.
 A word may end with "…": that is the sign that something was left out.
 The chat's text is only checked for the first (it shows its newest lines,
 cut at its top on purpose).
+
+The screen is read in cells, as the terminal shows it: a wide character
+("王", "👍") takes two, so a box's columns are not its characters' indices
+(read by characters, a row after "王小明" was read two cells to the right
+per wide character, and its last words were never looked at).  An option
+list draws its options by lines of its own: each option's words on screen
+must be whole words of that option (an option wrapped inside a word, a
+name folded at the list's edge, is a cut).
 """
 
 from __future__ import annotations
@@ -46,8 +54,9 @@ from textual.content import Content
 from textual.errors import NoWidget
 from textual.geometry import Region
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, OptionList
 from textual.widgets._footer import FooterKey
 
 from threeup_tui.app.widgets.card import CardTile
@@ -56,9 +65,24 @@ from threeup_tui.app.widgets.status import StatusBar
 BOX_CHARS = set("─│╭╮╰╯┌┐└┘┄┆═║╔╗╚╝━┃┏┓┗┛▔▁▏▕▌▐▊▎█▀▄")
 
 
+def screen_strips(app: App[object]) -> list[Strip]:
+    return list(app.screen._compositor.render_strips())
+
+
 def screen_lines(app: App[object]) -> list[str]:
-    strips = app.screen._compositor.render_strips()
-    return [strip.text for strip in strips]
+    return [strip.text for strip in screen_strips(app)]
+
+
+def cells(strip: Strip, left: int, right: int) -> str:
+    """The text of cells ``left`` to ``right`` of a line of the screen (a
+    wide character half in the span is left out: it is not whole there)."""
+    return strip.crop(left, right).text
+
+
+def region_lines(app: App[object], region: Region) -> list[str]:
+    """What the screen shows in ``region``, a line of text per row, read by cells."""
+    strips = screen_strips(app)[region.y : region.bottom]
+    return [cells(strip, region.x, region.right) for strip in strips]
 
 
 def drawn(widget: Widget) -> Content | None:
@@ -162,9 +186,16 @@ def cut_text(app: App[object]) -> list[str]:
     """Every place where text is cut without a sign, in words (what "cut"
     means where a container clips a box: the module's docstring)."""
     problems: list[str] = []
-    lines = screen_lines(app)
+    lines = screen_strips(app)
     screen = Region(0, 0, app.size.width, app.size.height)
     for widget in text_widgets(app):
+        if isinstance(widget, OptionList):
+            lost = _clipped_away(widget)
+            if lost:
+                problems.append(f"OptionList#{widget.id}: clipped to {_room(widget)}: {lost}")
+            else:
+                problems += _options_cut(app, widget, lines)
+            continue
         content = drawn(widget)
         if content is None or not content.plain.strip():
             continue
@@ -189,7 +220,7 @@ def cut_text(app: App[object]) -> list[str]:
         if not rows:
             continue
         left, right = max(region.x, clip.x), min(region.right, clip.right)
-        seen = " ".join(lines[y][left:right] for y in rows)
+        seen = " ".join(cells(lines[y], left, right) for y in rows)
         meant = " ".join(wrapped[y - region.y].plain for y in rows if y - region.y < len(wrapped))
         on_screen, drawn_words = words(seen), words(meant)
         for word in on_screen:
@@ -198,6 +229,35 @@ def cut_text(app: App[object]) -> list[str]:
         missing = [w for w in drawn_words if w not in on_screen]
         if missing:
             problems.append(f"{name}: {missing} drawn but not on screen (covered?)")
+    return problems
+
+
+def _options_cut(app: App[object], options: OptionList, lines: list[Strip]) -> list[str]:
+    """Where an option list shows part of an option's words: each line of
+    the list in sight is a line of one option, and its words on screen must
+    be whole words of that option (wrapped inside a word, a long name
+    showed "Konstantin" and "ova" on two lines, each drawn as it was)."""
+    name = f"OptionList#{options.id}"
+    try:
+        clip = app.screen.find_widget(options).clip
+    except NoWidget:
+        return []
+    region = options.scrollable_content_region
+    top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
+    left, right = max(region.x, clip.x), min(region.right, clip.right)
+    problems = []
+    index_lines = options._lines
+    for y in range(top, bottom):
+        at = options.scroll_offset.y + y - region.y
+        if not 0 <= at < len(index_lines):
+            continue
+        option = options.options[index_lines[at][0]]
+        visual = options._get_visual(option)
+        prompt = visual.plain if isinstance(visual, Content) else str(option.prompt)
+        whole = words(prompt)
+        for word in words(cells(lines[y], left, right)):
+            if word not in whole and not word.endswith("…"):
+                problems.append(f"{name}: {word!r} on screen is not a whole word of {prompt!r}")
     return problems
 
 

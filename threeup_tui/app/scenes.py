@@ -232,6 +232,35 @@ async def drive_lobby(pilot: Pilot[int]) -> None:
     await finish(pilot)
 
 
+# The lobby-wide scene's people: names and a chat line of wide characters.
+WIDE_HOST = "王小明"
+WIDE_GUEST = "Zoë 👍"
+WIDE_HELLO = "你好 👋 ready when you are"
+
+
+async def drive_wide_lobby(pilot: Pilot[int]) -> None:
+    """The host 王小明's lobby, a guest "Zoë 👍" sat down and saying hello:
+    names of wide characters in the title, the seats and the chat."""
+    await drive_lobby(pilot)
+    app = _app(pilot)
+    assert app.session is not None and isinstance(app.session.client, LocalClient)
+    guest = LocalClient(app.session.client.table, WIDE_GUEST, as_host=False, owns_runner=False)
+    await guest.start()
+    guest.chat(WIDE_HELLO)
+
+    def seated() -> bool:
+        lobby = app.session.lobby if app.session is not None else None
+        return (
+            lobby is not None
+            and app.session is not None
+            and len(app.session.chat) >= 1
+            and (any(s.name == WIDE_GUEST for s in lobby.seats))
+        )
+
+    await settle(pilot, _on(pilot, LobbyScreen, seated))
+    await finish(pilot)
+
+
 async def drive_guest_lobby(pilot: Pilot[int]) -> None:
     app = _app(pilot)
 
@@ -414,6 +443,11 @@ def scenes(rules_text: str | None = BUILTIN_RULES) -> list[Scene]:
         Scene("start-continue", StartSpec(), drive_start_continue),
         Scene("host", StartSpec(), drive_host_form),
         Scene("lobby", StartSpec(mode="host", host=host), drive_lobby),
+        Scene(
+            "lobby-wide",
+            StartSpec(mode="host", host=replace(host, name=WIDE_HOST)),
+            drive_wide_lobby,
+        ),
         Scene(
             "lobby-guest",
             StartSpec(mode="join", join=JoinSettings("192.0.2.10", "Bo", "PARTY")),

@@ -1,0 +1,68 @@
+"""The "is any text cut?" checker itself (text_fit.cut_text), on small apps
+made to cut or not: a checker that cannot see a cut passes every screen."""
+
+from __future__ import annotations
+
+from text_fit import cut_text, region_lines
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, OptionList, Static
+
+
+class Row(App[None]):
+    """A name as wide as its words, and words beside it in a box of 16 cells."""
+
+    CSS = """
+    Horizontal { height: 1; }
+    #said { width: 16; height: 1; }
+    """
+
+    def __init__(self, name: str, said: str) -> None:
+        super().__init__()
+        self.who, self.said = name, said
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Label(self.who, id="name")
+            yield Static(self.said, id="said")
+
+
+async def test_words_after_wide_characters_are_read_where_they_are() -> None:
+    """Read by characters, the words beside "王小明" were read three cells
+    to the right of where they are: "plays the seven", whole on screen, was
+    reported as "ys" and "plays" drawn but not seen, and the name as "pla".
+    A checker that cries wolf at every wide name is one nobody runs on them."""
+    app = Row("王小明 ", "plays the seven")
+    async with app.run_test(size=(40, 3)) as pilot:
+        await pilot.pause()
+        assert cut_text(app) == []
+        said = app.query_one("#said").region
+        assert region_lines(app, said) == ["plays the seven "]
+
+
+class Seats(App[None]):
+    CSS = "OptionList { width: 16; height: 6; }"
+
+    def __init__(self, *prompts: str) -> None:
+        super().__init__()
+        self.prompts = prompts
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(*self.prompts, markup=False)
+
+
+async def test_an_option_folded_inside_a_word_is_a_cut() -> None:
+    """An option list's rows were never read: a name wider than the list,
+    folded at its edge ("Konstantin" over "ova"), passed."""
+    app = Seats("1. Ann", "2. Wilhelmina Konstantinova")
+    async with app.run_test(size=(40, 8)) as pilot:
+        await pilot.pause()
+        problems = cut_text(app)
+        assert any("Konstantin" in p for p in problems), problems
+
+
+async def test_whole_options_are_no_cut() -> None:
+    app = Seats("1. Ann  ● here", "2. 王小明  (host)", "3. Zoë 👍")
+    async with app.run_test(size=(40, 8)) as pilot:
+        await pilot.pause()
+        assert cut_text(app) == []
