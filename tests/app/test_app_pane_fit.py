@@ -6,11 +6,12 @@ the pane's edge without a sign)."""
 from __future__ import annotations
 
 import pytest
-from app_helpers import screen_text, words_shown
+from app_helpers import screen_text, wait_for, words_shown
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
 from threeup_tui.app.scenes import finish, scene
+from threeup_tui.app.screens.lobby import LobbyScreen, open_seats
 from threeup_tui.app.widgets.tickbox import TickBox
 
 
@@ -88,3 +89,29 @@ async def test_the_hosts_lobby_shows_each_control_whole(size: tuple[int, int]) -
             await finish(pilot)
             shown = words_shown(app, widget)
             assert words in shown, f"{selector}: {shown!r}\n{screen_text(app)}"
+
+
+@pytest.mark.parametrize(
+    "size", [(80, 24), (60, 18), (50, 16), (40, 15)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+async def test_the_hosts_start_button_is_in_sight_without_scrolling(size: tuple[int, int]) -> None:
+    """Narrower than 70 columns the host's controls stack, and "Start the
+    game (s)", last in the scrolling column, was below its end: at 60x18
+    the host saw "Add bot (a)" and no way to start (under 60 columns the
+    footer drops "s Start the game" too); at 80x24 it was a line out of
+    sight.  It sits under the column, in sight whatever the column shows,
+    and a click on it starts the game."""
+    app = scene("lobby").app()
+    async with app.run_test(size=size) as pilot:
+        await scene("lobby").drive(pilot)
+        await finish(pilot)
+        start = app.screen.query_one("#start")
+        shown = screen_text(app)
+        assert start.region.bottom <= size[1] - 1, f"{start.region}:\n{shown}"
+        assert "Start the game (s)" in shown, shown
+        session = app.session
+        assert session is not None
+        await pilot.press("a")  # the open seat to a bot: a table of four starts
+        await wait_for(pilot, lambda: bool(session.lobby) and open_seats(session.lobby) == 0)
+        assert await pilot.click("#start"), f"the click landed elsewhere:\n{shown}"
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen), what="the game")

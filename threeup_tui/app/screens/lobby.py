@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.widgets import Button, Checkbox, Header, Label, OptionList, Select, Static
@@ -65,6 +65,9 @@ TURN_OFF = "off"  # a Select's value cannot be None
 # stacks its parts (styles.tcss).
 TIGHT = 74
 NARROW = 70
+# Shorter than SHORT, the host's rows lose the blank lines between them: at
+# 70x20 the Start button under the column left no line for the last option.
+SHORT = 24
 
 
 def turn_words(seconds: float) -> str:
@@ -254,6 +257,7 @@ class LobbyScreen(TableScreenBase):
     def on_resize(self, event: Resize) -> None:
         self.set_class(self.size.width < TIGHT, "-tight")
         self.set_class(self.size.width < NARROW, "-narrow")
+        self.set_class(self.size.height < SHORT, "-short")
 
     def _table_bot_level(self) -> str:
         """The level Add bot starts at: the table's own (``--bot-level``, or
@@ -269,55 +273,67 @@ class LobbyScreen(TableScreenBase):
         host = session is not None and session.is_host
         yield Header()
         with Horizontal(id="lobby-body"):
-            with VerticalScroll(id="lobby-main"):
-                yield Static(id="lobby-title")
-                yield OptionList(id="seats")
+            with Vertical(id="lobby-column"):
+                with VerticalScroll(id="lobby-main"):
+                    yield Static(id="lobby-title")
+                    yield OptionList(id="seats")
+                    if host:
+                        yield from self.host_controls()
+                    else:
+                        yield Static(WAITING, id="lobby-wait")
                 if host:
-                    with Horizontal(classes="controls"):
-                        yield Button("Add bot (a)", id="add-bot", variant="primary", compact=True)
-                        yield Select(
-                            [(level, level) for level in BOT_LEVELS],
-                            value=self._table_bot_level(),
-                            allow_blank=False,
-                            id="bot-level",
-                            compact=True,
+                    # Under the column, not in it: the host's main action is in
+                    # sight whatever scrolls (at 60x18 the stacked controls put
+                    # it below the column's end, and at 80x24 too, by a line).
+                    with Horizontal(id="lobby-start"):
+                        yield Button(
+                            "Start the game (s)", id="start", variant="success", compact=True
                         )
-                        yield Button("Remove (x)", id="remove", variant="warning", compact=True)
-                    with Horizontal(classes="controls"):
-                        yield Label("Finish:")
-                        yield Select(
-                            FINISH_CHOICES,
-                            value="first_out",
-                            allow_blank=False,
-                            id="finish",
-                            compact=True,
-                        )
-                        yield Label("First:")
-                        yield Select(
-                            [("random", "random")],
-                            value="random",
-                            allow_blank=False,
-                            id="first",
-                            compact=True,
-                        )
-                    with Horizontal(classes="controls"):
-                        yield Label("Turn time (then a bot acts):", id="turn-time-label")
-                        yield Select(
-                            turn_time_choices(),
-                            value=TURN_OFF,
-                            allow_blank=False,
-                            id="turn-time",
-                            compact=True,
-                        )
-                    # Short enough for the lobby's column at 70 columns.
-                    yield TickBox("Voluntary pick-up (at any time)", id="voluntary", compact=True)
-                    yield Button("Start the game (s)", id="start", variant="success", compact=True)
-                else:
-                    yield Static(WAITING, id="lobby-wait")
             yield ChatPane()
         # The game's footer: Textual's own cut "q Leave" to "q Lea" at 70
         # columns, to leave room for its ^p palette.
         yield KeysFooter()
+
+    def host_controls(self) -> ComposeResult:
+        """The host's rows of seats and options (Start is under the column)."""
+        with Horizontal(classes="controls"):
+            yield Button("Add bot (a)", id="add-bot", variant="primary", compact=True)
+            yield Select(
+                [(level, level) for level in BOT_LEVELS],
+                value=self._table_bot_level(),
+                allow_blank=False,
+                id="bot-level",
+                compact=True,
+            )
+            yield Button("Remove (x)", id="remove", variant="warning", compact=True)
+        with Horizontal(classes="controls"):
+            yield Label("Finish:")
+            yield Select(
+                FINISH_CHOICES,
+                value="first_out",
+                allow_blank=False,
+                id="finish",
+                compact=True,
+            )
+            yield Label("First:")
+            yield Select(
+                [("random", "random")],
+                value="random",
+                allow_blank=False,
+                id="first",
+                compact=True,
+            )
+        with Horizontal(classes="controls"):
+            yield Label("Turn time (then a bot acts):", id="turn-time-label")
+            yield Select(
+                turn_time_choices(),
+                value=TURN_OFF,
+                allow_blank=False,
+                id="turn-time",
+                compact=True,
+            )
+        # Short enough for the lobby's column at 70 columns.
+        yield TickBox("Voluntary pick-up (at any time)", id="voluntary", compact=True)
 
     def prepare(self) -> None:
         # The seats take the keys (↑ ↓ x), but the column stays at its top:
