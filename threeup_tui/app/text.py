@@ -252,14 +252,35 @@ def fit_rows(parts: Sequence[Forms], width: int, rows: int, sep: Content | str =
         if level[index] < len(parts[index]) - 1:
             level[index] += 1
             shown = text()
+    if len(shown.wrap(width)) <= rows:
+        # A part stepped down before an earlier one did may say more again
+        # in the room that one left: "Pick up: not now · no draw" had room
+        # for "Draw: not now".
+        for index in range(len(parts)):
+            while level[index] > 0:
+                level[index] -= 1
+                if len(text().wrap(width)) > rows:
+                    level[index] += 1
+                    break
+        shown = text()
     if len(shown.wrap(width)) > rows:
         # The last parts go whole, a "…" saying so ("Pick up: not now…"),
         # before any is cut ("Pick up: not now · Draw: not …").
+        def head(keep: int) -> Content:
+            kept = zip(parts[:keep], level[:keep], strict=True)
+            return sep.join(forms[i] for forms, i in kept) + Content("…")
+
         for keep in range(len(parts) - 1, 0, -1):
-            head = sep.join(forms[i] for forms, i in zip(parts[:keep], level[:keep], strict=True))
-            head += Content("…")
-            if len(lines := head.wrap(width)) <= rows:
-                return Content("\n").join(lines)
+            if len(head(keep).wrap(width)) <= rows:
+                # What is kept may say more in the room the rest left
+                # ("Pick up: not now…", not "no pick-up…").
+                for index in range(keep):
+                    while level[index] > 0:
+                        level[index] -= 1
+                        if len(head(keep).wrap(width)) > rows:
+                            level[index] += 1
+                            break
+                return Content("\n").join(head(keep).wrap(width))
     return clamp_rows(shown, width, rows)
 
 

@@ -74,11 +74,21 @@ def roomy_height(opponents: int) -> int:
 
 def why_not_playable(view: View, code: str) -> str:
     """Why a card of the active zone cannot be played now (from the view alone)."""
+    return why_not_playable_forms(view, code)[0]
+
+
+def why_not_playable_forms(view: View, code: str) -> tuple[str, ...]:
+    """:func:`why_not_playable`, then shorter, for a narrow action bar."""
     label = card_label(code)
     rank = rank_of_code(code)
     if view.pile and rank <= 10 and rank < view.top_rank:
-        return f"{label} is lower than the {rank_text(view.pile[-1])} on top"
-    return f"{label} cannot be played now"
+        top = rank_text(view.pile[-1])
+        return (
+            f"{label} is lower than the {top} on top",
+            f"{label} is below {top}",
+            f"{label}: too low",
+        )
+    return f"{label} cannot be played now", f"{label}: not now"
 
 
 def empty_hand_words(view: View) -> str:
@@ -538,16 +548,18 @@ class TableScreen(TableScreenBase):
         if not view.my_turn:
             reasons: tuple[Reason, ...] = ()
             if view.to_act is not None and view.to_act < len(view.names) and self.session:
-                reasons = (Reason.plain(f"waiting for {self.session.names()[view.to_act]}"),)
+                who = self.session.names()[view.to_act]
+                # Short, "waiting": the top line names whose turn it is.
+                reasons = (Reason.plain(f"waiting for {who}", "waiting"),)
             return ActionState(False, False, False, reasons)
         found: list[Reason] = []
         under = self._cursor_card(view)
         if under is not None and rank_of_code(under) not in view.playable_ranks():
-            found.append(Reason.plain(why_not_playable(view, under)))
+            found.append(Reason.plain(*why_not_playable_forms(view, under)))
         if self.zone == "down":
             play_ok = view.can_flip()
             if not play_ok:
-                found.append(Reason.plain("Flip: not now"))
+                found.append(Reason.plain("Flip: not now", "no flip"))
         else:
             codes = self.selected_codes(view)
             # With nothing selected, ⏎ plays the card under the cursor (action_play):
@@ -558,13 +570,21 @@ class TableScreen(TableScreenBase):
             play_ok = bool(codes) and play_action(rank_of_code(codes[0]), len(codes)) in view.legal
             if not codes and draw_forced(view):
                 # Nothing to select: the draw comes first (an empty hand after a clear).
-                found.append(Reason.plain("Play: nothing to play, draw first", "Play: draw first"))
+                found.append(
+                    Reason.plain(
+                        "Play: nothing to play, draw first", "Play: draw first", "draw first"
+                    )
+                )
             elif not codes:
-                found.append(Reason.plain("Play: select cards first", "Play: select first"))
+                found.append(
+                    Reason.plain("Play: select cards first", "Play: select first", "select first")
+                )
             elif alone and rank_of_code(codes[0]) not in view.playable_ranks():
                 pass  # why that card cannot go is already said above
             elif not play_ok:
-                found.append(Reason.plain("Play: not allowed now (⏎ asks why)", "Play: not now"))
+                found.append(
+                    Reason.plain("Play: not allowed now (⏎ asks why)", "Play: not now", "no play")
+                )
         if not view.can_pickup() and view.pickup_reason:
             found.append(Reason.of("Pick up", view.pickup_reason))
         if not view.can_draw() and view.draw_reason:

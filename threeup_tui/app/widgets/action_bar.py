@@ -1,8 +1,11 @@
 """Play / Pick up / Draw buttons, disabled when the view says no, with why.
 
 The reasons share a two-line box: when they do not fit, each says it
-shorter (the engine's longer reasons have short forms here), and only
-then is the box's last line cut, with "…".
+shorter (the engine's longer reasons have short forms here, down to a
+word or two: "no draw", "G2: too low"), and only then is the box's last
+line cut, with "…".  In a bar narrower than TIGHT the buttons are as
+wide as their words, and give the reasons their room: at 40x15 the box
+had 6 cells, and read "Pick…".
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.events import Resize
+from textual.geometry import Size
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button
 
@@ -30,7 +35,10 @@ SHORT_REASONS = {
     "the early draw is only for a hand of fewer than 3 cards": "only with under 3 cards in hand",
     "the draw pile is empty": "the draw pile is empty",
 }
+# The shortest way to say a button is off, by the button's word.
+OFF = {"Play": "no play", "Pick up": "no pick-up", "Draw": "no draw", "Flip": "no flip"}
 REASON_ROWS = 2
+TIGHT = 70  # columns under which the buttons lose their blank sides
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class Reason:
             forms.append(f"{what}: {short}" if what else short)
         if what:
             forms.append(f"{what}: not now")  # the button says the rest: it is off
+            forms.append(OFF.get(what, f"{what}: no"))
         return cls(tuple(forms))
 
     @classmethod
@@ -105,7 +114,34 @@ class ReasonBox(Widget):
         return self.render().plain.replace("\n", " ")
 
 
+class BarButton(Button):
+    """A button of the bar.  Tight, it is as wide as its words: Textual's
+    buttons are two cells wider than their words, for a blank each side
+    (its CSS refuses "line-pad: 0", hence the style set here)."""
+
+    tight = reactive(False, layout=True)
+
+    def watch_tight(self, tight: bool) -> None:
+        if tight:
+            self.styles.line_pad = 0
+        else:
+            self.styles.clear_rule("line_pad")
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        width = super().get_content_width(container, viewport)
+        return width - 2 if self.tight else width
+
+
 class ActionBar(Horizontal):
+    def on_resize(self, event: Resize) -> None:
+        # The buttons' blank sides (10 cells at least, a blank each side)
+        # left a 40-column bar's reasons 6 cells; as wide as their words,
+        # the buttons leave 16.
+        tight = event.size.width < TIGHT
+        self.set_class(tight, "-tight")
+        for button in self.query(BarButton):
+            button.tight = tight
+
     def compose(self) -> ComposeResult:
         # Buttons do not take focus: the table's keys (enter, u, d) act
         # whatever is focused, and Tab stays for chat.
@@ -114,7 +150,7 @@ class ActionBar(Horizontal):
             ("Pick up u", "pickup", "warning"),
             ("Draw d", "draw", "primary"),
         ):
-            button = Button(label, id=id_, variant=variant, compact=True)  # type: ignore[arg-type]
+            button = BarButton(label, id=id_, variant=variant, compact=True)  # type: ignore[arg-type]
             button.can_focus = False
             yield button
         yield ReasonBox()
