@@ -6,6 +6,7 @@ showed)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from app_fakes import ScriptedClient
@@ -15,6 +16,7 @@ from text_fit import cut_text, hidden_cards, region_lines
 
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.opponent import OpponentInfo, OpponentPane, compact_line
+from threeup_tui.app.widgets.opponent import row_style as style_alone
 from threeup_tui.app.widgets.status_line import StatusLine
 from threeup_tui.client import SeatSlot
 from threeup_tui.rules import GameState, SeatInfo, View
@@ -187,3 +189,19 @@ async def test_a_short_table_shares_its_lines_with_a_two_line_notice(
         await pilot.pause()
         rows = rows_on_screen(app)
         assert len(rows) == 5 and all(rows) and not note.display, screen_text(app)
+
+
+def test_a_rows_style_comes_from_its_widths_never_from_its_letters() -> None:
+    """The style a row takes (what the rows of the table share) was read
+    back from the drawn line: a part starting "down " meant the down cards
+    kept their word.  A name is anyone's to choose, and "Bo│down 2" read
+    as a row that kept "down" where it had lost it, so the other rows kept
+    theirs and the table's rows differed.  The fitting says which forms it
+    chose: a name of the same width gives the same style."""
+    info = SeatInfo(1, "x", 3, ("R7", "GC", "B9"), (True, True, True), (), True, False)
+    for width in range(24, 61):
+        styles = set()
+        for name in ("Bo│down 2", "Bo_down_2"):
+            data = OpponentInfo(replace(info, name=name), name, None, False, "play", None, 4)
+            styles.add(style_alone(data, width))
+        assert len(styles) == 1, (width, styles)

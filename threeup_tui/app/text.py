@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich.markup import escape
 from textual.content import Content
@@ -129,6 +130,17 @@ def cards_content(codes: Iterable[str], empty: str = "-") -> Content:
 Forms = Sequence[Content]
 
 
+@dataclass(frozen=True)
+class Fitted:
+    """A line made by :func:`fitted_parts`, and how: which form each part
+    took (an index into its forms; None where the part is empty or went
+    whole), and whether, past every form, the line was cut at a word."""
+
+    content: Content
+    forms: tuple[int | None, ...]
+    cut: bool = False
+
+
 def fit_parts(
     parts: Sequence[Forms],
     width: int,
@@ -143,7 +155,21 @@ def fit_parts(
     down in turn, the last part first, until the line fits.  Past the
     shortest forms, parts go whole: those in ``drop`` first, then the last
     first; the first part goes last."""
+    return fitted_parts(parts, width, sep, order, drop).content
+
+
+def fitted_parts(
+    parts: Sequence[Forms],
+    width: int,
+    sep: Content | str = " · ",
+    order: Sequence[int] | None = None,
+    drop: Sequence[int] = (),
+) -> Fitted:
+    """:func:`fit_parts`, telling which forms it chose: a caller that
+    styles other lines after this one asks, never reads the line back."""
     sep = Content(sep) if isinstance(sep, str) else sep
+    count = len(parts)
+    given = [i for i, forms in enumerate(parts) if forms]  # the parts' places in ``parts``
     parts = [forms for forms in parts if forms]
     level = [0] * len(parts)
     rest = list(range(len(parts) - 1, -1, -1))
@@ -153,15 +179,22 @@ def fit_parts(
     def line() -> Content:
         return sep.join(forms[i] for forms, i in zip(parts, level, strict=True))
 
+    def report(content: Content, kept: Sequence[int], cut: bool = False) -> Fitted:
+        forms: list[int | None] = [None] * count
+        for i in kept:
+            forms[given[i]] = level[i]
+        return Fitted(content, tuple(forms), cut)
+
+    everything = range(len(parts))
     shown = line()
     for index in schedule:
         if shown.cell_length <= width:
-            return shown
+            return report(shown, everything)
         if level[index] < len(parts[index]) - 1:
             level[index] += 1
             shown = line()
     if shown.cell_length <= width:
-        return shown
+        return report(shown, everything)
     # Still too long: parts go whole, a "…" saying so, before the first
     # part is cut (at a word).
     kept = list(range(len(parts)))
@@ -182,8 +215,8 @@ def fit_parts(
                             level[i] += 1
                             break
                         head = longer
-            return head if head.plain.endswith("…") else head + Content("…")
-    return cut_at_word(shown, width)
+            return report(head if head.plain.endswith("…") else head + Content("…"), kept)
+    return report(cut_at_word(shown, width), everything, cut=True)
 
 
 def cut_at_word(content: Content, width: int, sep: str = " ·│") -> Content:

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from ...client import SeatSlot
 from ...rules import SeatInfo
 from ..session import presence
-from ..text import MUTED, cards_forms, fit_parts, out_content
+from ..text import MUTED, cards_forms, fit_parts, fitted_parts, out_content
 
 
 @dataclass(frozen=True)
@@ -141,38 +141,55 @@ def compact_line(data: OpponentInfo, width: int, style: RowStyle = RowStyle()) -
     they went), the up cards (to a count of the rest), then whole parts
     from the end.  The name is never cut
     while anything else can go: two bots' names cut short would read alike."""
-    status = status_forms(data)
-    if status is not None:
-        return fit_parts([head_forms(data), status], width, " │ ", order=[0])
-    known = bool(data.info.known)
-    order = [0, 3, *[4] * len(known_forms(data.info)), 0]
-    ways = _ways(data, style)
-    for sep, parts in ways[style.way : len(ways) - 1]:
-        shortest = Content(sep).join(forms[-1] for forms in parts if forms)
-        if shortest.cell_length <= width:
-            return fit_parts(parts, width, sep, order=order)
-    sep, parts = ways[-1]
-    return fit_parts(parts, width, sep, order=order, drop=[4] if known else [])
+    return compact_row(data, width, style)[0]
 
 
 def row_style(data: OpponentInfo, width: int) -> RowStyle:
     """The style this row alone takes at ``width`` (:func:`compact_line`)."""
-    if status_forms(data) is not None:
-        return RowStyle()
-    line = compact_line(data, width).plain
-    ways = _ways(data, RowStyle())
+    return compact_row(data, width)[1]
+
+
+HEAD, DOWN = 0, 3  # the parts of a row in play (_ways): the name, the down cards
+
+
+def compact_row(
+    data: OpponentInfo, width: int, style: RowStyle = RowStyle()
+) -> tuple[Content, RowStyle]:
+    """:func:`compact_line`, and the style it came out in: the way taken,
+    and from the forms the fitting chose, whether the down cards kept
+    their word and whether a bare row's name lost its symbol (the style
+    was read back from the drawn line once: "down " in a part, the line
+    starting with the bare name and a bar)."""
+    status = status_forms(data)
+    if status is not None:
+        return fit_parts([head_forms(data), status], width, " │ ", order=[0]), RowStyle()
+    known = bool(data.info.known)
+    order = [0, 3, *[4] * len(known_forms(data.info)), 0]
+    ways = _ways(data, style)
     way = next(
         (
             i
-            for i, (sep, parts) in enumerate(ways[:-1])
-            if Content(sep).join(forms[-1] for forms in parts if forms).cell_length <= width
+            for i in range(style.way, len(ways) - 1)
+            if Content(ways[i][0]).join(forms[-1] for forms in ways[i][1] if forms).cell_length
+            <= width
         ),
         len(ways) - 1,
     )
-    down = 0 if any(part.strip().startswith("down ") for part in line.split("│")[1:]) else 1
-    heads = head_forms(data)
-    name_only = len(heads) > 1 and line.startswith(heads[-1].plain + SEPARATORS[1])
-    return RowStyle(way, down, name_only)
+    sep, parts = ways[way]
+    drop = [4] if known and way == len(ways) - 1 else []
+    fitted = fitted_parts(parts, width, sep, order=order, drop=drop)
+    down_form = fitted.forms[DOWN]
+    # "down ▒▒▒" is the first of the down part's forms, unless the style took it away.
+    down = 0 if down_form is not None and style.down + down_form == 0 else 1
+    heads = parts[HEAD]
+    bare_name = (
+        sep == SEPARATORS[1]
+        and len(head_forms(data)) > 1
+        and fitted.forms[HEAD] == len(heads) - 1
+        and not fitted.cut
+        and any(form is not None for form in fitted.forms[HEAD + 1 :])
+    )
+    return fitted.content, RowStyle(way, down, bare_name)
 
 
 def box_lines(data: OpponentInfo, width: int) -> list[Content]:
