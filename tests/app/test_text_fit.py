@@ -66,3 +66,22 @@ async def test_whole_options_are_no_cut() -> None:
     async with app.run_test(size=(40, 8)) as pilot:
         await pilot.pause()
         assert cut_text(app) == []
+
+
+class Box(App[None]):
+    CSS = "Static { width: 12; height: 3; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("Wilhelmina Konstantinova")
+
+
+async def test_a_word_folded_by_the_wrapping_is_a_cut() -> None:
+    """A name wider than its box is folded by Textual's wrapping
+    ("Konstantinov" over "a"), and both halves were among the words drawn,
+    so the checker passed it: the words on screen are now held to the
+    whole words of the text."""
+    app = Box()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        problems = cut_text(app)
+        assert any("Konstantino" in p for p in problems), problems
