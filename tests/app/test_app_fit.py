@@ -35,11 +35,12 @@ from threeup_tui.app.text import rank_of_code
 from threeup_tui.app.widgets.action_bar import ActionBar
 from threeup_tui.app.widgets.card import CardTile
 from threeup_tui.app.widgets.chat import ChatLines
+from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import ChatReceived, ViewChanged
-from threeup_tui.rules import GameState, Options, seat_view
+from threeup_tui.rules import GameState, Options, View, seat_view
 
 NAMES = ["you", "Bob", "Cyrille", "Dominique", "Ed", "Florentina"]
 
@@ -644,3 +645,31 @@ async def test_the_start_screen_at_40x15_keeps_its_keys_line_without_scrolling(n
         await pilot.resize_terminal(80, 24)
         await finish(pilot)
         assert "╔═╗╦ ╦╔═╗" in screen_text(app) and app.screen.max_scroll_y == 0
+
+
+LONG_NAME = "Wilhelmina Konstantinova"  # 24 cells, as long as a name may be
+
+
+def long_name_played_last(state: GameState, view: View) -> bool:
+    return bool(view.log) and view.log[-1].seat == 1 and view.log[-1].kind == "play"
+
+
+async def test_the_moves_log_cuts_a_name_too_wide_for_it_with_a_sign(
+    client: ScriptedClient,
+) -> None:
+    """At 60x18 the moves box is 12 cells wide: "Wilhelmina Konstantinova
+    played B5" was folded inside the name, "Konstantinov" over "a played
+    B5", two words that are nobody's.  A word wider than the box is cut to
+    it with "…" ("Konstantino…")."""
+    state = played_until(["you", LONG_NAME, "王小明王小明王小明王小明"], long_name_played_last)
+    app = table_app(client)
+    async with app.run_test(size=(60, 18)) as pilot:
+        screen = await open_table(pilot, client, state)
+        log = screen.query_one(MoveLog)
+        await wait_for(pilot, lambda: bool(log.lines))
+        await pilot.pause()
+        shown = words_shown(app, log).split()
+        whole = {w for line in log.lines for w in line.split()}
+        cut = [w for w in shown if w not in whole and not w.endswith("…")]
+        assert shown and not cut, f"{cut} in {shown}:\n{screen_text(app)}"
+        assert any(w.startswith("Konstantin") and w.endswith("…") for w in shown), shown

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.markup import escape
 from textual.content import Content
 
@@ -253,6 +254,26 @@ def number_words(n: int) -> str:
     """Small counts as words (the pile's "two 7s"), larger ones as digits."""
     words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     return words[n] if 0 <= n < len(words) else str(n)
+
+
+def whole_words(content: Content, width: int) -> Content:
+    """``content`` with every word wider than ``width`` cut to it, with "…":
+    wrapped, such a word was folded at the box's edge, and a long name read
+    as two words ("Konstantinov" over "a played B5")."""
+    width = max(width, 1)
+    if all(cell_len(word) <= width for word in content.plain.split()):
+        return content  # as it is, its styles and all
+
+    def cut(word: Content) -> Content:
+        if word.cell_length <= width:
+            return word
+        # Whole characters only: a wide one cut in half left a blank before
+        # the "…" ("李雪花李雪 …"), which read as a word of its own.
+        end = len(cut_cells(word.plain, width - 1))
+        return word[:end] + Content("…")
+
+    lines = [Content(" ").join(cut(w) for w in line.split(" ")) for line in content.split("\n")]
+    return Content("\n").join(lines)
 
 
 def clamp_rows(content: Content, width: int, rows: int) -> Content:

@@ -26,7 +26,7 @@ from textual.widget import Widget
 
 from ...rules import LogEntry, View
 from ...textclean import plural
-from ..text import card_label, cards_label, clamp_rows
+from ..text import card_label, cards_label, clamp_rows, whole_words
 
 KEEP = 200
 EXTRA_OF = {"C1": 1, "C2": 2}  # the extra discards a Clear +1 / +2 gives (D7-D9)
@@ -167,7 +167,7 @@ class MoveLog(Widget, can_focus=True):
         if wrapped is None:
             if len(self._wrapped) > 4 * KEEP:
                 self._wrapped.clear()
-            wrapped = self._wrapped[key] = Content(text).wrap(width)
+            wrapped = self._wrapped[key] = whole_words(Content(text), width).wrap(width)
         return wrapped
 
     def most_back(self) -> int:
@@ -234,7 +234,7 @@ class MoveLog(Widget, can_focus=True):
             wrapped = self._rows(text, width)
             if len(shown) + len(wrapped) > height:
                 if not shown:  # one move taller than the box: its start, and "…"
-                    return clamp_rows(Content(text), width, height), [text]
+                    return clamp_rows(whole_words(Content(text), width), width, height), [text]
                 break  # only whole moves: an older one never shows its tail alone
             shown[:0] = wrapped
             texts.insert(0, text)
