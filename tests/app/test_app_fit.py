@@ -571,8 +571,41 @@ async def test_a_narrow_set_up_shows_how_to_lay_the_cards_chosen(client: Scripte
             await finish(pilot)
             shown = screen_text(app)
             assert "Chosen 3/3" in shown and "Lay face up ⏎" in shown, (width, height, shown)
-        await pilot.press("c")  # and the chat's key says where the chat went
-        assert any("Chat needs a terminal 60" in n.message for n in app._notifications)
+        # c gives the chat the cards' room while a line is written: the
+        # letters are the chat's, not keys of the set-up ("1" chose a card).
+        await pilot.press("c", "h", "i", "1", "enter")
+        await wait_for(pilot, lambda: ("chat", "hi1") in client.requests)
+        shown = screen_text(app)
+        assert "Chosen 3/3" not in shown, shown  # the chat has the cards' room
+        assert not [r for r in client.requests if r[0] == "choose_face_up"], client.requests
+        await pilot.press("escape")  # and gives it back
+        await wait_for(pilot, lambda: "Chosen 3/3" in screen_text(app))
+        assert "Lay face up ⏎" in screen_text(app)
+
+
+async def test_a_narrow_table_lends_the_chat_the_cards_room_while_a_line_is_written(
+    client: ScriptedClient,
+) -> None:
+    """Under 60 columns the moves and the chat give their room to the cards,
+    and c said only "Chat needs a terminal 60 columns wide": the next
+    letters went to the table as keys, and "up" picked up the pile.  Now c
+    shows the chat in the cards' place until the keys go back to the table
+    (Esc, or Enter on an empty line), and the letters are the chat's."""
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, state)
+        await finish(pilot)
+        assert "Hand" in screen_text(app)
+        await pilot.press("c", "u", "p", "enter")
+        await wait_for(pilot, lambda: ("chat", "up") in client.requests)
+        assert [r for r in client.requests if r[0] == "submit"] == [], client.requests
+        shown = screen_text(app)
+        assert "Hand" not in shown and "up" in shown, shown  # the chat, in the cards' place
+        no_cut(app, "the chat at 40x15")
+        await pilot.press("enter")  # an empty line: the keys are the table's again
+        await wait_for(pilot, lambda: "Hand" in screen_text(app))
+        assert app.focused is None or app.focused.id != "chat-input"
 
 
 async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedClient) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, cast
 
 from textual import on
+from textual.events import DescendantBlur
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -12,7 +13,10 @@ from ...names import seated_as
 from ...settings import Settings
 from ..session import ChatLine, Session
 from ..text import clean
-from ..widgets.chat import ChatPane
+from ..widgets.chat import ChatInput, ChatPane
+
+# A narrow screen's class while its chat takes the cards' room (action_chat).
+CHATTING = "-chatting"
 
 
 class GameApp(Protocol):
@@ -167,7 +171,27 @@ class TableScreenBase(Screen[None]):
     # Every table screen has the chat pane: one way to focus, send and show.
     def action_chat(self) -> None:
         if self.check_action("chat", ()):
+            if self.chat_out_of_sight():
+                # Too narrow to show the chat beside the cards: it takes the
+                # cards' room while a line is written, and gives it back when
+                # the keys go back to the table (Esc, or Enter on an empty
+                # line).  "Chat needs 60 columns" left the next letters
+                # typed to the table as keys (u: pick up the pile).
+                self.add_class(CHATTING)
+                self.chat_room_changed()
             self.query_one(ChatPane).focus_input()
+
+    def chat_out_of_sight(self) -> bool:
+        """Whether the chat is left out of this screen's layout (too narrow)."""
+        return False
+
+    def chat_room_changed(self) -> None:
+        """The chat took the cards' room, or gave it back (CHATTING)."""
+
+    def on_descendant_blur(self, event: DescendantBlur) -> None:
+        if self.has_class(CHATTING) and isinstance(event.widget, ChatInput):
+            self.remove_class(CHATTING)
+            self.chat_room_changed()
 
     @on(ChatPane.Said)
     def said(self, event: ChatPane.Said) -> None:

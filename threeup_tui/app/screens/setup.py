@@ -18,7 +18,7 @@ from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
-from .base import TableScreenBase
+from .base import CHATTING, TableScreenBase
 from .table import NARROW, SIDE_LEAST
 
 FACE_UP = 3
@@ -175,13 +175,16 @@ class SetupScreen(TableScreenBase):
         # (down to the least a chat has), or 45% (styles.tcss) when roomy.
         padding = 2 if self.size.width < SNUG or self.size.height < TINY else 4
         room = self.size.width - SIX_CARDS - padding - SCROLL_BAR
-        self.query_one("#setup-side").styles.width = max(SIDE_LEAST, min(CHAT_MOST, room))
+        side = self.query_one("#setup-side")
+        side.styles.width = max(SIDE_LEAST, min(CHAT_MOST, room))
+        if self.has_class("-narrow") and self.has_class(CHATTING):
+            side.styles.width = "1fr"  # the cards' room, while a line is written
 
-    def action_chat(self) -> None:
-        if self.has_class("-narrow"):
-            self.notify(f"Chat needs a terminal {NARROW} columns wide", severity="warning")
-            return
-        super().action_chat()
+    def chat_out_of_sight(self) -> bool:
+        return self.has_class("-narrow")
+
+    def chat_room_changed(self) -> None:
+        self._fit()
 
     def _set_roomy(self) -> bool:
         """Cards drawn as cards on a roomy terminal (as at the table)."""

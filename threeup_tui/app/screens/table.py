@@ -39,7 +39,7 @@ from ..widgets.status_line import (
     StatusLine,
     withdraw,
 )
-from .base import TableScreenBase, seat_to_take_back
+from .base import CHATTING, TableScreenBase, seat_to_take_back
 from .game_over import GameOverScreen, closes_on_others
 
 # view.source -> the zone whose cards are played now
@@ -219,7 +219,9 @@ class TableScreen(TableScreenBase):
         (60 to 70 columns, before the side yielded)."""
         side = self.query_one("#side")
         width = self.size.width
-        if self.has_class("-roomy"):
+        if self.has_class("-narrow") and self.has_class(CHATTING):
+            side.styles.width = "1fr"  # the cards' room, while a line is written
+        elif self.has_class("-roomy"):
             side.styles.width = max(24, min(SIDE_MOST, round(width * 0.32), width - ROOMY_CENTRE))
         elif width - math.ceil(width * SIDE_SHARE) < CENTRE_LEAST:
             side.styles.width = max(SIDE_LEAST, width - CENTRE_LEAST)
@@ -943,11 +945,11 @@ class TableScreen(TableScreenBase):
         self.take_seat_back()
 
     # ------------------------------------------------------------ chat and more
-    def action_chat(self) -> None:
-        if self.has_class("-narrow"):
-            self.notify(f"Chat needs a terminal {NARROW} columns wide", severity="warning")
-            return
-        super().action_chat()
+    def chat_out_of_sight(self) -> bool:
+        return self.has_class("-narrow")
+
+    def chat_room_changed(self) -> None:
+        self._size_side()
 
     def action_help(self) -> None:
         self.post_message(HelpRequested("keys"))
