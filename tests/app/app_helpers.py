@@ -183,6 +183,13 @@ def send_at_once(app: Any, keys: list[str]) -> None:
         driver.send_message(event)
 
 
+def writing(app: Any) -> bool:
+    """A history worker of the app is still at work: it is started as the
+    game-over view arrives, writes the history, and only then tells its
+    notes (the game counted before the player is told of it)."""
+    return any(w.group == "history" and not w.is_finished for w in app.workers)
+
+
 def notes_heard(app: ThreeUpApp) -> list[str]:
     """Every note the app shows from now on, as it comes ("title: message",
     or the message alone): a note is withdrawn from the screen soon after."""

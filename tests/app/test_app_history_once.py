@@ -12,9 +12,8 @@ from dataclasses import replace
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import wait_for
+from app_helpers import wait_for, writing
 from app_states import dealt, lobby_for
-from textual.app import App
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.bots import GreedyBot
@@ -64,10 +63,6 @@ PATHS = {
     "the box, then the host's result": ["play", "over", "played"],
     "the host's result twice": ["played", "lost", "back", "lobby", "played"],
 }
-
-
-def writing(app: App[int]) -> bool:
-    return any(w.group == "history" and not w.is_finished for w in app.workers)
 
 
 def kept() -> int | None:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, notes_heard, screen_text, send_at_once, wait_for
+from app_helpers import fast_launcher, notes_heard, screen_text, send_at_once, wait_for, writing
 from app_states import dealt, lobby_for
 from text_fit import cut_text
 from textual.pilot import Pilot
@@ -815,7 +815,8 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await play_a_game(app, pilot)
             await wait_for(pilot, lambda: bool(games_now()))
-            await pilot.pause(0.5)
+            # Its notes are told once the game is in the history.
+            await wait_for(pilot, lambda: not writing(app), what="the history's notes")
             assert not any(n.startswith("Not allowed") for n in said), said
             (line,) = [n for n in said if "record" in n]
             where = f"{RECORD_WAITS} {pending_dir()} until records/ can take it (cannot save"
@@ -841,7 +842,8 @@ async def test_a_data_dir_that_is_a_file_is_told_in_words_and_the_game_kept(
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await play_a_game(app, pilot)
         await wait_for(pilot, lambda: bool(pending_games()))
-        await pilot.pause(0.5)
+        # Its notes are told once the game is kept aside.
+        await wait_for(pilot, lambda: not writing(app), what="the history's notes")
         told = [line for line in said if "Your games" in line]
         assert told and all(f"{data} is a file, not a directory" in line for line in told), said
         assert not any("File exists" in n or "Not a directory" in n for n in said), said

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
-from app_helpers import fast_launcher, notes_heard, screen_text, wait_for
+from app_helpers import fast_launcher, notes_heard, screen_text, wait_for, writing
 from test_app_home import games_now, kept_game, on, play_a_game
 from textual.pilot import Pilot
 
@@ -47,6 +47,8 @@ async def test_a_game_kept_aside_keeps_its_record_and_is_replayed_once_added(
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await play_a_game(app, pilot)
             await wait_for(pilot, lambda: bool(pending_games()), timeout=20)
+            # Its notes are told once the game is kept aside.
+            await wait_for(pilot, lambda: not writing(app), what="the history's notes")
     # One line: the game is kept (its record with it), never "counted without it".
     (told,) = [line for line in said if "Your games" in line]
     assert told.endswith("this game is kept, and added when the history can be written"), said
@@ -87,7 +89,8 @@ async def test_records_that_records_cannot_take_wait_replay_and_go_in_later() ->
         await play_a_game(app, pilot)
         await wait_for(pilot, lambda: len(games_now()) == 1, timeout=20)
         await play_again(app, pilot, 2)
-        await pilot.pause(0.3)
+        # The second game's notes, were there any, are told by now.
+        await wait_for(pilot, lambda: not writing(app), what="the history's notes")
         told = [line for line in said if "record" in line]
         assert told == [
             f"{RECORD_WAITS} {pending_dir()} until records/ can take it (cannot keep records"
@@ -153,8 +156,7 @@ async def test_a_record_not_kept_is_told_again_after_records_could_be_kept_since
         shutil.rmtree(history.records_dir)
         history.records_dir.write_text("a file again")
         await play_again(app, pilot, 3)
-        await pilot.pause(0.3)
-        assert len(not_kept()) == 2, said
+        assert len(not_kept()) == 2, said  # (told as the game ended, before it is counted)
         assert not_kept()[1] == not_kept()[0]
     assert [row.record is None for row in history.games()] == [True, False, True]
 

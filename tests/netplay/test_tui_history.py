@@ -12,9 +12,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
-from app_helpers import wait_for
+from app_helpers import wait_for, writing
 from netplay_support import LOOPBACK, run_table, start_host, stop_runner
-from textual.app import App
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
@@ -30,12 +29,6 @@ from threeup_tui.rules import Phase
 from threeup_tui.table import Table, TableConfig
 
 NAME = "Dan"
-
-
-def writing(app: App[int]) -> bool:
-    """A history worker of the app is still at work (one is started as the
-    game-over view arrives, before the box shows)."""
-    return any(w.group == "history" and not w.is_finished for w in app.workers)
 
 
 def kept_games() -> list[FinishedGame]:
