@@ -616,11 +616,12 @@ async def test_the_table_key_bar_shows_the_digits_that_select(client: ScriptedCl
     app = table_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, client, state)
-        await pilot.pause(0.2)
-        assert footer_keys(app) == [
+        keys = [
             "0-9/space Select", "⏎/p Play", "u Pick up", "d Draw", "f Flip",
             "h Hint", "c Chat", "? Help", "q Leave",
         ]  # fmt: skip
+        # The footer recomposes after a refresh: its keys, not a fixed pause.
+        await wait_for(pilot, lambda: footer_keys(app) == keys, what=f"the bar's keys {keys}")
         number = rank_of_code(seat_view(state, 0).hand[0])
         await pilot.press(str(number % 10))  # and a digit does what the bar says
         await wait_for(pilot, lambda: bool(screen.selected))

@@ -136,9 +136,9 @@ async def test_a_narrow_hosts_lobby_keeps_every_key_in_its_bar(client: ScriptedC
         client.emit(Welcome(0, True))
         client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
-        await pilot.pause(0.2)
         keys = ["a Add bot", "x Remove", "s Start the game", "c Chat", "? Rules", "q Leave"]
-        assert footer_keys(app) == keys
+        # The footer recomposes after a refresh: its keys, not a fixed pause.
+        await wait_for(pilot, lambda: footer_keys(app) == keys, what=f"the bar's keys {keys}")
         assert not [p for p in cut_text(app) if p.startswith("FooterKey")]
         assert "q Leave" in screen_text(app).splitlines()[-1]
         # And the host's controls: the bot level's drop-down had shrunk to
@@ -225,7 +225,15 @@ async def test_the_replay_keys_fit_the_footer_after_a_resize(
     async with app.run_test(size=first) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.resize_terminal(*then)
-        await pilot.pause(0.2)
+        # The footer recomposes after the refresh that follows the resize.
+        await wait_for(
+            pilot,
+            lambda: (
+                "esc Back" in (bar := screen_text(app).split("\n")[-1])
+                and ("palette" in bar) == (then[0] >= 100)
+            ),
+            what=f"the footer refitted to {then[0]} columns",
+        )
         footer = screen_text(app).split("\n")[-1]
         assert "esc Back" in footer, footer
         assert ("palette" in footer) == (then[0] >= 100), footer
