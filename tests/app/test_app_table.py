@@ -11,7 +11,7 @@ from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, send_at_once, wait_for, words_shown
 from app_states import dealt, lobby_for, seat_events
 from table_states import extra_and_draw, played_until
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button, Input
 
@@ -184,9 +184,19 @@ async def test_command_palette_runs_table_actions(client: ScriptedClient) -> Non
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"pick up")
-        await pilot.pause(0.3)
+
+        def pick_up_highlighted() -> bool:
+            """The palette's search (a worker) has offered "Pick up" first:
+            Enter before it selects nothing, or an earlier match."""
+            found = app.screen.query(CommandList)
+            at = found.first().highlighted if found else None
+            return at is not None and "Pick up" in str(found.first().get_option_at_index(at).prompt)
+
+        await wait_for(pilot, pick_up_highlighted, what='"Pick up" offered by the palette')
         await pilot.press("enter")
-        await wait_for(pilot, lambda: ("submit", Move.pickup(0)) in client.requests)
+        await wait_for(
+            pilot, lambda: ("submit", Move.pickup(0)) in client.requests, what="the pick-up sent"
+        )
 
 
 async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> None:
