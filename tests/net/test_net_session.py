@@ -371,7 +371,13 @@ async def test_a_slow_application_applies_backpressure_without_loss() -> None:
         await next_event_of(server.next_event, Connected)
         for n in range(400):
             client.send({"n": n, "pad": "x" * 200})
-        await asyncio.sleep(0.3)  # the application is busy elsewhere
+        # The application is busy elsewhere until the ninth message waits for
+        # room in its queue (up to 10 s: the datagrams cross one loop turn each).
+        for _ in range(1000):
+            if server._engine._blocked:
+                break
+            await asyncio.sleep(0.01)
+        assert server._engine._blocked, "no message ever waited for room in the queue"
         # Only 8 messages were accepted into the queue; the rest wait unacked.
         assert server.stats.messages_delivered == 8
         received: list[int] = []
