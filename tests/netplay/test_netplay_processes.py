@@ -231,14 +231,22 @@ async def test_the_count_line_comes_back_only_when_the_counts_change(
     said = iter(["", "3 dropped (undecodable 3)", "3 dropped (undecodable 3)", "4 dropped (x 4)"])
 
     class Counting:
+        asked = 0
+
         def counts_words(self) -> str:
+            self.asked += 1
             return next(said, "4 dropped (x 4)")
 
     monkeypatch.setattr(run, "COUNTS_LOG_EVERY", 0.001)
     caplog.set_level(logging.INFO, logger="threeup")
-    task = asyncio.ensure_future(run.log_counts(Counting()))  # type: ignore[arg-type]
-    await asyncio.sleep(0.2)
+    counting = Counting()
+    task = asyncio.ensure_future(run.log_counts(counting))  # type: ignore[arg-type]
+    for _ in range(1000):  # up to 10 s: asked past the last change, however busy the machine
+        if counting.asked > 5:
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
+    assert counting.asked > 5, counting.asked
     lines = [r.getMessage() for r in caplog.records if "counted so far" in r.getMessage()]
     assert lines == [
         "counted so far: 3 dropped (undecodable 3)",
