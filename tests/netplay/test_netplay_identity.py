@@ -557,11 +557,20 @@ async def test_a_reconnect_whose_accept_was_lost_is_not_refused_as_taken_over(
         assert await _accept_never_acknowledged(host.address, {**hello, "claim": 1}) == 2
         back = await come_back(1)  # the lost attempt's session is still live
         assert back.accept_payload["claim"] == 3
+        earlier = set(host.server.session_ids)
         assert await _accept_never_acknowledged(host.address, {**hello, "claim": 3}) == 4
-        await asyncio.sleep(1.6)  # that one ends, never heard from
+        (lost,) = set(host.server.session_ids) - earlier
+        for _ in range(1000):  # up to 10 s: that one ends (idle 1 s), never heard from
+            if lost not in host.server.session_ids:
+                break
+            await asyncio.sleep(0.01)
+        assert lost not in host.server.session_ids, "the unheard session never ended"
         again = await come_back(3)
         assert again.accept_payload["claim"] == 5
-        await asyncio.sleep(0.3)  # the host hears from it
+        for _ in range(1000):  # up to 10 s: the host hears from it
+            if host.server.session_heard(again.session_id):
+                break
+            await asyncio.sleep(0.01)
         with pytest.raises(Refused) as refused:
             await come_back(3)
         assert refused.value.reason == CLOSE_TAKEN_OVER
