@@ -774,7 +774,9 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         await pilot.pause(0.3)
         assert sum(isinstance(s, StatsScreen) for s in app.screen_stack) == 1
         app.clear_notifications()  # the game's last toasts
-        await pilot.pause()
+        # The summary and the row are painted after the rows are read.
+        await wait_for(pilot, lambda: "1 game · " in screen_text(app), what="the summary")
+        await wait_for(pilot, lambda: screen_text(app).count("⏎ replay") == 2, what="the row")
         text = screen_text(app)
         assert "1 game · " in text, text
         assert "won the last game" in text or "lost the last game" in text
@@ -788,14 +790,16 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
         assert isinstance(replay, ReplayScreen) and replay.last == game.moves
         await pilot.press("q")
         await wait_for(pilot, lambda: on(app, StatsScreen))
-        assert screen_text(app).count("⏎ replay") == 2  # the title's "⏎ replays", and the row
+        # The title's "⏎ replays", and the row, painted again.
+        await wait_for(pilot, lambda: screen_text(app).count("⏎ replay") == 2, what="the row")
         await pilot.press("escape")
         await wait_for(pilot, lambda: on(app, StartScreen))
         # A record deleted since says so in its row, before Enter is pressed.
         Path(game.record).unlink()
         app.post_message(StatsRequested())
         await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
-        await pilot.pause(0.3)
+        # The row is painted after it is read: "gone" where "⏎ replay" was.
+        await wait_for(pilot, lambda: "gone" in screen_text(app), what="the row saying gone")
         text = screen_text(app)
         assert "gone" in text and text.count("⏎ replay") == 1, text
 
@@ -1013,7 +1017,8 @@ async def test_your_games_says_which_bot_levels_a_mixed_table_had(tmp_path: Path
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         app.post_message(StatsRequested())
         await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
-        await pilot.pause(0.3)
+        # The rows are painted after they are read.
+        await wait_for(pilot, lambda: screen_text(app).count("12345") == 4, what="the 4 rows")
         rows = [line.split() for line in screen_text(app).splitlines() if "12345" in line]
         assert [row[3] for row in rows] == ["greedy", "greedy+expert", "people+greedy", "mixed"]
         assert all(row[-2:] == ["⏎", "replay"] for row in rows), rows  # nothing cut off
@@ -1147,8 +1152,8 @@ async def test_a_seat_a_bot_finished_for_its_player_is_kept_as_such() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         app.post_message(StatsRequested())
         await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
-        await pilot.pause(0.3)
-        assert "won (bot)" in screen_text(app)
+        # The row is painted after it is read.
+        await wait_for(pilot, lambda: "won (bot)" in screen_text(app), what="the row's result")
 
 
 @pytest.mark.parametrize("guest", ["1"])
