@@ -209,18 +209,27 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         client.emit(ViewChanged(seat_view(state, 0)))
         await wait_for(pilot, lambda: "YOUR TURN" in screen_text(app))
         assert app.screen.query_one(StatusLine).text == "• Your turn"
+
+        def footer() -> str:
+            return screen_text(app).splitlines()[-1]
+
+        await wait_for(pilot, lambda: "Play" in footer(), what="the footer offering the play")
         client.emit(ConnectionChanged("reconnecting", "the host is silent"))
         await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
         assert any(n.severity == "warning" for n in app._notifications)
         client.emit(ConnectionChanged("closed", "the host closed the table"))
         # The state, then why: not "⚠ closed the host closed the table".
         await wait_for(pilot, lambda: "⚠ closed: the host closed" in screen_text(app))
-        # No turn is coming, and no move can reach the table: neither is offered.
-        await pilot.pause(0.1)
+        # No turn is coming, and no move can reach the table: neither is offered
+        # (the footer recomposes after a refresh: awaited, not a fixed pause).
+        await wait_for(
+            pilot,
+            lambda: not any(word in footer() for word in ("Play", "Pick up", "Chat")),
+            what="the footer without the play, the pick-up and the chat",
+        )
         assert "YOUR TURN" not in screen_text(app)
-        footer = screen_text(app).splitlines()[-1]
-        assert "Play" not in footer and "Pick up" not in footer and "Leave" in footer
-        assert "Chat" not in footer  # no line can reach the table either
+        assert "Play" not in footer() and "Pick up" not in footer() and "Leave" in footer()
+        assert "Chat" not in footer()  # no line can reach the table either
         assert "the table is closed" in screen_text(app)  # the chat box says why
         assert not app.screen.query_one("#actions").display  # nor the action buttons
 
