@@ -270,7 +270,7 @@ async def test_the_result_box_with_six_places_and_the_bots_line_fits_70x20() -> 
         await choose_face_up(pilot, me)
         await play_turns(pilot, 2000, me)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 30, "game over")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "Bots: greedy" in screen_text(app), what="the bots' line")
         text = screen_text(app)
         assert "6. " in text and "Bots: greedy" in text
         assert not cut_text(app), "\n".join(cut_text(app)) + "\n" + text
