@@ -16,6 +16,7 @@ from text_fit import cut_text, footer_keys
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Checkbox
+from textual.widgets._footer import FooterKey
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.main import app_from_args, run_app, spec_from_args
@@ -69,9 +70,19 @@ async def test_the_set_up_key_bar_shows_the_digits_that_choose(client: ScriptedC
     app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
     async with app.run_test(size=(80, 24)) as pilot:
         await open_setup(pilot, client, state)
-        for width, height in ((80, 24), (70, 20)):
-            await pilot.resize_terminal(width, height)
-            await wait_for(pilot, lambda: "1-6/space Select" in footer_keys(app))
+        await wait_for(pilot, lambda: "1-6/space Select" in footer_keys(app), what="the digits")
+        # At 70 columns too.  The bar of 80 shows them until the footer is
+        # recomposed after the resize: the keys awaited are new ones.
+        at_80 = set(app.screen.query(FooterKey))
+        await pilot.resize_terminal(70, 20)
+        await wait_for(
+            pilot,
+            lambda: (
+                not at_80 & set(app.screen.query(FooterKey))
+                and "1-6/space Select" in footer_keys(app)
+            ),
+            what="the digits in the bar refitted to 70 columns",
+        )
         await pilot.press("6")  # and the digits do what the bar says
         await wait_for(pilot, lambda: "Chosen 1/3" in screen_text(app))
 
