@@ -750,7 +750,7 @@ async def test_a_finished_game_is_remembered_with_its_record_and_replays() -> No
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await play_a_game(app, pilot)
         history = History()
-        await wait_for(pilot, lambda: bool(games_now()))
+        await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
         (game,) = history.games()
         view = app.session.view if app.session else None
         assert view is not None and view.phase == "over"
@@ -818,7 +818,7 @@ async def test_a_records_dir_that_cannot_be_written_still_counts_the_game(
     with read_only(history.records_dir):
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await play_a_game(app, pilot)
-            await wait_for(pilot, lambda: bool(games_now()))
+            await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
             # Its notes are told once the game is in the history.
             await wait_for(pilot, lambda: not writing(app), what="the history's notes")
             assert not any(n.startswith("Not allowed") for n in said), said
@@ -1117,7 +1117,7 @@ async def test_a_guests_game_is_counted_without_a_record() -> None:
         client.emit(LobbyChanged(lobby_for(["host", "me"])))
         client.emit(ViewChanged(seat_view(during, 1)))
         client.emit(ViewChanged(seat_view(state, 1)))
-        await wait_for(pilot, lambda: bool(games_now()))
+        await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
     (game,) = History().games()
     assert game.venue == "join" and game.record is None and game.my_seat == 1
     assert not [r for r in client.requests if r[0] == "save_record"]  # only a host may
@@ -1140,7 +1140,7 @@ async def test_a_seat_a_bot_finished_for_its_player_is_kept_as_such() -> None:
         client.emit(LobbyChanged(replace(lobby, seats=(gone, lobby.seats[1]))))
         client.emit(ViewChanged(seat_view(during, 1)))
         client.emit(ViewChanged(seat_view(state, 1)))
-        await wait_for(pilot, lambda: bool(games_now()))
+        await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
     (game,) = History().games()
     assert game.seats[0] == SeatEntry("me", "human", "greedy")  # the state's names
     assert game.opponents == "mixed"
