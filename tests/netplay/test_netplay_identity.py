@@ -518,11 +518,12 @@ async def _accept_never_acknowledged(address: tuple[str, int], hello: dict[str, 
     stream = await asyncio_dgram.connect(address)
     try:
         await stream.send(encode(HelloPacket(7, 128, 65536, hello)))
-        challenge = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+        # (15 s: a loaded host answers late, and nothing here sends again)
+        challenge = decode((await asyncio.wait_for(stream.recv(), 15))[0])
         assert isinstance(challenge, ChallengePacket)
         cookie = (challenge.cookie_time, challenge.cookie_mac)
         await stream.send(encode(EchoPacket(7, 128, 65536, hello, *cookie)))
-        accept = decode((await asyncio.wait_for(stream.recv(), 3))[0])
+        accept = decode((await asyncio.wait_for(stream.recv(), 15))[0])
         assert isinstance(accept, AcceptPacket)
         return int(accept.payload["claim"])
     finally:
