@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from textual import events
@@ -19,8 +20,9 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import rank_of_code
-from threeup_tui.launcher import Launcher
+from threeup_tui.launcher import JoinSettings, Launcher
 from threeup_tui.rules import Move, View
+from threeup_tui.table import Table, TableConfig
 
 
 def fast_launcher() -> Launcher:
@@ -203,3 +205,26 @@ def notes_heard(app: ThreeUpApp) -> list[str]:
 
     app.notify = heard  # type: ignore[method-assign]
     return said
+
+
+@asynccontextmanager
+async def joined_at_a_real_host(
+    name: str = "Bo",
+) -> AsyncIterator[tuple[Table, ThreeUpApp, Pilot[int]]]:
+    """An app joined, as ``name``, to a two-seat table (a greedy bot in the
+    other seat) hosted on loopback, at its set-up, at 80x24; the host is
+    closed after."""
+    from threeup_tui.app.app import StartSpec, create_app
+    from threeup_tui.netplay.host import NetHost
+
+    table = Table(TableConfig(players=2, seed=5, auto_start=True))
+    table.add_bot(None, "greedy")
+    host = await NetHost.start(table, "127.0.0.1", 0)
+    join = JoinSettings(f"127.0.0.1:{host.address[1]}", name)
+    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+            yield table, app, pilot
+    finally:
+        await host.close()

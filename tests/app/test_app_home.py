@@ -21,7 +21,15 @@ from typing import Any
 
 import pytest
 from app_fakes import ScriptedClient, ScriptedLauncher
-from app_helpers import fast_launcher, notes_heard, screen_text, send_at_once, wait_for, writing
+from app_helpers import (
+    fast_launcher,
+    joined_at_a_real_host,
+    notes_heard,
+    screen_text,
+    send_at_once,
+    wait_for,
+    writing,
+)
 from app_states import dealt, lobby_for
 from text_fit import cut_text
 from textual.pilot import Pilot
@@ -475,27 +483,15 @@ async def test_leaving_a_joined_game_says_the_seat_waits() -> None:
     keeps the seat (D17): the question says so and how to come back, as the
     host's chat does ("the seat waits for them"); it asked only "Leave this
     table?", and a player who meant to come back could not tell."""
-    from threeup_tui.netplay.host import NetHost
-    from threeup_tui.table import Table, TableConfig
-
-    table = Table(TableConfig(players=2, seed=5, auto_start=True))
-    table.add_bot(None, "greedy")
-    host = await NetHost.start(table, "127.0.0.1", 0)
-    join = JoinSettings(f"127.0.0.1:{host.address[1]}", "Bo")
-    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: on(app, SetupScreen))
-            await pilot.press("q")
-            await wait_for(pilot, lambda: "Your seat waits" in screen_text(app))
-            assert "join the table again to play on" in screen_text(app)
-            await pilot.press("y")
-            await wait_for(pilot, lambda: on(app, StartScreen))
-            seat = table.seats[1]  # and it does wait, for the same player
-            await wait_for(pilot, lambda: not seat.connected)
-            assert (seat.kind, seat.name) == ("human", "Bo")
-    finally:
-        await host.close()
+    async with joined_at_a_real_host("Bo") as (table, app, pilot):
+        await pilot.press("q")
+        await wait_for(pilot, lambda: "Your seat waits" in screen_text(app))
+        assert "join the table again to play on" in screen_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        seat = table.seats[1]  # and it does wait, for the same player
+        await wait_for(pilot, lambda: not seat.connected)
+        assert (seat.kind, seat.name) == ("human", "Bo")
 
 
 async def test_the_join_form_offers_the_table_just_left_again() -> None:

@@ -7,7 +7,7 @@ test's own state directory), and a real host on loopback for a joined seat.
 
 from __future__ import annotations
 
-from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
+from app_helpers import fast_launcher, joined_at_a_real_host, screen_text, wait_for, wait_for_setup
 from test_app_home import on
 from test_app_kept_game import on_start_screen
 
@@ -15,7 +15,6 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import KEYS_HELP
 from threeup_tui.app.screens.confirm import ConfirmScreen
 from threeup_tui.app.screens.setup import SetupScreen
-from threeup_tui.launcher import JoinSettings, Launcher
 from threeup_tui.savedgame import saved_games
 
 
@@ -46,26 +45,14 @@ async def test_ctrl_q_on_the_start_screen_quits_at_once() -> None:
 
 
 async def test_ctrl_q_at_a_joined_table_says_the_seat_waits() -> None:
-    from threeup_tui.netplay.host import NetHost
-    from threeup_tui.table import Table, TableConfig
-
-    table = Table(TableConfig(players=2, seed=5, auto_start=True))
-    table.add_bot(None, "greedy")
-    host = await NetHost.start(table, "127.0.0.1", 0)
-    join = JoinSettings(f"127.0.0.1:{host.address[1]}", "Bo")
-    app = create_app(Launcher(announce_address="off"), StartSpec(mode="join", join=join))
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: on(app, SetupScreen))
-            await pilot.press("ctrl+q")
-            await wait_for(pilot, lambda: on(app, ConfirmScreen), what="the question")
-            assert "Your seat waits" in screen_text(app)
-            await pilot.press("y")
-            await wait_for(pilot, lambda: not app.is_running, what="the app to end")
-        seat = table.seats[1]  # it waits, for the same player
-        assert (seat.kind, seat.name, seat.connected) == ("human", "Bo", False)
-    finally:
-        await host.close()
+    async with joined_at_a_real_host("Bo") as (table, app, pilot):
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen), what="the question")
+        assert "Your seat waits" in screen_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running, what="the app to end")
+    seat = table.seats[1]  # it waits, for the same player
+    assert (seat.kind, seat.name, seat.connected) == ("human", "Bo", False)
 
 
 def test_the_keys_page_says_ctrl_q_asks_in_a_game() -> None:

@@ -219,17 +219,24 @@ def headless_host(tmp_path: Path) -> Iterator[object]:
             ],
             stderr=subprocess.PIPE,
             text=True,
-            env={
-                **os.environ,
-                "THREEUP_STATE_DIR": str(tmp_path / "host-state"),
-                "LANG": "C.UTF-8",  # the door's guests show names such as 山田
-            },
+            env=host_env(tmp_path),
         )
         procs.append(proc)
         port = int(wait_for_line(proc, r"threeup host listening on 127\.0\.0\.1:(\d+)"))
         return proc, port
 
     yield start
+    stop_hosts(procs)
+
+
+def host_env(tmp_path: Path) -> dict[str, str]:
+    """A headless host's environment: its own state directory (where a
+    resumed table finds its seats), and names such as 山田."""
+    return {**os.environ, "THREEUP_STATE_DIR": str(tmp_path / "host-state"), "LANG": "C.UTF-8"}
+
+
+def stop_hosts(procs: list[subprocess.Popen[str]]) -> None:
+    """Stop the hosts a fixture started that still run: asked, then killed."""
     for proc in procs:
         if proc.poll() is None:
             proc.terminate()

@@ -6,7 +6,6 @@ seat words to their seats, with the real OpenSSH client in tmux panes
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import THREEUP, Tmux, wait_for_line
+from .conftest import THREEUP, Tmux, host_env, stop_hosts, wait_for_line
 from .test_ssh_identity import (
     door_command,
     keygen,
@@ -42,24 +41,14 @@ def resume_host(tmp_path: Path) -> Iterator[Resume]:
             [*THREEUP, "host", "--headless", "--resume", str(tmp_path / "game.json")],
             stderr=subprocess.PIPE,
             text=True,
-            env={
-                **os.environ,
-                "THREEUP_STATE_DIR": str(tmp_path / "host-state"),
-                "LANG": "C.UTF-8",
-            },
+            env=host_env(tmp_path),
         )
         procs.append(proc)
         wait_for_line(proc, r"(ssh door listening on 127\.0\.0\.1:\d+)")
         return proc
 
     yield start
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    stop_hosts(procs)
 
 
 def come_back_with(tmux: Tmux, pane: str, door: int, user: str, word: str) -> str:
