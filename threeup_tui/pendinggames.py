@@ -8,6 +8,13 @@ and added the next time the history can be written: when the app starts,
 when "Your games" opens, when the next game ends.  Oldest first, before a
 newer game: a streak is read in the order games were added.
 
+A game that ends here is kept aside whole first, before its record and
+before the history is tried, and its file removed once the game is counted
+(:func:`keep_game_ending`): an app killed at any step of a game's end
+leaves the game to be counted at its next start, never lost, its record
+with it whenever that was written (the game's file names each record
+before it is written, so none is left that no game names).
+
 Exactly once: the history keeps one row per identity and seat.  A network
 game has its identity (its table's id, its number there); a game against
 bots here has none, and is given one of its own as it is kept aside, so
@@ -41,6 +48,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import secrets
 import stat
@@ -73,6 +81,11 @@ _IN_RECORDS = re.compile(r"(game-\d{8}-\d{6})(?:-\d+)?\.json")
 STRAY_RECORD_AGE = timedelta(hours=1)
 KINDS = ("you", "human", "bot")
 KEPT_ASIDE = "this game is kept, and added when the history can be written"
+# A record's writer: given the path, None once written there, else why not.
+Writer = Callable[[Path], str | None]
+# How a game's record is kept as it ends: given what makes each writer name
+# its path in the game's file first, where it kept it, or None.
+RecordKeeper = Callable[[Callable[[Writer], Writer]], Path | None]
 
 
 class GoodNews(str):
@@ -103,22 +116,25 @@ def record_waits(folder: Path, why: object) -> str:
 
 
 def count_game(
-    history: History, game: FinishedGame, folder: Path | None = None
+    history: History, game: FinishedGame, folder: Path | None = None, kept: Path | None = None
 ) -> tuple[int | None, list[str]]:
     """Add ``game`` to the history, after any game kept aside before it:
     its row id (None: kept already; -1: not in the history now) and the
     lines to tell the player.  A history that cannot be written keeps the
-    game aside, to be added later."""
+    game aside, to be added later.  ``kept``: the game's own pending file,
+    written as it ended (:func:`keep_game_ending`), removed once the game
+    is counted, and left to be counted next time if it cannot be."""
     # Stray records are looked for once this game's is where it goes (in
     # records/, or named by its file here): not before, when none names it.
-    lines = add_pending_games(history, folder, remove_strays=False)
+    lines = add_pending_games(history, folder, remove_strays=False, skip=kept)
     try:
         game_id, added = _add(history, game, folder)
     except HistoryError as err:
         if not history.enabled:
             return -1, []
         try:
-            keep_aside(game, folder)
+            if kept is None or not kept.exists():
+                keep_aside(game, folder)
         except OSError as why:
             # A file where the state directory should be: said as such, not
             # as Python's "Not a directory", which named no path.
@@ -126,8 +142,60 @@ def count_game(
             return -1, [*lines, f"{err}: this game is not counted (nor kept aside: {why_not})"]
         remove_stray_records(history, folder)
         return -1, [*lines, f"{err}: {KEPT_ASIDE}"]
+    if kept is not None:
+        # Counted: its file goes.  Killed before this, the next start adds
+        # it again, and its identity keeps it one row.
+        with contextlib.suppress(OSError):
+            kept.unlink(missing_ok=True)
     remove_stray_records(history, folder)
     return game_id, [*lines, *added]
+
+
+def keep_game_ending(
+    game: FinishedGame,
+    keep_record: RecordKeeper | None,
+    folder: Path | None = None,
+) -> tuple[FinishedGame, Path | None]:
+    """Make a game's end durable before the history is tried: ``game``
+    (its record not yet kept) is written here whole first, then its record
+    is kept by ``keep_record`` (given the writer to use for each name it
+    tries; where it kept it, or None), the game's file naming each name
+    before the record is written there.  An app killed at any step leaves
+    the game here, to be counted at the next start (once: the game carries
+    an identity from now on), never a record that no game names (swept as
+    a stray, its game lost).  The game as it is to be counted, and its
+    file (None: it could not be written, and the game is counted as before)."""
+    game = with_identity(game)
+    try:
+        path: Path | None = keep_aside(game, folder)
+    except OSError:
+        path = None
+
+    def name_record(record: Path | None) -> None:
+        if path is not None:
+            with contextlib.suppress(OSError):
+                keep_aside(replace(game, record=None if record is None else str(record)), path=path)
+
+    if keep_record is not None:
+
+        def named_first(write: Writer) -> Writer:
+            def write_named(record: Path) -> str | None:
+                name_record(record)  # a record written is always named by its game
+                return write(record)
+
+            return write_named
+
+        kept = keep_record(named_first)
+        name_record(kept)  # none, or the last name tried, may have been refused
+        game = replace(game, record=None if kept is None else str(kept))
+    return game, path
+
+
+def with_identity(game: FinishedGame) -> FinishedGame:
+    """``game``, a game against bots given an identity of its own (see the module's words)."""
+    if game.table_id is not None:
+        return game
+    return replace(game, table_id=f"here-{secrets.token_hex(8)}", game_number=1)
 
 
 def keep_record_aside(
@@ -157,7 +225,10 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
         (None, None, False) if here is None else _copy_to_records(history, here, game.finished_at)
     )
     if here is None:
-        record = game.record
+        # A record its game named before writing it (keep_game_ending), the
+        # app killed in between: there is none to name.
+        gone = game.record is not None and not os.path.lexists(game.record)
+        record = None if gone else game.record
     elif placed is not None:
         record = str(placed)
     else:  # waits here; or, gone (removed, changed by hand), there is none to name
@@ -263,12 +334,14 @@ def _same_stem(name: str, stem: str) -> bool:
     return named is not None and named.group(1) == stem
 
 
-def keep_aside(game: FinishedGame, folder: Path | None = None) -> Path:
-    """Write ``game``'s pending file (a new one, atomically); OSError if it cannot be."""
+def keep_aside(game: FinishedGame, folder: Path | None = None, path: Path | None = None) -> Path:
+    """Write ``game``'s pending file (a new one, atomically; or ``path``,
+    replaced atomically); OSError if it cannot be."""
     folder = folder or pending_dir()
-    if game.table_id is None:
-        # A game against bots: an identity of its own (see the module's words).
-        game = replace(game, table_id=f"here-{secrets.token_hex(8)}", game_number=1)
+    game = with_identity(game)
+    if path is not None:
+        write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n")
+        return path
     stamp = game.finished_at.astimezone(UTC).strftime("%Y%m%d-%H%M%S-%f")
     path = folder / f"game-{stamp}-{secrets.token_hex(4)}.json"
     write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n", new=True)
@@ -285,7 +358,10 @@ def pending_games(folder: Path | None = None) -> list[Path]:
 
 
 def add_pending_games(
-    history: History, folder: Path | None = None, remove_strays: bool = True
+    history: History,
+    folder: Path | None = None,
+    remove_strays: bool = True,
+    skip: Path | None = None,
 ) -> list[str]:
     """Add every game kept aside to the history, oldest first, each file
     removed once its game is in; the lines to tell the player.  A history
@@ -299,6 +375,8 @@ def add_pending_games(
     added = 0
     stopped: HistoryError | None = None  # the history cannot be written now: why
     for path in pending_games(folder):
+        if path == skip:
+            continue  # the game ending now: its app counts it next
         try:
             game = _from_json(read_json(path))
         except KeyError as err:
@@ -331,7 +409,8 @@ def add_pending_games(
         if stopped is not None:
             # Some in, not all: "1 finished game ... is added now" alone, and
             # "Your games" showing that one, read as if the rest were lost.
-            lines.insert(1, _still_waiting(len(pending_games(folder)), stopped))
+            waiting = [path for path in pending_games(folder) if path != skip]
+            lines.insert(1, _still_waiting(len(waiting), stopped))
     if stopped is None:
         lines.extend(place_waiting_records(history, folder))
     if remove_strays:
@@ -542,9 +621,12 @@ def _text(data: dict[str, Any], key: str) -> str:
 
 __all__ = [
     "GoodNews",
+    "RecordKeeper",
+    "Writer",
     "add_pending_games",
     "count_game",
     "keep_aside",
+    "keep_game_ending",
     "keep_record_aside",
     "line_severity",
     "pending_dir",
@@ -553,4 +635,5 @@ __all__ = [
     "record_not_kept",
     "record_waits",
     "remove_stray_records",
+    "with_identity",
 ]

@@ -85,8 +85,10 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
         saved, in_set_up = read
         if not in_set_up and _finished(journal):
             # Its window ended at the game-over box (killed, or the terminal
-            # gone) before its table closed: the history has the game, and
-            # there is nothing to continue.  (A rematch left in its set-up
+            # gone) before its table closed: the history has the game, or
+            # the games kept aside do (kept there as it ended, counted at
+            # this start: pendinggames.keep_game_ending), and there is
+            # nothing to continue.  (A rematch left in its set-up
             # is in the table file, beside the finished game's journal.)
             discard(journal)
         else:

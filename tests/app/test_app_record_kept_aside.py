@@ -15,10 +15,12 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from app_helpers import fast_launcher, notes_heard, screen_text, wait_for, writing
 from test_app_home import games_now, kept_game, on, play_a_game
 from textual.pilot import Pilot
 
+import threeup_tui.app.app as app_module
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
@@ -232,3 +234,34 @@ async def test_your_games_says_the_games_kept_aside_it_cannot_count_yet(
             text = screen_text(app)
             assert "1 game · 1 won" in text and "1 finished game kept aside" in text, text
     assert len(pending_games()) == 1
+
+
+async def test_a_game_whose_app_died_before_counting_it_is_counted_at_the_next_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The app kept a finished game's record, then handed the game to a
+    worker thread for the history: an app gone before that worker counted
+    it lost the game (its record no row's).  The game is kept aside whole
+    as it ends; here the worker never counts it (the app "dies" first),
+    and the next start counts it, with its record, once."""
+    history = History()
+
+    def died_first(*_args: Any, **_kwargs: Any) -> tuple[int | None, list[str]]:
+        return -1, []  # the worker that counts the game never ran
+
+    with monkeypatch.context() as patched:
+        patched.setattr(app_module, "count_game", died_first)
+        app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=12, name="me"))
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await play_a_game(app, pilot)
+            await wait_for(pilot, lambda: bool(pending_games()), timeout=20, what="the game kept")
+    assert games_now() == []
+    for _start in range(2):  # the next start counts it; the one after, not again
+        app = create_app(fast_launcher(), StartSpec(mode="play", players=2, name="me"))
+        async with app.run_test(size=(100, 30), notifications=True) as pilot:
+            await wait_for(pilot, lambda: not pending_games() and bool(games_now()), timeout=20)
+    (row,) = history.games()
+    assert row.record is not None and Path(row.record).parent == history.records_dir
+    assert len(load_record(row.record).moves) == row.moves  # the whole game, to replay
+    assert list(history.records_dir.iterdir()) == [Path(row.record)]
+    assert list(pending_dir().iterdir()) == []

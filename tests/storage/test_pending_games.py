@@ -523,25 +523,62 @@ def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> No
     ]
 
 
-# A crash of the app at one step of moving a record in, by a real SIGKILL:
-# History's method ``step`` kills the process as it is called ("before"),
-# or once it has done its work ("after").
+# A crash of the app at one step, by a real SIGKILL: ``OWNER.STEP`` (a
+# method of History, or a name pendinggames calls) kills the process as its
+# NTH call is made ("before"), or once that call has done its work
+# ("after").  Then the app does WHAT: "start" adds the games kept aside, as
+# a start does; "end" ends a hosted game against bots, as the app does.
 CRASH_AT = """
 import os, signal, sys
-from threeup_tui.history import History
-from threeup_tui.pendinggames import add_pending_games
+from datetime import UTC, datetime
+from threeup_tui import pendinggames
+from threeup_tui.history import FinishedGame, History, SeatEntry
+from threeup_tui.recordfile import write_atomic
 
-step, when = sys.argv[1], sys.argv[2]
-real = getattr(History, step)
+owner, step, when, nth, what = sys.argv[1:6]
+owner = {"History": History, "pendinggames": pendinggames}[owner]
+real = getattr(owner, step)
+calls = []
 
-def crash(self, *args, **kwargs):
+def crash(*args, **kwargs):
+    calls.append(step)
+    if len(calls) < int(nth):
+        return real(*args, **kwargs)
     if when == "after":
-        real(self, *args, **kwargs)
+        real(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)
 
-setattr(History, step, crash)
-add_pending_games(History())
+setattr(owner, step, crash)
+if what == "start":
+    pendinggames.add_pending_games(History())
+else:
+    def write(path):
+        write_atomic(path, sys.argv[6], new=True)
+        return None
+
+    history = History()
+    ended = FinishedGame(
+        seats=(SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy")),
+        my_seat=0, place=1, won=True, stalemate=False, moves=50, turns=40, venue="bots",
+        finished_at=datetime(2026, 3, 1, 20, 0, 5, tzinfo=UTC),
+    )
+
+    def keep(named):  # as the app does: in records/, else beside the games kept aside
+        kept = history.keep_record(named(write))[0]
+        return kept or pendinggames.keep_record_aside(named(write))[0]
+
+    game, kept = pendinggames.keep_game_ending(ended, keep)
+    pendinggames.count_game(history, game, kept=kept)
 """
+
+
+def crash_at(owner: str, step: str, when: str, what: str, *more: str, nth: int = 1) -> None:
+    """Run the app's ``what`` in a process killed at ``OWNER.STEP`` (CRASH_AT)."""
+    args = [owner, step, when, str(nth), what, *more]
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASH_AT, *args], capture_output=True, text=True, timeout=60
+    )
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
 
 
 @pytest.mark.parametrize(
@@ -569,10 +606,7 @@ def test_a_crash_while_moving_a_record_in_leaves_one_file_of_each_game(
     with held(history):
         count_game(history, hosted_game_ended(history, ends[1], texts[1]))  # kept aside whole
     history.records_dir.unlink()
-    crashed = subprocess.run(
-        [sys.executable, "-c", CRASH_AT, step, when], capture_output=True, text=True, timeout=60
-    )
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    crash_at("History", step, when, "start")
     assert len(list(history.records_dir.iterdir())) == copied  # made before the crash
     add_pending_games(History())  # the app's next start
     files = sorted(history.records_dir.iterdir())
@@ -580,6 +614,48 @@ def test_a_crash_while_moving_a_record_in_leaves_one_file_of_each_game(
     rows = sorted(history.games(), key=lambda row: row.finished_at)
     assert [row.record for row in rows] == [str(path) for path in files]
     assert pending_games() == []
+
+
+@pytest.mark.parametrize(
+    ("owner", "step", "when", "nth", "replays", "blocked"),
+    [
+        ("pendinggames", "write_atomic", "after", 1, False, False),  # the game kept, no record
+        ("pendinggames", "write_atomic", "after", 2, False, False),  # its record named, not written
+        ("History", "keep_record", "after", 1, True, False),  # the record written and named
+        ("History", "add", "before", 1, True, False),  # the history not tried yet
+        ("History", "add", "after", 1, True, False),  # counted, its file kept aside not removed
+        # records/ cannot be written: the record is kept beside the game
+        ("pendinggames", "write_atomic", "after", 2, False, True),  # named there, not written
+        ("pendinggames", "keep_record_aside", "after", 1, True, True),  # written and named
+        ("History", "add", "before", 1, True, True),
+    ],
+)
+def test_a_game_against_bots_killed_as_it_ends_is_counted_once_at_the_next_start(
+    owner: str, step: str, when: str, nth: int, replays: bool, blocked: bool
+) -> None:
+    """The app kept a game's record, then counted the game from a worker
+    thread: killed in between, the game was never counted, and its record
+    was no row's (one kept aside was even removed as a stray).  Killed for
+    real at each step of a game's end, the next start counts the game
+    once, with its record whenever that was written, and leaves nothing."""
+    history = History()
+    if blocked:
+        history.records_dir.parent.mkdir(parents=True)
+        history.records_dir.write_text("a file where records/ should be")
+    crash_at(owner, step, when, "end", RECORD_TEXT, nth=nth)
+    if blocked:
+        history.records_dir.unlink()  # records/ can be written at the next start
+    add_pending_games(history)  # the app's next start
+    add_pending_games(history)  # and the one after: still one row
+    (row,) = history.games()
+    assert (row.won, row.moves) == (True, 50)
+    records = sorted(history.records_dir.iterdir()) if history.records_dir.exists() else []
+    if replays:
+        assert row.record == str(records[0]) and records[0].read_text() == RECORD_TEXT
+    else:
+        assert row.record is None
+    assert len(records) == replays  # no copy that no row names
+    assert list(pending_dir().glob("*")) == []
 
 
 class FullAfter(History):

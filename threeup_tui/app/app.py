@@ -40,12 +40,15 @@ from ..client import (
     Welcome,
 )
 from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
-from ..history import FinishedGame, History, SeatEntry
+from ..history import FinishedGame, History, HistoryError, SeatEntry
 from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
 from ..pendinggames import (
+    RecordKeeper,
+    Writer,
     add_pending_games,
     count_game,
+    keep_game_ending,
     keep_record_aside,
     line_severity,
     record_not_kept,
@@ -909,38 +912,50 @@ class ThreeUpApp(App[int]):
         session.remembered_game = session.game_number
         if identity is not None:
             session.counted.add(identity)
-        record = None
-        if session.is_host:  # only the host's table may hand out the whole record
+        keep = self._record_keeper(session) if session.is_host else None
+        # The game is kept aside whole before its record and before the
+        # history: an app killed at any step leaves it to be counted at the
+        # next start, never lost (pendinggames.keep_game_ending).
+        game, kept = keep_game_ending(finished_game(view, session, None, identity), keep)
+        self.run_worker(lambda: self._add_to_history(game, kept), thread=True, group="history")
 
+    def _record_keeper(self, session: Session) -> RecordKeeper:
+        """How a hosted game's record is kept as it ends, given the writer
+        that names each try first: where, or None (the player told why)."""
+
+        def keep(named: Callable[[Writer], Writer]) -> Path | None:
             def write(path: Path) -> str | None:
                 session.kept_records.add(str(path))
                 return session.client.keep_record(str(path))
 
-            kept, why = self.history.keep_record(write)
+            kept, why = self.history.keep_record(named(write))
             if kept is None:
                 # records/ cannot be written (nor, most likely, the history
                 # beside it): the record waits with the games kept aside, and
                 # goes into records/ as its game is added (pendinggames).
-                kept, _ = keep_record_aside(write)
-            if kept is not None:
-                record = str(kept)
-            elif self.history.record_trouble_news("not kept"):
+                kept, _ = keep_record_aside(named(write))
+            if kept is None and self.history.record_trouble_news("not kept"):
                 # Once while it lasts: the next game's copy meets the same
                 # directory.  Told again once records/ has taken one since.
                 self.notify(record_not_kept(why), severity="warning", markup=False, timeout=10)
-        game = finished_game(view, session, record, identity)
-        self.run_worker(lambda: self._add_to_history(game), thread=True, group="history")
+            return kept
 
-    def _add_to_history(self, game: FinishedGame) -> None:
-        """In a worker thread: a locked file waits a moment without freezing the app."""
+        return keep
+
+    def _add_to_history(self, game: FinishedGame, kept: Path | None = None) -> None:
+        """In a worker thread: a locked file waits a moment without freezing the app.
+        ``kept``: the game's own file kept aside as it ended, removed once it is counted."""
         # A history that cannot be written now keeps the game aside, to be
         # added when it can (pendinggames): a finished game is never lost.
-        game_id, lines = count_game(self.history, game)
+        game_id, lines = count_game(self.history, game, kept=kept)
         if game_id is None and game.record is not None:
             # Kept already (by another app of this account, or an earlier
-            # run of this one): the copy of its record just saved is not needed.
-            with contextlib.suppress(OSError):
-                Path(game.record).unlink()
+            # run of this one): the copy of its record just saved is not
+            # needed, unless the row is that other app's, naming this very
+            # copy (it counted this game from its file kept aside).
+            with contextlib.suppress(OSError, HistoryError):
+                if not self.history.names_record(game.record):
+                    Path(game.record).unlink()
         for line in lines:
             # Trouble is a warning; news that a game or record that waited is in, not.
             self.call_from_thread(self.notify, line, severity=line_severity(line), markup=False)
