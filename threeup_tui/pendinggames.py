@@ -39,6 +39,10 @@ between keeping it and keeping its game) is removed when the games kept
 aside are next read, once it is old enough not to be a running app's
 (:func:`remove_stray_records`).
 
+The hidden temporary file of an atomic write that never finished (an app
+killed inside it) is removed from here and from ``records/`` once it is an
+hour old (:func:`remove_unfinished_writes`).
+
 A pending file that cannot be read (changed by hand, cut short) is moved
 aside (``NAME.damaged``) with a line for the player, never a traceback.
 A confined guest keeps nothing, here as in the history.
@@ -76,6 +80,10 @@ _RECORD_NAME = re.compile(r"record-(\d{8}-\d{6}-\d{6})-[0-9a-f]{8}\.json")
 # A record in the history's records/, as History.keep_record names it: the
 # game's end (history.record_stem), then "-2", "-3"... for a name taken.
 _IN_RECORDS = re.compile(r"(game-\d{8}-\d{6})(?:-\d+)?\.json")
+# A temporary file write_atomic left (killed between making it and renaming
+# it over its file): ".NAME." and mkstemp's eight characters, NAME a game's
+# file or a record, here or in records/.  No other file is ever removed as one.
+_LEFT_BY_A_WRITE = re.compile(r"\.(?:game|record)-[0-9a-f-]+\.json\.[a-z0-9_]{8}")
 # A record younger than this that no game names may be a running app's,
 # its game on the way to the history (seconds, the history's lock wait).
 STRAY_RECORD_AGE = timedelta(hours=1)
@@ -415,7 +423,30 @@ def add_pending_games(
         lines.extend(place_waiting_records(history, folder))
     if remove_strays:
         remove_stray_records(history, folder)
+        for where in (folder or pending_dir(), history.records_dir):
+            remove_unfinished_writes(where)
     return lines
+
+
+def remove_unfinished_writes(folder: Path, now: datetime | None = None) -> list[Path]:
+    """Remove the temporary files of atomic writes into ``folder`` that
+    never finished (an app killed between writing one and renaming it to
+    its name: hidden, never read, never removed), once older than
+    STRAY_RECORD_AGE: a younger one may be a running app's write."""
+    cutoff = (now or datetime.now(UTC)) - STRAY_RECORD_AGE
+    removed = []
+    try:
+        left = [path for path in folder.iterdir() if _LEFT_BY_A_WRITE.fullmatch(path.name)]
+    except OSError:
+        return []
+    for path in left:
+        with contextlib.suppress(OSError):
+            info = path.lstat()
+            written = datetime.fromtimestamp(info.st_mtime, UTC)
+            if stat.S_ISREG(info.st_mode) and written < cutoff:
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def _still_waiting(count: int, why: HistoryError) -> str:
@@ -635,5 +666,6 @@ __all__ = [
     "record_not_kept",
     "record_waits",
     "remove_stray_records",
+    "remove_unfinished_writes",
     "with_identity",
 ]

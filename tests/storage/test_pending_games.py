@@ -524,19 +524,19 @@ def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> No
 
 
 # A crash of the app at one step, by a real SIGKILL: ``OWNER.STEP`` (a
-# method of History, or a name pendinggames calls) kills the process as its
+# method of History, or a name pendinggames or recordfile calls) kills the process as its
 # NTH call is made ("before"), or once that call has done its work
 # ("after").  Then the app does WHAT: "start" adds the games kept aside, as
 # a start does; "end" ends a hosted game against bots, as the app does.
 CRASH_AT = """
 import os, signal, sys
 from datetime import UTC, datetime
-from threeup_tui import pendinggames
+from threeup_tui import pendinggames, recordfile
 from threeup_tui.history import FinishedGame, History, SeatEntry
 from threeup_tui.recordfile import write_atomic
 
 owner, step, when, nth, what = sys.argv[1:6]
-owner = {"History": History, "pendinggames": pendinggames}[owner]
+owner = {"History": History, "pendinggames": pendinggames, "recordfile": recordfile}[owner]
 real = getattr(owner, step)
 calls = []
 
@@ -655,6 +655,31 @@ def test_a_game_against_bots_killed_as_it_ends_is_counted_once_at_the_next_start
     else:
         assert row.record is None
     assert len(records) == replays  # no copy that no row names
+    assert list(pending_dir().glob("*")) == []
+
+
+def test_a_write_killed_before_its_rename_leaves_no_hidden_file_for_ever() -> None:
+    """An app killed inside an atomic write (the new file written under a
+    hidden temporary name, not yet renamed) left ``.game-….json.XXXXXXXX``
+    in records/ for ever: nothing read it or removed it.  Killed for real
+    as the record is written, the leftover is removed once an hour old (a
+    younger one may be a running app's write), the game counted anyway."""
+    # The 1st new file is the game's, kept aside; the 2nd, its record.
+    crash_at("recordfile", "_publish_new", "before", "end", RECORD_TEXT, nth=2)
+    history = History()
+    (left,) = history.records_dir.iterdir()
+    assert left.name.startswith(".game-") and left.read_text() == RECORD_TEXT
+    add_pending_games(history)  # the next start, at once: it may be a running app's
+    (row,) = history.games()
+    assert row.record is None  # named, never written: counted without it
+    assert left.exists()
+    hours_ago = (datetime.now(UTC) - timedelta(hours=1, minutes=1)).timestamp()
+    os.utime(left, (hours_ago, hours_ago))
+    mine = history.records_dir / "notes.json.abcdefgh"  # not a write of threeup's: left alone
+    mine.write_text("mine")
+    os.utime(mine, (hours_ago, hours_ago))
+    add_pending_games(history)  # a start an hour later
+    assert list(history.records_dir.iterdir()) == [mine]
     assert list(pending_dir().glob("*")) == []
 
 
