@@ -9,6 +9,7 @@ the first expert table waits for its worker processes.
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from app_helpers import screen_text, wait_for, wait_for_setup
@@ -16,6 +17,7 @@ from test_app_kept_game import on_start_screen
 from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.messages import PlayRequested
 from threeup_tui.app.screens.join import JoinScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool, set_shared_pool
@@ -126,6 +128,53 @@ async def test_a_join_asked_for_while_dealing_is_refused_in_words_and_esc_keeps_
         )
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="the start screen")
+        launcher.gate.set()
+        await wait_for_setup(pilot)
+        await app.action_quit()
+
+
+async def test_esc_on_a_form_still_joining_leaves_the_game_dealt_meanwhile_alone() -> None:
+    """A join left waiting (on a host that never answers), then the
+    palette's Play against bots: Esc on the form stopped that game as if it
+    were the join, and the start screen said "Dealing…" for ever."""
+    launcher = GatedLauncher()
+    app = create_app(launcher, StartSpec(name="me"), settings=start_settings("greedy"))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:
+        silent.bind(("127.0.0.1", 0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            start = await on_start_screen(pilot)
+            app.open_join_form()
+            await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), what="the join form")
+            form = app.screen
+            assert isinstance(form, JoinScreen)
+            form.query_one("#join-address", Input).value = f"127.0.0.1:{silent.getsockname()[1]}"
+            form.query_one("#join-address", Input).focus()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: form.joining is not None, what="the joining")
+            # What the palette's entry does.
+            app.play_requested(PlayRequested(start.players, start.bot_level))
+            await wait_for(pilot, lambda: launcher.asked == 1, what="the dealing")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: "Stopped joining." in screen_text(app))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is start, what="the start screen")
+            launcher.gate.set()
+            await wait_for_setup(pilot)
+            await app.action_quit()
+
+
+async def test_a_table_being_set_that_is_cancelled_clears_the_start_screen_words() -> None:
+    launcher = GatedLauncher()
+    app = create_app(launcher, StartSpec(name="me"), settings=start_settings("greedy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: launcher.asked == 1, what="the dealing")
+        app.workers.cancel_group(app, "launch")
+        await wait_for(pilot, lambda: start.starting is None, what="the words cleared")
+        assert "Dealing…" not in screen_text(app)
+        await pilot.press("enter")  # and the start screen deals again
+        await wait_for(pilot, lambda: launcher.asked == 2, what="a second dealing")
         launcher.gate.set()
         await wait_for_setup(pilot)
         await app.action_quit()

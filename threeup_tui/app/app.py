@@ -460,7 +460,9 @@ class ThreeUpApp(App[int]):
 
     @on(JoinCancelled)
     def join_cancelled(self) -> None:
-        if self.session is None:
+        # A game the start screen is dealing is not the join form's to stop
+        # (Esc on a form left joining cancelled it, and "Dealing…" stayed).
+        if self.session is None and not self._starting:
             self.workers.cancel_group(self, "launch")
 
     @on(HelpRequested)
@@ -573,6 +575,11 @@ class ThreeUpApp(App[int]):
         async def launch() -> None:
             try:
                 client = await make()
+            except asyncio.CancelledError:
+                if starting is not None:  # the start screen says its words no more
+                    self._starting = False
+                    self._show_starting(None)
+                raise
             except Exception as err:  # shown to the player, never a traceback
                 self.post_message(ClientFailed(str(err) or type(err).__name__, where))
             else:
