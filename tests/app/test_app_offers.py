@@ -244,6 +244,33 @@ async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClie
         assert "waiting for [b]bob[/b])." in words_shown(app, wait)  # as typed, not bold
 
 
+async def test_the_wait_line_names_you_first_and_the_last_after_and(client: ScriptedClient) -> None:
+    """In seat order it said "waiting for ann, you": "you" comes first."""
+    state = finished(["ann", "[b]bob[/b]", "you"])
+    seats = (
+        SeatSlot(0, "ann", "human", True),
+        SeatSlot(1, "[b]bob[/b]", "human", True),
+        SeatSlot(2, "you", "human", True),
+    )
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["ann", "b", "you"]), host_seat=None, seats=seats),
+        rematch="vote",
+        rematch_votes=(1,),
+    )
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await game_over_for(pilot, client, state, 2, False, lobby)
+        wait = screen.query_one("#rematch-wait", Static)
+        assert str(wait.content).endswith("(1 of 3 asked; waiting for you and ann).")
+        from threeup_tui.client import LobbyChanged
+
+        client.emit(LobbyChanged(lobby_with(lobby, rematch_votes=())))
+        await wait_for(pilot, lambda: "(0 of 3 asked" in str(wait.content))
+        assert str(wait.content).endswith("waiting for you, ann and [b]bob[/b]).")
+        await pilot.pause()
+        assert "you, ann and [b]bob[/b])." in words_shown(app, wait)  # as typed, not bold
+
+
 async def test_a_table_that_closes_after_the_game_takes_its_next_game_offer_back(
     client: ScriptedClient,
 ) -> None:

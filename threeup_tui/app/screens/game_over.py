@@ -161,7 +161,8 @@ def waited_names(session: Session, seats: list[int]) -> str:
     names = session.names()
     me = session.view.seat if session.view is not None else None
     shown = []
-    for seat in seats:
+    # "you" first, as one says it ("you and Ann"), whichever seat is yours.
+    for seat in sorted(seats, key=lambda seat: seat != me):
         slot = session.slot(seat)
         if seat == me:
             shown.append("you")
@@ -172,7 +173,9 @@ def waited_names(session: Session, seats: list[int]) -> str:
     if len(shown) > WAITED_NAMED:
         more = len(shown) - WAITED_NAMED + 1
         return ", ".join(shown[: WAITED_NAMED - 1]) + f" and {more} more"
-    return ", ".join(shown)
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def bot_level_words(lobby: Lobby | None) -> Content:
