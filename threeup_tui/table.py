@@ -424,15 +424,19 @@ class Table:
                 found = i
         return found
 
-    def seat_human(self, name: object, token: object = None, host: bool = False) -> tuple[int, str]:
+    def seat_human(
+        self, name: object, token: object = None, host: bool = False, acting: bool = False
+    ) -> tuple[int, str]:
         """Seat a player: their old seat if the token matches one, else an
         open seat, which the token (or a new one) then unlocks.  A seat
         belongs to its token, never to a name: a newcomer with a name
-        already seated is told apart ("Ann", "Ann (2)").  Returns (seat, token)."""
+        already seated is told apart ("Ann", "Ann (2)").  ``acting``: the
+        player came back in a new session, and the caller marks them active
+        (seat_active) once it is connected.  Returns (seat, token)."""
         back = self.seat_of_token(token)
         if back is not None:
             self.seats[back].claims += 1
-            self._reconnect(back)
+            self._reconnect(back, acting)
             self.save_table_file()  # the claim, kept across a crash like the token
             token_back = self.seats[back].token
             assert token_back is not None
@@ -456,14 +460,16 @@ class Table:
                 return i, seat.token
         raise TableError(TABLE_FULL if self.state is None else TABLE_FULL_SEATS_KEPT)
 
-    def _reconnect(self, i: int) -> None:
+    def _reconnect(self, i: int, acting: bool = False) -> None:
         seat = self.seats[i]
         if seat.connected:
             return  # a repeated handshake, or the same player from another terminal
         seat.connected = True
         seat.absent_since = None
         self.turn_clock.release(i, self.clock())
-        if seat.away:
+        if seat.away and acting:
+            pass  # seat_active says they came back: "connected again" said it twice at once
+        elif seat.away:
             # A client reconnects by itself: that is not its player acting.
             self._system(f"{seat.name} is connected again; the bot plays until they act")
         elif seat.bot is not None and seat.kind == "human":

@@ -104,11 +104,16 @@ async def test_a_player_marked_away_who_joins_again_is_back_at_once(tmp_path: Pa
         await silent.close()
         await wait_for(lambda: not table.seats[seat].connected, 5)
         assert table.seats[seat].away  # gone, and still away: the bot plays on
+        said_before = len(table.chat_log)
         again = make_client(host.address, "silent", tokens)
         await again.start()  # no request yet: joining is enough
         assert again.seat == seat
         await wait_for(lambda: not table.seats[seat].away, 5)
         assert table.seats[seat].bot is None and table.lobby().seats[seat].bot_level is None
+        # One line says so ("is connected again; the bot plays until they
+        # act" came first, said at the same moment and untrue at once).
+        said = [line.text for line in table.chat_log[said_before:] if line.name == "table"]
+        assert said == ["silent came back; the bot hands the seat over"], said
     finally:
         for client in (again, player, silent):
             if client is not None:

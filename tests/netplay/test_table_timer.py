@@ -155,6 +155,7 @@ def test_three_timeouts_in_a_row_mark_the_seat_away_until_the_player_acts() -> N
     table.disconnect(0)
     table.seat_human("ann", "a" * 32)
     assert table.seats[0].away
+    assert table.chat_log[-1].text == "ann is connected again; the bot plays until they act"
     # Any request from her session is.
     table.seat_active(0)
     assert not seat.away and seat.bot is None and seat.timeouts == 0

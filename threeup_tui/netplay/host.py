@@ -335,8 +335,12 @@ class NetHost:
                 return self._refuse(address, TOO_MANY_JOINS)
             if back is not None and self._comebacks.of(token) >= COMEBACKS_ALLOWED:
                 return self._refuse(address, TOO_MANY_COMEBACKS)
+            # A hello that names no claim is a new session (the player ran
+            # `threeup join` again, or took their seat back with s), not a
+            # client reconnecting by itself: the player is here.
+            returning = back is not None and hello_claim(hello) is None
             try:
-                seat, token = self.table.seat_human(name, token)
+                seat, token = self.table.seat_human(name, token, acting=returning)
             except TableError as err:
                 return self._refuse(address, str(err))
             if back is None:
@@ -345,10 +349,6 @@ class NetHost:
                 self._comebacks.note(token)
                 self._take_over(seat, address)
             self._seat_owner[seat] = address
-            # A hello that names no claim is a new session (the player ran
-            # `threeup join` again, or took their seat back with s), not a
-            # client reconnecting by itself: the player is here.
-            returning = back is not None and hello_claim(hello) is None
             self.table.set_network_bot(seat, hello_bot(hello))
             shown = self.table.seats[seat].name
         claim = None if seat is None else self.table.seats[seat].claims
