@@ -24,8 +24,9 @@ from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
-from .base import TableScreenBase
+from .base import CHATTING, TableScreenBase
 from .name import NameScreen
+from .table import NARROW as CHAT_BESIDE
 
 # Short enough for the lobby's compact drop-down at 80x24 ("Finish: first out").
 FINISH_CHOICES = [
@@ -68,6 +69,11 @@ NARROW = 70
 # Shorter than SHORT, the host's rows lose the blank lines between them: at
 # 70x20 the Start button under the column left no line for the last option.
 SHORT = 24
+# A guest's column beside the chat (32 cells, or 40%) was 24 cells at 40x15:
+# the seats wrapped, their own seat and what they wait for scrolled out of
+# sight.  Narrower than the table keeps its chat (CHAT_BESIDE), a guest's
+# chat gives its room to the column, and c lends it the column's room while
+# a line is written, as at the table.  The host's column keeps its chat.
 
 
 def turn_words(seconds: float) -> str:
@@ -258,6 +264,17 @@ class LobbyScreen(TableScreenBase):
         self.set_class(self.size.width < TIGHT, "-tight")
         self.set_class(self.size.width < NARROW, "-narrow")
         self.set_class(self.size.height < SHORT, "-short")
+        aside = self.size.width < CHAT_BESIDE and not self._hosting()
+        self.set_class(aside, "-chat-aside")
+        if not aside and self.has_class(CHATTING):
+            self.remove_class(CHATTING)  # wide again: the chat is beside the column
+
+    def _hosting(self) -> bool:
+        session = self.session
+        return session is not None and session.is_host
+
+    def chat_out_of_sight(self) -> bool:
+        return self.has_class("-chat-aside")
 
     def _table_bot_level(self) -> str:
         """The level Add bot starts at: the table's own (``--bot-level``, or
