@@ -1422,7 +1422,9 @@ async def test_your_games_shows_the_last_games_on_a_small_terminal(size: tuple[i
         await pilot.pause()
         shown = screen_text(app)
         assert "Last games (↑ ↓, ⏎ replays)" in shown, shown
-        assert "2025-03-08 21:31" in shown and "2025-03-06 21:05" in shown, shown
+        # The dates lose their year, and at 40 columns their time, to fit
+        # the columns (stats.py: table_layout).
+        assert "03-08" in shown and "03-06" in shown, shown
         assert not cut_text(app), cut_text(app)
         tallies = app.screen.query_one("#stats-tallies")
         if size[1] >= 20:

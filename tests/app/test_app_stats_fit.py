@@ -55,3 +55,46 @@ async def test_the_two_lines_are_left_out_where_the_tables_show_or_nothing_fits(
         assert not screen.query_one("#stats-compact").region.height
         assert bool(screen.query_one("#stats-tallies").region.height) == tables
         assert screen.query_one(DataTable).region.height >= 3, screen_text(app)
+
+
+@pytest.mark.parametrize(
+    ("size", "columns"),
+    [
+        ((80, 24), "When Players Against Result Moves Where Record"),
+        ((60, 18), "When Players Against Result Moves Record"),
+        ((50, 16), "When Against Result Record"),
+        ((40, 15), "When Against Result Record"),
+    ],
+    ids=str,
+)
+async def test_the_last_games_show_whole_columns_that_fit(
+    size: tuple[int, int], columns: str
+) -> None:
+    """The seven columns of the last games need 69 cells: narrower, the
+    table scrolled sideways and its edge cut a column in two ("Wher" and
+    "join" at 60x18, "M" and "1" of 109 at 50x16).  Now the date gets
+    shorter and the least needed columns go, whole, until the rest fit."""
+    scene = stats_scene()
+    app = scene.app()
+    async with app.run_test(size=size) as pilot:
+        await scene.drive(pilot)
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        shown = screen_text(app)
+        assert " ".join(str(c.label) for c in table.ordered_columns) == columns, shown
+        assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"
+        assert "⏎ replay" in shown and "greedy" in shown, shown
+
+
+async def test_the_last_games_refit_their_columns_when_the_terminal_narrows() -> None:
+    scene = stats_scene()
+    app = scene.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await scene.drive(pilot)
+        table = app.screen.query_one(DataTable)
+        await pilot.press("down", "down")
+        await pilot.resize_terminal(50, 16)
+        await wait_for(pilot, lambda: len(table.ordered_columns) == 4, what="four columns")
+        await pilot.pause()
+        assert not table.max_scroll_x, screen_text(app)
+        assert table.cursor_row == 2, "the cursor stays on the game it was on"

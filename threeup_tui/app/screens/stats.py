@@ -3,6 +3,7 @@ last games (⏎ replays one).  Read from the history in a worker thread."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,6 +179,55 @@ def tally_table(
     return Content("\n").join(lines)
 
 
+# The last games' columns.  Where they do not all fit, the table scrolled
+# sideways and its edge cut a column in two ("Wher" and "join" at 60x18,
+# "M" and "1" of 109 at 50x16): the date loses its year first, then the
+# columns go whole, least needed first, then the date loses its time.
+COLUMNS = ("When", "Players", "Against", "Result", "Moves", "Where", "Record")
+LEFT_OUT_FIRST = ("Where", "Moves", "Players")
+WHEN_FORMS = ("%Y-%m-%d %H:%M", "%m-%d %H:%M", "%m-%d")
+CELL_PADDING = 2  # a DataTable's cell: one blank each side
+SCROLL_BAR = 2  # the table's, when the games are more than its lines
+
+Layout = tuple[str, tuple[str, ...]]  # the When form, and the columns shown
+
+
+def row_cells(game: FinishedGame, when_form: str = WHEN_FORMS[0]) -> dict[str, str]:
+    """A game's row of the last games, by column."""
+    return {
+        "When": game.finished_at.astimezone().strftime(when_form),
+        "Players": str(game.players),
+        "Against": against_words(game),
+        "Result": result_words(game),
+        "Moves": str(game.moves),
+        "Where": VENUES.get(game.venue, clean(game.venue, 8)),
+        "Record": record_words(game.record),
+    }
+
+
+def table_width(games: Sequence[FinishedGame], layout: Layout) -> int:
+    """The cells the last games take in ``layout``: each column as wide as
+    its widest cell or its heading, and its padding."""
+    form, columns = layout
+    rows = [row_cells(game, form) for game in games]
+    return sum(
+        max([cell_len(column), *(cell_len(row[column]) for row in rows)]) + CELL_PADDING
+        for column in columns
+    )
+
+
+def table_layout(games: Sequence[FinishedGame], width: int) -> Layout:
+    """The When form and the columns that show the last games whole in
+    ``width`` cells; the fewest, if even they do not fit."""
+    columns: tuple[str, ...] = COLUMNS
+    layouts = [(WHEN_FORMS[0], columns), (WHEN_FORMS[1], columns)]
+    for left_out in LEFT_OUT_FIRST:
+        columns = tuple(c for c in columns if c != left_out)
+        layouts.append((WHEN_FORMS[1], columns))
+    layouts.append((WHEN_FORMS[2], columns))
+    return next((lay for lay in layouts if table_width(games, lay) <= width), layouts[-1])
+
+
 class StatsScreen(Screen[None]):
     DEFAULT_CSS = """
     #stats-body { padding: 0 1; height: 1fr; }
@@ -205,6 +255,7 @@ class StatsScreen(Screen[None]):
         self._failed = False
         self._reading = False
         self._told_unreadable = 0
+        self._layout: Layout | None = None  # the last games' columns, as shown
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -220,8 +271,6 @@ class StatsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Your games"
-        table = self.query_one(DataTable)
-        table.add_columns("When", "Players", "Against", "Result", "Moves", "Where", "Record")
         self._start_reading()
         if self.history.enabled:
             # Read once, "N kept aside" stayed as it was while the screen was
@@ -325,24 +374,25 @@ class StatsScreen(Screen[None]):
         table.display = True
         # Read again while open: the cursor stays on the game it was on.
         chosen = self._chosen_key() if table.row_count else None
-        table.clear()
-        self.games = {}
-        for game in stats.last:
-            key = str(game.id)
-            self.games[key] = game
-            table.add_row(
-                game.finished_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-                str(game.players),
-                against_words(game),
-                result_words(game),
-                str(game.moves),
-                VENUES.get(game.venue, clean(game.venue, 8)),
-                record_words(game.record),
-                key=key,
-            )
+        self.games = {str(game.id): game for game in stats.last}
+        self._fill_table(chosen)
+        self.refresh_bindings()
+
+    def _fill_table(self, chosen: str | None) -> None:
+        """The last games, in the columns that fit the screen's width (the
+        cursor on the game ``chosen``, if it is there)."""
+        table = self.query_one(DataTable)
+        games = list(self.games.values())
+        # The screen's padding (stats-body: 0 1) and the table's scroll bar.
+        self._layout = form, columns = table_layout(games, self.size.width - 2 - SCROLL_BAR)
+        table.clear(columns=True)
+        for column in columns:
+            table.add_column(column, key=column)
+        for key, game in self.games.items():
+            cells = row_cells(game, form)
+            table.add_row(*(cells[column] for column in columns), key=key)
         if chosen in self.games:
             table.move_cursor(row=table.get_row_index(chosen), animate=False)
-        self.refresh_bindings()
 
     def on_resize(self) -> None:
         width, height = self.size
@@ -350,6 +400,10 @@ class StatsScreen(Screen[None]):
         self.set_class(short, "-short")
         self.set_class(height < COMPACT_HEIGHT, "-tiny")
         self._show_tallies()
+        games = list(self.games.values())
+        if games and table_layout(games, width - 2 - SCROLL_BAR) != self._layout:
+            table = self.query_one(DataTable)
+            self._fill_table(self._chosen_key() if table.row_count else None)
 
     def _show_tallies(self) -> None:
         stats = self.stats
