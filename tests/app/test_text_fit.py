@@ -6,7 +6,7 @@ from __future__ import annotations
 from text_fit import cut_text, region_lines
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import DataTable, Label, OptionList, Static
 
 
 class Row(App[None]):
@@ -85,3 +85,39 @@ async def test_a_word_folded_by_the_wrapping_is_a_cut() -> None:
         await pilot.pause()
         problems = cut_text(app)
         assert any("Konstantino" in p for p in problems), problems
+
+
+class Games(App[None]):
+    """A table of games in a box of ``width`` cells."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.width = width
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="games")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.styles.width = self.width
+        table.add_columns("When", "Result", "Where")
+        table.add_rows([("03-08", "won", "joined"), ("03-07", "stalemate", "here")])
+
+
+async def test_a_table_cell_cut_at_the_tables_edge_is_a_cut() -> None:
+    """A DataTable draws by lines, and the checker read none of them: the
+    last games at 60x18 showed "Wher" and "join" at the table's edge, and
+    passed."""
+    app = Games(23)  # "Where" (its column 8 wide) starts at 18: 5 cells of it show
+    async with app.run_test(size=(40, 6)) as pilot:
+        await pilot.pause()
+        problems = cut_text(app)
+        assert any("'Wher'" in p for p in problems), problems
+        assert any("'join'" in p for p in problems), problems
+
+
+async def test_whole_table_cells_are_no_cut() -> None:
+    app = Games(40)
+    async with app.run_test(size=(40, 6)) as pilot:
+        await pilot.pause()
+        assert cut_text(app) == []

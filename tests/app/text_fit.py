@@ -41,7 +41,11 @@ The screen is read in cells, as the terminal shows it: a wide character
 per wide character, and its last words were never looked at).  An option
 list draws its options by lines of its own: each option's words on screen
 must be whole words of that option (an option wrapped inside a word, a
-name folded at the list's edge, is a cut).
+name folded at the list's edge, is a cut).  A DataTable draws by lines of
+its own too: each cell in sight is read in its column's cells on screen,
+and its words there must be whole words of the cell (a column the table's
+edge cuts in two, "Wher" of "Where", is a cut); a column wholly out of
+sight sideways is scrolling, as lines above and below are.
 """
 
 from __future__ import annotations
@@ -51,12 +55,13 @@ from collections.abc import Iterable
 from rich.text import Text
 from textual.app import App
 from textual.content import Content
+from textual.coordinate import Coordinate
 from textual.errors import NoWidget
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Input, OptionList
+from textual.widgets import DataTable, Footer, Input, OptionList
 from textual.widgets._footer import FooterKey
 
 from threeup_tui.app.widgets.card import CardTile
@@ -196,6 +201,9 @@ def cut_text(app: App[object]) -> list[str]:
             else:
                 problems += _options_cut(app, widget, lines)
             continue
+        if isinstance(widget, DataTable):
+            problems += _table_cells_cut(app, widget, lines)
+            continue
         content = drawn(widget)
         if content is None or not content.plain.strip():
             continue
@@ -261,6 +269,66 @@ def _options_cut(app: App[object], options: OptionList, lines: list[Strip]) -> l
         for word in words(cells(lines[y], left, right)):
             if word not in whole and not word.endswith("…"):
                 problems.append(f"{name}: {word!r} on screen is not a whole word of {prompt!r}")
+    return problems
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, Text):
+        return value.plain
+    if isinstance(value, Content):
+        return value.plain
+    return str(value)
+
+
+def _table_cells_cut(app: App[object], table: DataTable[object], lines: list[Strip]) -> list[str]:
+    """Where a DataTable shows part of a cell: for each cell in sight, its
+    column's cells on screen (scrolled as the table is) must hold whole
+    words of the cell and, where the column is wholly in sight, all of
+    them.  The table draws by lines, so the general check read nothing of
+    it (a column cut at its edge went unseen).  Row labels and fixed rows
+    or columns are not read: no table of the app has them."""
+    name = f"DataTable#{table.id}"
+    try:
+        clip = app.screen.find_widget(table).clip
+    except NoWidget:
+        return []
+    region = table.scrollable_content_region
+    left, right = max(region.x, clip.x), min(region.right, clip.right)
+    top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
+    header = table.header_height if table.show_header else 0
+    # Each line in sight: the texts of its cells, in column order.
+    rows: list[tuple[int, list[str]]] = []
+    if header:
+        labels = [_plain(column.label) for column in table.ordered_columns]
+        rows += [(y, labels) for y in range(region.y, region.y + header) if top <= y < bottom]
+    y = region.y + header - round(table.scroll_y)
+    for index, row in enumerate(table.ordered_rows):
+        cells_of_row = [
+            _plain(table.get_cell_at(Coordinate(index, c))) for c in range(len(table.columns))
+        ]
+        for line in range(row.height):
+            if max(top, region.y + header) <= y + line < bottom:
+                rows.append((y + line, cells_of_row))
+        y += row.height
+    problems = []
+    x = region.x - round(table.scroll_x)
+    for c, column in enumerate(table.ordered_columns):
+        width = column.get_render_width(table)
+        start, end = x, x + width
+        x = end
+        if end <= left or start >= right:
+            continue  # wholly out of sight sideways: scrolled
+        whole_in_sight = start >= left and end <= right
+        for y, texts in rows:
+            text = texts[c]
+            whole = words(text)
+            seen = words(cells(lines[y], max(start, left), min(end, right)))
+            for word in seen:
+                if word not in whole and not word.endswith("…"):
+                    problems.append(f"{name}: {word!r} on screen is not a whole word of {text!r}")
+            missing = [w for w in whole if w not in seen]
+            if whole_in_sight and missing and not any(w.endswith("…") for w in seen):
+                problems.append(f"{name}: {missing} of {text!r} not on screen")
     return problems
 
 
