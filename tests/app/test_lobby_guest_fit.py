@@ -3,13 +3,20 @@ seat in sight without scrolling, and the chat a c away."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
+from app_states import lobby_for
 from text_fit import cut_text
 from textual.widgets import OptionList, Static
 
+from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.client import LobbyChanged, SeatSlot, Welcome
+from threeup_tui.launcher import JoinSettings
 
 
 def in_sight(app: object, widget: Static | OptionList) -> bool:
@@ -51,3 +58,32 @@ async def test_a_small_guest_lobby_shows_the_wait_and_the_seat_and_chats_on_c(
         await pilot.press("enter")  # an empty line: the column is back
         await wait_for(pilot, lambda: "Waiting for the host" in screen_text(app))
         assert "Ana: welcome!" not in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(40, 15), (50, 16)], ids=["40x15", "50x16"])
+async def test_a_small_guest_lobby_of_six_seats_and_a_turn_time_shows_the_wait(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """A dedicated host's six seats, its turn time and "No room code: ..."
+    (two lines each at 40 columns) scrolled "The game starts once every
+    seat is taken" out of sight at 40x15, the chat already out of the
+    way: narrow, the wait goes above the seats, and short, the title keeps
+    no blank line under it, so the wait and the guest's seat show."""
+    names = ["greedy bot 1", "you", "seat 3", "seat 4", "seat 5", "seat 6"]
+    seats = tuple(
+        SeatSlot(i, name, "human" if i == 1 else "bot" if i == 0 else "open", True, None)
+        for i, name in enumerate(names)
+    )
+    lobby = replace(lobby_for(names, started=False), seats=seats, host_seat=None, turn_time=30.0)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=size) as pilot:
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: "Turn time: 30 s" in screen_text(app), what="the lobby")
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        shown = screen_text(app)
+        wait = screen.query_one("#lobby-wait", Static)
+        assert in_sight(app, wait), shown
+        assert "2. you  ● here  (you)" in shown, shown  # their seat, on screen
+        assert not cut_text(app), cut_text(app)

@@ -268,6 +268,15 @@ class LobbyScreen(TableScreenBase):
         self.set_class(aside, "-chat-aside")
         if not aside and self.has_class(CHATTING):
             self.remove_class(CHATTING)  # wide again: the chat is beside the column
+        if not self._hosting():
+            # Narrow, what the guest waits for goes above the seats: under
+            # six of them, a turn time and the room code's words, it was
+            # scrolled out of sight at 40x15.
+            wait, seats = self.query_one("#lobby-wait"), self.query_one("#seats")
+            if aside:
+                self.query_one("#lobby-main").move_child(wait, before=seats)
+            else:
+                self.query_one("#lobby-main").move_child(wait, after=seats)
 
     def _hosting(self) -> bool:
         session = self.session
