@@ -243,19 +243,29 @@ def cut_text(app: App[object]) -> list[str]:
     return problems
 
 
+def _content_in_sight(app: App[object], widget: Widget) -> tuple[Region, int, int, int, int] | None:
+    """A scrolling widget's content region, and the part of it in sight
+    (left, right, top, bottom, clipped by its containers); None unshown."""
+    try:
+        clip = app.screen.find_widget(widget).clip
+    except NoWidget:
+        return None
+    region = widget.scrollable_content_region
+    left, right = max(region.x, clip.x), min(region.right, clip.right)
+    top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
+    return region, left, right, top, bottom
+
+
 def _options_cut(app: App[object], options: OptionList, lines: list[Strip]) -> list[str]:
     """Where an option list shows part of an option's words: each line of
     the list in sight is a line of one option, and its words on screen must
     be whole words of that option (wrapped inside a word, a long name
     showed "Konstantin" and "ova" on two lines, each drawn as it was)."""
     name = f"OptionList#{options.id}"
-    try:
-        clip = app.screen.find_widget(options).clip
-    except NoWidget:
+    seen = _content_in_sight(app, options)
+    if seen is None:
         return []
-    region = options.scrollable_content_region
-    top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
-    left, right = max(region.x, clip.x), min(region.right, clip.right)
+    region, left, right, top, bottom = seen
     problems = []
     index_lines = options._lines
     for y in range(top, bottom):
@@ -288,13 +298,10 @@ def _table_cells_cut(app: App[object], table: DataTable[object], lines: list[Str
     it (a column cut at its edge went unseen).  Row labels and fixed rows
     or columns are not read: no table of the app has them."""
     name = f"DataTable#{table.id}"
-    try:
-        clip = app.screen.find_widget(table).clip
-    except NoWidget:
+    seen = _content_in_sight(app, table)
+    if seen is None:
         return []
-    region = table.scrollable_content_region
-    left, right = max(region.x, clip.x), min(region.right, clip.right)
-    top, bottom = max(region.y, clip.y), min(region.bottom, clip.bottom)
+    region, left, right, top, bottom = seen
     header = table.header_height if table.show_header else 0
     # Each line in sight: the texts of its cells, in column order.
     rows: list[tuple[int, list[str]]] = []
