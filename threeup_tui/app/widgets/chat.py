@@ -49,6 +49,17 @@ def line_content(line: ChatLine) -> Content:
     return Content.assemble((f"{speaker(line)}:", "bold"), f" {line.text}")
 
 
+class ChatText(Static):
+    """The chat's lines as one text, in :class:`ChatLines`."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Laid out anew (more lines, or wrapped at another width): the pane
+        # keeps its end in sight now that the end is where it ends.
+        pane = self.parent
+        if isinstance(pane, ChatLines):
+            pane.keep_the_end()
+
+
 class ChatLines(VerticalScroll):
     """The chat's lines, newest at the bottom, scrolled to the end as they
     come, unless the reader has scrolled back to older ones."""
@@ -66,11 +77,14 @@ class ChatLines(VerticalScroll):
         # A shorter pane (a smaller terminal) leaves the end below what was
         # the end: the newest lines went out of sight, and so did every
         # later one, since a pane not at its end follows no new line.
+        self.keep_the_end()
+
+    def keep_the_end(self) -> None:
         if self.following:
             self.scroll_end(animate=False)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="chat-text", markup=False)
+        yield ChatText(id="chat-text", markup=False)
 
     def set_lines(self, lines: list[ChatLine]) -> None:
         self.lines = list(lines[-KEEP:])
@@ -79,6 +93,10 @@ class ChatLines(VerticalScroll):
         self.query_one("#chat-text", Static).update(text)
         if follow:
             # After the new text is laid out: then the end is where it ends.
+            # (And again when the text's new size is known, ChatText: lines
+            # in quick succession, a door's line then the table's recent
+            # lines above it, once left a watcher's pane two lines short of
+            # its end, "you are watching" cut in half, under CI's load.)
             self.call_after_refresh(self.scroll_end, animate=False)
 
     @property
