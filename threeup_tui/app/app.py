@@ -1089,10 +1089,13 @@ class ThreeUpApp(App[int]):
         come back; a spectator has no seat to come back to."""
         if session.seat is None:
             return "Leave this table?"
+        return f"Leave this table? {self._seat_waits()}"
+
+    def _seat_waits(self) -> str:
+        """What leaving or quitting a seat at someone else's table mid-game
+        does to it (D17), and how to come back: q and Ctrl+Q say the same."""
         again = "connect again" if self.guest else "join the table again"
-        return (
-            f"Leave this table? Your seat waits (after a while a bot plays it): {again} to play on."
-        )
+        return f"Your seat waits (after a while a bot plays it): {again} to play on."
 
     def quit_question(self) -> str | None:
         """What Ctrl+Q asks before the app ends, or None when nothing is
@@ -1117,8 +1120,7 @@ class ThreeUpApp(App[int]):
             return "Quit threeup? This game is not kept: it ends here."
         if session.seat is None:
             return None  # a spectator has no seat to lose
-        again = "connect again" if self.guest else "join the table again"
-        return f"Quit threeup? Your seat waits (after a while a bot plays it): {again} to play on."
+        return f"Quit threeup? {self._seat_waits()}"
 
     async def action_quit_asking(self) -> None:
         """Ctrl+Q and the palette's Quit: in a game, the question first."""
