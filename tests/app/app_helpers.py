@@ -65,7 +65,6 @@ async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
             isinstance(app.screen, SetupScreen)
             and app.screen.is_mounted
             and bool(app.screen.query("#setup-0"))
-            and app.screen.cards_shown  # from then on Enter lays the cards chosen
         ),
         what="the set-up screen",
     )

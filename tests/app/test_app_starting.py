@@ -19,7 +19,6 @@ from textual.widgets import Input
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.messages import PlayRequested
 from threeup_tui.app.screens.join import JoinScreen
-from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool, set_shared_pool
 from threeup_tui.client.base import TableClient
@@ -178,36 +177,4 @@ async def test_a_table_being_set_that_is_cancelled_clears_the_start_screen_words
         await wait_for(pilot, lambda: launcher.asked == 2, what="a second dealing")
         launcher.gate.set()
         await wait_for_setup(pilot)
-        await app.action_quit()
-
-
-async def test_an_enter_typed_before_the_set_up_is_shown_chooses_nothing() -> None:
-    """An Enter pressed again while the set-up screen was being built (0.3 s
-    to 0.5 s) reached it: "Choose 3 cards (you have 0)" before any card."""
-    launcher = GatedLauncher()
-    app = create_app(launcher, StartSpec(name="me"), settings=start_settings("greedy"))
-    heard: list[str] = []
-    app.notify = lambda message, *a, **k: heard.append(message)  # type: ignore[method-assign]
-    push = app.push_screen
-
-    def push_then_enter(screen: Any, *args: Any, **kwargs: Any) -> Any:
-        pushed = push(screen, *args, **kwargs)
-        if isinstance(screen, SetupScreen):
-            app.simulate_key("enter")  # the key typed as the screen comes
-        return pushed
-
-    app.push_screen = push_then_enter  # type: ignore[method-assign,assignment]
-    async with app.run_test(size=(80, 24)) as pilot:
-        await on_start_screen(pilot)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: launcher.asked == 1, what="the dealing")
-        launcher.gate.set()
-        setup = await wait_for_setup(pilot)
-        await pilot.pause()
-        assert not [h for h in heard if "Choose 3 cards" in h], heard
-        # Shown, the keys choose as ever.
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: any("Choose 3 cards (you have 0)" in h for h in heard))
-        await pilot.press("1", "2", "3", "enter")
-        await wait_for(pilot, lambda: setup.sent, what="the cards laid")
         await app.action_quit()

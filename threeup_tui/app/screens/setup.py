@@ -65,9 +65,6 @@ class SetupScreen(TableScreenBase):
         self.cursor = 0
         self.sent = False
         self._choosing = True  # what the footer offers: the hint, until the cards are laid
-        # Set once the cards are drawn: an Enter typed while the screen was
-        # built (0.3 s to 0.5 s) said "Choose 3 cards (you have 0)" before any card.
-        self.cards_shown = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="setup-body"):
@@ -154,15 +151,11 @@ class SetupScreen(TableScreenBase):
         self.query_one("#setup-others", Static).update(Content("\n").join(others))
 
     def prepare(self) -> None:
-        self.call_after_refresh(self._show_cards_done)
         self._fit()
         self._set_roomy()
         # A new game: a refusal about the last one ("threeup-game.json
         # already exists", from the result box) is not about this one.
         withdraw(self.app, NOT_ALLOWED)
-
-    def _show_cards_done(self) -> None:
-        self.cards_shown = True
 
     def on_resize(self) -> None:
         self._fit()
@@ -253,8 +246,8 @@ class SetupScreen(TableScreenBase):
     def action_confirm(self) -> None:
         view = self._view()
         session = self.session
-        if view is None or session is None or self.sent or not self.cards_shown:
-            return  # an Enter before the cards were on screen chose nothing
+        if view is None or session is None or self.sent:
+            return
         chosen = [view.hand[i] for i in self.selected if i < len(view.hand)]
         if len(chosen) != FACE_UP:
             self.notify(
