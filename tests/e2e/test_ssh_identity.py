@@ -650,10 +650,17 @@ def test_a_guest_the_door_lets_in_only_to_watch_is_told_so(
         tmux.wait_for("ann", f"ann: hello {n}")
     open_pane(tmux, "cal", door_command(door, "cal", keygen(tmp_path / "cal")))
     tmux.wait_for("cal", "1 watching", timeout=60)
+    # Judged on one capture: the line, whole, with the recent lines above it.
+    # (A second capture could land on a frame painted while the chat took in
+    # more lines, before it scrolled to its new end: under CI's load a test
+    # that read the screen again after seeing the line failed on that frame.)
     deadline = time.monotonic() + 10
-    while GUEST_WATCHES not in chat_text(tmux.screen("cal")) and time.monotonic() < deadline:
+    shown = chat_text(tmux.screen("cal"))
+    while GUEST_WATCHES not in shown and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert GUEST_WATCHES in chat_text(tmux.screen("cal")), tmux.screen("cal")
+        shown = chat_text(tmux.screen("cal"))
+    assert GUEST_WATCHES in shown, shown
+    assert shown.index("ann: hello 2") < shown.index(GUEST_WATCHES), shown
     assert GUEST_WATCHES not in chat_text(tmux.screen("ann"))
 
 
