@@ -305,6 +305,10 @@ class Table:
         self._rematch_after_at: float | None = None
         self._rematch_go_at: float | None = None
         self.closing: str | None = None  # why the table is closing (no more games)
+        # Before the first game, the token of the player who last left each
+        # seat (seat -> token): back while it is still open, they sit there
+        # again.  Bounded by the seats, however many come and go.
+        self._left_lobby: dict[int, str] = {}
         # Finished games' records (party-N.json); aside, in a folder of the table's id.
         self.records = RecordKeeper(self._tell_host_seat, lambda: self.table_id)
         self.new_files = False  # this run made its journal's files (open_table: a new table)
@@ -441,7 +445,10 @@ class Table:
             token_back = self.seats[back].token
             assert token_back is not None
             return back, token_back
-        for i, seat in enumerate(self.seats):
+        left = self._seat_left_by(token)
+        order = ([] if left is None else [left]) + list(range(len(self.seats)))
+        for i in order:
+            seat = self.seats[i]
             if seat.kind == "open":
                 if self.state is not None:
                     break  # a started game takes no newcomers: its seats are set
@@ -459,6 +466,20 @@ class Table:
                 self._maybe_auto_start()
                 return i, seat.token
         raise TableError(TABLE_FULL if self.state is None else TABLE_FULL_SEATS_KEPT)
+
+    def _seat_left_by(self, token: object) -> int | None:
+        """The seat this token's player left before the game, if it is still
+        open: a seat belongs to its token, and one who stepped out of the
+        lobby and came back was sat at the first open seat instead."""
+        if self.state is not None or not isinstance(token, str) or not token:
+            return None
+        found = None
+        for i, left in self._left_lobby.items():
+            if secrets.compare_digest(left.encode(), token.encode()):
+                found = i
+        if found is None or self.seats[found].kind != "open":
+            return None
+        return found
 
     def _reconnect(self, i: int, acting: bool = False) -> None:
         seat = self.seats[i]
@@ -490,7 +511,10 @@ class Table:
         seat.connected = False
         seat.absent_since = self.clock()
         if self.state is None:
-            # Before the game starts, a seat simply opens again.
+            # Before the game starts, a seat simply opens again, kept for
+            # its player's return as long as nobody else takes it.
+            if seat.token is not None:
+                self._left_lobby[i] = seat.token
             self.seats[i] = Seat(f"seat {i + 1}")
             if self.host_seat == i:
                 self.host_seat = None
@@ -1432,7 +1456,9 @@ class Table:
                 self.seats[i] = Seat(name, "bot", level, bot=self._make_bot(level, i))
             elif kind == "human" and isinstance(token, str) and token:
                 if self.state is None and i != self.host_seat:
-                    continue  # a lobby seat opens again
+                    # A lobby seat opens again, kept for its player's return.
+                    self._left_lobby[i] = token
+                    continue
                 seat = self.seats[i] = Seat(name, "human", None, token, False, now)
                 timeouts = entry.get("timeouts")
                 seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
