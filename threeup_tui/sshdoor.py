@@ -110,7 +110,7 @@ from .guesses import Guesses, doubling_wait
 from .guest import GUEST_ENV, GUEST_FD_ENV, INPUT_CUT, INPUT_CUT_SIGNAL
 from .names import clean_name
 from .netplay.tokens import state_dir
-from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+from .netplay.wire import CLOSE_RESUMABLE, CLOSE_TABLE_CLOSED
 from .process import EXIT_USAGE
 from .terminals import plain_terminal, plain_terminal_words
 from .textclean import one_line
@@ -714,7 +714,7 @@ class SshDoor:
         """The table is closing (``reason``, as its host told every app).
         Each app gets ``CLOSE_GRACE`` seconds to say so and restore its
         terminal, then the rest are ended and the door says it for them.
-        A host stopped mid-game (``CLOSE_HOST_STOPPED``) may resume the
+        A host stopped with its table kept (``CLOSE_RESUMABLE``) may resume the
         table, but this door goes with it: the apps, which would wait for
         it, are ended at once, and each player is told how to come back."""
         self._closing = True
@@ -727,7 +727,7 @@ class SshDoor:
                 process.exit(0)
         tasks = [t for t in self._session_tasks if not t.done()]
         if tasks:
-            if reason == CLOSE_HOST_STOPPED:
+            if reason in CLOSE_RESUMABLE:
                 for child in list(self._children):  # SIGTERM: it leaves cleanly
                     with contextlib.suppress(ProcessLookupError):
                         child.terminate()
@@ -910,7 +910,7 @@ class SshDoor:
             # Refused in the end for how it was opened, as a session without
             # a terminal is (and whether the app was up yet or not).
             code = EXIT_USAGE
-        if self._closing and self._goodbye == CLOSE_HOST_STOPPED:
+        if self._closing and self._goodbye in CLOSE_RESUMABLE:
             # Not closed: stopped, and --resume brings the table back.
             prompt.say(f"threeup: {self._goodbye}")
             if self.table.seat_of_token(token) is not None:  # not for a spectator
@@ -1191,7 +1191,7 @@ class SshDoor:
         restore = RESTORE_TERMINAL if clean else LEAVE_ALTERNATE_SCREEN + RESTORE_TERMINAL
         with contextlib.suppress(Exception):
             process.stdout.write(restore + b"\r\n")
-            if not clean and self._closing and self._goodbye != CLOSE_HOST_STOPPED:
+            if not clean and self._closing and self._goodbye not in CLOSE_RESUMABLE:
                 process.stdout.write(f"threeup: {self._goodbye}\r\n".encode())
             elif input_ended and not self._closing:
                 process.stdout.write(INPUT_ENDED)

@@ -19,7 +19,13 @@ from net.packets import ClosePacket
 from threeup_tui.client.events import ChatReceived, ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.host import HOST_NET
-from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+from threeup_tui.netplay.wire import (
+    CLOSE_HOST_STOPPED,
+    CLOSE_HOST_STOPPED_BETWEEN_GAMES,
+    CLOSE_HOST_STOPPED_IN_LOBBY,
+    CLOSE_RESUMABLE,
+    CLOSE_TABLE_CLOSED,
+)
 
 # Silence ends a session after a second: the test need not wait 5 s.
 QUICK = NetConfig(idle_timeout=1.0, heartbeat_interval=0.2, connect_timeout=3.0)
@@ -54,6 +60,9 @@ async def seated(client: NetClient) -> None:
         # Stopped, may resume: the client waits for the table, and keeps no
         # stale goodbye that a later, different one could be mistaken for.
         (CLOSE_HOST_STOPPED, ("reconnecting", CLOSE_HOST_STOPPED)),
+        # So are a stop between games and one in the lobby.
+        (CLOSE_HOST_STOPPED_BETWEEN_GAMES, ("reconnecting", CLOSE_HOST_STOPPED_BETWEEN_GAMES)),
+        (CLOSE_HOST_STOPPED_IN_LOBBY, ("reconnecting", CLOSE_HOST_STOPPED_IN_LOBBY)),
     ],
 )
 async def test_a_goodbye_whose_close_is_lost_is_done_as_it_said(
@@ -72,8 +81,8 @@ async def test_a_goodbye_whose_close_is_lost_is_done_as_it_said(
         change = await asyncio.wait_for(told(client, said), 10)
         assert (change.state, change.detail) == then
         # A stop is told in full where it stays (a banner cuts it at 80 columns).
-        waits = f"{CLOSE_HOST_STOPPED}; this seat waits for it"
-        assert (waits in said) == (goodbye == CLOSE_HOST_STOPPED)
+        waits = f"{goodbye}; this seat waits for it"
+        assert (waits in said) == (goodbye in CLOSE_RESUMABLE)
         assert proxy.to_client.dropped > 0  # the CLOSE copies were lost
         if goodbye == CLOSE_TABLE_CLOSED:
             assert client.reconnects == 0 and client.closed_by_host == CLOSE_TABLE_CLOSED

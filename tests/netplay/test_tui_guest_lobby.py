@@ -46,11 +46,11 @@ async def until(pilot: Pilot[int], shown: Callable[[], bool], what: str, timeout
     await pilot.pause()
 
 
-async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Path) -> None:
+async def test_a_guests_lobby_says_the_host_is_gone_back_and_stopped(tmp_path: Path) -> None:
     """The host killed: the lobby said nothing (a five-second note, then "●
     here" and "Waiting for the host" as if all were well).  Now it says the
     link is lost and shows nobody here until the table is back; and once
-    the host closes the table, it says that, not that a game is coming."""
+    the host is stopped, it says so, and comes back when the host does."""
     record = tmp_path / "lobby.json"
     host = start_host_process(tmp_path, players=3, bots=0, seed=41, record=record, games=None)
     procs: list[Proc] = [host]
@@ -80,12 +80,22 @@ async def test_a_guests_lobby_says_the_host_is_gone_back_and_closed(tmp_path: Pa
             await until(pilot, lambda: "ann ● here" in lobby_text(app), "ann back", 20)
             assert WAITING in lobby_text(app) and "reconnecting" not in lobby_text(app)
 
-            resumed.popen.send_signal(signal.SIGTERM)  # in the lobby: the table closes
-            await until(pilot, lambda: "closed" in lobby_text(app), "closed", 20)
-            shown = lobby_text(app)
-            assert "the host closed the table" in shown
-            assert "●" not in shown and WAITING not in shown and "reconnecting" not in shown
+            # In the lobby, its table file kept: stopped, not closed.  The
+            # lobby said "the host closed the table", and the app waited for
+            # nothing: after the next resume ann had to join again.
+            resumed.popen.send_signal(signal.SIGTERM)
+            await until(pilot, lambda: "reconnecting" in lobby_text(app), "waiting", 20)
             assert await asyncio.to_thread(resumed.wait, 10) == 0, resumed.stderr()
+            shown = " ".join(lobby_text(app).split())
+            assert "the host stopped before the game began: it may resume the table" in shown
+            assert "closed" not in shown and "●" not in shown and WAITING not in shown
+            again = await asyncio.to_thread(
+                start_host_process, tmp_path, players=3, bots=0, seed=41, record=record,
+                resume=record, tag="host-resumed-again",
+            )  # fmt: skip
+            procs.append(again)
+            await until(pilot, lambda: "ann ● here" in lobby_text(app), "ann back again", 20)
+            assert WAITING in lobby_text(app)
     finally:
         for proc in procs:
             proc.kill()

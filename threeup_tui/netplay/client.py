@@ -6,8 +6,9 @@ and the host gives the seat back.  When the host ends the session itself
 (a CLOSE: the table closed, or the seat was taken over from another
 terminal) the client says why and stops: reconnecting then would only take
 the seat back from the player's newer terminal, and back again.  The one
-exception is a host stopped in the middle of a game (CLOSE_HOST_STOPPED):
-``--resume`` brings it back, so the client waits for it as after a crash.  Moves
+exception is a host stopped on purpose with its table kept (CLOSE_RESUMABLE:
+in the middle of a game, between games, or in the lobby): ``--resume``
+brings it back, so the client waits for it as after a crash.  Moves
 carry the move count they were made at, so a re-sent move is applied at
 most once.
 """
@@ -54,7 +55,7 @@ from ..table import TABLE_FULL, is_table_full
 from ..tasks import cancel_and_wait
 from .tokens import KeptSeat, TokenStore, name_key, new_token
 from .wire import (
-    CLOSE_HOST_STOPPED,
+    CLOSE_RESUMABLE,
     REFUSED_FOR_NOW,
     ViewDecoder,
     WireError,
@@ -316,11 +317,12 @@ class NetClient(TableClient):
                 # reason.  A session that ends any other way after the message
                 # (its CLOSE lost, then silence) ends as the message said.
                 goodbye, self.closed_by_host = self.closed_by_host, None
+                stopped: str | None = None  # the stop's words, when --resume may bring it back
                 if event.cause == DisconnectCause.PEER_CLOSED:
                     goodbye = goodbye or event.reason or "the host closed the table"
-                    stopped = CLOSE_HOST_STOPPED in (goodbye, event.reason)
+                    stopped = _resumable(goodbye) or _resumable(event.reason)
                 else:
-                    stopped = goodbye == CLOSE_HOST_STOPPED
+                    stopped = _resumable(goodbye)
                 if goodbye is not None and not stopped:
                     # On purpose (the table closed, or another session took
                     # the seat): reconnecting would be wrong.
@@ -332,9 +334,9 @@ class NetClient(TableClient):
                     # columns), in the table's voice: nothing else is coming.
                     # A spectator has no seat to wait, and waits to watch on.
                     waits = "you watch on when it does" if self.watch else "this seat waits for it"
-                    self._emit(ChatReceived(None, "table", f"{CLOSE_HOST_STOPPED}; {waits}"))
-                # Stopped mid-game, to be resumed: wait for it as for a crash.
-                if not await self._reconnect(CLOSE_HOST_STOPPED if stopped else _lost(event)):
+                    self._emit(ChatReceived(None, "table", f"{stopped}; {waits}"))
+                # Stopped, to be resumed: wait for it as for a crash.
+                if not await self._reconnect(stopped or _lost(event)):
                     return
                 continue
             if event is None:
@@ -715,3 +717,9 @@ def _lost(event: Disconnected) -> str:
     if event.cause == DisconnectCause.RESET:
         return HOST_RESTARTED  # a resumed host knows no session of before
     return event.reason
+
+
+def _resumable(reason: str | None) -> str | None:
+    """``reason`` if it is a host's stop that ``--resume`` may bring back
+    (the client then waits for the table), else None."""
+    return reason if reason in CLOSE_RESUMABLE else None

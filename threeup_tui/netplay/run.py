@@ -33,7 +33,13 @@ from .discovery import (
 )
 from .host import DEFAULT_PORT, NetHost
 from .tokens import TokenStore
-from .wire import CLOSE_HOST_STOPPED, CLOSE_TABLE_CLOSED
+from .wire import (
+    CLOSE_HOST_STOPPED,
+    CLOSE_HOST_STOPPED_BETWEEN_GAMES,
+    CLOSE_HOST_STOPPED_IN_LOBBY,
+    CLOSE_RESUMABLE,
+    CLOSE_TABLE_CLOSED,
+)
 
 COUNTS_LOG_EVERY = 600.0  # seconds between the headless host's count lines
 STOPPED_IN_A_GAME = 130  # the exit status of a host stopped mid-game (resumable)
@@ -93,10 +99,8 @@ async def _headless_host(args: argparse.Namespace) -> int:
     reason = CLOSE_TABLE_CLOSED
     try:
         code = await _host_games(table, stop)
-        if not stop.is_set():
-            reason = f"the table has played its {plural(table.game_number, 'game')}"
-        elif code == STOPPED_IN_A_GAME:
-            reason = CLOSE_HOST_STOPPED  # players' apps wait for a --resume
+        # Players' apps wait for a --resume, but after the last game.
+        reason = CLOSE_HOST_STOPPED if code == STOPPED_IN_A_GAME else stop_words(table)
         return code
     finally:
         table.close(reason)
@@ -116,6 +120,25 @@ async def _headless_host(args: argparse.Namespace) -> int:
         counted = host.counts_words()
         if counted:
             log.info("counted: %s", counted)
+
+
+def stop_words(table: Table) -> str:
+    """The CLOSE's reason of a host stopped now, or done with its games.
+    A table that ``--resume`` brings back (its files kept, a game left to
+    play) is stopped, not closed, between games and in the lobby as in a
+    game: its players' apps wait for it and come back by themselves.  It
+    once said "the host closed the table" there, and after the resume each
+    player had to join again, the first one back alone dealt a game."""
+    if table.game_under_way:
+        return CLOSE_HOST_STOPPED
+    games = table.config.games
+    if games is not None and table.game_number >= games:
+        return f"the table has played its {plural(table.game_number, 'game')}"
+    if not table.keeping_files or table.closing is not None:
+        return CLOSE_TABLE_CLOSED
+    if table.state is None:
+        return CLOSE_HOST_STOPPED_IN_LOBBY
+    return CLOSE_HOST_STOPPED_BETWEEN_GAMES
 
 
 async def _serve(table: Table, resumed: bool) -> NetHost:
@@ -212,7 +235,15 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                         table.config.journal,
                     )
                     return STOPPED_IN_A_GAME
-                log.info("stopped after %s", plural(table.game_number, "game"))
+                if stop_words(table) in CLOSE_RESUMABLE:
+                    log.info(
+                        "stopped after %s; `threeup host --headless --resume %s` brings the "
+                        "table back, and its players with it",
+                        plural(table.game_number, "game"),
+                        table.config.journal,
+                    )
+                else:
+                    log.info("stopped after %s", plural(table.game_number, "game"))
                 return 0
             # The game that ended, not table.state: the table deals the next
             # game on its own timers, and this loop may wake after it did.

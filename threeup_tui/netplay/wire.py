@@ -27,7 +27,8 @@ MAX_TEXT: Final = 400
 WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 
 # Reasons the host gives when it ends a session itself (a CLOSE).  A client
-# shows the reason and does not reconnect by itself.
+# shows the reason and does not reconnect by itself, but after those of
+# CLOSE_RESUMABLE.
 CLOSE_TABLE_CLOSED: Final = "the host closed the table"
 CLOSE_TAKEN_OVER: Final = "your seat was taken over from another terminal"
 CLOSE_REMOVED: Final = "the host removed you from the table"
@@ -35,6 +36,20 @@ CLOSE_REMOVED: Final = "the host removed you from the table"
 # a game, which `threeup host --resume` brings back.  Clients reconnect with
 # their tokens, as after a crash, and the game goes on where it stopped.
 CLOSE_HOST_STOPPED: Final = "the host stopped in the middle of the game: it may resume the table"
+# Not final either: a host stopped on purpose between two games (the result
+# shown, a rematch vote) or before the first (the lobby), with its table
+# file kept and games left to play.  They once closed the table: every
+# player had to run `threeup join` again after the --resume, and the first
+# to ask got a game.
+CLOSE_HOST_STOPPED_BETWEEN_GAMES: Final = "the host stopped between games: it may resume the table"
+CLOSE_HOST_STOPPED_IN_LOBBY: Final = (
+    "the host stopped before the game began: it may resume the table"
+)
+# Every CLOSE after which a client waits for the table and comes back by
+# itself with its token; any other CLOSE from the host is final.
+CLOSE_RESUMABLE: Final = frozenset(
+    {CLOSE_HOST_STOPPED, CLOSE_HOST_STOPPED_BETWEEN_GAMES, CLOSE_HOST_STOPPED_IN_LOBBY}
+)
 
 # Refusals that are for now, not for good: the table has no room at the
 # moment, or this address must wait.  A client coming back to its seat keeps

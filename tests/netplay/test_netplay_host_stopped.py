@@ -1,0 +1,176 @@
+"""A headless host stopped on purpose (Ctrl-C) between games or in the
+lobby, with its table file kept and games left, is *stopped*, not closed:
+it tells its players so, and their apps wait for `threeup host --resume`
+and come back by themselves, as after a stop in the middle of a game.  It
+once said "the host closed the table" there: every app ended its session,
+each player had to join again after the resume, and the first one back
+alone was dealt the next game.  The real ``threeup host --headless``
+process, stopped with SIGINT and resumed; the players are real clients
+over UDP on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Awaitable
+from pathlib import Path
+
+from netplay_support import (
+    LOOPBACK,
+    ClientLog,
+    Proc,
+    make_client,
+    play_bot,
+    start_host_process,
+)
+
+from threeup_tui.client.events import ChatReceived, ConnectionChanged
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.wire import (
+    CLOSE_HOST_STOPPED_BETWEEN_GAMES,
+    CLOSE_HOST_STOPPED_IN_LOBBY,
+    CLOSE_RESUMABLE,
+)
+
+
+async def connection_change(client: NetClient, said: list[str]) -> ConnectionChanged:
+    """The client's next connection change; the table's lines before it go in ``said``."""
+    while True:
+        event = await client.next_event()
+        if isinstance(event, ChatReceived) and event.seat is None:
+            said.append(event.text)
+        if isinstance(event, ConnectionChanged):
+            return event
+
+
+async def stop(host: Proc) -> int:
+    host.popen.send_signal(signal.SIGINT)  # Ctrl-C
+    return await asyncio.to_thread(host.wait, 30)
+
+
+async def start_resumed(tmp_path: Path, record: Path) -> Proc:
+    """`threeup host --headless --resume RECORD`, and nothing else."""
+    return await asyncio.to_thread(
+        start_host_process, tmp_path, players=0, bots=0, seed=0, record=record,
+        resume=record, tag="resumed",
+    )  # fmt: skip
+
+
+async def waits_then_comes_back(client: NetClient, reason: str, resume: Awaitable[None]) -> None:
+    """``client`` is told the host stopped (``reason``), waits for it rather
+    than ending its session, and is connected again once ``resume`` (a
+    coroutine starting the resumed host) has run."""
+    said: list[str] = []
+
+    async def stopped() -> ConnectionChanged:
+        while True:  # past the "connected" of its start, if still queued
+            change = await connection_change(client, said)
+            if change.state != "connected":
+                return change
+
+    change = await asyncio.wait_for(stopped(), 15)
+    assert (change.state, change.detail) == ("reconnecting", reason)
+    assert f"{reason}; this seat waits for it" in said
+    assert client.closed_by_host is None
+    await resume
+    change = await asyncio.wait_for(connection_change(client, said), 30)
+    assert change.state == "connected", change
+
+
+async def test_a_host_stopped_between_games_is_waited_for_and_plays_on(tmp_path: Path) -> None:
+    """Ann plays game 1 against a bot; the host is stopped at the game-over
+    box (Ann has not asked for the next game).  Her client waits, and when
+    the host is resumed it is back at its seat; she asks for the next game,
+    which is game 2, and the table closes as its --games says."""
+    record = tmp_path / "game.json"
+    host = await asyncio.to_thread(
+        start_host_process, tmp_path, players=2, bots=1, seed=51, record=record, games=2
+    )
+    procs = [host]
+    ann = make_client((LOOPBACK, host.port), "ann", tmp_path / "ann.json")
+    try:
+        played = await asyncio.wait_for(play_bot(ann, ClientLog("ann")), 60)
+        seat = ann.seat
+        assert played.views[-1].phase == "over"
+        assert await stop(host) == 0, host.stderr()
+        assert f"`threeup host --headless --resume {record}` brings the table back" in (
+            host.stderr()
+        )
+        resumed: list[Proc] = []
+
+        async def resume() -> None:
+            resumed.append(await start_resumed(tmp_path, record))
+            procs.extend(resumed)
+
+        await waits_then_comes_back(ann, CLOSE_HOST_STOPPED_BETWEEN_GAMES, resume())
+        assert ann.seat == seat and resumed[0].port == host.port
+        ann.rematch()  # Next game (r): the bot agrees, so it is dealt
+
+        async def next_deal() -> None:
+            while ann.view is None or ann.view.phase == "over":
+                await ann.next_event()
+
+        await asyncio.wait_for(next_deal(), 15)
+        second = await asyncio.wait_for(play_bot(ann, ClientLog("ann"), started=True), 60)
+        assert second.views[-1].phase == "over"
+        assert await asyncio.to_thread(resumed[0].wait, 30) == 0, resumed[0].stderr()
+        assert "game 2 over:" in resumed[0].stderr()
+        assert (tmp_path / "game-2.json").exists()  # game 2's record, not game 1's again
+    finally:
+        await ann.close()
+        for proc in procs:
+            proc.kill()
+
+
+async def test_a_host_stopped_in_the_lobby_is_waited_for_and_seats_come_back(
+    tmp_path: Path,
+) -> None:
+    """Bo and Ann sit in a lobby of four (a bot in the first seat); the
+    host is stopped before the table is full.  Both clients wait; resumed,
+    the lobby fills as it was, each at their own seat, and the game begins."""
+    record = tmp_path / "game.json"
+    host = await asyncio.to_thread(
+        start_host_process, tmp_path, players=4, bots=1, seed=52, record=record, games=1
+    )
+    procs = [host]
+    bo = make_client((LOOPBACK, host.port), "bo", tmp_path / "bo.json")
+    ann = make_client((LOOPBACK, host.port), "ann", tmp_path / "ann.json")
+    clients = [bo, ann]
+    try:
+        await bo.start()
+        await ann.start()
+        seats = (bo.seat, ann.seat)
+        assert seats == (1, 2)
+        assert await stop(host) == 0, host.stderr()
+
+        async def resume() -> None:
+            procs.append(await start_resumed(tmp_path, record))
+
+        started = asyncio.ensure_future(resume())
+        await asyncio.gather(
+            waits_then_comes_back(bo, CLOSE_HOST_STOPPED_IN_LOBBY, started),
+            waits_then_comes_back(ann, CLOSE_HOST_STOPPED_IN_LOBBY, started),
+        )
+        assert (bo.seat, ann.seat) == seats
+        cy = make_client((LOOPBACK, host.port), "cy", tmp_path / "cy.json")
+        clients.append(cy)
+        await cy.start()
+        assert cy.seat == 3  # the one seat nobody held
+
+        async def dealt(client: NetClient) -> None:
+            while client.view is None or client.view.phase != "setup":
+                await client.next_event()
+
+        await asyncio.wait_for(asyncio.gather(dealt(ann), dealt(bo), dealt(cy)), 15)
+        assert ann.view is not None
+        assert list(ann.view.names) == ["greedy bot 1", "bo", "ann", "cy"]
+    finally:
+        for client in clients:
+            await client.close()
+        for proc in procs:
+            proc.kill()
+
+
+def test_every_stop_that_may_resume_says_so() -> None:
+    """What a stranger's client reads: each resumable reason says it may resume."""
+    assert all(reason.endswith(": it may resume the table") for reason in CLOSE_RESUMABLE)
