@@ -305,6 +305,9 @@ class Table:
         self._rematch_after_at: float | None = None
         self._rematch_go_at: float | None = None
         self.closing: str | None = None  # why the table is closing (no more games)
+        # Why the host is stopping, when --resume may bring the table back:
+        # no game is dealt meanwhile, and nobody is told there is no next one.
+        self.stopping: str | None = None
         # Before the first game, the token of the player who last left each
         # seat (seat -> token): back while it is still open, they sit there
         # again.  Bounded by the seats, however many come and go.
@@ -694,6 +697,8 @@ class Table:
 
     # ----------------------------------------------------------------- game
     def _maybe_auto_start(self) -> None:
+        if self.stopping is not None:
+            return  # a player who sits down as the host stops waits for its resume
         if self.config.auto_start and self.state is None and self._all_filled():
             self.start(None)
 
@@ -702,6 +707,8 @@ class Table:
 
     def start(self, by: int | None) -> None:
         self._require_host(by)
+        if self.stopping is not None:
+            raise TableError(self.stopping)
         if self.game_under_way:
             raise TableError("the game is already on")
         if not self._all_filled():
@@ -778,6 +785,8 @@ class Table:
         state = self.state
         if self.rematch_mode() != "vote" or state is None or state.phase != Phase.OVER:
             return
+        if self.stopping is not None:
+            return  # the votes are kept for the resume; the next game waits for it
         if not self._anyone_here():
             self._stop_rematch_clock()
             return
@@ -803,6 +812,15 @@ class Table:
             return self.closing
         games = self.config.games
         return f"this table plays {plural(games or 0, 'game')}, and that was the last"
+
+    def stop(self, reason: str) -> None:
+        """The host stops, and ``--resume`` may bring the table back
+        (``reason`` is what the clients are told): no game is dealt until
+        then, but the table does not close.  ``close`` told every player
+        "this table closes after this game" as their apps began to wait
+        for the resume, which deals the next game as the table would have."""
+        self.stopping = reason
+        self._stop_rematch_clock()
 
     def close(self, reason: str) -> None:
         """No more games: ``reason`` is what the clients are told."""

@@ -17,6 +17,7 @@ import pytest
 from netplay_support import play_out_as_bots
 
 from threeup_tui.netplay.run import _host_games
+from threeup_tui.netplay.wire import CLOSE_HOST_STOPPED_BETWEEN_GAMES, CLOSE_HOST_STOPPED_IN_LOBBY
 from threeup_tui.recordfile import read_json
 from threeup_tui.rules import Phase, verify
 from threeup_tui.table import REMATCH_PAUSE, Table, TableConfig, TableError
@@ -232,6 +233,47 @@ def test_a_closing_table_offers_no_rematch(tmp_path: Path) -> None:
     assert table.lobby().rematch == "none"
     with pytest.raises(TableError, match="the host closed the table"):
         table.rematch(0)
+
+
+def test_a_table_stopped_between_games_deals_nothing_and_keeps_its_next_game(
+    tmp_path: Path,
+) -> None:
+    """The host stops between games (Ctrl-C), and --resume may bring the
+    table back.  Stopping, it deals no game whatever the votes and timers
+    do, but it does not tell its players there is no next game (their
+    game-over box read "This table closes after this game" as their apps
+    began to wait for the resume); the resumed table deals it, the votes
+    given before the stop counted."""
+    table, clock = headless(tmp_path, rematch_after=30.0)
+    table.start(None)
+    play_out_as_bots(table)
+    table.rematch(0)
+    table.stop(CLOSE_HOST_STOPPED_BETWEEN_GAMES)
+    assert table.lobby().rematch == "vote"
+    table.rematch(1)  # the last vote, as the host stops
+    clock.now += 60.0
+    table.check_timers()
+    assert table.game_number == 1 and table.state is not None and table.state.over
+    later = FakeClock()
+    resumed = Table.resume(tmp_path / "party.json", clock=later)
+    assert resumed.lobby().rematch == "vote" and resumed.lobby().rematch_votes == (0, 1)
+    resumed.seat_human("ann", "a" * 32)
+    resumed.seat_human("bob", "b" * 32)
+    later.now += REMATCH_PAUSE
+    resumed.check_timers()
+    assert resumed.game_number == 2 and resumed.state is not None
+    assert resumed.state.phase == Phase.SETUP
+
+
+def test_a_lobby_filled_as_its_host_stops_deals_no_game(tmp_path: Path) -> None:
+    """The last seat taken while the host stops: the game waits for the resume."""
+    table = Table(TableConfig(players=2, seed=4, auto_start=True, journal=tmp_path / "p.json"))
+    table.seat_human("ann", "a" * 32)
+    table.stop(CLOSE_HOST_STOPPED_IN_LOBBY)
+    table.seat_human("bob", "b" * 32)
+    assert table.state is None and table.game_number == 0
+    with pytest.raises(TableError, match="the host stopped before the game began"):
+        table.start(None)
 
 
 def test_a_table_with_a_host_seat_leaves_the_rematch_to_the_host(tmp_path: Path) -> None:

@@ -103,7 +103,10 @@ async def _headless_host(args: argparse.Namespace) -> int:
         reason = CLOSE_HOST_STOPPED if code == STOPPED_IN_A_GAME else stop_words(table)
         return code
     finally:
-        table.close(reason)
+        if reason in CLOSE_RESUMABLE:
+            table.stop(reason)  # the players' next game waits for the resume
+        else:
+            table.close(reason)
         table.suspend()  # a resume gives the running turn clock its time back
         if announcer is not None:
             await announcer.stop()
