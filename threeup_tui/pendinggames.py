@@ -252,13 +252,17 @@ def _add(history: History, game: FinishedGame, folder: Path | None) -> tuple[int
     if here is None:
         return game_id, lines
     if game_id is None:
-        # Kept already, with its own record: this copy is not needed.  The
-        # one here is left to remove_stray_records, which keeps it if the
-        # row names it (this game added before, its record waiting, and
-        # the app gone before its pending file went).
-        with contextlib.suppress(OSError):
+        # Kept already, with its own record: this copy is not needed, nor
+        # the one here unless the row names it (this game added before, its
+        # record waiting, and the app gone before its pending file went).
+        # Left to remove_stray_records, it stayed an hour and more: a game
+        # kept again from its journal at a start (leftgame) that its app had
+        # counted before it was killed at the game-over box left one so.
+        with contextlib.suppress(OSError, HistoryError):
             if placed is not None:
                 placed.unlink(missing_ok=True)
+            if not history.names_record(str(here)):
+                here.unlink(missing_ok=True)
         return game_id, lines
     if placed is not None:
         _remove_copies_left(history, placed)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from .bots import BOT_LEVELS
+from .leftgame import keep_left_game
 from .paths import games_dir, home_short
 from .recordfile import lock_path, open_lock_file, read_json, set_aside, stamped_path
 from .rules import MalformedRecord
@@ -85,12 +86,14 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
         saved, in_set_up = read
         if not in_set_up and _finished(journal):
             # Its window ended at the game-over box (killed, or the terminal
-            # gone) before its table closed: the history has the game, or
-            # the games kept aside do (kept there as it ended, counted at
-            # this start: pendinggames.keep_game_ending), and there is
-            # nothing to continue.  (A rematch left in its set-up
+            # gone) before its table closed, and there is nothing to
+            # continue.  The game is kept aside to be counted first, unless
+            # it cannot be now (left for the next start): the app may have
+            # been killed between the table's last journal write and
+            # keeping the game (leftgame).  (A rematch left in its set-up
             # is in the table file, beside the finished game's journal.)
-            discard(journal)
+            if keep_left_game(journal):
+                discard(journal)
         else:
             found.append(saved)
     return sorted(found, key=lambda g: g.left_at, reverse=True), aside

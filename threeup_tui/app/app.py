@@ -257,10 +257,10 @@ class ThreeUpApp(App[int]):
         self._apply_theme()
         if self.settings_file.problem:
             self.notify(self.settings_file.problem, severity="warning", markup=False, timeout=8)
-        if self.history.enabled:
-            self.run_worker(self._add_pending_games, thread=True, group="history")
         spec = self.start_spec
         if self.guest:
+            if self.history.enabled:
+                self.run_worker(self._add_pending_games, thread=True, group="history")
             self.push_screen(GuestScreen())
             if spec.join is not None:
                 self.start_join(spec.join)
@@ -271,7 +271,11 @@ class ThreeUpApp(App[int]):
         # What the command line gives holds for this run: the start screen
         # offers it again after that game (and remembers what is changed there).
         self.push_screen(StartScreen(players, level, spec.name or settings.name))
+        # Kept games first: one found over (its app killed as it ended) is
+        # kept aside there, to be counted with the others now (leftgame).
         self._show_saved_game()
+        if self.history.enabled:
+            self.run_worker(self._add_pending_games, thread=True, group="history")
         if spec.mode == "play":
             self.start_play(players, level, spec.seed, spec.name)
         elif spec.mode == "host":
@@ -920,6 +924,13 @@ class ThreeUpApp(App[int]):
         if identity is not None:
             session.counted.add(identity)
         keep = self._record_keeper(session) if session.is_host else None
+        # A game against bots is kept by its table's identity too: the one a
+        # start gives it from its journal, if this app is killed before it
+        # keeps the game (leftgame), so that it is counted once either way.
+        if identity is None and session.where == "play":
+            table_id, lobby = session.client.table_identity(), session.lobby
+            if table_id is not None and lobby is not None and lobby.game_number >= 1:
+                identity = (table_id, lobby.game_number)
         # The game is kept aside whole before its record and before the
         # history: an app killed at any step leaves it to be counted at the
         # next start, never lost (pendinggames.keep_game_ending).

@@ -1,0 +1,168 @@
+"""A game against bots whose app is killed as the game ends is counted at
+the next start, once, with its record.
+
+The table writes the last move and the result to its journal, then tells
+the seats; the app keeps the game aside as its view shows the game over.
+An app killed in between (a few milliseconds) left a journal that said
+the game was over and nothing else: the next start discarded it, and the
+game was in no row and no record.  Real apps, each killed for real
+(SIGKILL, from inside, at a chosen step), a real SQLite history and real
+state and data directories.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from app_helpers import fast_launcher, wait_for, writing
+from test_app_home import games_now
+from test_app_kept_game import on_start_screen
+
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.history import History
+from threeup_tui.paths import games_dir
+from threeup_tui.pendinggames import pending_dir
+from threeup_tui.rules import parse_record, replay
+
+# A whole game against a greedy bot in the real app, killed at STEP:
+# "journal": the moment the table has written the finished game's journal
+# (before it tells the seats); "counted": once the app's row is in.
+PLAY_UNTIL_KILLED = """
+import asyncio, os, signal, sys
+from threeup_tui import recordfile
+from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.bots import GreedyBot
+from threeup_tui.history import History
+from threeup_tui.launcher import Launcher
+
+step = sys.argv[1]
+
+def kill():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+write, add = recordfile.JournalWriter.write, History.add
+
+def write_then_kill(self, path, state):
+    write(self, path, state)
+    if step == "journal" and state.over:
+        kill()
+
+def add_then_kill(self, game):
+    add(self, game)
+    if step == "counted":
+        kill()
+
+recordfile.JournalWriter.write, History.add = write_then_kill, add_then_kill
+
+async def main():
+    launcher = Launcher()
+    launcher.bot_delay = 0
+    app = create_app(launcher, StartSpec(mode="play", players=2, seed=12, name="me"))
+    async with app.run_test(size=(100, 30)):
+        bot = GreedyBot(3)
+        while app.session is None or app.session.view is None:
+            await asyncio.sleep(0.01)
+        session = app.session
+        session.client.choose_face_up(bot.choose_face_up(session.view))
+        acted = -1
+        for _ in range(20000):
+            await asyncio.sleep(0.005)
+            view = session.view
+            if view is not None and view.my_turn and view.moves_played > acted:
+                acted = view.moves_played
+                session.client.submit(bot.choose_move(view))
+
+asyncio.run(main())
+"""
+
+# The next start, as far as the games kept: the start screen's look at the
+# kept games, then the games kept aside counted.  Each waits for GO to
+# appear first, so that two start at once.
+START = """
+import sys, time
+from pathlib import Path
+from threeup_tui.history import History
+from threeup_tui.launcher import Launcher
+from threeup_tui.pendinggames import add_pending_games
+
+go = Path(sys.argv[1])
+while not go.exists():
+    time.sleep(0.001)
+Launcher().kept_games()
+add_pending_games(History())
+"""
+
+
+def play_until_killed(step: str) -> str:
+    """Play a game in an app killed at ``step``; the journal it left."""
+    played = subprocess.run(
+        [sys.executable, "-c", PLAY_UNTIL_KILLED, step], capture_output=True, text=True, timeout=120
+    )
+    assert played.returncode == -signal.SIGKILL, played.stderr[-2000:]
+    (journal,) = games_dir().glob("*.json")
+    return journal.read_text()
+
+
+def counted_once(journal: str) -> None:
+    """One row of the game the journal holds, its record that very game,
+    and nothing left behind: no kept game, no game or record kept aside."""
+    (row,) = History().games()
+    _state, verdict = replay(parse_record(json.loads(journal)))
+    assert verdict.ok and verdict.finished
+    assert (row.won, row.moves, row.venue) == (verdict.winner == 0, verdict.moves, "bots")
+    assert row.record is not None
+    assert json.loads(Path(row.record).read_text()) == json.loads(journal)  # it replays
+    assert [p.name for p in History().records_dir.iterdir()] == [Path(row.record).name]
+    assert list(games_dir().iterdir()) == []
+    assert list(pending_dir().iterdir()) == []
+
+
+async def start_app_and_wait_for_the_history() -> None:
+    app = create_app(fast_launcher(), StartSpec(name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        start = await on_start_screen(pilot)
+        await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
+        await wait_for(pilot, lambda: not writing(app), what="the history written")
+        assert start.saved is None  # over: nothing to continue
+
+
+async def test_an_app_killed_as_the_journal_ends_the_game_loses_no_game() -> None:
+    """Killed right after the table wrote the finished game's journal: the
+    next start counts the game, with its record; the one after adds nothing."""
+    journal = play_until_killed("journal")
+    assert not History().path.exists() or History().games() == []  # lost, as it was
+    await start_app_and_wait_for_the_history()
+    counted_once(journal)
+    await start_app_and_wait_for_the_history()
+    counted_once(journal)
+
+
+async def test_an_app_killed_at_the_game_over_box_counts_its_game_once() -> None:
+    """Killed once the game is counted (the journal still there, over): the
+    next start counts it no second time, and leaves no copy of its record."""
+    journal = play_until_killed("counted")
+    assert len(History().games()) == 1
+    await start_app_and_wait_for_the_history()
+    counted_once(journal)
+
+
+def test_two_apps_starting_at_once_count_the_game_left_once(tmp_path: Path) -> None:
+    """Two starts of one account at the same moment, each a real process:
+    the game left by a killed app is one row, with one record."""
+    journal = play_until_killed("journal")
+    go = tmp_path / "go"
+    starts = [
+        subprocess.Popen([sys.executable, "-c", START, str(go)], stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    time.sleep(1.0)  # both are waiting, their imports done
+    go.touch()
+    for start in starts:
+        _out, err = start.communicate(timeout=60)
+        assert start.returncode == 0, err
+    counted_once(journal)

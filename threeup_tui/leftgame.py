@@ -1,0 +1,119 @@
+"""A game against bots that ended as its app was killed: counted at the next start.
+
+The table writes a game's last move to its journal, with the result, and
+only then tells the seats; the app keeps the game aside whole once its
+view shows the game over (:func:`.pendinggames.keep_game_ending`).  An
+app killed in between (a few milliseconds: the table's own work, the
+event queue, the view's message) left a journal that says the game is
+over and no game kept anywhere; the next start saw nothing to continue,
+discarded the journal, and the game was lost: no row in "Your games", no
+record.
+
+A start that finds a journal of a finished game keeps that game aside
+from the journal and its table file, as the app would have (its record
+with it), before the journal goes; the games kept aside are counted
+next.  Exactly once: the game carries its table's identity (the table's
+id and the game's number there), the one the app gives a game against
+bots as it ends, and the history keeps one row per identity and seat.
+So a game the app did keep (killed later, at the game-over box) is not
+counted again, and two apps that start at once count it once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .history import FinishedGame, SeatEntry
+from .names import cut_cells
+from .pendinggames import Writer, keep_game_ending, keep_record_aside
+from .recordfile import load_record, read_text, write_atomic
+from .rules import MalformedRecord, replay, seat_view
+from .tablefile import TableFileError, read_table_file, table_file_path
+from .textclean import clean_text
+
+NAME_CELLS = 24  # as the app shows a name in "Your games"
+
+
+def keep_left_game(journal: Path, folder: Path | None = None) -> bool:
+    """Keep the finished game at ``journal`` aside to be counted (once: see
+    the module's words); whether the journal may go now.  True once the
+    game is kept, and for a journal that holds no game to count (it does
+    not replay to an end, its table file cannot be read): nothing there
+    could be kept.  False when the game could not be kept aside (the state
+    directory cannot be written): the journal stays for the next start."""
+    try:
+        game = left_game(journal)
+        text = read_text(journal)
+    except (OSError, ValueError, MalformedRecord, TableFileError):
+        return True
+    if game is None:
+        return True
+
+    def keep_record(named: Callable[[Writer], Writer]) -> Path | None:
+        def write(path: Path) -> str | None:
+            try:
+                write_atomic(path, text, new=True)
+            except OSError as err:
+                return err.strerror or str(err)
+            return None
+
+        return keep_record_aside(named(write), folder)[0]
+
+    _game, kept = keep_game_ending(game, keep_record, folder)
+    return kept is not None
+
+
+def left_game(journal: Path) -> FinishedGame | None:
+    """The game the journal holds over, as the app of the table's own seat
+    counts it (the host's seat: the player at a game against bots); None
+    if it holds no finished game of a table with an identity."""
+    info = read_table_file(table_file_path(journal))
+    record = load_record(journal)
+    ended = datetime.fromtimestamp(journal.stat().st_mtime, UTC)
+    state, verdict = replay(record)
+    table_id, number = info.get("table_id"), info.get("game_number")
+    me, seats = info.get("host_seat"), info.get("seats")
+    if not (verdict.ok and verdict.finished and isinstance(table_id, str)):
+        return None
+    if type(number) is not int or number < 1 or not isinstance(seats, list):
+        return None
+    if type(me) is not int or len(seats) != len(record.players) or not 0 <= me < len(seats):
+        return None
+    view = seat_view(state, None)
+    if view.winner == me:
+        place: int | None = 1
+    else:
+        place = view.places.index(me) + 1 if me in view.places else None
+    return FinishedGame(
+        seats=tuple(_entry(i, name, seats[i], me) for i, name in enumerate(record.players)),
+        my_seat=me,
+        place=place,
+        won=view.winner == me,
+        stalemate=view.stalemate,
+        moves=view.moves_played,
+        turns=view.turn,
+        finish=view.options.finish,
+        venue="bots",
+        finished_at=ended,
+        table_id=table_id,
+        game_number=number,
+    )
+
+
+def _entry(i: int, raw: str, seat: object, me: int) -> SeatEntry:
+    """Seat ``i`` as "Your games" shows it (as the app names and cleans it)."""
+    name = cut_cells(clean_text(raw, NAME_CELLS), NAME_CELLS).rstrip() or f"seat {i + 1}"
+    if i == me:
+        return SeatEntry(name, "you")
+    if name.casefold() == "you":
+        name = f"{name} (seat {i + 1})"  # another player named "you" is not this one
+    kind = seat.get("kind") if isinstance(seat, dict) else None
+    level = seat.get("bot_level") if isinstance(seat, dict) else None
+    if kind == "bot":
+        return SeatEntry(name, "bot", level if isinstance(level, str) else None)
+    return SeatEntry(name, "human")
+
+
+__all__ = ["keep_left_game", "left_game"]
