@@ -312,6 +312,17 @@ class History:
             row = db.execute("SELECT 1 FROM games WHERE record = ? LIMIT 1", (record,)).fetchone()
         return row is not None
 
+    def holds(self, table_id: str, game_number: int, seat: int) -> bool:
+        """Whether the game of this identity is kept, as seen from ``seat``."""
+        if not self.enabled or not self._there():
+            return False
+        with self._connect(create=False) as db:
+            row = db.execute(
+                "SELECT 1 FROM games WHERE table_id = ? AND game_number = ? AND my_seat = ?",
+                (table_id, game_number, seat),
+            ).fetchone()
+        return row is not None
+
     def move_record(self, game_id: int, was: str, now: str) -> bool:
         """Game ``game_id``'s record is ``now`` if it was ``was``: whether it
         was (another app of the account may have moved it first)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .leftgame import keep_left_game
 from .paths import tables_dir
 from .recordfile import read_json
 from .rules import MalformedRecord
@@ -39,8 +40,18 @@ class KeptTable:
 
 
 def kept_tables() -> list[KeptTable]:
-    """Tables stopped in the middle of a game that no window hosts, the newest first."""
-    found = [kept for journal in unheld_journals(tables_dir()) if (kept := _read(journal))]
+    """Tables stopped in the middle of a game that no window hosts, the
+    newest first.  A table stopped with its game over has its host's game
+    kept aside to be counted first, if nothing holds it: its app may have
+    been killed between the table's last journal write and keeping the
+    game (leftgame).  Its journal stays, for ``--resume``."""
+    found = []
+    for journal in unheld_journals(tables_dir()):
+        kept = _read(journal)
+        if kept is not None:
+            found.append(kept)
+        elif _game_over_in(journal):
+            keep_left_game(journal, venue="host")
     return sorted(found, key=lambda t: t.left_at, reverse=True)
 
 
@@ -68,6 +79,15 @@ def _read(journal: Path) -> KeptTable | None:
     # What the start screen says of it: cleaned, as any name from a file.
     table_name = clean_text(config.get("table_name") or "your table", 40) or "your table"
     return KeptTable(journal, table_name, clean_text(host_name, 24), number, left_at)
+
+
+def _game_over_in(journal: Path) -> bool:
+    """Whether the journal holds a game played to its end (a result)."""
+    try:
+        record = read_json(journal)
+    except (MalformedRecord, OSError):
+        return False
+    return isinstance(record, dict) and isinstance(record.get("result"), dict)
 
 
 def _game_in(journal: Path) -> bool:

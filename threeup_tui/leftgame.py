@@ -16,19 +16,28 @@ next.  Exactly once: the game carries its table's identity (the table's
 id and the game's number there), the one the app gives a game against
 bots as it ends, and the history keeps one row per identity and seat.
 So a game the app did keep (killed later, at the game-over box) is not
-counted again, and two apps that start at once count it once.
+counted again, and two apps that start at once count it once.  One the
+history holds already, or a game kept aside holds, is not kept again: a
+hosted table's journal stays in ``tables/`` after this (``--resume`` takes
+it), and is found again by every start.
+
+A table hosted from the app is the same: killed in that window, the
+host's game was lost with it (its journal in ``tables/``, over, is
+offered by no start screen: there is no game to resume).  It is kept for
+the host's seat, the venue "host".
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .history import FinishedGame, SeatEntry
+from .history import FinishedGame, History, HistoryError, SeatEntry
 from .names import cut_cells
-from .pendinggames import Writer, keep_game_ending, keep_record_aside
-from .recordfile import load_record, read_text, write_atomic
+from .pendinggames import Writer, keep_game_ending, keep_record_aside, pending_games
+from .recordfile import load_record, read_json, read_text, write_atomic
 from .rules import MalformedRecord, replay, seat_view
 from .tablefile import TableFileError, read_table_file, table_file_path
 from .textclean import clean_text
@@ -36,7 +45,7 @@ from .textclean import clean_text
 NAME_CELLS = 24  # as the app shows a name in "Your games"
 
 
-def keep_left_game(journal: Path, folder: Path | None = None) -> bool:
+def keep_left_game(journal: Path, venue: str = "bots", folder: Path | None = None) -> bool:
     """Keep the finished game at ``journal`` aside to be counted (once: see
     the module's words); whether the journal may go now.  True once the
     game is kept, and for a journal that holds no game to count (it does
@@ -44,11 +53,11 @@ def keep_left_game(journal: Path, folder: Path | None = None) -> bool:
     could be kept.  False when the game could not be kept aside (the state
     directory cannot be written): the journal stays for the next start."""
     try:
-        game = left_game(journal)
+        game = left_game(journal, venue)
         text = read_text(journal)
     except (OSError, ValueError, MalformedRecord, TableFileError):
         return True
-    if game is None:
+    if game is None or _kept_already(game, folder):
         return True
 
     def keep_record(named: Callable[[Writer], Writer]) -> Path | None:
@@ -65,7 +74,7 @@ def keep_left_game(journal: Path, folder: Path | None = None) -> bool:
     return kept is not None
 
 
-def left_game(journal: Path) -> FinishedGame | None:
+def left_game(journal: Path, venue: str = "bots") -> FinishedGame | None:
     """The game the journal holds over, as the app of the table's own seat
     counts it (the host's seat: the player at a game against bots); None
     if it holds no finished game of a table with an identity."""
@@ -95,11 +104,27 @@ def left_game(journal: Path) -> FinishedGame | None:
         moves=view.moves_played,
         turns=view.turn,
         finish=view.options.finish,
-        venue="bots",
+        venue=venue,
         finished_at=ended,
         table_id=table_id,
         game_number=number,
     )
+
+
+def _kept_already(game: FinishedGame, folder: Path | None) -> bool:
+    """Whether the history, or a game kept aside, holds ``game`` already."""
+    assert game.table_id is not None and game.game_number is not None
+    with contextlib.suppress(HistoryError):
+        if History().holds(game.table_id, game.game_number, game.my_seat):
+            return True
+    identity = [game.table_id, game.game_number, game.my_seat]
+    for path in pending_games(folder):
+        with contextlib.suppress(MalformedRecord, AttributeError):  # not a game's: not this one
+            kept = read_json(path)
+            kept_as = [kept.get(key) for key in ("table_id", "game_number", "my_seat")]
+            if kept_as == identity:
+                return True
+    return False
 
 
 def _entry(i: int, raw: str, seat: object, me: int) -> SeatEntry:

@@ -19,28 +19,31 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from app_helpers import fast_launcher, wait_for, writing
 from test_app_home import games_now
 from test_app_kept_game import on_start_screen
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.history import History
-from threeup_tui.paths import games_dir
-from threeup_tui.pendinggames import pending_dir
+from threeup_tui.kepttables import kept_tables
+from threeup_tui.paths import games_dir, tables_dir
+from threeup_tui.pendinggames import pending_dir, pending_games
 from threeup_tui.rules import parse_record, replay
 
 # A whole game against a greedy bot in the real app, killed at STEP:
 # "journal": the moment the table has written the finished game's journal
-# (before it tells the seats); "counted": once the app's row is in.
+# (before it tells the seats); "counted": once the app's row is in.  WHERE:
+# "play", a game against bots; "host", a table hosted on 127.0.0.1 with a bot.
 PLAY_UNTIL_KILLED = """
 import asyncio, os, signal, sys
 from threeup_tui import recordfile
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.bots import GreedyBot
 from threeup_tui.history import History
-from threeup_tui.launcher import Launcher
+from threeup_tui.launcher import HostSettings, Launcher
 
-step = sys.argv[1]
+step, where = sys.argv[1:3]
 
 def kill():
     os.kill(os.getpid(), signal.SIGKILL)
@@ -59,13 +62,23 @@ def add_then_kill(self, game):
 
 recordfile.JournalWriter.write, History.add = write_then_kill, add_then_kill
 
+class Loopback(Launcher):
+    async def host(self, _):
+        settings = HostSettings(name="me", bind="127.0.0.1", port=0, players=2, bots=1, seed=12)
+        return await super().host(settings)
+
 async def main():
-    launcher = Launcher()
+    launcher = Loopback(announce_address="off")
     launcher.bot_delay = 0
-    app = create_app(launcher, StartSpec(mode="play", players=2, seed=12, name="me"))
+    spec = StartSpec(mode=where, players=2, seed=12, name="me")
+    app = create_app(launcher, spec)
     async with app.run_test(size=(100, 30)):
         bot = GreedyBot(3)
-        while app.session is None or app.session.view is None:
+        while app.session is None or app.session.lobby is None:
+            await asyncio.sleep(0.01)
+        if where == "host":
+            app.session.client.start_game()
+        while app.session.view is None:
             await asyncio.sleep(0.01)
         session = app.session
         session.client.choose_face_up(bot.choose_face_up(session.view))
@@ -73,7 +86,8 @@ async def main():
         for _ in range(20000):
             await asyncio.sleep(0.005)
             view = session.view
-            if view is not None and view.my_turn and view.moves_played > acted:
+            mine = view is not None and view.phase != "setup" and view.my_turn
+            if mine and view.moves_played > acted:
                 acted = view.moves_played
                 session.client.submit(bot.choose_move(view))
 
@@ -98,27 +112,31 @@ add_pending_games(History())
 """
 
 
-def play_until_killed(step: str) -> str:
+def play_until_killed(step: str, where: str = "play") -> str:
     """Play a game in an app killed at ``step``; the journal it left."""
     played = subprocess.run(
-        [sys.executable, "-c", PLAY_UNTIL_KILLED, step], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", PLAY_UNTIL_KILLED, step, where],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert played.returncode == -signal.SIGKILL, played.stderr[-2000:]
-    (journal,) = games_dir().glob("*.json")
+    (journal,) = (games_dir() if where == "play" else tables_dir()).glob("*.json")
     return journal.read_text()
 
 
-def counted_once(journal: str) -> None:
+def counted_once(journal: str, venue: str = "bots") -> None:
     """One row of the game the journal holds, its record that very game,
-    and nothing left behind: no kept game, no game or record kept aside."""
+    and nothing left behind: no kept game, no game or record kept aside
+    (a hosted table's journal stays in tables/, for --resume)."""
     (row,) = History().games()
     _state, verdict = replay(parse_record(json.loads(journal)))
     assert verdict.ok and verdict.finished
-    assert (row.won, row.moves, row.venue) == (verdict.winner == 0, verdict.moves, "bots")
+    assert (row.won, row.moves, row.venue) == (verdict.winner == 0, verdict.moves, venue)
     assert row.record is not None
     assert json.loads(Path(row.record).read_text()) == json.loads(journal)  # it replays
     assert [p.name for p in History().records_dir.iterdir()] == [Path(row.record).name]
-    assert list(games_dir().iterdir()) == []
+    assert not games_dir().exists() or list(games_dir().iterdir()) == []
     assert list(pending_dir().iterdir()) == []
 
 
@@ -166,3 +184,20 @@ def test_two_apps_starting_at_once_count_the_game_left_once(tmp_path: Path) -> N
         _out, err = start.communicate(timeout=60)
         assert start.returncode == 0, err
     counted_once(journal)
+
+
+@pytest.mark.parametrize("step", ["journal", "counted"])
+async def test_a_table_hosted_from_the_app_killed_as_its_game_ends_counts_it_once(
+    step: str,
+) -> None:
+    """The same window at a table hosted from the app: the host's game was
+    lost (its journal in tables/, over, offered by no start screen).  The
+    next start counts it once, and the start after that keeps it no more."""
+    journal = play_until_killed(step, "host")
+    await start_app_and_wait_for_the_history()
+    counted_once(journal, "host")
+    kept_tables()  # a start's look: the game the history holds is not kept aside again
+    assert pending_games() == []
+    await start_app_and_wait_for_the_history()
+    counted_once(journal, "host")
+    assert len(list(tables_dir().glob("*.json"))) == 1  # still there, for --resume
