@@ -89,6 +89,7 @@ _LEFT_BY_A_WRITE = re.compile(r"\.(?:game|record)-[0-9a-f-]+\.json\.[a-z0-9_]{8}
 STRAY_RECORD_AGE = timedelta(hours=1)
 KINDS = ("you", "human", "bot")
 KEPT_ASIDE = "this game is kept, and added when the history can be written"
+NOT_COUNTED_YET = "not counted yet"  # said of games kept aside as they go in
 # A record's writer: given the path, None once written there, else why not.
 Writer = Callable[[Path], str | None]
 # How a game's record is kept as it ends: given what makes each writer name
@@ -412,12 +413,10 @@ def add_pending_games(
     if added:
         games = "1 finished game" if added == 1 else f"{added} finished games"
         verb = "is" if added == 1 else "are"
-        lines.insert(
-            0,
-            GoodNews(
-                f"Your games: {games} kept while the history could not be written {verb} added now"
-            ),
-        )
+        # Not "kept while the history could not be written": a game its app
+        # was killed as it ended is kept from its journal at a start
+        # (leftgame), the history writable all along.
+        lines.insert(0, GoodNews(f"Your games: {games} {NOT_COUNTED_YET} {verb} added now"))
         if stopped is not None:
             # Some in, not all: "1 finished game ... is added now" alone, and
             # "Your games" showing that one, read as if the rest were lost.

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from app_helpers import fast_launcher, wait_for, writing
-from test_app_home import games_now
+from test_app_home import games_now, notes
 from test_app_kept_game import on_start_screen
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -140,13 +140,15 @@ def counted_once(journal: str, venue: str = "bots") -> None:
     assert list(pending_dir().iterdir()) == []
 
 
-async def start_app_and_wait_for_the_history() -> None:
+async def start_app_and_wait_for_the_history() -> list[str]:
+    """Start the app as a player does; what it said once the history is written."""
     app = create_app(fast_launcher(), StartSpec(name="me"))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         start = await on_start_screen(pilot)
         await wait_for(pilot, lambda: bool(games_now()), timeout=20, what="the game counted")
         await wait_for(pilot, lambda: not writing(app), what="the history written")
         assert start.saved is None  # over: nothing to continue
+        return notes(app)
 
 
 async def test_an_app_killed_as_the_journal_ends_the_game_loses_no_game() -> None:
@@ -154,8 +156,10 @@ async def test_an_app_killed_as_the_journal_ends_the_game_loses_no_game() -> Non
     next start counts the game, with its record; the one after adds nothing."""
     journal = play_until_killed("journal")
     assert not History().path.exists() or History().games() == []  # lost, as it was
-    await start_app_and_wait_for_the_history()
+    said = await start_app_and_wait_for_the_history()
     counted_once(journal)
+    # Told as it is: the history could be written all along.
+    assert said == ["Your games: 1 finished game not counted yet is added now"]
     await start_app_and_wait_for_the_history()
     counted_once(journal)
 

@@ -924,7 +924,7 @@ async def test_a_locked_history_is_one_line_the_game_goes_on_and_is_counted_late
             await pilot.press("escape")
             app.post_message(StatsRequested())
             await wait_for(pilot, lambda: on(app, StatsScreen) and bool(app.screen.games))
-            added = "Your games: 1 finished game kept while the history could not be written"
+            added = "Your games: 1 finished game not counted yet"
             assert f"{added} is added now" in notes(app)
     finally:
         if holder.in_transaction:
@@ -961,7 +961,7 @@ async def test_your_games_open_tells_games_kept_aside_since_and_added_since() ->
             holder.execute("ROLLBACK")  # the other program lets the history go
             await wait_for(pilot, lambda: "2 games · 1 won" in screen_text(app), timeout=15)
             assert "kept aside" not in screen_text(app) and pending_games() == []
-            added = "Your games: 2 finished games kept while the history could not be written"
+            added = "Your games: 2 finished games not counted yet"
             assert f"{added} are added now" in notes(app)
             keep_aside(kept_game(1))  # and one kept aside by another app once more
             await wait_for(pilot, lambda: "3 games · 2 won" in screen_text(app), timeout=15)

@@ -83,7 +83,7 @@ def test_a_game_ended_while_the_history_is_locked_is_added_later_once(
     assert kept.stat().st_mode & 0o077 == 0  # whom you played: yours alone
     assert rows(history) == 1
     assert add_pending_games(history) == [
-        "Your games: 1 finished game kept while the history could not be written is added now"
+        "Your games: 1 finished game not counted yet is added now"
     ]
     assert pending_games() == []
     assert add_pending_games(history) == []  # once
@@ -101,9 +101,7 @@ def test_kept_games_go_in_before_the_next_game_in_the_order_they_ended() -> None
         count_game(history, game(1))
     game_id, lines = count_game(history, game(3))
     assert game_id is not None and game_id > 0
-    assert lines == [
-        "Your games: 2 finished games kept while the history could not be written are added now"
-    ]
+    assert lines == ["Your games: 2 finished games not counted yet are added now"]
     stats = history.stats()
     assert [g.place for g in stats.last] == [3, 1, 1, 2]
     assert stats.best_streak == 2
@@ -517,7 +515,9 @@ def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> No
     history.records_dir.unlink()
     game_id, lines = count_game(history, hosted_game_ending_now(history))
     assert game_id is not None and game_id > 0
-    assert [(line.split(" kept")[0].split(" that")[0], line_severity(line)) for line in lines] == [
+    assert [
+        (line.split(" not counted")[0].split(" that")[0], line_severity(line)) for line in lines
+    ] == [
         ("Your games: 1 finished game", "information"),
         ("Your games: 1 game record", "information"),
     ]
@@ -718,13 +718,13 @@ def test_games_kept_aside_that_go_in_only_in_part_say_the_rest_still_wait() -> N
     partly.holder.execute("ROLLBACK")
     partly.holder.close()
     assert lines == [
-        "Your games: 1 finished game kept while the history could not be written is added now",
+        "Your games: 1 finished game not counted yet is added now",
         f"Your games: 2 more finished games kept aside are not added yet ({history.path} is"
         " locked by another program); they are added when the history can be written",
     ]
     assert [line_severity(line) for line in lines] == ["information", "warning"]
     assert len(pending_games()) == 2
     assert add_pending_games(history) == [
-        "Your games: 2 finished games kept while the history could not be written are added now"
+        "Your games: 2 finished games not counted yet are added now"
     ]
     assert rows(history) == 4
