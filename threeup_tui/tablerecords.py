@@ -203,21 +203,19 @@ class RecordKeeper:
         folder = _table_aside_dir(self._table_id())
         if folder is None:
             return
-        name = re.compile(rf"{re.escape(journal.stem)}-(\d+)(?:-\d+)?{re.escape(journal.suffix)}")
         try:
             found = sorted(folder.iterdir())
         except OSError:
             return  # none kept aside, or none to read: they stay where they are
         claimed = []
         for path in found:
-            numbered = name.fullmatch(path.name)
-            if numbered is None or any(w.aside == path for w in self._waiting):
+            number = _game_number(path.name, journal)
+            if number is None or any(w.aside == path for w in self._waiting):
                 continue
             try:
                 record = load_record(path)
             except MalformedRecord:
                 continue  # not a record of ours (changed by hand): left as it is
-            number = int(numbered.group(1))
             if _holding(journal.parent, journal, number, record) is not None:
                 # Moved beside the journal by the run before, which stopped
                 # before it removed this copy: a second would be made there.
@@ -253,6 +251,24 @@ class RecordKeeper:
             "game %d's record is kept in %s now (%s still cannot take it: %s)",
             waiting.number, waiting.aside, journal.parent, _why_not(journal.parent, err),
         )  # fmt: skip
+
+
+def _game_number(name: str, journal: Path) -> int | None:
+    """The game whose record the file ``name``, kept aside in this table's
+    folder, holds: by the journal's names (``party-3.json``, ``party-3-2.json``
+    for a name taken), else by an earlier journal's of this table
+    (``old-3.json``): a host resumed with ``--record`` moving its journal
+    elsewhere (a directory that takes no file) claimed none of those, and
+    they stayed aside for ever, against the log's word that they would be
+    moved beside the journal.  Without the earlier journal's name a
+    ``-2`` for a name taken reads as the game's number: that record goes
+    beside the journal all the same, under a number of its own.  None for
+    a file of no game (a write never finished, ``.party-1.json.XXXXXXXX``)."""
+    ours = re.fullmatch(
+        rf"{re.escape(journal.stem)}-(\d+)(?:-\d+)?{re.escape(journal.suffix)}", name
+    )
+    earlier = ours or re.fullmatch(r"[^.].*-(\d+)\.json", name)
+    return None if earlier is None else int(earlier.group(1))
 
 
 def _save_aside(journal: Path, waiting: _RecordWaiting, table_id: str) -> str | None:

@@ -299,3 +299,38 @@ def test_a_resumed_table_claims_every_record_its_earlier_run_kept_aside(
     assert not aside.exists()
     assert theirs.exists()  # another table's: not claimed
     assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
+
+
+def test_a_table_resumed_with_its_journal_moved_claims_the_records_kept_aside(
+    tmp_path: Path, state_dir: Path, read_only: ReadOnly, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Game 1's record went aside, its journal's directory read-only, and
+    the log promised it would be "moved beside the journal when its
+    directory takes files again".  The host stopped in game 2 and resumed
+    with ``--record`` moving the journal elsewhere (what one does with a
+    directory that takes no file): the resumed table claimed only records
+    named by its new journal (party2-1.json), so game 1's party-1.json
+    stayed aside for ever, and no line said so.  It is the table's, by the
+    folder of its id: it goes beside the new journal, by the new name."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    journal = folder / "party.json"
+    table = bot_table(journal)
+    table.start(None)
+    with read_only(folder):
+        first = play_out(table)
+    aside = state_dir / "records-aside" / table.table_id / "party-1.json"
+    assert table.kept_records == [aside]
+    table.start(None)
+    for _ in range(10):
+        table.step_bot()  # game 2 under way: the host stops
+    moved = tmp_path / "elsewhere" / "party2.json"
+    moved.parent.mkdir()
+    resumed = Table.resume(journal, overrides={"journal": moved})
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        second = play_out(resumed)
+    beside = [moved.parent / "party2-1.json", moved.parent / "party2-2.json"]
+    assert resumed.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == [first, second]
+    assert not aside.exists()
+    assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
