@@ -900,7 +900,8 @@ class Table:
         kinds = tuple(_result_kind(seat) for seat in self.seats)
         result = GameResult.of_view(seat_view(state, None), self.game_number, kinds)
         for seat in self.seats:
-            if seat.kind == "human":
+            # Once per game: a resume keeps it again (see resume).
+            if seat.kind == "human" and all(r.number != result.number for r in seat.results):
                 seat.results.append(result)
                 del seat.results[:-RESULTS_KEPT]
 
@@ -1362,6 +1363,11 @@ class Table:
             # closes the table on its resume; it once waited for ever), and
             # its log names where the record is kept.
             kept = table._keep_record(table.state)
+            # So may it have between that move and the table file keeping
+            # the game for each seat's next session: a player who came back
+            # only after the next game began was never told of it.
+            table._keep_result(table.state)
+            table.save_table_file()
             words = table.result_words(table.state)
             table.finished_games.put_nowait(FinishedGame(table.game_number, words, kept))
         return table

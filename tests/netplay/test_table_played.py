@@ -158,6 +158,28 @@ def test_a_resumed_table_still_tells_a_seat_its_last_games(tmp_path: Path) -> No
     assert games_told(resumed, seat) == [before]
 
 
+def test_a_game_over_in_the_journal_alone_is_kept_for_the_seat_on_resume(
+    tmp_path: Path,
+) -> None:
+    """The table writes the last move to its journal, then keeps the game
+    for each seat's next session in its table file: a host killed in
+    between (the table file without game 2) forgot it on resume, and Dan,
+    back only after the next game began, was never told of it."""
+    journal = tmp_path / "party.json"
+    table, seat = play_games_while_away(2, journal)
+    (before,) = games_told(table, seat)
+    path = table_file_path(journal)
+    data = json.loads(path.read_text())
+    data["seats"][seat]["results"] = data["seats"][seat]["results"][:-1]  # as the kill left it
+    path.write_text(json.dumps(data))
+    resumed = Table.resume(journal)
+    (told,) = games_told(resumed, seat)
+    assert [g.number for g in told.games] == [1, 2]
+    assert told.games[-1].winner == before.games[-1].winner
+    again = json.loads(path.read_text())["seats"][seat]["results"]
+    assert [r["game"] for r in again] == [1, 2]  # kept in the file too, for the next resume
+
+
 def test_a_kept_game_the_table_file_garbles_is_left_out_not_the_table(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
