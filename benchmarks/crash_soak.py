@@ -95,8 +95,6 @@ from threeup_tui.table import CHAT_HISTORY
 LOOPBACK = "127.0.0.1"
 THREEUP = Path(sys.executable).with_name("threeup")
 PHASES = ("setup", "play", "after_move", "over", "rematch")
-# SIGTERM between games closes the table for good (README): nothing to resume.
-TERM_PHASES = ("setup", "play", "after_move")
 LISTENING = re.compile(r"threeup host listening on 127\.0\.0\.1:(\d+)")
 MOVE_CHANCE = 0.35  # a crash run where a player joins again from another terminal
 RUN_TIMEOUT = 120.0  # seconds a run may take before it counts as unfinished
@@ -317,13 +315,15 @@ class Soak:
 
     def __init__(self, index: int, rng: random.Random, workdir: Path, port: int, stop: str):
         self.index, self.rng, self.workdir, self.port = index, rng, workdir, port
-        self.phase = rng.choice(PHASES if stop == "kill" else TERM_PHASES)
+        self.phase = rng.choice(PHASES)
         self.result = RunResult(self.phase, stop)
         self.players: list[Player] = []
         self.host: HostProc | None = None
         self.trigger = asyncio.Event()
         self.target_moves = rng.randrange(1, 60)
-        self.over_game = rng.choice([1, 2])  # "over": the end of the first game, or the last
+        # "over": the end of the first game, or the last (a crash only: a
+        # clean stop after the last game is the table's end, nothing to resume).
+        self.over_game = rng.choice([1, 2]) if stop == "kill" else 1
         self.settings = self._draw_settings()
         self.result.turn_time = self.settings["turn_time"]
         self.seen: dict[str, Any] = {}  # what the players saw before the stop
@@ -479,10 +479,6 @@ class Soak:
             result.problems.append(f"SIGTERM: the host exited with {code}")
         table = self.stopped_file = self._read_table_file()
         self._check_after_stop(seen, table, stopped_at)
-        if code == 0 and result.stop == "term":
-            result.problems.append("SIGTERM between games closed the table: nothing to resume")
-            result.resume_refused = True
-            return
         self.host = resumed = spawn_host(["--resume", str(self.journal)], self.workdir, "resumed")
         if not await until_listening(resumed):
             result.resume_refused = True
@@ -861,12 +857,6 @@ async def main() -> None:
     rng = random.Random(args.seed)
     stops = args.stops.split(",")
     phases = args.phases.split(",")
-    # SIGTERM between games closes the table for good (nothing to resume),
-    # so a clean stop is only made during a game, whatever --phases says.
-    term_phases = [phase for phase in phases if phase in TERM_PHASES]
-    if "term" in stops and not term_phases:
-        parser.error(f"--stops term stops a game under way: --phases needs one of "
-                     f"{', '.join(TERM_PHASES)}")  # fmt: skip
     results = []
     base = args.keep or Path(tempfile.mkdtemp(prefix="threeup-soak-"))
     for index in range(args.runs):
@@ -875,8 +865,7 @@ async def main() -> None:
         soak = Soak(index, random.Random(rng.random()), workdir, args.port_base + index % 800,
                     stops[index % len(stops)])  # fmt: skip
         if len(phases) < len(PHASES):
-            allowed = term_phases if soak.result.stop == "term" else phases
-            soak.phase = soak.result.phase = allowed[index % len(allowed)]
+            soak.phase = soak.result.phase = phases[index % len(phases)]
             soak.settings["games"] = 2 if soak.phase in ("over", "rematch") else 1
         started = time.monotonic()
         result = await soak.run()
