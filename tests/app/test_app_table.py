@@ -240,6 +240,29 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         assert not app.screen.query_one("#actions").display  # nor the action buttons
 
 
+async def test_a_host_stopped_to_be_resumed_is_not_said_to_be_a_lost_link(
+    client: ScriptedClient,
+) -> None:
+    """A host stopped between games (or in a game) tells its players it may
+    resume the table, and their apps wait for it: the note over the result
+    box said "Connection lost: reconnecting…", as if the network had failed."""
+    state = dealt(["you", "bot"], first=1)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        stopped = "the host stopped between games: it may resume the table"
+        client.emit(ConnectionChanged("reconnecting", stopped))
+        await wait_for(pilot, lambda: "reconnecting" in screen_text(app))
+        notes = [n.message for n in app._notifications]
+        assert "The host stopped: waiting for it to come back" in notes, notes
+        assert not any("Connection lost" in note for note in notes), notes
+        client.emit(ConnectionChanged("connected", "127.0.0.1:1"))
+        client.emit(ConnectionChanged("reconnecting", "nothing received for 5 s"))
+        await wait_for(
+            pilot, lambda: any("Connection lost" in n.message for n in app._notifications)
+        )
+
+
 async def test_a_lost_link_counts_how_long_it_has_been_lost(client: ScriptedClient) -> None:
     """The reason ("nothing received for 5 s") is said once; the banner
     counts on, so a long outage does not read like its first seconds."""

@@ -104,7 +104,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session, shown_names
-from .text import WORDS_MUTED, clean, reason_words, refusal_words
+from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
@@ -835,7 +835,11 @@ class ThreeUpApp(App[int]):
             )
             words = {
                 "connected": "Connected again",
-                "reconnecting": "Connection lost: reconnecting…",
+                # A host stopped on purpose, to be resumed, lost no link: the
+                # app waits for it (the chat says so in the host's words).
+                "reconnecting": "The host stopped: waiting for it to come back"
+                if host_stopped(message.detail)
+                else "Connection lost: reconnecting…",
                 # The host's reason ("your seat was taken over from another terminal").
                 "closed": f"The connection is closed: {reason_words(message.detail)}"
                 if message.detail

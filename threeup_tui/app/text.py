@@ -45,6 +45,13 @@ def reason_words(reason: object) -> str:
     return _RULE_REF.sub("", clean(reason, 300))
 
 
+def host_stopped(detail: object) -> bool:
+    """Whether a link's trouble is its host stopping on purpose, to be
+    resumed: every such reason ends ": it may resume the table" (the
+    protocol's CLOSE reasons), and the client waits for the table."""
+    return isinstance(detail, str) and detail.endswith(": it may resume the table")
+
+
 DRAWN_ALREADY = "you have drawn already: the early draw comes once, right after a Clear +1 or +2"
 
 
