@@ -24,7 +24,7 @@ from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
-from .base import CHATTING, TableScreenBase
+from .base import TableScreenBase
 from .name import NameScreen
 from .table import NARROW as CHAT_BESIDE
 
@@ -265,9 +265,12 @@ class LobbyScreen(TableScreenBase):
         self.set_class(self.size.width < NARROW, "-narrow")
         self.set_class(self.size.height < SHORT, "-short")
         aside = self.size.width < CHAT_BESIDE and not self._hosting()
+        # Wide again while a line is written, the chat is beside the column
+        # (-chatting counts only with -chat-aside, styles.tcss), and stays
+        # open if the terminal narrows again: -chatting goes only when the
+        # chat line loses the keys (base.py), as at the table and the set-up.
+        # Taken off here, narrowing again hid the box that had the keys.
         self.set_class(aside, "-chat-aside")
-        if not aside and self.has_class(CHATTING):
-            self.remove_class(CHATTING)  # wide again: the chat is beside the column
         if not self._hosting():
             # Narrow, what the guest waits for goes above the seats: under
             # six of them, a turn time and the room code's words, it was
