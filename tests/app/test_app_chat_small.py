@@ -4,6 +4,7 @@ counts the lines that came while it was hidden."""
 
 from __future__ import annotations
 
+import pytest
 from app_helpers import screen_text, wait_for
 from textual.widgets import Input
 
@@ -37,3 +38,26 @@ async def test_a_guest_writing_in_a_narrow_lobby_keeps_the_chat_through_a_resize
             what=f"the line written, in sight: {screen_text(app)}",
         )
         assert "Waiting for the host" not in screen_text(app)  # the chat in the column's place
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [("lobby-guest", (40, 15)), ("lobby", (80, 24)), ("setup", (40, 15))],
+    ids=["guest-lobby-40x15", "host-lobby-80x24", "setup-40x15"],
+)
+async def test_the_chat_line_says_where_esc_goes_back_to(name: str, size: tuple[int, int]) -> None:
+    """The chat line's Esc read "Back to the table" in a lobby too, where
+    there is no table yet: it says the lobby there, the table elsewhere."""
+    chat_scene = scene(name, rules_text=None)
+    app = chat_scene.app()
+    async with app.run_test(size=size) as pilot:
+        await chat_scene.drive(pilot)
+        await pilot.press("c")
+        place = "lobby" if isinstance(app.screen, LobbyScreen) else "table"
+        await wait_for(
+            pilot,
+            lambda: f"esc Back to the {place}" in screen_text(app).splitlines()[-1],
+            what=f"the footer's Esc: {screen_text(app).splitlines()[-1]}",
+        )
+        await pilot.press("escape")
+        assert "Back to the" not in screen_text(app).splitlines()[-1]

@@ -458,7 +458,7 @@ async def test_a_guests_keys_never_size_its_app_only_its_window_does(
         shown.text = b""
         process.stdin.write(b"\x1b[?2048;2$y" + b"\x1b[48;3000;4000;0;0t")
         process.stdin.write(b"c")  # read after them: the chat line is drawn at the app's size then
-        await shown.until(b"Back to the table")
+        await shown.until(b"Back to the lobby")
         rows = [int(row) for row in ROW.findall(shown.text)]
         assert max(rows) <= 24 < MAX_ROWS, f"the app drew {max(rows)} rows in a 24-row window"
         process.change_terminal_size(100, 30)
@@ -598,7 +598,7 @@ def ann_in_the_chat(
     tmux.new("ann", command, env={"TERM": "xterm-256color"})
     tmux.wait_for("ann", "Seats:", timeout=60)
     tmux.keys("ann", "c")
-    tmux.wait_for("ann", "Back to the table")
+    tmux.wait_for("ann", "Back to the lobby")
     return proc
 
 

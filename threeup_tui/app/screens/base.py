@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol, cast
 
 from textual import on
+from textual.binding import ActiveBinding
 from textual.events import DescendantBlur
 from textual.screen import Screen
 from textual.timer import Timer
@@ -82,6 +84,8 @@ class TableScreenBase(Screen[None]):
 
     _ready = False
     _clock_timer: Timer | None = None
+    # Where Esc in the chat line gives the keys back to, in the footer's words.
+    CHAT_BACK_TO = "table"
 
     @property
     def ready(self) -> bool:
@@ -161,6 +165,23 @@ class TableScreenBase(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         session = self.session
         return action != "chat" or session is None or session.may_chat
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The keys as the footer shows them, in this screen's words."""
+        bindings = super().active_bindings
+        for key, active in bindings.items():
+            words = self.key_words(active)
+            if words != active.binding.description:
+                bindings[key] = active._replace(binding=replace(active.binding, description=words))
+        return bindings
+
+    def key_words(self, active: ActiveBinding) -> str:
+        """What the footer says of a key here: the chat line's Esc read "Back
+        to the table" in a lobby too, where there is no table yet."""
+        if isinstance(active.node, ChatInput) and active.binding.action == "leave":
+            return f"Back to the {self.CHAT_BACK_TO}"
+        return active.binding.description
 
     def prepare(self) -> None:
         """Set up what the first ``sync`` needs (the widgets exist)."""

@@ -241,6 +241,7 @@ class SitNameScreen(NameScreen):
 
 class LobbyScreen(TableScreenBase):
     AUTO_FOCUS = ""  # the seats, in prepare: without scrolling to them
+    CHAT_BACK_TO = "lobby"
     BINDINGS = [
         Binding("a", "add_bot", "Add bot"),
         # The footer's words are the buttons' ("Remove seat" and "Start"
