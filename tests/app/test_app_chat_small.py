@@ -4,12 +4,22 @@ counts the lines that came while it was hidden."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
+from app_states import dealt, lobby_for
+from table_states import open_table, table_app
 from textual.widgets import Input
 
+from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.client import ChatReceived, LobbyChanged, ViewChanged, Welcome
+from threeup_tui.launcher import JoinSettings
+from threeup_tui.rules import GameState, Options, seat_view
 
 
 async def test_a_guest_writing_in_a_narrow_lobby_keeps_the_chat_through_a_resize() -> None:
@@ -61,3 +71,69 @@ async def test_the_chat_line_says_where_esc_goes_back_to(name: str, size: tuple[
         )
         await pilot.press("escape")
         assert "Back to the" not in screen_text(app).splitlines()[-1]
+
+
+def footer(app: object) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_lines_said_while_a_narrow_tables_chat_is_hidden_are_counted_until_c(
+    client: ScriptedClient,
+) -> None:
+    """At 40x15 the table's chat is out of sight until c, and nothing said
+    that a line had come: the footer's chat key counts the lines others
+    said meanwhile (not the player's own, nor the table's notes), shows
+    though the footer has no room for it otherwise, and c clears it."""
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(["you", "Ana", "Bo"]))
+        assert "Chat" not in footer(app)  # no room for it at 40 columns
+        client.emit(ChatReceived(None, "table", "Cy is watching"))  # the table's note
+        client.emit(ChatReceived(0, "you", "my own line"))
+        client.emit(ChatReceived(1, "Ana", "hello"))
+        client.emit(ChatReceived(None, "Cy", "nice hand", spectator=True))
+        await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")
+        assert "⏎/p Play" in footer(app) and "q Leave" in footer(app), footer(app)
+        assert "Ana: hello" not in screen_text(app)
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Ana: hello" in screen_text(app), what="the chat")
+        assert "Chat (" not in footer(app), footer(app)
+        client.emit(ChatReceived(2, "Bo", "said in sight"))  # read as it comes: not counted
+        await wait_for(pilot, lambda: "Bo: said in sight" in screen_text(app))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Chat (" not in footer(app), footer(app)
+
+        client.emit(ChatReceived(2, "Bo", "gg"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        await pilot.resize_terminal(100, 30)  # the chat beside the cards: read
+        await wait_for(pilot, lambda: "Chat (" not in footer(app), what=f"no count: {footer(app)}")
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        assert "Chat (" not in footer(app), footer(app)
+
+
+async def test_a_narrow_guests_unread_lines_stay_counted_when_the_game_begins(
+    client: ScriptedClient,
+) -> None:
+    """Lines said in the lobby before the deal (\"ready?\") are as unread on
+    the set-up screen that follows it: the count goes on from one to the
+    other, until c."""
+    names = ["Ann", "Bo", "Cy"]
+    lobby = replace(lobby_for(names, started=False), host_seat=0)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(40, 15)) as pilot:
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        client.emit(ChatReceived(0, "Ann", "ready?"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        state = GameState.new(names, Options(), seed=1)
+        client.emit(LobbyChanged(replace(lobby, started=True)))
+        client.emit(ViewChanged(seat_view(state, 1)))
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up")
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Ann: ready?" in screen_text(app), what="the chat")
+        assert "Chat (" not in footer(app), footer(app)

@@ -63,6 +63,9 @@ class Session:
     counted: set[tuple[str, int]] = field(default_factory=set)  # network games handed to it
     kept_records: set[str] = field(default_factory=set)  # records saved for the history
     clock: Clock | None = None  # the turn clock that runs now, if the table has one
+    # Others' chat lines come while the chat was out of sight (a narrow
+    # screen): the footer's "c Chat (2)", kept from one screen to the next.
+    unread_chat: int = 0
 
     def set_clock(self, seat: int | None, remaining: float | None) -> None:
         """A TurnClock arrived: count down from now (the host's clock decides)."""

@@ -7,11 +7,11 @@ from typing import Protocol, cast
 
 from textual import on
 from textual.binding import ActiveBinding
-from textual.events import DescendantBlur
+from textual.events import DescendantBlur, Resize
 from textual.screen import Screen
 from textual.timer import Timer
 
-from ...names import seated_as
+from ...names import clean_name, seated_as
 from ...settings import Settings
 from ..session import ChatLine, Session
 from ..text import clean
@@ -181,7 +181,17 @@ class TableScreenBase(Screen[None]):
         to the table" in a lobby too, where there is no table yet."""
         if isinstance(active.node, ChatInput) and active.binding.action == "leave":
             return f"Back to the {self.CHAT_BACK_TO}"
+        unread = self.session.unread_chat if self.session is not None else 0
+        if active.binding.action == "chat" and unread:
+            return f"{active.binding.description} ({unread})"
         return active.binding.description
+
+    def footer_keeps(self) -> frozenset[str]:
+        """The actions whose keys the footer shows however narrow it is: the
+        chat's, while it counts lines unread (a 40-column table's footer
+        has room for none of its own beside Select, Play, Help and Leave)."""
+        session = self.session
+        return frozenset({"chat"}) if session is not None and session.unread_chat else frozenset()
 
     def prepare(self) -> None:
         """Set up what the first ``sync`` needs (the widgets exist)."""
@@ -201,6 +211,7 @@ class TableScreenBase(Screen[None]):
                 self.add_class(CHATTING)
                 self.chat_room_changed()
             self.query_one(ChatPane).focus_input()
+            self.chat_seen()
 
     def chat_out_of_sight(self) -> bool:
         """Whether the chat is left out of this screen's layout (too narrow)."""
@@ -208,6 +219,42 @@ class TableScreenBase(Screen[None]):
 
     def chat_room_changed(self) -> None:
         """The chat took the cards' room, or gave it back (CHATTING)."""
+
+    def chat_in_sight(self) -> bool:
+        return not self.chat_out_of_sight() or self.has_class(CHATTING)
+
+    @on(Resize)
+    def chat_seen(self) -> None:
+        """The chat shows (c, or a terminal wide enough): its lines are read,
+        and the footer's count of them goes.  (On Resize after the screen's
+        own handler has set the classes that say whether it shows.)"""
+        session = self.session
+        if session is not None and session.unread_chat and self.chat_in_sight():
+            session.unread_chat = 0
+            self.refresh_bindings()
+
+    def unread(self, line: ChatLine) -> bool:
+        """Whether ``line`` goes unread here: said by someone else (a player
+        or a spectator; not the table's own notes, joins and bots' turns,
+        which would count up all game) while this screen, the table's
+        topmost, keeps its chat out of sight."""
+        session = self.session
+        if session is None or self.chat_in_sight() or not self.topmost_table():
+            return False
+        if line.seat is None and not line.spectator:
+            return False  # the table's own line
+        if line.spectator:
+            mine = session.seat is None and line.name == clean_name(session.client.name, "")
+        else:
+            mine = line.seat == session.seat
+        return not mine
+
+    def topmost_table(self) -> bool:
+        """Whether no table screen is over this one (each of them is told of
+        every line, and one counts it)."""
+        stack = self.app.screen_stack
+        later = stack[stack.index(self) + 1 :] if self in stack else []
+        return not any(isinstance(screen, TableScreenBase) for screen in later)
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
         if self.has_class(CHATTING) and isinstance(event.widget, ChatInput):
@@ -229,6 +276,10 @@ class TableScreenBase(Screen[None]):
         """A chat line arrived (to go ``above`` lines before the end)."""
         if self.ready:
             self.query_one(ChatPane).add(line, above)
+            session = self.session
+            if session is not None and self.unread(line):
+                session.unread_chat += 1
+                self.refresh_bindings()  # "c Chat (2)"
 
     def on_screen_resume(self) -> None:
         # The view may have moved on while a help or confirm screen covered us.

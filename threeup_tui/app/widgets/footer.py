@@ -43,11 +43,29 @@ class KeysFooter(Footer):
         if not self.compact or grouped:  # a group's keys are composed inside it
             yield from super().compose()
             return
-        keys = [w for w in super().compose() if isinstance(w, FooterKey)]
+        every = [w for w in super().compose() if isinstance(w, FooterKey)]
         room = (self.size.width or self.app.size.width) + 1  # the last key needs no margin
+        keeps = self._keys_kept()
+        keys = list(every)
         while len(keys) > KEPT_AT_THE_END and sum(map(compact_width, keys)) > room:
-            del keys[-KEPT_AT_THE_END - 1]
+            droppable = [key for key in keys[:-KEPT_AT_THE_END] if key.action not in keeps]
+            if not droppable:
+                break
+            keys.remove(droppable[-1])
+        if keeps:
+            # The room made for a key the screen keeps may be more than it
+            # needs: a key dropped for it comes back where it fits (Play,
+            # at a 40-column table that shows "c Chat (2)").
+            for key in every:
+                if key not in keys and sum(map(compact_width, keys)) + compact_width(key) <= room:
+                    keys = [k for k in every if k in keys or k is key]
         yield from keys
+
+    def _keys_kept(self) -> frozenset[str]:
+        """The actions the screen wants in sight however narrow the footer
+        is (``footer_keeps()``: the chat's key while it counts lines unread)."""
+        keeps = getattr(self.screen, "footer_keeps", None)
+        return frozenset(keeps()) if callable(keeps) else frozenset()
 
     def on_resize(self, event: Resize) -> None:
         self._fit()
