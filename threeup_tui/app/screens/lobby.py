@@ -282,6 +282,21 @@ class LobbyScreen(TableScreenBase):
             else:
                 self.query_one("#lobby-main").move_child(wait, after=seats)
 
+        self.call_after_refresh(self._own_seat_in_sight)  # once laid out at the new size
+
+    def _own_seat_in_sight(self) -> None:
+        """A guest's seat list in sight, their own seat with it: seated sixth
+        of six at 40x15, under the table's name, its turn time and the wait,
+        the guest's own row was below the column's end, and nothing said
+        they were seated.  The column scrolls as little as it takes (the list
+        is at most 8 rows: styles.tcss).  Not the host's column, which
+        scrolls to its controls, nor a spectator's (no seat)."""
+        session = self.session
+        if not self.ready or session is None or session.is_host or session.seat is None:
+            return
+        main = self.query_one("#lobby-main", VerticalScroll)
+        main.scroll_to_widget(self.query_one("#seats"), animate=False, immediate=True)
+
     def _hosting(self) -> bool:
         session = self.session
         return session is not None and session.is_host
@@ -421,6 +436,7 @@ class LobbyScreen(TableScreenBase):
             # it starts): x, pressed for the bot just added, sent them away.
             highlighted = first_seat_to_act_on(lobby, session.is_host)
         seats.highlighted = highlighted
+        self.call_after_refresh(self._own_seat_in_sight)  # once the new rows are laid out
         if session.is_host:
             self._sync_options(lobby)
         else:
