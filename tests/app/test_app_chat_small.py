@@ -14,7 +14,9 @@ from table_states import open_table, table_app
 from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.messages import ChatArrived
 from threeup_tui.app.scenes import scene
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.client import ChatReceived, LobbyChanged, ViewChanged, Welcome
@@ -136,4 +138,22 @@ async def test_a_narrow_guests_unread_lines_stay_counted_when_the_game_begins(
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
         await pilot.press("c")
         await wait_for(pilot, lambda: "Ann: ready?" in screen_text(app), what="the chat")
+        assert "Chat (" not in footer(app), footer(app)
+
+
+async def test_the_game_over_box_over_a_narrow_table_counts_the_lines_said() -> None:
+    """After a game is when people talk ("gg"): at 40x15 the result box
+    covers the table, whose chat is out of sight anyway, and its "c Chat"
+    said nothing of the lines come.  It counts them, and c (the table,
+    its chat open) clears the count."""
+    over = scene("game-over", rules_text=None)
+    app = over.app()
+    async with app.run_test(size=(40, 15)) as pilot:
+        await over.drive(pilot)
+        assert isinstance(app.screen, GameOverScreen)
+        app.post_message(ChatArrived(1, "greedy bot 2", "gg"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "greedy bot 2: gg" in screen_text(app), what="the chat")
+        assert not isinstance(app.screen, GameOverScreen)
         assert "Chat (" not in footer(app), footer(app)

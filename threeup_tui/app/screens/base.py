@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol, cast
 
@@ -74,6 +75,25 @@ def seat_as_shown(session: Session, name: str) -> str | None:
     names = session.names()
     seat = away[0]
     return names[seat] if seat < len(names) else clean(lobby.seats[seat].name, 24)
+
+
+def reworded(
+    bindings: dict[str, ActiveBinding], words: Callable[[ActiveBinding], str]
+) -> dict[str, ActiveBinding]:
+    """``bindings`` with each key described in ``words`` (for the footer)."""
+    for key, active in bindings.items():
+        said = words(active)
+        if said != active.binding.description:
+            bindings[key] = active._replace(binding=replace(active.binding, description=said))
+    return bindings
+
+
+def chat_key_words(active: ActiveBinding, session: Session | None) -> str:
+    """The chat key's words with the count of lines unread: "Chat (2)"."""
+    unread = session.unread_chat if session is not None else 0
+    if active.binding.action == "chat" and unread:
+        return f"{active.binding.description} ({unread})"
+    return active.binding.description
 
 
 CLOCK_TICK = 0.25  # seconds between looks at a running turn clock
@@ -169,22 +189,14 @@ class TableScreenBase(Screen[None]):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The keys as the footer shows them, in this screen's words."""
-        bindings = super().active_bindings
-        for key, active in bindings.items():
-            words = self.key_words(active)
-            if words != active.binding.description:
-                bindings[key] = active._replace(binding=replace(active.binding, description=words))
-        return bindings
+        return reworded(super().active_bindings, self.key_words)
 
     def key_words(self, active: ActiveBinding) -> str:
         """What the footer says of a key here: the chat line's Esc read "Back
         to the table" in a lobby too, where there is no table yet."""
         if isinstance(active.node, ChatInput) and active.binding.action == "leave":
             return f"Back to the {self.CHAT_BACK_TO}"
-        unread = self.session.unread_chat if self.session is not None else 0
-        if active.binding.action == "chat" and unread:
-            return f"{active.binding.description} ({unread})"
-        return active.binding.description
+        return chat_key_words(active, self.session)
 
     def footer_keeps(self) -> frozenset[str]:
         """The actions whose keys the footer shows however narrow it is: the
@@ -280,6 +292,8 @@ class TableScreenBase(Screen[None]):
             if session is not None and self.unread(line):
                 session.unread_chat += 1
                 self.refresh_bindings()  # "c Chat (2)"
+                if self.app.screen is not self:
+                    self.app.screen.refresh_bindings()  # the game-over box's, over it
 
     def on_screen_resume(self) -> None:
         # The view may have moved on while a help or confirm screen covered us.

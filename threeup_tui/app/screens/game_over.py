@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -27,7 +27,7 @@ from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
 from ..widgets.status_line import StatusLine
-from .base import TableScreenBase, seat_to_take_back
+from .base import TableScreenBase, chat_key_words, reworded, seat_to_take_back
 
 # The Rematch button has the focus, and ⏎ is also the table's Play key: a
 # ⏎ typed as the last card went down (or queued behind it) pressed Rematch
@@ -327,6 +327,13 @@ class GameOverScreen(ModalScreen[None]):
         self._take_shown = False
         self.refresh_bindings()
         self.on_mount()
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The keys as the footer shows them: c counts the chat lines said
+        while the box covers a narrow table's hidden chat ("gg")."""
+        session = self.table.session
+        return reworded(super().active_bindings, lambda active: chat_key_words(active, session))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys (and the footer) offer only what this seat may do.
