@@ -157,3 +157,42 @@ async def test_the_game_over_box_over_a_narrow_table_counts_the_lines_said() -> 
         await wait_for(pilot, lambda: "greedy bot 2: gg" in screen_text(app), what="the chat")
         assert not isinstance(app.screen, GameOverScreen)
         assert "Chat (" not in footer(app), footer(app)
+
+
+async def test_a_line_begun_at_a_wide_table_stays_open_when_the_terminal_narrows(
+    client: ScriptedClient,
+) -> None:
+    """c at a wide table, then the terminal narrowed under 60 columns (a
+    pane split): the chat went out of sight under the keys, Textual gave
+    them to the table, and the next word's space and "p" played a card.
+    The chat takes the cards' room instead, as a c at 40 columns does."""
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, dealt(["you", "Ana", "Bo"]))
+        await pilot.press("c", "h", "i")
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        await pilot.press("space", "p")
+        box = app.screen.query_one("#chat-input", Input)
+        assert box.has_focus and box.value == "hi p", (app.focused, box.value)
+        assert client.requests == [], client.requests  # no card played
+        await wait_for(pilot, lambda: "hi p" in screen_text(app), what="the line, in sight")
+        await pilot.press("escape")  # the cards are back
+        await wait_for(pilot, lambda: "Hand" in screen_text(app), what="the cards")
+
+
+@pytest.mark.parametrize("name", ["lobby-guest", "setup"])
+async def test_a_line_begun_wide_stays_open_when_the_terminal_narrows(name: str) -> None:
+    """As at the table: in a guest's lobby and at the set-up, a line begun
+    at 100x30 stays in sight, its box keeping the keys, at 40x15."""
+    chat_scene = scene(name, rules_text=None)
+    app = chat_scene.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await chat_scene.drive(pilot)
+        await pilot.press("c", "h", "i")
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        await pilot.press("space", "1")
+        box = app.screen.query_one("#chat-input", Input)
+        assert box.has_focus and box.value == "hi 1", (app.focused, box.value)
+        await wait_for(pilot, lambda: "hi 1" in screen_text(app), what="the line, in sight")

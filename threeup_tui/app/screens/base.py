@@ -236,10 +236,21 @@ class TableScreenBase(Screen[None]):
         return not self.chat_out_of_sight() or self.has_class(CHATTING)
 
     @on(Resize)
+    def chat_resized(self) -> None:
+        """After the screen's own Resize handler has set the classes that say
+        whether the chat shows: a line being written keeps its chat in
+        sight, and a chat in sight has its lines read."""
+        if isinstance(self.focused, ChatInput) and not self.chat_in_sight():
+            # c at a wide table, then the terminal narrowed (a pane split):
+            # the chat went out of sight under the keys, Textual gave them
+            # to the table, and the "p" of the next word played a card.
+            self.add_class(CHATTING)
+            self.chat_room_changed()
+        self.chat_seen()
+
     def chat_seen(self) -> None:
         """The chat shows (c, or a terminal wide enough): its lines are read,
-        and the footer's count of them goes.  (On Resize after the screen's
-        own handler has set the classes that say whether it shows.)"""
+        and the footer's count of them goes."""
         session = self.session
         if session is not None and session.unread_chat and self.chat_in_sight():
             session.unread_chat = 0
