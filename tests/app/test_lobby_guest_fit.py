@@ -89,27 +89,39 @@ async def test_a_small_guest_lobby_of_six_seats_and_a_turn_time_shows_the_wait(
         assert not cut_text(app), cut_text(app)
 
 
-@pytest.mark.parametrize("turn_time", [None, 30.0], ids=["no-turn-time", "turn-time"])
+LONG = ["Annabelle Longname", "greedy bot 2", "Cyrus Verylongname", "Diane Longername"]
+
+
+@pytest.mark.parametrize(
+    ("turn_time", "names"),
+    [
+        (None, ["Ann", "greedy bot 2", "Cy", "Di", "Ed", "Bo"]),
+        (30.0, ["Ann", "greedy bot 2", "Cy", "Di", "Ed", "Bo"]),
+        (30.0, [*LONG, "Edward Longname", "Bo Longname Here Twenty"]),
+    ],
+    ids=["no-turn-time", "turn-time", "long-names"],
+)
 async def test_a_guest_seated_sixth_of_six_sees_their_own_seat_at_40x15(
-    client: ScriptedClient, turn_time: float | None
+    client: ScriptedClient, turn_time: float | None, names: list[str]
 ) -> None:
     """Seated sixth of six at 40x15, under the table's name, its words on
     room codes, the turn time and the wait, a guest's own row was below
     the column's end: "6. Bo ● here (you)" out of sight, and nothing said
-    they were seated.  It shows when the lobby is drawn, when it changes,
-    and after the terminal narrows to 40x15."""
-    names = ["Ann", "greedy bot 1", "Cy", "Di", "Ed", "Bo"]
+    they were seated; with long names (two rows each) the seat list also
+    scrolled it out of sight within itself.  It shows when the lobby is
+    drawn, when it changes, and after the terminal narrows to 40x15."""
     seats = tuple(
         SeatSlot(i, name, "human" if i in (0, 2, 3, 4, 5) else "bot", True, None)
         for i, name in enumerate(names)
     )
     lobby = replace(lobby_for(names, started=False), seats=seats, turn_time=turn_time)
     app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
-    own = "6. Bo  ● here  (you)"
+    own = "(you)"  # on the guest's own row, the sixth: "6. Bo  ● here  (you)"
     async with app.run_test(size=(40, 15)) as pilot:
         client.emit(Welcome(5, False))
         client.emit(LobbyChanged(lobby))
         await wait_for(pilot, lambda: own in screen_text(app), what=f"the seat: {screen_text(app)}")
+        assert f"6. {names[5][:10]}" in screen_text(app), screen_text(app)
         left = replace(seats[2], name="seat 3", kind="open", connected=False)
         client.emit(LobbyChanged(replace(lobby, seats=(*seats[:2], left, *seats[3:]))))
         await wait_for(pilot, lambda: "3. seat 3" in screen_text(app), what="the change")

@@ -260,6 +260,7 @@ class LobbyScreen(TableScreenBase):
         self._shown: tuple[object, ...] | None = None
         self._kinds: tuple[str, ...] = ()  # each seat's kind, as last shown
         self._sit_shown = False  # whether the footer offers "s Sit down"
+        self._own_seat: int | None = None  # a guest's seat, as last highlighted
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(self.size.width < TIGHT, "-tight")
@@ -294,8 +295,10 @@ class LobbyScreen(TableScreenBase):
         session = self.session
         if not self.ready or session is None or session.is_host or session.seat is None:
             return
+        seats = self.query_one("#seats", OptionList)
+        seats.scroll_to_highlight()  # their own seat, unless they moved the highlight
         main = self.query_one("#lobby-main", VerticalScroll)
-        main.scroll_to_widget(self.query_one("#seats"), animate=False, immediate=True)
+        main.scroll_to_widget(seats, animate=False, immediate=True)
 
     def _hosting(self) -> bool:
         session = self.session
@@ -435,6 +438,13 @@ class LobbyScreen(TableScreenBase):
             # A friend sat down on the open seat the highlight was on (where
             # it starts): x, pressed for the bot just added, sent them away.
             highlighted = first_seat_to_act_on(lobby, session.is_host)
+        if not session.is_host and session.seat != self._own_seat:
+            # A guest (x removes nothing of theirs): the highlight on their own
+            # seat, where they are, and what the list scrolls to (a long name
+            # takes two rows, and the list of six scrolled in itself).
+            self._own_seat = session.seat
+            if session.seat is not None and session.seat < len(lobby.seats):
+                highlighted = session.seat
         seats.highlighted = highlighted
         self.call_after_refresh(self._own_seat_in_sight)  # once the new rows are laid out
         if session.is_host:
