@@ -84,10 +84,13 @@ async def test_a_guests_lobby_says_the_host_is_gone_back_and_stopped(tmp_path: P
             # lobby said "the host closed the table", and the app waited for
             # nothing: after the next resume ann had to join again.
             resumed.popen.send_signal(signal.SIGTERM)
-            await until(pilot, lambda: "reconnecting" in lobby_text(app), "waiting", 20)
+            await until(pilot, lambda: "The host stopped" in lobby_text(app), "waiting", 20)
             assert await asyncio.to_thread(resumed.wait, 10) == 0, resumed.stderr()
             shown = " ".join(lobby_text(app).split())
             assert "the host stopped before the game began: it may resume the table" in shown
+            # Said as a stop, not as a link lost ("lost: the host stopped…").
+            assert "The host stopped the table: waiting for it to come back" in shown
+            assert "Lost the link" not in shown and "lost:" not in shown
             assert "closed" not in shown and "●" not in shown and WAITING not in shown
             again = await asyncio.to_thread(
                 start_host_process, tmp_path, players=3, bots=0, seed=41, record=record,
