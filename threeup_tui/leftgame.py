@@ -34,15 +34,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .history import FinishedGame, History, HistoryError, SeatEntry
-from .names import cut_cells
+from .client.events import GameResult
+from .gamerow import history_row
+from .history import FinishedGame, History, HistoryError
 from .pendinggames import Writer, keep_game_ending, keep_record_aside, pending_games
 from .recordfile import load_record, read_json, read_text, write_atomic
 from .rules import MalformedRecord, replay, seat_view
 from .tablefile import TableFileError, read_table_file, table_file_path
-from .textclean import clean_text
-
-NAME_CELLS = 24  # as the app shows a name in "Your games"
 
 
 def keep_left_game(journal: Path, venue: str = "bots", folder: Path | None = None) -> bool:
@@ -90,25 +88,9 @@ def left_game(journal: Path, venue: str = "bots") -> FinishedGame | None:
         return None
     if type(me) is not int or len(seats) != len(record.players) or not 0 <= me < len(seats):
         return None
-    view = seat_view(state, None)
-    if view.winner == me:
-        place: int | None = 1
-    else:
-        place = view.places.index(me) + 1 if me in view.places else None
-    return FinishedGame(
-        seats=tuple(_entry(i, name, seats[i], me) for i, name in enumerate(record.players)),
-        my_seat=me,
-        place=place,
-        won=view.winner == me,
-        stalemate=view.stalemate,
-        moves=view.moves_played,
-        turns=view.turn,
-        finish=view.options.finish,
-        venue=venue,
-        finished_at=ended,
-        table_id=table_id,
-        game_number=number,
-    )
+    kinds = tuple(_result_kind(seat) for seat in seats)
+    result = GameResult.of_view(seat_view(state, None), number, kinds)
+    return history_row(result, me, venue, identity=(table_id, number), finished_at=ended)
 
 
 def _kept_already(game: FinishedGame, folder: Path | None) -> bool:
@@ -127,18 +109,14 @@ def _kept_already(game: FinishedGame, folder: Path | None) -> bool:
     return False
 
 
-def _entry(i: int, raw: str, seat: object, me: int) -> SeatEntry:
-    """Seat ``i`` as "Your games" shows it (as the app names and cleans it)."""
-    name = cut_cells(clean_text(raw, NAME_CELLS), NAME_CELLS).rstrip() or f"seat {i + 1}"
-    if i == me:
-        return SeatEntry(name, "you")
-    if name.casefold() == "you":
-        name = f"{name} (seat {i + 1})"  # another player named "you" is not this one
+def _result_kind(seat: object) -> tuple[str, str | None]:
+    """A seat's kind in the game's result, as the table file keeps the
+    seat (a bot and its level; a person's seat)."""
     kind = seat.get("kind") if isinstance(seat, dict) else None
     level = seat.get("bot_level") if isinstance(seat, dict) else None
     if kind == "bot":
-        return SeatEntry(name, "bot", level if isinstance(level, str) else None)
-    return SeatEntry(name, "human")
+        return "bot", level if isinstance(level, str) else None
+    return "human", None
 
 
 __all__ = ["keep_left_game", "left_game"]

@@ -39,8 +39,9 @@ from ..client import (
     ViewChanged,
     Welcome,
 )
+from ..gamerow import history_row
 from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
-from ..history import FinishedGame, History, HistoryError, SeatEntry
+from ..history import FinishedGame, History, HistoryError
 from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
 from ..paths import resume_command
 from ..pendinggames import (
@@ -103,7 +104,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
-from .session import Session, shown_names
+from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
 
@@ -1299,30 +1300,8 @@ def _history_entry(
     record: str | None,
     identity: tuple[str, int] | None,
 ) -> FinishedGame:
-    seats = []
-    for i, name in enumerate(shown_names(game.names, me)):
-        kind, level = game.kinds[i] if i < len(game.kinds) else ("human", None)
-        # A person's seat a bot finished for its player keeps the bot's
-        # level: "Dan: human" read as if Dan had played it all himself.
-        seats.append(SeatEntry(name, "you" if i == me else kind, level))
-    if game.winner == me:
-        place: int | None = 1
-    else:
-        place = game.places.index(me) + 1 if me in game.places else None
-    return FinishedGame(
-        seats=tuple(seats),
-        my_seat=me,
-        place=place,
-        won=game.winner == me,
-        stalemate=game.stalemate,
-        moves=game.moves,
-        turns=game.turns,
-        finish=game.finish,
-        venue={"play": "bots"}.get(session.where, session.where),
-        record=record,
-        table_id=None if identity is None else identity[0],
-        game_number=None if identity is None else identity[1],
-    )
+    venue = {"play": "bots"}.get(session.where, session.where)
+    return history_row(game, me, venue, record, identity)
 
 
 def create_app(

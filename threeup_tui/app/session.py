@@ -10,10 +10,9 @@ import time
 from dataclasses import dataclass, field
 
 from ..client import Lobby, SeatSlot, TableClient, Welcome
+from ..gamerow import shown_names
 from ..rules import View
 from .text import clean
-
-YOU = "you"  # what the app calls its own player; another seat's name may read so too
 
 CHAT_KEEP = 200
 
@@ -171,19 +170,6 @@ class Session:
         self.chat.insert(len(self.chat) - above, line)
         del self.chat[:-CHAT_KEEP]
         return line
-
-
-def shown_names(raw_names: tuple[str, ...], me: int | None) -> tuple[str, ...]:
-    """A game's names as every label shows them (cleaned; seat ``me`` is this app's)."""
-    names = []
-    for i, raw in enumerate(raw_names):
-        name = clean(raw, 24) or f"seat {i + 1}"
-        if i != me and name.casefold() == YOU:
-            # Another player who chose the name "you" must not read as
-            # this one: "Waiting for you…", "you wins".
-            name = f"{name} (seat {i + 1})"
-        names.append(name)
-    return tuple(names)
 
 
 def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
