@@ -43,6 +43,17 @@ def play_out(table: Table) -> dict[str, Any]:
     return json.loads(json.dumps(record_of(table.state).to_json()))
 
 
+def assert_both_beside(
+    table: Table, beside: list[Path], records: list[Any], aside: Path, log: str
+) -> None:
+    """Both games' records beside the journal, the first moved there from
+    aside (and said so), none left aside."""
+    assert table.kept_records == beside
+    assert [json.loads(path.read_text()) for path in beside] == records
+    assert not aside.exists()
+    assert f"game 1's record is beside the journal now: {beside[0]}" in log
+
+
 def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_journal(
     small_disk: Any, state_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -68,10 +79,7 @@ def test_a_record_the_full_disk_cannot_take_is_kept_aside_then_moved_beside_the_
     with caplog.at_level(logging.INFO, logger="threeup"):
         second = play_out(table)
     beside = [small_disk.path / "party-1.json", small_disk.path / "party-2.json"]
-    assert table.kept_records == beside
-    assert [json.loads(path.read_text()) for path in beside] == [first, second]
-    assert not aside.exists()
-    assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
+    assert_both_beside(table, beside, [first, second], aside, caplog.text)
 
 
 def test_a_record_no_directory_can_take_is_held_until_one_can_and_its_loss_is_said(
@@ -330,7 +338,4 @@ def test_a_table_resumed_with_its_journal_moved_claims_the_records_kept_aside(
     with caplog.at_level(logging.INFO, logger="threeup"):
         second = play_out(resumed)
     beside = [moved.parent / "party2-1.json", moved.parent / "party2-2.json"]
-    assert resumed.kept_records == beside
-    assert [json.loads(path.read_text()) for path in beside] == [first, second]
-    assert not aside.exists()
-    assert f"game 1's record is beside the journal now: {beside[0]}" in caplog.text
+    assert_both_beside(resumed, beside, [first, second], aside, caplog.text)
