@@ -177,8 +177,9 @@ class FinishedGame:
     record: str | None = None
     finished_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     id: int | None = None
-    # A network game's identity (its table's id, its number there); None:
-    # a game against bots here, which has none.
+    # A game's identity (its table's id, its number there): a game against
+    # bots here has its own table's (or one of its own, pendinggames); None
+    # in rows of older versions.
     table_id: str | None = None
     game_number: int | None = None
 
