@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import getpass
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +116,10 @@ def check_host_args(args: argparse.Namespace) -> None:
         try:
             from .sshdoor import read_authorized_keys
         except ImportError:
-            return  # no SSH library: the door says what to install when it starts
-        read_authorized_keys(keys)
+            pass  # no SSH library: the door says what to install when it starts
+        else:
+            read_authorized_keys(keys)
+    _check_journal_folder(args)
 
 
 def _check_game_flags(args: argparse.Namespace, table: Table) -> None:
@@ -174,6 +177,28 @@ def _check_journal_free(args: argparse.Namespace) -> None:
         f"{taken} is already there, and a new table writes over no file: "
         f"--resume {journal} takes that table up again, or --record FILE starts a new one"
     )
+
+
+def _check_journal_folder(args: argparse.Namespace) -> None:
+    """ValueError when the journal's folder takes no new file: the table
+    file is written beside the journal (a new file, renamed over), and a host
+    started in a read-only folder played on with neither, its game lost."""
+    resume: Path | None = getattr(args, "resume", None)
+    journal = resume if resume is not None else journal_path(args)
+    if journal is None:
+        return
+    if resume is not None:
+        label = f"--resume {resume}"
+    elif getattr(args, "record", None) is not None:
+        label = f"--record {journal}"
+    else:
+        label = f"{journal} (a headless host's journal)"
+    folder = journal.absolute().parent
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".threeup-probe-"):
+            pass
+    except OSError as err:
+        raise ValueError(f"{label}: cannot write in {folder}: {err.strerror or err}") from None
 
 
 def journal_path(args: argparse.Namespace) -> Path | None:

@@ -196,6 +196,33 @@ def test_a_new_table_writes_over_no_file_it_finds_and_says_so_at_once(tmp_path: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+def _folder_that_takes_no_file(tmp_path: Path) -> Path:
+    """A folder where no new file can be made: root writes through any mode,
+    but procfs takes no new file from anyone."""
+    if os.geteuid() == 0:
+        return Path("/proc/self")
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+def test_a_journal_in_a_folder_that_takes_no_file_is_one_line_before_any_host(
+    tmp_path: Path,
+) -> None:
+    """Found by trying --record in a read-only tmpfs: the host logged "cannot
+    write the table file" and hosted on, its game's journal and table file
+    never written, so nothing to --resume after a crash and no record."""
+    host = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0"]  # should one start
+    folder = _folder_that_takes_no_file(tmp_path)
+    proc = run(*host, "--record", str(folder / "game.json"), timeout=15)
+    err = assert_usage_error(proc, f"--record {folder / 'game.json'}: cannot write in {folder}")
+    assert len(err.splitlines()) == 1
+    proc = run(*host, timeout=15, cwd=folder)  # the headless default journal, in the folder
+    err = assert_usage_error(proc, "threeup-game.json (a headless host's journal): cannot write")
+    assert len(err.splitlines()) == 1
+
+
 def test_what_cannot_be_a_record_is_refused_without_reading_it_all(tmp_path: Path) -> None:
     """A FIFO would wait forever for a writer, /dev/zero never ends, and a
     huge file would be read into memory whole: each is one line, at once."""
