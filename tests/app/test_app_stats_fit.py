@@ -4,12 +4,16 @@ not fit, and the last games keep rows to show."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from app_helpers import screen_text, wait_for
+from textual.app import App
 from textual.widgets import DataTable
 
 from threeup_tui.app.scenes import scenes
 from threeup_tui.app.screens.stats import StatsScreen
+from threeup_tui.history import FinishedGame, History, SeatEntry
 
 
 def stats_scene():  # type: ignore[no-untyped-def]
@@ -98,3 +102,49 @@ async def test_the_last_games_refit_their_columns_when_the_terminal_narrows() ->
         await pilot.pause()
         assert not table.max_scroll_x, screen_text(app)
         assert table.cursor_row == 2, "the cursor stays on the game it was on"
+
+
+def _games_against_two_bot_levels(history: History, count: int, records: Path) -> None:
+    """``count`` games at 3 seats against a greedy and an expert bot, each
+    with its record there: "greedy+expert", the widest Against words."""
+    seats = (
+        SeatEntry("you", "you"),
+        SeatEntry("greedy", "bot", "greedy"),
+        SeatEntry("expert", "bot", "expert"),
+    )
+    for i in range(count):
+        record = records / f"game-{i}.json"
+        record.write_text("{}")
+        game = FinishedGame(seats, 0, 1, True, False, 60 + i, 20, record=str(record))
+        assert history.add(game)[1] is None
+
+
+class StatsOnly(App[None]):
+    def __init__(self, history: History) -> None:
+        super().__init__()
+        self.history = history
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen(self.history))
+
+
+@pytest.mark.parametrize("count", [1, 30], ids=["one game", "more than the lines"])
+async def test_at_40_columns_the_record_column_shows_whole_against_two_bot_levels(
+    tmp_path: Path, count: int
+) -> None:
+    """Found at 40x15 with a real history of games against greedy and expert
+    bots: "greedy+expert" took 13 cells, the fewest columns still did not
+    fit, and the table cut its last column: "Recor", "⏎ rep".  The Against
+    column says "mixed" there now, the history's own word, as its tally does."""
+    history = History(tmp_path / "history.sqlite3", enabled=True)
+    _games_against_two_bot_levels(history, count, tmp_path)
+    app = StatsOnly(history)
+    async with app.run_test(size=(40, 15)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        table = screen.query_one(DataTable)
+        await wait_for(pilot, lambda: table.row_count > 0, what="the last games")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"
+        assert "Record" in shown and "⏎ replay" in shown and "mixed" in shown, shown

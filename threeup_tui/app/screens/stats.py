@@ -66,14 +66,14 @@ def record_there(record: str) -> bool:
         return False  # told as gone; Enter says so in the same words
 
 
-def against_words(game: FinishedGame) -> str:
+def against_words(game: FinishedGame, width: int = AGAINST_WIDTH) -> str:
     """The Against column: the history's one word (a bot level, "people"),
     and for "mixed" whom it mixed, if that fits the column: "greedy+expert",
     "people+greedy".  A table of several bot levels read "mixed", which did
     not say which bots were met.  The stored word stays (the tallies group
     by it), and a longer list ("random+greedy+expert") stays "mixed"."""
     if game.opponents != "mixed":
-        return clean(game.opponents, AGAINST_WIDTH)
+        return clean(game.opponents, width)
     met: set[str] = set()
     for i, seat in enumerate(game.seats):
         if i == game.my_seat:
@@ -86,7 +86,7 @@ def against_words(game: FinishedGame) -> str:
     known = ["people", *BOT_LEVELS]  # people first, then the bots weakest first
     ordered = sorted(met, key=lambda k: (known.index(k) if k in known else len(known), k))
     words = "+".join(ordered)
-    return words if cell_len(words) <= AGAINST_WIDTH else "mixed"
+    return words if cell_len(words) <= width else "mixed"
 
 
 def result_words(game: FinishedGame) -> str:
@@ -182,22 +182,28 @@ def tally_table(
 # The last games' columns.  Where they do not all fit, the table scrolled
 # sideways and its edge cut a column in two ("Wher" and "join" at 60x18,
 # "M" and "1" of 109 at 50x16): the date loses its year first, then the
-# columns go whole, least needed first, then the date loses its time.
+# columns go whole, least needed first, then the date loses its time, and
+# last the Against column says "mixed" for a mix ("greedy+expert" cut the
+# Record column to "⏎ rep" at 40 columns).
 COLUMNS = ("When", "Players", "Against", "Result", "Moves", "Where", "Record")
 LEFT_OUT_FIRST = ("Where", "Moves", "Players")
 WHEN_FORMS = ("%Y-%m-%d %H:%M", "%m-%d %H:%M", "%m-%d")
+NARROW_AGAINST = len("Against")  # "mixed", "people", a bot level: no wider than the heading
 CELL_PADDING = 2  # a DataTable's cell: one blank each side
 SCROLL_BAR = 2  # the table's, when the games are more than its lines
 
-Layout = tuple[str, tuple[str, ...]]  # the When form, and the columns shown
+# The When form, the columns shown, and the Against column's width.
+Layout = tuple[str, tuple[str, ...], int]
 
 
-def row_cells(game: FinishedGame, when_form: str = WHEN_FORMS[0]) -> dict[str, str]:
+def row_cells(
+    game: FinishedGame, when_form: str = WHEN_FORMS[0], against: int = AGAINST_WIDTH
+) -> dict[str, str]:
     """A game's row of the last games, by column."""
     return {
         "When": game.finished_at.astimezone().strftime(when_form),
         "Players": str(game.players),
-        "Against": against_words(game),
+        "Against": against_words(game, against),
         "Result": result_words(game),
         "Moves": str(game.moves),
         "Where": VENUES.get(game.venue, clean(game.venue, 8)),
@@ -208,8 +214,8 @@ def row_cells(game: FinishedGame, when_form: str = WHEN_FORMS[0]) -> dict[str, s
 def table_width(games: Sequence[FinishedGame], layout: Layout) -> int:
     """The cells the last games take in ``layout``: each column as wide as
     its widest cell or its heading, and its padding."""
-    form, columns = layout
-    rows = [row_cells(game, form) for game in games]
+    form, columns, against = layout
+    rows = [row_cells(game, form, against) for game in games]
     return sum(
         max([cell_len(column), *(cell_len(row[column]) for row in rows)]) + CELL_PADDING
         for column in columns
@@ -217,14 +223,15 @@ def table_width(games: Sequence[FinishedGame], layout: Layout) -> int:
 
 
 def table_layout(games: Sequence[FinishedGame], width: int) -> Layout:
-    """The When form and the columns that show the last games whole in
-    ``width`` cells; the fewest, if even they do not fit."""
+    """The When form, the columns and the Against width that show the last
+    games whole in ``width`` cells; the fewest, if even they do not fit."""
     columns: tuple[str, ...] = COLUMNS
-    layouts = [(WHEN_FORMS[0], columns), (WHEN_FORMS[1], columns)]
+    layouts = [(WHEN_FORMS[0], columns, AGAINST_WIDTH), (WHEN_FORMS[1], columns, AGAINST_WIDTH)]
     for left_out in LEFT_OUT_FIRST:
         columns = tuple(c for c in columns if c != left_out)
-        layouts.append((WHEN_FORMS[1], columns))
-    layouts.append((WHEN_FORMS[2], columns))
+        layouts.append((WHEN_FORMS[1], columns, AGAINST_WIDTH))
+    layouts.append((WHEN_FORMS[2], columns, AGAINST_WIDTH))
+    layouts.append((WHEN_FORMS[2], columns, NARROW_AGAINST))
     return next((lay for lay in layouts if table_width(games, lay) <= width), layouts[-1])
 
 
@@ -384,12 +391,14 @@ class StatsScreen(Screen[None]):
         table = self.query_one(DataTable)
         games = list(self.games.values())
         # The screen's padding (stats-body: 0 1) and the table's scroll bar.
-        self._layout = form, columns = table_layout(games, self.size.width - 2 - SCROLL_BAR)
+        self._layout = form, columns, against = table_layout(
+            games, self.size.width - 2 - SCROLL_BAR
+        )
         table.clear(columns=True)
         for column in columns:
             table.add_column(column, key=column)
         for key, game in self.games.items():
-            cells = row_cells(game, form)
+            cells = row_cells(game, form, against)
             table.add_row(*(cells[column] for column in columns), key=key)
         if chosen in self.games:
             table.move_cursor(row=table.get_row_index(chosen), animate=False)
