@@ -54,7 +54,7 @@ def _count(text: str) -> int:
 
 
 def _players(text: str) -> int:
-    value = _positive(text)
+    value = _whole(text)  # not _positive: "0 must be at least 1" and then 1 is refused too
     if not 2 <= value <= 6:
         raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {value}")
     return value

@@ -67,7 +67,9 @@ EARLY = [
     (["host", "--record", "/nonexistent/dir/game.json"], ["--record", "no directory"]),
     (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),
-    (["play", "--players", "0"], ["--players"]),
+    # Not "must be at least 1", which 1 then is not enough for either.
+    (["play", "--players", "0"], ["--players", "2 to 6 players, not 0"]),
+    (["simulate", "--players", "-3", "--games", "1", "--bots", "greedy"], ["2 to 6", "not -3"]),
     # The app without a terminal (these runs have none) ran on unseen at
     # full speed until killed.
     (["play"], ["threeup play: the app needs a terminal", "--headless"]),
