@@ -640,6 +640,21 @@ def _check_shape(db: sqlite3.Connection, path: Path, version: int) -> None:
     A table not there yet is fine: the schema makes it; so is a column an
     older version's history lacks: the migration adds it."""
     older = _ADDED_LATER if version < SCHEMA_VERSION else frozenset()
+    # Another program's database with none of our tables: the schema was
+    # added into it, beside its own tables, and it was read as "no finished
+    # games yet".  (An empty file has no tables: that one is ours to start.)
+    theirs_only = [
+        name
+        for (name,) in db.execute(
+            "SELECT name FROM main.sqlite_master WHERE type IN ('table', 'view')"
+            " AND name NOT LIKE 'sqlite%' ORDER BY name"
+        )
+    ]
+    if theirs_only and not set(theirs_only) & set(_our_columns()):
+        raise DamagedHistory(
+            f"Your games: {path} is not a threeup history (it holds another program's "
+            f"tables: {', '.join(theirs_only[:3])}{', …' if len(theirs_only) > 3 else ''})"
+        )
     for table, ours in _our_columns().items():
         theirs = _columns(db, table)
         missing = ours - theirs - older

@@ -455,6 +455,29 @@ def test_a_database_that_is_not_a_history_is_one_line_then_kept_aside() -> None:
     assert history.stats().total.games == 1
 
 
+def test_another_programs_database_with_none_of_our_tables_is_kept_aside_untouched() -> None:
+    """Found with a SQLite file of another program's "notes" table at the
+    history's place: threeup added its own tables into that database, beside
+    the notes, and read it as "no finished games yet".  It is told as not a
+    history, and the first game moves it aside as it was."""
+    history = History()
+    history.path.parent.mkdir(parents=True)
+    with contextlib.closing(sqlite3.connect(history.path)) as db, db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+        db.execute("INSERT INTO notes VALUES ('buy milk')")
+    with pytest.raises(HistoryError) as caught:
+        history.stats()
+    assert "not a threeup history" in str(caught.value) and "notes" in str(caught.value)
+    game_id, note = history.add(game(1))
+    assert note is not None and "not a threeup history" in note and "kept as" in note
+    aside = history.path.with_name(HISTORY_FILE + ".damaged")
+    with contextlib.closing(sqlite3.connect(aside)) as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        assert tables == [("notes",)], "nothing of ours added into it"
+        assert db.execute("SELECT text FROM notes").fetchall() == [("buy milk",)]
+    assert history.stats().total.games == 1 and game_id == 1
+
+
 @pytest.mark.parametrize(
     "change",
     [
