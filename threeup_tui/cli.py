@@ -172,6 +172,22 @@ def _think_ms(text: str) -> int:
     return value
 
 
+# An expert searches some ten iterations a millisecond on a laptop: a
+# million is over a minute a decision, --think-ms's own limit.  More ran on
+# silently for days a game (--iterations 99999999999 printed nothing).
+MAX_ITERATIONS = 1_000_000
+
+
+def _iterations(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_ITERATIONS:
+        raise argparse.ArgumentTypeError(
+            f"{value} iterations a decision is more than a minute's search (at most "
+            f"{MAX_ITERATIONS})"
+        )
+    return value
+
+
 def _bot_level(text: str) -> str:
     from .bots import BOT_LEVELS
 
@@ -339,11 +355,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--iterations",
-        type=_positive,
+        type=_iterations,
         default=None,
         metavar="N",
-        help="expert seats search N iterations per decision instead of a time: the same "
-        "seed then gives the same games (default: a time budget)",
+        help="expert seats search N iterations per decision (at most 1000000) instead of a "
+        "time: the same seed then gives the same games (default: a time budget)",
     )
 
     replay = sub.add_parser(

@@ -174,11 +174,13 @@ def test_simulate_text_puts_each_decision_time_under_its_heading() -> None:
         (["--think-ms", "0"], ["--think-ms"]),
         (["--think-ms", "fast"], ["--think-ms"]),
         (["--iterations", "-3"], ["--iterations"]),
+        # Days a game, nothing printed: refused as --think-ms past a minute is.
+        (["--iterations", "99999999999"], ["--iterations", "at most 1000000"]),
         (["--think-ms", "50", "--iterations", "10"], ["--think-ms", "--iterations"]),
     ],
 )
 def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str]) -> None:
-    proc = run("simulate", "--games", "1", "--players", "2", "--bots", "expert", *extra)
+    proc = run("simulate", "--games", "1", "--players", "2", "--bots", "expert", *extra, timeout=30)
     assert_usage_error(proc, *words)
 
 
