@@ -67,6 +67,16 @@ def _port(text: str) -> int:
     return value
 
 
+def _fixed_port(text: str) -> int:
+    """A port that must be named: 0 ("any free port") means nothing for one
+    another program must know, and the announcer and the listener took it
+    as their default, 47824, without a word."""
+    value = _port(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 is not a port to announce on (1-65535)")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -492,7 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--announce-port",
-        type=_port,
+        type=_fixed_port,
         default=None,
         metavar="PORT",
         help=f"UDP port the announcements go to (default {announce_port})",
@@ -607,7 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument(
         "--listen-port",
-        type=_port,
+        type=_fixed_port,
         default=None,
         metavar="PORT",
         help=f"UDP port to hear LAN announcements on (default {announce_port})",

@@ -54,6 +54,9 @@ EARLY = [
     (["host", "--announce", "nonsense"], ["--announce", "nonsense", "off"]),
     (["host", "--announce", "::1"], ["--announce", "IPv4"]),
     (["host", "--announce", "example.com"], ["--announce", "not looked up"]),
+    # Port 0 was taken as the default port (47824), without a word.
+    (["host", "--announce-port", "0"], ["--announce-port", "0 is not a port"]),
+    (["join", "--listen-port", "0"], ["--listen-port", "0 is not a port"]),
     (["host", "--bind", "notanaddress"], ["--bind", "notanaddress", "IP"]),
     (["host", "--bind", "localhost"], ["--bind", "not looked up"]),
     (["host", "--bind", "300.1.1.1"], ["--bind"]),
