@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from .rules import GameState, MalformedRecord, Record, parse_record, record_of
 from .rules.record import result_of
+from .textclean import without_controls
 
 log = logging.getLogger("threeup.journal")
 
@@ -168,18 +169,19 @@ def _int_reader() -> Callable[[str], int]:
 
 def read_json(path: str | os.PathLike[str]) -> Any:
     """The decoded JSON of a file; MalformedRecord (one line) if it cannot be."""
+    name = shown_path(path)
     try:
         text = read_text(path)
     except FileNotFoundError:
-        raise MalformedRecord(f"{path}: no such file") from None
+        raise MalformedRecord(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise MalformedRecord(f"{path}: is a directory, not a record") from None
+        raise MalformedRecord(f"{name}: is a directory, not a record") from None
     except NotOurFile as err:
-        raise MalformedRecord(f"{path}: {err}") from None
+        raise MalformedRecord(f"{name}: {err}") from None
     except UnicodeDecodeError as err:
-        raise MalformedRecord(f"{path}: {not_utf8(err)}") from None
+        raise MalformedRecord(f"{name}: {not_utf8(err)}") from None
     except OSError as err:
-        raise MalformedRecord(f"{path}: cannot read: {err.strerror or err}") from None
+        raise MalformedRecord(f"{name}: cannot read: {err.strerror or err}") from None
     return json_of(text, path)
 
 
@@ -192,14 +194,15 @@ def not_utf8(err: UnicodeDecodeError) -> str:
 def json_of(text: str, path: str | os.PathLike[str]) -> Any:
     """The decoded JSON of ``text``, read from the file at ``path``;
     MalformedRecord (one line naming ``path``) if it cannot be."""
+    name = shown_path(path)
     # Two files met often, that Python tells in its own words: an empty one
     # ("Expecting value at line 1 column 1"), and one an editor saved with
     # a byte order mark ("Unexpected UTF-8 BOM (decode using utf-8-sig)").
     if not text.strip():
-        raise MalformedRecord(f"{path}: empty, no JSON in it")
+        raise MalformedRecord(f"{name}: empty, no JSON in it")
     if text.startswith("\ufeff"):
         raise MalformedRecord(
-            f"{path}: starts with a byte order mark, which JSON may not:"
+            f"{name}: starts with a byte order mark, which JSON may not:"
             " save it as UTF-8 without one"
         )
     try:
@@ -207,21 +210,38 @@ def json_of(text: str, path: str | os.PathLike[str]) -> Any:
     except json.JSONDecodeError as err:
         # Some of Python's messages end in "at" ("Unterminated string starting at").
         where = f"at line {err.lineno} column {err.colno}"
-        raise MalformedRecord(f"{path}: not JSON ({err.msg.removesuffix(' at')} {where})") from None
+        raise MalformedRecord(f"{name}: not JSON ({err.msg.removesuffix(' at')} {where})") from None
     except RecursionError:
-        raise MalformedRecord(f"{path}: nested too deeply") from None
+        raise MalformedRecord(f"{name}: nested too deeply") from None
     except _NumberTooLong as err:
-        raise MalformedRecord(f"{path}: {err}") from None
+        raise MalformedRecord(f"{name}: {err}") from None
     except ValueError:  # none known; never Python's own words on a bad file
-        raise MalformedRecord(f"{path}: not JSON that threeup can read") from None
+        raise MalformedRecord(f"{name}: not JSON that threeup can read") from None
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
     try:
         return parse_record(read_json(path))
     except MalformedRecord as err:
-        text = str(err)
-        raise MalformedRecord(text if text.startswith(str(path)) else f"{path}: {text}") from None
+        text, name = str(err), shown_path(path)
+        raise MalformedRecord(text if text.startswith(name) else f"{name}: {text}") from None
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A file's name as an error names it: each character a terminal would
+    obey or not show (ESC, a line break, a bidi override, a byte that is not
+    UTF-8) as its escape.  They were left out of the line, so a name with a
+    line break read with a space, and one with a byte 0xff without it: not
+    the file given."""
+    return "".join(_shown_char(ch) for ch in os.fspath(path))
+
+
+def _shown_char(ch: str) -> str:
+    if without_controls(ch) == ch:
+        return ch
+    if 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that is not UTF-8, as Python reads it in a name
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    return ch.encode("unicode_escape").decode("ascii")
 
 
 def write_atomic(

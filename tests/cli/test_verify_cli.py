@@ -365,13 +365,15 @@ def test_a_file_name_with_an_escape_and_a_line_break_is_told_in_one_clean_line(
     tmp_path: Path, records, command: str
 ) -> None:
     # The message names the file: an escape sequence in its name reached the
-    # terminal, and a line break made the one-line message two.
+    # terminal, and a line break made the one-line message two.  They are
+    # told as their escapes (they were left out: "a[2Jb c.json", not its name).
     record = copy.deepcopy(records["short"])
     record["first"] = True
     path = write(tmp_path / "a\x1b[2Jb\nc.json", record)
     err = assert_usage_error(run(command, str(path)))
     assert err == (
-        f"threeup {command}: not a record: {tmp_path}/a[2Jb c.json: 'first' must be a seat number"
+        f"threeup {command}: not a record: {tmp_path}/a\\x1b[2Jb\\nc.json: "
+        "'first' must be a seat number"
     )
 
 
@@ -567,3 +569,27 @@ def test_a_name_that_cannot_be_printed_gives_no_traceback(tmp_path: Path, record
         proc = run("verify", str(write(tmp_path / "b.json", record)), *args)
         assert_no_traceback(proc)
         assert proc.returncode in (0, 2), (proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("a\nb.json", "a\\nb.json"),
+        ("a\x1b[31mb.json", "a\\x1b[31mb.json"),
+        ("\u202eevil.json", "\\u202eevil.json"),
+        ("\udcffx.json", "\\xffx.json"),  # the byte 0xff, not UTF-8, in the name
+        ("café 山.json", "café 山.json"),
+    ],
+    ids=["line break", "escape", "bidi override", "byte 0xff", "letters"],
+)
+@pytest.mark.parametrize("command", ["verify", "replay"])
+def test_a_file_name_is_told_as_given_in_one_line(
+    tmp_path: Path, command: str, name: str, shown: str
+) -> None:
+    """Found giving verify files named with a line break, an escape, a bidi
+    override and a byte that is not UTF-8: the error left those characters
+    out ("a b.json", "evil.json", "x.json: no such file"), naming a file
+    that was not the one given, maybe one that is there."""
+    proc = run(command, str(tmp_path / name), timeout=30)
+    err = assert_usage_error(proc, f"{shown}: no such file")
+    assert len(err.splitlines()) == 1 and "\x1b" not in err and "\u202e" not in err
