@@ -11,6 +11,7 @@ from app_helpers import screen_text, wait_for
 from textual.app import App
 from textual.widgets import DataTable
 
+import threeup_tui.app
 from threeup_tui.app.scenes import scenes
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.history import FinishedGame, History, SeatEntry
@@ -104,6 +105,9 @@ async def test_the_last_games_refit_their_columns_when_the_terminal_narrows() ->
         assert table.cursor_row == 2, "the cursor stays on the game it was on"
 
 
+APP_STYLES = Path(threeup_tui.app.__file__).parent / "styles.tcss"
+
+
 def _games_against_two_bot_levels(history: History, count: int, records: Path) -> None:
     """``count`` games at 3 seats against a greedy and an expert bot, each
     with its record there: "greedy+expert", the widest Against words."""
@@ -120,6 +124,10 @@ def _games_against_two_bot_levels(history: History, count: int, records: Path) -
 
 
 class StatsOnly(App[None]):
+    """The stats screen alone, over a history file, in the app's styles."""
+
+    CSS_PATH = APP_STYLES
+
     def __init__(self, history: History) -> None:
         super().__init__()
         self.history = history
@@ -148,3 +156,29 @@ async def test_at_40_columns_the_record_column_shows_whole_against_two_bot_level
         shown = screen_text(app)
         assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"
         assert "Record" in shown and "⏎ replay" in shown and "mixed" in shown, shown
+
+
+async def test_at_40_columns_a_result_finished_by_a_bot_leaves_the_record_column_whole(
+    tmp_path: Path,
+) -> None:
+    """Found at 40x15 over a real history of 300 varied games: with "mixed"
+    already, a "lost (bot)" (your seat played to its end by a bot) or a
+    "stalemate" among the last games still pushed the table past 40 columns,
+    a sideways scroll bar and "⏎ repla".  The Record column says "⏎" there."""
+    history = History(tmp_path / "history.sqlite3", enabled=True)
+    _games_against_two_bot_levels(history, 10, tmp_path)  # more than the lines: a scroll bar
+    you_gone = SeatEntry("you", "you", "greedy")  # the greedy bot finished your seat
+    seats = (you_gone, SeatEntry("greedy", "bot", "greedy"), SeatEntry("expert", "bot", "expert"))
+    record = tmp_path / "game-lost.json"
+    record.write_text("{}")
+    game = FinishedGame(seats, 0, None, False, False, 90, 30, record=str(record))
+    assert history.add(game)[1] is None
+    app = StatsOnly(history)
+    async with app.run_test(size=(40, 15)) as pilot:
+        table = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: table.row_count == 11, what="the last games")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"
+        assert "lost (bot)" in shown and "Record" in shown and " ⏎" in shown, shown
+        assert "⏎ repla" not in shown.replace("⏎ replays", ""), shown  # whole, or the short form

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from textual import on
@@ -48,12 +49,15 @@ class StatsLoaded(Message):
     unchanged: bool = False  # looked again, and nothing had changed: nothing read
 
 
-def record_words(record: str | None) -> str:
-    """The record column: what Enter does with the game's record.  A record
-    deleted since is told as such here, not only once Enter is pressed."""
+def record_words(record: str | None, short: bool = False) -> str:
+    """The record column: what Enter does with the game's record (``short``:
+    "⏎" alone, as the title says "⏎ replays").  A record deleted since is
+    told as such here, not only once Enter is pressed."""
     if not record:
         return ""
-    return "⏎ replay" if record_there(record) else "gone"
+    if not record_there(record):
+        return "gone"
+    return "⏎" if short else "⏎ replay"
 
 
 def record_there(record: str) -> bool:
@@ -184,7 +188,8 @@ def tally_table(
 # "M" and "1" of 109 at 50x16): the date loses its year first, then the
 # columns go whole, least needed first, then the date loses its time, and
 # last the Against column says "mixed" for a mix ("greedy+expert" cut the
-# Record column to "⏎ rep" at 40 columns).
+# Record column to "⏎ rep" at 40 columns), and the Record column "⏎" (a
+# "lost (bot)" or a "stalemate" still pushed it past 40 columns).
 COLUMNS = ("When", "Players", "Against", "Result", "Moves", "Where", "Record")
 LEFT_OUT_FIRST = ("Where", "Moves", "Players")
 WHEN_FORMS = ("%Y-%m-%d %H:%M", "%m-%d %H:%M", "%m-%d")
@@ -192,46 +197,52 @@ NARROW_AGAINST = len("Against")  # "mixed", "people", a bot level: no wider than
 CELL_PADDING = 2  # a DataTable's cell: one blank each side
 SCROLL_BAR = 2  # the table's, when the games are more than its lines
 
-# The When form, the columns shown, and the Against column's width.
-Layout = tuple[str, tuple[str, ...], int]
+
+class Layout(NamedTuple):
+    """How the last games show: the When form, the columns, the Against
+    column's width, and whether the Record column says "⏎" alone."""
+
+    when: str
+    columns: tuple[str, ...]
+    against: int = AGAINST_WIDTH
+    short_record: bool = False
 
 
-def row_cells(
-    game: FinishedGame, when_form: str = WHEN_FORMS[0], against: int = AGAINST_WIDTH
-) -> dict[str, str]:
+def row_cells(game: FinishedGame, layout: Layout | None = None) -> dict[str, str]:
     """A game's row of the last games, by column."""
+    layout = layout or Layout(WHEN_FORMS[0], COLUMNS)
     return {
-        "When": game.finished_at.astimezone().strftime(when_form),
+        "When": game.finished_at.astimezone().strftime(layout.when),
         "Players": str(game.players),
-        "Against": against_words(game, against),
+        "Against": against_words(game, layout.against),
         "Result": result_words(game),
         "Moves": str(game.moves),
         "Where": VENUES.get(game.venue, clean(game.venue, 8)),
-        "Record": record_words(game.record),
+        "Record": record_words(game.record, layout.short_record),
     }
 
 
 def table_width(games: Sequence[FinishedGame], layout: Layout) -> int:
     """The cells the last games take in ``layout``: each column as wide as
     its widest cell or its heading, and its padding."""
-    form, columns, against = layout
-    rows = [row_cells(game, form, against) for game in games]
+    rows = [row_cells(game, layout) for game in games]
     return sum(
         max([cell_len(column), *(cell_len(row[column]) for row in rows)]) + CELL_PADDING
-        for column in columns
+        for column in layout.columns
     )
 
 
 def table_layout(games: Sequence[FinishedGame], width: int) -> Layout:
-    """The When form, the columns and the Against width that show the last
-    games whole in ``width`` cells; the fewest, if even they do not fit."""
+    """The layout that shows the last games whole in ``width`` cells; the
+    narrowest, if even it does not fit."""
     columns: tuple[str, ...] = COLUMNS
-    layouts = [(WHEN_FORMS[0], columns, AGAINST_WIDTH), (WHEN_FORMS[1], columns, AGAINST_WIDTH)]
+    layouts = [Layout(WHEN_FORMS[0], columns), Layout(WHEN_FORMS[1], columns)]
     for left_out in LEFT_OUT_FIRST:
         columns = tuple(c for c in columns if c != left_out)
-        layouts.append((WHEN_FORMS[1], columns, AGAINST_WIDTH))
-    layouts.append((WHEN_FORMS[2], columns, AGAINST_WIDTH))
-    layouts.append((WHEN_FORMS[2], columns, NARROW_AGAINST))
+        layouts.append(Layout(WHEN_FORMS[1], columns))
+    layouts.append(Layout(WHEN_FORMS[2], columns))
+    layouts.append(Layout(WHEN_FORMS[2], columns, NARROW_AGAINST))
+    layouts.append(Layout(WHEN_FORMS[2], columns, NARROW_AGAINST, short_record=True))
     return next((lay for lay in layouts if table_width(games, lay) <= width), layouts[-1])
 
 
@@ -391,15 +402,13 @@ class StatsScreen(Screen[None]):
         table = self.query_one(DataTable)
         games = list(self.games.values())
         # The screen's padding (stats-body: 0 1) and the table's scroll bar.
-        self._layout = form, columns, against = table_layout(
-            games, self.size.width - 2 - SCROLL_BAR
-        )
+        self._layout = layout = table_layout(games, self.size.width - 2 - SCROLL_BAR)
         table.clear(columns=True)
-        for column in columns:
+        for column in layout.columns:
             table.add_column(column, key=column)
         for key, game in self.games.items():
-            cells = row_cells(game, form, against)
-            table.add_row(*(cells[column] for column in columns), key=key)
+            cells = row_cells(game, layout)
+            table.add_row(*(cells[column] for column in layout.columns), key=key)
         if chosen in self.games:
             table.move_cursor(row=table.get_row_index(chosen), animate=False)
 
