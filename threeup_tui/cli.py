@@ -36,6 +36,10 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:
+        if text.strip().lstrip("+-").isdecimal():  # past Python's limit on digits
+            raise argparse.ArgumentTypeError(
+                f"{shown_value(text)} has {len(text.strip().lstrip('+-'))} digits: too many"
+            ) from None
         raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
 
 

@@ -71,6 +71,8 @@ EARLY = [
     (["host", "--record", "/tmp"], ["--record", "directory"]),
     (["play", "--name", "x" * 30], ["--name"]),
     # Not "must be at least 1", which 1 then is not enough for either.
+    # A whole number, but past Python's 4300 digits: not "not a whole number".
+    (["play", "--seed", "9" * 5000], ["--seed", "has 5000 digits: too many"]),
     (["play", "--players", "0"], ["--players", "2 to 6 players, not 0"]),
     (["simulate", "--players", "-3", "--games", "1", "--bots", "greedy"], ["2 to 6", "not -3"]),
     # The app without a terminal (these runs have none) ran on unseen at
