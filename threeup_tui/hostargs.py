@@ -180,9 +180,11 @@ def _check_journal_free(args: argparse.Namespace) -> None:
 
 
 def _check_journal_folder(args: argparse.Namespace) -> None:
-    """ValueError when the journal's folder takes no new file: the table
-    file is written beside the journal (a new file, renamed over), and a host
-    started in a read-only folder played on with neither, its game lost."""
+    """ValueError when the journal's folder takes no new file of the names
+    the host writes there: the table file is written beside the journal (a
+    new file, renamed over), and a host started in a read-only folder, or
+    with a journal name too long to make the table file's name of, played
+    on without either, its game lost."""
     resume: Path | None = getattr(args, "resume", None)
     journal = resume if resume is not None else journal_path(args)
     if journal is None:
@@ -194,8 +196,10 @@ def _check_journal_folder(args: argparse.Namespace) -> None:
     else:
         label = f"{journal} (a headless host's journal)"
     folder = journal.absolute().parent
+    # The longest name written there: write_atomic's for the table file.
+    longest = f".{table_file_path(journal).name}."
     try:
-        with tempfile.TemporaryFile(dir=folder, prefix=".threeup-probe-"):
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=longest):
             pass
     except OSError as err:
         raise ValueError(f"{label}: cannot write in {folder}: {err.strerror or err}") from None

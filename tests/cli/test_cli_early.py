@@ -230,6 +230,20 @@ def test_a_journal_in_a_folder_that_takes_no_file_is_one_line_before_any_host(
     assert len(err.splitlines()) == 1
 
 
+def test_a_journal_whose_table_file_name_is_too_long_is_one_line_before_any_host(
+    tmp_path: Path,
+) -> None:
+    """Found with a --record name of 255 characters, a valid name: the table
+    file beside it (NAME.table) could not be named, and the host logged
+    "cannot write the table file" and played on without it."""
+    journal = tmp_path / ("x" * 250 + ".json")
+    host = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0"]  # should one start
+    proc = run(*host, "--record", str(journal), timeout=15)
+    err = assert_usage_error(proc, f"cannot write in {tmp_path}: File name too long")
+    assert len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == [], "the probe leaves nothing behind"
+
+
 def test_what_cannot_be_a_record_is_refused_without_reading_it_all(tmp_path: Path) -> None:
     """A FIFO would wait forever for a writer, /dev/zero never ends, and a
     huge file would be read into memory whole: each is one line, at once."""
