@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .addresses import DEFAULT_BIND
+from .names import clean_name
 from .rules import Options
 from .table import (
     FIXED_ON_RESUME,
@@ -72,10 +73,15 @@ def value(args: argparse.Namespace, name: str) -> Any:
 
 
 def default_name() -> str:
+    """A headless host's name: the login name, which getpass takes from
+    $LOGNAME or $USER first, cleaned as --name is (an escape sequence or a
+    line break in it went into the host's log and the table's name as it
+    was, and 10,000 letters of it too)."""
     try:
-        return getpass.getuser()
+        login = getpass.getuser()
     except (KeyError, OSError):
         return "player"
+    return clean_name(login, "player")
 
 
 def check_host_args(args: argparse.Namespace) -> None:

@@ -552,3 +552,33 @@ def test_a_join_where_nothing_listens_says_so() -> None:
     assert proc.stderr.strip().splitlines() == [
         f"threeup join: nothing listens at 127.0.0.1:{port}: no table there (is that its port?)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("login", "table"),
+    [("ev\x1b[31mil\nX", "ev[31mil X's table"), ("L" * 10_000, "L" * 24 + "'s table")],
+    ids=["escape and line break", "10,000 letters"],
+)
+def test_a_headless_hosts_login_name_is_cleaned_as_a_name(
+    tmp_path: Path, login: str, table: str
+) -> None:
+    """Found with LOGNAME set to an escape sequence and a line break: the
+    headless host's default name (getpass reads $LOGNAME first) went into
+    its log and the table's name as it was, the log line in two and the
+    escape to the terminal; 10,000 letters of it made a line as long."""
+    env = {**os.environ, "LOGNAME": login}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent.parent)
+    host = subprocess.Popen(
+        [sys.executable, "-m", "threeup_tui", "host", "--headless", "--bind", "127.0.0.1",
+         "--port", "0", "--players", "2", "--record", str(tmp_path / "game.json")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, encoding="utf-8", errors="replace", env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert host.stderr is not None
+        line = host.stderr.readline()  # "... threeup: hosting NAME's table on ..."
+    finally:
+        host.terminate()
+        host.wait(timeout=30)
+    assert f"hosting {table} on 127.0.0.1:" in line, line[:200]
+    assert "\x1b" not in line
