@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from app_helpers import fast_launcher, screen_text, wait_for
 from text_fit import screen_lines
@@ -67,3 +69,31 @@ def test_a_fitted_line_wider_than_its_box_counts_the_lines_it_takes() -> None:
     text = FittedText()
     text.update(lambda width: Content("Wilhelmina-Konstantinova\nwins."))
     assert text.get_content_height(Size(12, 10), Size(12, 10), 12) == 3
+
+
+@pytest.mark.parametrize(
+    ("moves", "words"),
+    [
+        ("none", "The record holds no moves: the game as dealt."),
+        ("first illegal", "Before the first move."),
+        ("some", "Before the first move. → steps forward."),
+    ],
+)
+async def test_before_the_first_move_offers_a_step_only_where_there_is_one(
+    moves: str, words: str
+) -> None:
+    """Found replaying a record of no moves (threeup verify: "ok: 0 moves,
+    unfinished"): the screen said "→ steps forward", and → did nothing."""
+    record = demo_record(players=3, seed=1)
+    if moves == "none":
+        record = dataclasses.replace(record, moves=(), result=None)
+    elif moves == "first illegal":
+        record = dataclasses.replace(record, moves=record.moves[1:2] * 2, result=None)
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert words in text, text
+        if "→" not in words:
+            assert "steps forward" not in text, text

@@ -125,6 +125,16 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show()
 
+    def _before_words(self) -> str:
+        """Before the first move: "→ steps forward" only where there is a
+        move to step to.  A record of no moves (a game saved as dealt) and
+        one whose first move is illegal said it, and → did nothing."""
+        if self.last:
+            return "Before the first move. → steps forward."
+        if self.record.moves:
+            return "Before the first move."  # the problem beside the pile says why no more
+        return "The record holds no moves: the game as dealt."
+
     def names(self) -> tuple[str, ...]:
         return tuple(clean(n, 24) or f"seat {i + 1}" for i, n in enumerate(self.record.players))
 
@@ -154,7 +164,7 @@ class ReplayScreen(Screen[None]):
         move = (
             Content.assemble(("Last move: ", "bold"), last_move_words(watcher, names))
             if watcher.log and self.index
-            else Content("Before the first move. → steps forward.")
+            else Content(self._before_words())
         ) + next_words(watcher, names)
         self.query_one("#replay-move", Static).update(move)
         self.query_one(PileView).show(watcher, names)
