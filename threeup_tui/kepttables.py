@@ -1,14 +1,17 @@
-"""A table hosted from the app and stopped in the middle of a game (its app
-quit, killed, or its terminal closed): its journal stays in the state
-directory's ``tables/`` for ``threeup host --resume``, and the start screen
-offers it again ("Resume your table").
+"""A table hosted from the app and stopped (its app quit, killed, or its
+terminal closed) in the middle of a game, or between games or in its
+lobby with others seated: its journal stays in the state directory's
+``tables/`` for ``threeup host --resume``, and the start screen offers it
+again ("Resume your table").
 
 The host who reopened ``threeup`` after a mistake was offered nothing: the
 command that brings the table back had been in the chat of an app that
 was gone, and hosting again on the same port opened a new, empty table
-that turned the waiting players away.  Only a table with a game under way
-is offered (a table stopped in its lobby or between games has no move to
-lose), and never one that another window hosts (it holds the lock).
+that turned the waiting players away.  A table with a game under way is
+offered, and one stopped between games or in its lobby whose seats hold
+someone besides its host (their apps wait for it, as for a headless
+host's: an app that hosted alone closes its table); never one that
+another window hosts (it holds the lock).
 """
 
 from __future__ import annotations
@@ -32,53 +35,82 @@ class KeptTable:
     journal: Path
     table_name: str
     host_name: str  # the name of the host's own seat
-    game_number: int
+    game_number: int  # the game under way, or the last one played (0: none yet)
     left_at: float = 0.0  # when its table file last changed, 0: unknown
+    in_game: bool = True  # stopped in a game; False: between games or in its lobby
 
     def when(self, now: float | None = None) -> str:
         return left_words(self.left_at, now)
 
+    def where(self) -> str:
+        """Where the table was left: ``game 3``, ``between games 2 and 3``,
+        ``in its lobby``."""
+        return f"game {self.game_number}" if self.in_game else stopped_when(self.game_number)
+
+
+def stopped_when(game_number: int) -> str:
+    """When a table stopped outside a game, ``game_number`` the last game
+    played: ``in its lobby``, ``between games 2 and 3``."""
+    if game_number < 1:
+        return "in its lobby"
+    return f"between games {game_number} and {game_number + 1}"
+
 
 def kept_tables() -> list[KeptTable]:
-    """Tables stopped in the middle of a game that no window hosts, the
-    newest first.  A table stopped with its game over has its host's game
-    kept aside to be counted first, if nothing holds it: its app may have
-    been killed between the table's last journal write and keeping the
-    game (leftgame).  Its journal stays, for ``--resume``."""
+    """Tables that may be resumed (see the module's words) that no window
+    hosts, the newest first.  A table stopped with its game over has its
+    host's game kept aside to be counted first, if nothing holds it: its
+    app may have been killed between the table's last journal write and
+    keeping the game (leftgame); counted once, however often it is found.
+    Its journal stays, for ``--resume``."""
     found = []
     for journal in unheld_journals(tables_dir()):
+        if _game_over_in(journal):
+            keep_left_game(journal, venue="host")
         kept = _read(journal)
         if kept is not None:
             found.append(kept)
-        elif _game_over_in(journal):
-            keep_left_game(journal, venue="host")
     return sorted(found, key=lambda t: t.left_at, reverse=True)
 
 
 def _read(journal: Path) -> KeptTable | None:
-    """The table, if it has a game under way; None for anything else (what
-    cannot be read is left alone: ``--resume`` says what is wrong with it)."""
+    """The table, if it has a game under way, or others seated; None for
+    anything else (what cannot be read is left alone: ``--resume`` says
+    what is wrong with it)."""
     file = table_file_path(journal)
     try:
         info = read_table_file(file)
         left_at = file.stat().st_mtime
     except (TableFileError, OSError):
         return None
-    if not isinstance(info.get("deal"), dict) and not _game_in(journal):
-        return None  # stopped in its lobby or between games: nothing to lose
     config, seats, host_seat = info.get("config"), info.get("seats"), info.get("host_seat")
     number = info.get("game_number")
     if not isinstance(config, dict) or not isinstance(seats, list):
         return None
     if type(host_seat) is not int or not 0 <= host_seat < len(seats):
         return None  # a headless host's table: no seat of the app's player
+    in_game = isinstance(info.get("deal"), dict) or _game_in(journal)
+    if not in_game and not _others_seated(seats, host_seat):
+        return None  # its host alone (with bots) between games: nobody waits
     seat = seats[host_seat]
     host_name = seat.get("name") if isinstance(seat, dict) else None
-    if not isinstance(host_name, str) or type(number) is not int or number < 1:
+    if not isinstance(host_name, str) or type(number) is not int or number < int(in_game):
         return None
     # What the start screen says of it: cleaned, as any name from a file.
     table_name = clean_text(config.get("table_name") or "your table", 40) or "your table"
-    return KeptTable(journal, table_name, clean_text(host_name, 24), number, left_at)
+    return KeptTable(journal, table_name, clean_text(host_name, 24), number, left_at, in_game)
+
+
+def _others_seated(seats: list[object], host_seat: int) -> bool:
+    """Whether the table file's seats hold a person besides the host: whom
+    a stop between games or in the lobby was for (HostedClient.others_here)."""
+    return any(
+        i != host_seat
+        and isinstance(seat, dict)
+        and seat.get("kind") == "human"
+        and seat.get("network_bot") is None
+        for i, seat in enumerate(seats)
+    )
 
 
 def _game_over_in(journal: Path) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
-from .kepttables import KeptTable, kept_tables
+from .kepttables import KeptTable, kept_tables, stopped_when
 from .paths import confined_guest, resume_command, tables_dir
 from .recordfile import stamped_path
 from .rules import Options
@@ -121,34 +121,76 @@ class HostedClient(LocalClient):
 
         await self._close(CLOSE_TABLE_CLOSED)
 
+    @property
+    def others_here(self) -> bool:
+        """Whether someone besides the host is seated and connected (across
+        the network or the SSH door; not a bot): whom a stop between games
+        or in the lobby keeps the table for.  Alone, or with only a seat
+        its player left, the table closes as before: the start screen
+        would offer a table nobody waits at."""
+        host = self.table.host_seat
+        return any(
+            i != host and seat.kind == "human" and seat.network_bot is None and seat.connected
+            for i, seat in enumerate(self.table.seats)
+        )
+
+    @property
+    def stops_when_ended(self) -> bool:
+        """Whether the app ending now (Ctrl-Q, SIGTERM, a hang-up) stops
+        the table for a resume rather than closing it: in a game, and
+        between games or in the lobby with others seated.  The question
+        before Ctrl-Q says which."""
+        if self.journal is None:
+            return False
+        return self.table.game_under_way or self.others_here
+
     async def stop(self) -> str | None:
-        """The app is ending (Ctrl-Q, SIGTERM): in the middle of a game the
-        table stops as a headless host's does, and its players wait for a
-        ``--resume`` (they come back by themselves); else it closes."""
-        from .netplay.wire import CLOSE_HOST_STOPPED
+        """The app is ending (Ctrl-Q, SIGTERM, a hang-up): the table stops
+        as a headless host's does, and its players wait for a resume (they
+        come back by themselves), in a game, or between games or in the
+        lobby with others seated; else it closes.  It once closed between
+        games and in the lobby: every guest's app ended its session, and
+        the table the start screen could have brought back was gone.  The
+        host leaving on purpose (q, "Leave") still closes it: ``close``."""
+        from .netplay.run import stop_words
+        from .netplay.wire import CLOSE_HOST_STOPPED, CLOSE_RESUMABLE
 
         table, journal = self.table, self.journal
-        if journal is None or not table.game_under_way:
+        reason = stop_words(table) if self.stops_when_ended else None
+        if journal is None or reason not in CLOSE_RESUMABLE:
             await self.close()
             return None
-        await self._close(CLOSE_HOST_STOPPED)
-        return (
-            f"threeup: stopped during game {table.game_number}; "
-            f"{resume_command(journal)} brings it back"
+        when = (
+            f"during game {table.game_number}"
+            if reason == CLOSE_HOST_STOPPED
+            else stopped_when(table.game_number)
         )
+        # Its journal stays for the resume (closing would forget a table
+        # with no game under way): the lock is let go, the files kept.
+        lock, self._kept = self._kept, None
+        try:
+            await self._close(reason)
+        finally:
+            if lock is not None:
+                lock.release()
+        return f"threeup: stopped {when}; {resume_command(journal)} brings it back"
 
     async def _close(self, reason: str) -> None:
         from .netplay.discovery import Announcer
         from .netplay.host import NetHost
+        from .netplay.wire import CLOSE_RESUMABLE
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
         # The host leaving closes the table for everyone: clients are told
-        # and stop reconnecting, but for a stop in the middle of a game
-        # (CLOSE_HOST_STOPPED: they wait for a --resume); then the SSH door
+        # and stop reconnecting, but for a stop (CLOSE_RESUMABLE: they wait
+        # for a --resume); then the SSH door
         # lets its guests' apps say so and restore their terminals.
         if isinstance(self.net_host, NetHost):
-            self.table.close(reason)
+            if reason in CLOSE_RESUMABLE:
+                self.table.stop(reason)  # no game is dealt until the resume
+            else:
+                self.table.close(reason)
             self.table.suspend()
             await self.net_host.close(reason)
         if self.ssh_door is not None:
@@ -244,8 +286,8 @@ class Launcher:
         return kept_games()
 
     def kept_tables(self) -> list[KeptTable]:
-        """Tables hosted from the app and stopped in the middle of a game,
-        that the start screen offers to resume, the newest first."""
+        """Tables hosted from the app and stopped (in a game, or with others
+        seated), that the start screen offers to resume, the newest first."""
         if not self.crash_journals or confined_guest():
             return []
         return kept_tables()

@@ -18,9 +18,10 @@ from .conftest import Tmux, free_port
 
 
 def test_sigterm_to_an_app_that_hosts_a_table_tells_its_players(tmp_path: Path, tmux: Tmux) -> None:
-    """`kill` quits the app as its quit key does: the table is closed while
-    the app still runs, so its players hear "the host closed the table".
-    The close was once cut off with the loop: the players found the host
+    """`kill` quits the app as its quit key does: the table is stopped
+    while the app still runs, so its players hear that it may be resumed
+    (a player is seated: the lobby is kept for them; it once closed).  The
+    stop was once cut off with the loop: the players found the host
     silent, and the host's terminal got a traceback."""
     port = free_port(socket.SOCK_DGRAM)
     app = f"{sys.executable} -m threeup_tui host --bind 127.0.0.1 --port {port} --players 3"
@@ -50,7 +51,8 @@ def test_sigterm_to_an_app_that_hosts_a_table_tells_its_players(tmp_path: Path, 
             await client.close()
         return told
 
-    assert asyncio.run(guest()) == [("closed", "the host closed the table")]
+    waits = "the host stopped before the game began: it may resume the table"
+    assert asyncio.run(guest()) == [("reconnecting", waits)]
     # The app's terminal after it ends: its exit status, and no traceback.
     shown = tmux.wait_for("host", "EXIT=")
     assert "EXIT=0" in shown

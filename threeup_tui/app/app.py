@@ -1120,16 +1120,17 @@ class ThreeUpApp(App[int]):
         session = self.session
         if session is None or not session.live:
             return None
+        if session.where == "host" and getattr(session.client, "stops_when_ended", False):
+            # The table stops as a headless host's does (HostedClient.stop),
+            # in a game, or between games and in the lobby with others seated.
+            return "Quit threeup? Your table stops: its players wait until you resume it."
         if not session.mid_game:
             # Between games, in a lobby: only a host's leaving costs anyone.
             if closes_on_others(session):
                 return "Quit threeup? You host this table: it closes for everyone."
             return None
         if session.where == "host":
-            if getattr(session.client, "journal", None) is None:
-                return "Quit threeup? You host this table: it closes for everyone."
-            # The table stops as a headless host's does (HostedClient.stop).
-            return "Quit threeup? Your table stops: its players wait until you resume it."
+            return "Quit threeup? You host this table: it closes for everyone."
         if session.where == "play":
             if session.client.kept:
                 return "Quit threeup? Your game is kept: continue it from the start screen."

@@ -246,7 +246,7 @@ class StartScreen(Screen[None]):
             self.post_message(
                 ForgetKeptRequested(
                     table.journal,
-                    f"Forget your table {name} (game {table.game_number})? "
+                    f"Forget your table {name} ({table.where()})? "
                     "Nobody will be able to resume it.",
                 )
             )
@@ -286,9 +286,13 @@ class StartScreen(Screen[None]):
 
 
 def _resume_words(kept: KeptTable) -> Content:
-    """``Resume your table``, and under it which table, its game and when it
-    stopped: ``Ann's table`` / ``game 3 · left 18:38``."""
+    """``Resume your table``, and under it which table, where it stopped and
+    when: ``Ann's table`` / ``game 3 · left 18:38`` (or ``between games 2
+    and 3``, ``in its lobby``)."""
     when = kept.when()
-    game = f"game {kept.game_number}" + (f" · left {when}" if when else "")
+    parts = [kept.where(), f"left {when}" if when else ""]
+    game = " · ".join(p for p in parts if p)
+    if len(game) > ABOUT_ROOM:  # "between games 12 and 13 · left 18:38"
+        game = "\n  ".join(p for p in parts if p)
     about = f"{clean(kept.table_name, ABOUT_ROOM)}\n  {game}"
     return Content.assemble("Resume your table\n", (f"  {about}", MUTED))

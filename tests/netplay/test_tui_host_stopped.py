@@ -1,0 +1,221 @@
+"""A table hosted from the app, the app ending between games or in its
+lobby with a guest seated (Ctrl+Q, SIGTERM, a hang-up): the table stops as
+a headless host's does.  Its guest waits ("the host stopped between games:
+it may resume the table") and comes back by itself once the start screen
+brings the table back, the game over as it was left.  It once closed for
+everyone there: the guest's app ended its session, and the start screen
+offered nothing to bring back.  Leaving on purpose (q, "yes") still closes
+it.  The host's app is the real app (run_test, keys); the guest a real
+client over UDP on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from app_helpers import (
+    play_by_keys,
+    screen_text,
+    view_of,
+    wait_for,
+    wait_for_setup,
+    wait_for_turn,
+)
+from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.start import StartScreen
+from threeup_tui.bots import GreedyBot
+from threeup_tui.client.events import ConnectionChanged
+from threeup_tui.history import History
+from threeup_tui.launcher import HostedClient, HostSettings, Launcher
+from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.wire import (
+    CLOSE_HOST_STOPPED_BETWEEN_GAMES,
+    CLOSE_HOST_STOPPED_IN_LOBBY,
+    CLOSE_TABLE_CLOSED,
+)
+from threeup_tui.paths import tables_dir
+
+MAX_MOVES = 400
+
+
+def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
+    """Ann's app hosting a table of two on ``port``, its journal its own (tables/)."""
+    launcher = Launcher(announce_address="off")
+    launcher.bot_delay = 0
+    settings = HostSettings(
+        players=2, name="Ann", seed=11, port=port, bind=LOOPBACK, takeover_after=600
+    )
+    return launcher, create_app(launcher, StartSpec(mode="host", host=settings))
+
+
+async def play_the_game(pilot: Pilot[int]) -> None:
+    """Ann's seat, by keys, from the set-up to the game-over box."""
+    await wait_for_setup(pilot)
+    bot = GreedyBot(3)
+    hand = list(view_of(pilot).hand)
+    for code in bot.choose_face_up(view_of(pilot)):
+        i = hand.index(code)
+        hand[i] = ""
+        await pilot.press(str(i + 1))
+    await pilot.press("enter")
+    acted_at = -1
+    for _ in range(MAX_MOVES):
+        if await wait_for_turn(pilot, acted_at) == "over":
+            return
+        view = view_of(pilot)
+        acted_at = view.moves_played
+        await play_by_keys(pilot, bot.choose_move(view))
+    raise AssertionError("the game did not end")
+
+
+async def next_change(client: NetClient, state: str) -> ConnectionChanged:
+    while True:
+        event = await client.next_event()
+        if isinstance(event, ConnectionChanged) and event.state == state:
+            return event
+
+
+async def quit_saying(pilot: Pilot[int], question: str) -> None:
+    """Ctrl+Q, the question read, and "yes"."""
+    app = pilot.app
+    await pilot.press("ctrl+q")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="quit?")
+    screen = app.screen
+    assert isinstance(screen, ConfirmScreen) and question in str(screen.question)
+    await pilot.press("y")
+    await wait_for(pilot, lambda: not app.is_running, timeout=20, what="the app ended")
+
+
+def offered(app: ThreeUpApp) -> list[str | None]:
+    if not isinstance(app.screen, StartScreen):
+        return []
+    menu = app.screen.query_one("#menu", OptionList)
+    return [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+
+
+async def test_the_app_quit_between_games_stops_the_table_and_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    """Ann and Bo play game 1; Ann quits (Ctrl+Q) at the result box.  Bo's
+    app waits rather than closing; Ann's next start offers the table
+    "between games 1 and 2", and Enter brings it back: the result as it
+    was, Bo back at his seat by himself, r deals game 2, and game 1 is in
+    Ann's history once."""
+    port = free_udp_port()
+    launcher, app = hosting(port)
+    tokens = tmp_path / "bo-seats.json"
+    bo = make_client((LOOPBACK, port), "Bo", tokens)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        playing = asyncio.ensure_future(play_bot(bo, ClientLog("Bo"), seed=4))
+        session = app.session
+        assert session is not None
+        await wait_for(pilot, lambda: "Bo" in screen_text(app), timeout=20, what="Bo in the lobby")
+        await pilot.press("s")
+        await play_the_game(pilot)
+        await asyncio.wait_for(playing, 20)
+        assert isinstance(app.screen, GameOverScreen)
+        bo_seat = bo.seat
+        await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
+    assert "stopped between games 1 and 2" in str(app.goodbye), app.goodbye
+    try:
+        change = await asyncio.wait_for(next_change(bo, "reconnecting"), 15)
+        assert change.detail == CLOSE_HOST_STOPPED_BETWEEN_GAMES
+        assert bo.closed_by_host is None
+
+        again = create_app(launcher)
+        async with again.run_test(size=(80, 24)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: offered(again)[:1] == ["resume"],
+                what=f"the table offered, not: {screen_text(again)}",
+            )
+            shown = screen_text(again)
+            assert "Ann's table" in shown and "between games 1 and 2" in shown, shown
+            await pilot.press("enter")
+            await wait_for(
+                pilot,
+                lambda: isinstance(again.screen, GameOverScreen),
+                timeout=20,
+                what=f"the result as it was left, not: {screen_text(again)}",
+            )
+            resumed = again.session
+            assert resumed is not None and isinstance(resumed.client, HostedClient)
+            assert resumed.client.address is not None and resumed.client.address[1] == port
+            await asyncio.wait_for(next_change(bo, "connected"), 20)
+            assert bo.seat == bo_seat
+            await pilot.press("r")  # Rematch: game 2 is dealt for both
+            await wait_for_setup(pilot)
+            assert resumed.client.table.game_number == 2
+            rows = [g for g in History().games() if g.venue == "host"]
+            assert [g.game_number for g in rows] == [1]  # counted once, not again on resume
+            await pilot.press("ctrl+q")
+            await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), what="quit?")
+            await pilot.press("y")
+    finally:
+        await bo.close()
+
+
+async def test_the_app_quit_in_its_lobby_with_a_guest_stops_the_table(tmp_path: Path) -> None:
+    """Ctrl+Q in the lobby with Bo seated: Bo waits ("before the game
+    began"), and the start screen offers the table "in its lobby"."""
+    port = free_udp_port()
+    launcher, app = hosting(port)
+    bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            await bo.start()
+            await wait_for(pilot, lambda: "Bo" in screen_text(app), what="Bo in the lobby")
+            await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
+        change = await asyncio.wait_for(next_change(bo, "reconnecting"), 15)
+        assert change.detail == CLOSE_HOST_STOPPED_IN_LOBBY
+        (kept,) = launcher.kept_tables()
+        assert kept.where() == "in its lobby" and kept.host_name == "Ann"
+    finally:
+        await bo.close()
+
+
+async def test_the_host_leaving_the_lobby_on_purpose_still_closes_the_table(
+    tmp_path: Path,
+) -> None:
+    """q and "yes" in the lobby with Bo seated: the table closes for
+    everyone, as the question said; nothing is kept to resume."""
+    port = free_udp_port()
+    launcher, app = hosting(port)
+    bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+            await bo.start()
+            await wait_for(pilot, lambda: "Bo" in screen_text(app), what="Bo in the lobby")
+            await pilot.press("q")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="leave?")
+            assert "it closes for everyone" in screen_text(app)
+            await pilot.press("y")
+            await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start")
+            assert "resume" not in offered(app)
+        await asyncio.wait_for(next_change(bo, "closed"), 15)
+        assert bo.closed_by_host == CLOSE_TABLE_CLOSED
+        assert launcher.kept_tables() == []
+    finally:
+        await bo.close()
+
+
+async def test_the_app_quit_alone_in_its_lobby_closes_the_table_at_once() -> None:
+    """With nobody else seated there is nobody to wait: Ctrl+Q asks
+    nothing, and no table is offered at the next start."""
+    launcher, app = hosting(free_udp_port())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, timeout=20, what="the app ended")
+    assert launcher.kept_tables() == []
+    assert not list(tables_dir().glob("*.json.table"))
