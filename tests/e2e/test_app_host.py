@@ -9,10 +9,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from threeup_tui.bots import make_bot
+from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
+from threeup_tui.netplay.tokens import TokenStore
 
 from .conftest import Tmux, free_port
 
@@ -109,3 +113,76 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_an_app_host_killed_between_games_comes_back_from_the_start_screen(
+    tmp_path: Path, tmux: Tmux
+) -> None:
+    """The real `threeup host` (the app, not --headless) plays game 1 with
+    gus to its end, then gets SIGTERM at the result (its terminal's owner
+    killed it).  gus is told the host stopped between games and waits,
+    rather than being told the table closed; `threeup` started again offers
+    the table "between games 1 and 2" first, Enter brings it back on the
+    same port, gus is back at his seat by himself, and Nora's r deals game 2
+    to both.  It once closed the table there, and nothing was offered."""
+    port = free_port(socket.SOCK_DGRAM)
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    app = f"{sys.executable} -m threeup_tui"
+    host = f"{app} host --bind 127.0.0.1 --port {port} --players 2 --no-ssh --name Nora"
+    tmux.new("host", f"{host}; echo EXIT=$?; sleep 60", env=env)
+    tmux.wait_for("host", "Seats: 1 of 2 taken")
+    pane = tmux.flag("host", "#{pane_pid}")
+    children = subprocess.run(["pgrep", "-P", pane], capture_output=True, text=True)
+    (app_pid,) = children.stdout.split()
+    waits = "the host stopped between games: it may resume the table"
+
+    async def game() -> None:
+        gus = NetClient("127.0.0.1", port, "gus", tokens=TokenStore(tmp_path / "gus.json"))
+        await gus.start()
+        seat = BotSeat(gus, make_bot("greedy", 3))
+        changes: list[ConnectionChanged] = []
+
+        async def events_until(done: Callable[[], bool], timeout: float) -> None:
+            async with asyncio.timeout(timeout):
+                while not done():
+                    event = await gus.next_event()
+                    if isinstance(event, ViewChanged):
+                        seat.on_view(event.view)
+                    elif isinstance(event, ConnectionChanged):
+                        changes.append(event)
+
+        def phase() -> str | None:
+            return gus.view.phase if gus.view is not None else None
+
+        try:
+            await asyncio.to_thread(tmux.keys, "host", "s")  # Nora starts the game
+            playing = asyncio.ensure_future(events_until(lambda: phase() == "over", 240))
+            while not playing.done():  # Nora plays hinted moves: h, then Enter
+                for key in ("h", "Enter"):
+                    if phase() != "over":
+                        await asyncio.to_thread(tmux.keys, "host", key)
+                    await asyncio.sleep(0.2)
+            await playing
+            await asyncio.to_thread(tmux.wait_for, "host", "Rematch (r)", 20)
+            was = gus.seat
+            changes.clear()  # the connection's start
+            os.kill(int(app_pid), signal.SIGTERM)
+            await events_until(lambda: any(c.state != "connected" for c in changes), 15)
+            assert [(c.state, c.detail) for c in changes] == [("reconnecting", waits)]
+            shown = await asyncio.to_thread(tmux.wait_for, "host", "EXIT=")
+            assert "stopped between games 1 and 2" in " ".join(shown.split()), shown
+            assert "EXIT=0" in shown and "Traceback" not in shown
+
+            tmux.new("again", app, env=env)
+            shown = await asyncio.to_thread(tmux.wait_for, "again", "between games 1 and 2")
+            assert "Resume your table" in shown and "Nora's table" in shown
+            await asyncio.to_thread(tmux.keys, "again", "Enter")
+            await events_until(lambda: changes[-1].state == "connected", 30)
+            assert gus.seat == was
+            await asyncio.to_thread(tmux.wait_for, "again", "Rematch", 20)
+            await asyncio.to_thread(tmux.keys, "again", "r")
+            await events_until(lambda: phase() == "setup", 20)
+        finally:
+            await gus.close()
+
+    asyncio.run(game())
