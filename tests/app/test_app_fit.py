@@ -694,6 +694,35 @@ async def test_the_start_screen_at_40x15_keeps_its_keys_line_without_scrolling(n
         assert "╔═╗╦ ╦╔═╗" in screen_text(app) and app.screen.max_scroll_y == 0
 
 
+async def test_a_start_screen_with_a_kept_table_and_a_kept_game_keeps_its_keys_line() -> None:
+    """At 80x24 a table stopped between games ("between games 12 and 13",
+    the time under it) above a kept game pushed "+ / - players · b bot
+    level · n name" and "You against 3 greedy bots" below the screen (it
+    scrolled): the tagline gave way only under 24 lines, whatever the menu
+    held.  It gives way where the menu needs its room."""
+    from pathlib import Path
+
+    from threeup_tui.app.screens.start import StartScreen
+    from threeup_tui.kepttables import KeptTable
+
+    scene = next(s for s in scenes() if s.name == "start-continue")
+    app = scene.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await scene.drive(pilot)
+        start = app.screen
+        assert isinstance(start, StartScreen)
+        left = time.time() - 3 * 86400
+        table = KeptTable(Path("t.json"), "Ann's table", "Ann", 12, left, in_game=False)
+        start.show_saved(start.saved, 2, table)
+        await finish(pilot)
+        shown = screen_text(app)
+        assert "between games 12 and 13" in shown and "Continue your game" in shown, shown
+        assert "+ / - players · b bot level · n name" in shown, shown
+        assert start.max_scroll_y == 0, shown
+        assert "╔═╗╦ ╦╔═╗" in shown  # the logo stays: the tagline gave way
+        no_cut(app, "start at 80x24, a kept table and game")
+
+
 LONG_NAME = "Wilhelmina Konstantinova"  # 24 cells, as long as a name may be
 
 

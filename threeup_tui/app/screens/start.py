@@ -51,6 +51,7 @@ SHORT = 24
 # Lines besides the logo and the menu's entries: the menu's border and the
 # margin under it, the settings and their keys, the status line, the footer.
 AROUND_MENU = 2 + 1 + 2 + 1 + 1
+TAGLINE_LINES = 1 + 2  # the tagline and its margins (styles.tcss: #tagline)
 START_ROOMY = 60  # columns from which the footer shows the palette's hint
 
 # The menu's ways to a table, and the keys that change what the next one
@@ -158,16 +159,18 @@ class StartScreen(Screen[None]):
         self._show_settings()
 
     def on_resize(self) -> None:
-        self.set_class(self.size.height < SHORT, "-short")
         self._fit_logo()
 
     def _fit_logo(self) -> None:
-        """The logo gives way where it would push the line of keys under the
-        menu off the screen (at 40x15 the screen scrolled to keep it)."""
+        """The tagline, then the logo, give way where they would push the
+        line of keys under the menu off the screen (at 40x15 the screen
+        scrolled to keep it; at 80x24 a kept table and a kept game did)."""
         menu = self.query_one("#menu", OptionList)
         entries = sum(len(str(option.prompt).splitlines()) for option in menu.options)
         needed = len(LOGO.splitlines()) + entries + AROUND_MENU
-        self.set_class(self.size.height < needed, "-tiny")
+        height = self.size.height
+        self.set_class(height < SHORT or height < needed + TAGLINE_LINES, "-short")
+        self.set_class(height < needed, "-tiny")
 
     def _show_settings(self) -> None:
         bots = self.players - 1
