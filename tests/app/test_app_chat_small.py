@@ -19,7 +19,13 @@ from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
-from threeup_tui.client import ChatReceived, LobbyChanged, ViewChanged, Welcome
+from threeup_tui.client import (
+    ChatReceived,
+    ConnectionChanged,
+    LobbyChanged,
+    ViewChanged,
+    Welcome,
+)
 from threeup_tui.launcher import JoinSettings
 from threeup_tui.rules import GameState, Options, seat_view
 
@@ -196,3 +202,32 @@ async def test_a_line_begun_wide_stays_open_when_the_terminal_narrows(name: str)
         box = app.screen.query_one("#chat-input", Input)
         assert box.has_focus and box.value == "hi 1", (app.focused, box.value)
         await wait_for(pilot, lambda: "hi 1" in screen_text(app), what="the line, in sight")
+
+
+async def test_the_lines_said_before_a_narrow_app_came_are_not_counted(
+    client: ScriptedClient,
+) -> None:
+    """A new app at the table is sent its recent lines, said before it came
+    (they tell what happened): at 40x15 they counted as unread, "c Chat (3)"
+    before anyone had said a word to the newcomer.  A lost link's recent
+    lines are those said while it was away: new to the player, counted."""
+    names = ["Ann", "Bo", "Cy"]
+    lobby = replace(lobby_for(names, started=False), host_seat=0)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(40, 15)) as pilot:
+        client.emit(Welcome(1, False))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        client.emit(ChatReceived(0, "Ann", "who is coming?", number=1, old=True))
+        client.emit(ChatReceived(None, "Cy", "me, watching", spectator=True, number=2, old=True))
+        client.emit(ChatReceived(None, "table", "Bo sat down at seat 2", number=3, old=True))
+        await wait_for(pilot, lambda: app.session is not None and len(app.session.chat) == 3)
+        await pilot.pause()
+        assert "Chat (" not in footer(app), footer(app)
+
+        client.emit(ConnectionChanged("reconnecting", "no answer"))
+        client.emit(ConnectionChanged("connected", ""))
+        client.emit(ChatReceived(0, "Ann", "Bo, are you there?", number=4, old=True))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        client.emit(ChatReceived(0, "Ann", "welcome back", number=5))
+        await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")

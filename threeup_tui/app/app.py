@@ -788,7 +788,9 @@ class ThreeUpApp(App[int]):
         above = self._pinned_lines if message.old else 0
         if not message.old:
             self._pinned_lines = self._pinned_lines + 1 if message.pinned else 0
-        line = session.add_chat(message.seat, message.name, message.text, message.spectator, above)
+        line = session.add_chat(
+            message.seat, message.name, message.text, message.spectator, above, message.old
+        )
         for screen in self._table_screens():
             screen.add_chat(line, above)
 
@@ -816,8 +818,10 @@ class ThreeUpApp(App[int]):
         session.connection_detail = message.detail
         if message.state == "reconnecting":
             # The lines a reconnect brings again, said while it was away, are
-            # newer than the app's own lines: they go below them.
+            # newer than the app's own lines: they go below them; and they
+            # are new to the player, unread while the chat is out of sight.
             self._pinned_lines = 0
+            session.heard_live = True
         if message.state in ("closed", "reconnecting"):
             # Nobody counts down at a closed table; and while the link is lost
             # this app cannot know the clock (a crashed host holds it until

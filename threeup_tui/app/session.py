@@ -23,6 +23,9 @@ class ChatLine:
     name: str  # cleaned
     text: str  # cleaned
     spectator: bool = False  # a spectator's line, under their own name
+    # Said before this app came to the table (the recent lines a first
+    # session begins with): shown, for what happened, but never unread.
+    earlier: bool = False
 
 
 COUNTDOWN = 10.0  # seconds: the last stretch of your own clock is counted down
@@ -65,6 +68,11 @@ class Session:
     # Others' chat lines come while the chat was out of sight (a narrow
     # screen): the footer's "c Chat (2)", kept from one screen to the next.
     unread_chat: int = 0
+    # The table has been heard live (someone's line said since this app came,
+    # or a lost link): the recent lines a later session begins with are then
+    # only those the client had not shown, said while it was away, and new
+    # to the player; before, they were said before the player came.
+    heard_live: bool = False
 
     def set_clock(self, seat: int | None, remaining: float | None) -> None:
         """A TurnClock arrived: count down from now (the host's clock decides)."""
@@ -163,10 +171,20 @@ class Session:
         return self.lobby.seats[seat]
 
     def add_chat(
-        self, seat: int | None, name: str, text: str, spectator: bool = False, above: int = 0
+        self,
+        seat: int | None,
+        name: str,
+        text: str,
+        spectator: bool = False,
+        above: int = 0,
+        old: bool = False,
     ) -> ChatLine:
-        """A line, at the end or ``above`` lines before it."""
-        line = ChatLine(seat, clean(name, 24), clean(text, 200), spectator)
+        """A line, at the end or ``above`` lines before it; ``old``: one of
+        the table's recent lines that a session begins with."""
+        earlier = old and not self.heard_live
+        if not old and (seat is not None or spectator):
+            self.heard_live = True  # someone's line: only the table relays those
+        line = ChatLine(seat, clean(name, 24), clean(text, 200), spectator, earlier)
         self.chat.insert(len(self.chat) - above, line)
         del self.chat[:-CHAT_KEEP]
         return line

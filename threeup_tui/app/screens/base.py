@@ -264,8 +264,8 @@ class TableScreenBase(Screen[None]):
         session = self.session
         if session is None or self.chat_in_sight() or not self.topmost_table():
             return False
-        if line.seat is None and not line.spectator:
-            return False  # the table's own line
+        if line.earlier or (line.seat is None and not line.spectator):
+            return False  # said before this app came, or the table's own line
         if line.spectator:
             mine = session.seat is None and line.name == clean_name(session.client.name, "")
         else:
