@@ -19,6 +19,7 @@ from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.client import (
     ChatReceived,
     ConnectionChanged,
@@ -231,3 +232,40 @@ async def test_the_lines_said_before_a_narrow_app_came_are_not_counted(
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
         client.emit(ChatReceived(0, "Ann", "welcome back", number=5))
         await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")
+
+
+async def test_a_line_said_under_the_game_over_box_of_a_wide_table_is_counted() -> None:
+    """At 100x30 the table shows its chat, but the result box covers it: a
+    line said under the box counted as read, and the box's "c Chat" said
+    nothing of it.  It counts until the table (its chat) is in sight."""
+    over = scene("game-over", rules_text=None)
+    app = over.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await over.drive(pilot)
+        assert isinstance(app.screen, GameOverScreen)
+        app.post_message(ChatArrived(1, "greedy bot 2", "gg"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        await pilot.press("t")  # back to the table, its chat beside the cards
+        await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
+        await wait_for(pilot, lambda: "greedy bot 2: gg" in screen_text(app), what="the chat")
+        await wait_for(pilot, lambda: "Chat (" not in footer(app), what=f"no count: {footer(app)}")
+
+
+async def test_a_line_said_under_the_help_stays_unread_if_the_table_narrows(
+    client: ScriptedClient,
+) -> None:
+    """A line said while the help covered a wide table was counted as read,
+    though nobody saw it: narrowed before the help was closed, the table
+    hid its chat, and the footer said nothing had come."""
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = await open_table(pilot, client, dealt(["you", "Ana", "Bo"]))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: app.screen is not table, what="the help")
+        client.emit(ChatReceived(1, "Ana", "said under the help"))
+        await wait_for(pilot, lambda: "said under the help" in table.query_one(ChatLines).text)
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is table, what="the table")
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")

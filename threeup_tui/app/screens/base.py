@@ -252,17 +252,23 @@ class TableScreenBase(Screen[None]):
         """The chat shows (c, or a terminal wide enough): its lines are read,
         and the footer's count of them goes."""
         session = self.session
-        if session is not None and session.unread_chat and self.chat_in_sight():
+        if session is not None and session.unread_chat and self.chat_read_now():
             session.unread_chat = 0
             self.refresh_bindings()
+
+    def chat_read_now(self) -> bool:
+        """Whether the chat is in sight and nothing covers it: a line said
+        under the game-over box or the help, at a table wide enough to show
+        its chat, was counted as read (and the box's "c Chat" said nothing)."""
+        return self.chat_in_sight() and self.app.screen is self
 
     def unread(self, line: ChatLine) -> bool:
         """Whether ``line`` goes unread here: said by someone else (a player
         or a spectator; not the table's own notes, joins and bots' turns,
         which would count up all game) while this screen, the table's
-        topmost, keeps its chat out of sight."""
+        topmost, keeps its chat out of sight or covered."""
         session = self.session
-        if session is None or self.chat_in_sight() or not self.topmost_table():
+        if session is None or self.chat_read_now() or not self.topmost_table():
             return False
         if line.earlier or (line.seat is None and not line.spectator):
             return False  # said before this app came, or the table's own line
@@ -311,3 +317,4 @@ class TableScreenBase(Screen[None]):
         self.game_app.route()
         if self.is_current:
             self.sync()
+            self.chat_seen()  # the lines said under it, in sight again
