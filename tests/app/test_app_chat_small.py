@@ -269,3 +269,70 @@ async def test_a_line_said_under_the_help_stays_unread_if_the_table_narrows(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is table, what="the table")
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+
+
+async def test_a_spectator_who_may_not_chat_reads_a_narrow_tables_chat_on_c(
+    client: ScriptedClient,
+) -> None:
+    """At a table that keeps its chat to the players (--no-spectator-chat),
+    c was refused a spectator: under 60 columns they never saw a line, nor
+    a count of them.  c lends the lines the cards' room, to read (no line to
+    write), and c again or Esc gives it back, as the footer says."""
+    names = ["you", "Ana", "Bo"]
+    lobby = replace(lobby_for(names), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+        client.emit(ChatReceived(1, "Ana", "hello"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        assert "Ana: hello" not in screen_text(app)
+
+        for back in ("c", "escape"):
+            await pilot.press("c")
+            await wait_for(pilot, lambda: "Ana: hello" in screen_text(app), what="the chat")
+            assert "only players chat here" in screen_text(app)
+            await wait_for(
+                pilot,
+                lambda: "esc/c Back to the table" in footer(app),
+                what=f"the way back: {footer(app)}",
+            )
+            assert "Chat" not in footer(app), footer(app)
+            assert "q Leave" in footer(app), footer(app)  # q leaves from here too
+            await pilot.press(back)
+            await wait_for(
+                pilot, lambda: "Ana: hello" not in screen_text(app), what=f"the cards, {back}"
+            )
+            assert "Back to" not in footer(app) and "c Chat" in footer(app), footer(app)
+
+
+class WatchingClient(ScriptedClient):
+    """A spectator's client, which may ask for a seat ("s Sit down")."""
+
+    @property
+    def may_sit_down(self) -> bool:
+        return True
+
+
+async def test_a_spectator_who_may_not_chat_reads_a_narrow_lobbys_chat_on_c() -> None:
+    """As at the table: in a 40x15 lobby whose chat is the players' alone,
+    c was refused a spectator; it reads the chat now, and the footer says
+    the way back, with "? Rules" and "q Leave" whole beside it."""
+    names = ["Ann", "Bo", "seat 3"]
+    lobby = replace(lobby_for(names, started=False), spectator_chat=False)
+    lobby = replace(lobby, seats=(*lobby.seats[:2], replace(lobby.seats[2], kind="open")))
+    client = WatchingClient()
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(40, 15)) as pilot:
+        client.emit(Welcome(None, False))
+        client.emit(LobbyChanged(lobby))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        client.emit(ChatReceived(0, "Ann", "hello"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        assert "s Sit down" in footer(app), footer(app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Ann: hello" in screen_text(app), what="the chat")
+        back = "esc/c Back to the lobby"
+        await wait_for(pilot, lambda: back in footer(app), what=f"the way back: {footer(app)}")
+        assert "? Rules" in footer(app) and "q Leave" in footer(app), footer(app)  # whole
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Ann: hello" not in screen_text(app), what="the lobby")

@@ -16,7 +16,7 @@ from ...names import clean_name, seated_as
 from ...settings import Settings
 from ..session import ChatLine, Session
 from ..text import clean
-from ..widgets.chat import ChatInput, ChatPane
+from ..widgets.chat import ChatInput, ChatLines, ChatPane
 
 # A narrow screen's class while its chat takes the cards' room (action_chat).
 CHATTING = "-chatting"
@@ -183,20 +183,48 @@ class TableScreenBase(Screen[None]):
             self.refresh_bindings()  # the footer's "c Chat" comes and goes with it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Who may not write (a spectator at a table that keeps its chat to
+        # the players, anyone at a closed table) still reads: c shows a
+        # narrow screen's hidden chat to them, which they never saw.
         session = self.session
-        return action != "chat" or session is None or session.may_chat
+        if action != "chat" or session is None or session.may_chat:
+            return True
+        return self.chat_out_of_sight()
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The keys as the footer shows them, in this screen's words."""
-        return reworded(super().active_bindings, self.key_words)
+        bindings = reworded(super().active_bindings, self.key_words)
+        if self.reading_chat():
+            # Esc and c both give the room back: one hint says so ("esc/c
+            # Back to the table"), not "c Chat" beside it.
+            for key, active in bindings.items():
+                binding = active.binding
+                if binding.action == "chat":
+                    binding = replace(binding, show=False)
+                elif isinstance(active.node, ChatLines) and binding.action == "back":
+                    binding = replace(binding, key_display="esc/c")
+                bindings[key] = active._replace(binding=binding)
+        return bindings
 
     def key_words(self, active: ActiveBinding) -> str:
         """What the footer says of a key here: the chat line's Esc read "Back
         to the table" in a lobby too, where there is no table yet."""
-        if isinstance(active.node, ChatInput) and active.binding.action == "leave":
+        chat = isinstance(active.node, (ChatInput, ChatLines))
+        if chat and active.binding.action in ("leave", "back"):
             return f"Back to the {self.CHAT_BACK_TO}"
         return chat_key_words(active, self.session)
+
+    def reading_chat(self) -> bool:
+        """Whether the chat has the cards' room for one who may only read it."""
+        return self.has_class(CHATTING) and isinstance(self.focused, ChatLines)
+
+    def focus_in_chat(self) -> bool:
+        """Whether the keys are the chat's (its line, or its lines to read)."""
+        focused = self.focused
+        return focused is not None and any(
+            isinstance(node, ChatPane) for node in focused.ancestors_with_self
+        )
 
     def footer_keeps(self) -> frozenset[str]:
         """The actions whose keys the footer shows however narrow it is: the
@@ -213,7 +241,12 @@ class TableScreenBase(Screen[None]):
 
     # Every table screen has the chat pane: one way to focus, send and show.
     def action_chat(self) -> None:
-        if self.check_action("chat", ()):
+        if not self.check_action("chat", ()):
+            return
+        pane = self.query_one(ChatPane)
+        if not pane.talk_allowed:
+            self.read_chat(pane)
+        else:
             if self.chat_out_of_sight():
                 # Too narrow to show the chat beside the cards: it takes the
                 # cards' room while a line is written, and gives it back when
@@ -222,7 +255,20 @@ class TableScreenBase(Screen[None]):
                 # typed to the table as keys (u: pick up the pile).
                 self.add_class(CHATTING)
                 self.chat_room_changed()
-            self.query_one(ChatPane).focus_input()
+            pane.focus_input()
+            self.chat_seen()
+
+    def read_chat(self, pane: ChatPane) -> None:
+        """c for one who may not write: a narrow screen lends the cards' room
+        to the lines, to read and scroll (no line to write), and c again or
+        Esc gives it back.  c was refused them, and under 60 columns they
+        never saw a line, nor a count of them."""
+        if self.reading_chat():
+            self.set_focus(None)  # the blur gives the room back
+        elif self.chat_out_of_sight():
+            self.add_class(CHATTING)
+            self.chat_room_changed()
+            pane.focus_lines()
             self.chat_seen()
 
     def chat_out_of_sight(self) -> bool:
@@ -240,7 +286,7 @@ class TableScreenBase(Screen[None]):
         """After the screen's own Resize handler has set the classes that say
         whether the chat shows: a line being written keeps its chat in
         sight, and a chat in sight has its lines read."""
-        if isinstance(self.focused, ChatInput) and not self.chat_in_sight():
+        if self.focus_in_chat() and not self.chat_in_sight():
             # c at a wide table, then the terminal narrowed (a pane split):
             # the chat went out of sight under the keys, Textual gave them
             # to the table, and the "p" of the next word played a card.
@@ -286,7 +332,8 @@ class TableScreenBase(Screen[None]):
         return not any(isinstance(screen, TableScreenBase) for screen in later)
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
-        if self.has_class(CHATTING) and isinstance(event.widget, ChatInput):
+        # The keys gone from the chat (not from its line to its lines, Tab).
+        if self.has_class(CHATTING) and not self.focus_in_chat():
             self.remove_class(CHATTING)
             self.chat_room_changed()
 

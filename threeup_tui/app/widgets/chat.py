@@ -62,7 +62,16 @@ class ChatText(Static):
 
 class ChatLines(VerticalScroll):
     """The chat's lines, newest at the bottom, scrolled to the end as they
-    come, unless the reader has scrolled back to older ones."""
+    come, unless the reader has scrolled back to older ones.  Esc gives the
+    keys back to the table, as the chat line's does."""
+
+    # Not "leave", as the chat line's Esc is: the footer shows one key of
+    # an action, and q still leaves the table from here (only the line
+    # types it), so "q Leave" stays beside the way back.
+    BINDINGS = [Binding("escape", "back", "Back to the table")]
+
+    def action_back(self) -> None:
+        self.screen.set_focus(None)
 
     def __init__(self) -> None:
         super().__init__(id="chat-lines")
@@ -243,6 +252,10 @@ class ChatPane(Vertical):
         lines = list(log.lines)
         lines.insert(len(lines) - above, line)
         log.set_lines(lines)
+
+    def focus_lines(self) -> None:
+        """The lines to read and scroll (one who may not write: no line)."""
+        self.screen.set_focus(self.query_one(ChatLines))
 
     def focus_input(self) -> None:
         # At once, not by Widget.focus (which waits for the keys already
