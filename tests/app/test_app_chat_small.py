@@ -336,3 +336,33 @@ async def test_a_spectator_who_may_not_chat_reads_a_narrow_lobbys_chat_on_c() ->
         assert "? Rules" in footer(app) and "q Leave" in footer(app), footer(app)  # whole
         await pilot.press("escape")
         await wait_for(pilot, lambda: "Ann: hello" not in screen_text(app), what="the lobby")
+
+
+async def test_c_shows_the_lines_it_counted_though_the_reader_had_scrolled_back(
+    client: ScriptedClient,
+) -> None:
+    """A reader scrolled back (PgUp), went back to the cards, and two lines
+    came: "c Chat (2)", then c showed the old lines where they had been and
+    the count went, the two new ones below, out of sight.  c brings the
+    lines it counted into sight."""
+    names = ["you", "Ana", "Bo"]
+    lobby = replace(lobby_for(names), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+        for i in range(30):
+            client.emit(ChatReceived(1, "Ana", f"line {i}"))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Ana: line 29" in screen_text(app), what="the chat's end")
+        await pilot.press("pageup", "pageup")
+        await wait_for(pilot, lambda: "Ana: line 29" not in screen_text(app), what="scrolled back")
+        await pilot.press("escape")
+        client.emit(ChatReceived(1, "Ana", "new one"))
+        client.emit(ChatReceived(1, "Ana", "new two"))
+        await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")
+        await pilot.press("c")
+        await wait_for(
+            pilot,
+            lambda: "Ana: new one" in screen_text(app) and "Ana: new two" in screen_text(app),
+            what=f"the lines counted: {screen_text(app)}",
+        )

@@ -299,6 +299,10 @@ class TableScreenBase(Screen[None]):
         and the footer's count of them goes."""
         session = self.session
         if session is not None and session.unread_chat and self.chat_read_now():
+            # The lines counted in sight as the count goes: scrolled back
+            # before, c showed old lines and the count went, the new ones
+            # below, out of sight.
+            self.query_one(ChatPane).show_newest()
             session.unread_chat = 0
             self.refresh_bindings()
 

@@ -253,6 +253,13 @@ class ChatPane(Vertical):
         lines.insert(len(lines) - above, line)
         log.set_lines(lines)
 
+    def show_newest(self) -> None:
+        """The newest lines in sight, and followed again: the lines a count
+        said were unread, below where the reader had scrolled back to."""
+        log = self.query_one(ChatLines)
+        log.following = True
+        log.call_after_refresh(log.scroll_end, animate=False)  # once laid out in sight
+
     def focus_lines(self) -> None:
         """The lines to read and scroll (one who may not write: no line)."""
         self.screen.set_focus(self.query_one(ChatLines))
