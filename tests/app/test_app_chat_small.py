@@ -366,3 +366,27 @@ async def test_c_shows_the_lines_it_counted_though_the_reader_had_scrolled_back(
             lambda: "Ana: new one" in screen_text(app) and "Ana: new two" in screen_text(app),
             what=f"the lines counted: {screen_text(app)}",
         )
+
+
+async def test_keys_pressed_while_a_spectator_reads_the_chat_are_not_card_keys(
+    client: ScriptedClient,
+) -> None:
+    """Reading a narrow table's chat, a spectator's p (or a digit) popped up
+    "You are watching: only the players play", of cards out of sight."""
+    names = ["you", "Ana", "Bo"]
+    lobby = replace(lobby_for(names), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+        client.emit(ChatReceived(1, "Ana", "hello"))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Ana: hello" in screen_text(app), what="the chat")
+        await pilot.press("p", "1")
+        await pilot.pause(0.2)
+        assert not [n for n in app._notifications if "only the players" in n.message]
+        await pilot.press("escape", "p")
+        await wait_for(
+            pilot,
+            lambda: any("only the players" in n.message for n in app._notifications),
+            what="the watcher's note, at the table",
+        )

@@ -658,8 +658,11 @@ class TableScreen(TableScreenBase):
         view = self._view()
         if view is None or view.seat is not None or view.phase == "over":
             return
-        if isinstance(self.focused, Input):
-            return  # typed into the chat box, which went on to the screen too
+        if isinstance(self.focused, Input) or self.reading_chat():
+            # Typed into the chat box, which went on to the screen too; or
+            # pressed while reading the chat in the cards' room, where
+            # "only the players play" spoke of cards out of sight.
+            return
         if event.key in self.WATCHER_TOLD:
             withdraw(self.app, WATCHING)  # one note, however many presses
             session = self.session
