@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,9 +20,12 @@ from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import rank_of_code
+from threeup_tui.bots.base import Bot
 from threeup_tui.launcher import JoinSettings, Launcher
 from threeup_tui.rules import Move, View
 from threeup_tui.table import Table, TableConfig
+
+MAX_MOVES = 400  # a 2-player game takes far fewer; a loop here is a bug
 
 
 def fast_launcher() -> Launcher:
@@ -103,6 +106,20 @@ def zone_indices(view: View, screen: TableScreen, cards: tuple[str, ...]) -> lis
         i = next(i for i, c in enumerate(pool) if c == code and i not in chosen)
         chosen.append(i)
     return chosen
+
+
+async def play_to_the_end(
+    pilot: Pilot[int], bot: Bot, play: Callable[[Pilot[int], Move], Awaitable[None]]
+) -> None:
+    """Make the bot's move on each of our turns with ``play`` (mouse or keys)."""
+    acted_at = -1
+    for _ in range(MAX_MOVES):
+        if await wait_for_turn(pilot, acted_at) == "over":
+            return
+        view = view_of(pilot)
+        acted_at = view.moves_played
+        await play(pilot, bot.choose_move(view))
+    raise AssertionError("the game did not end")
 
 
 async def play_by_keys(pilot: Pilot[int], move: Move) -> None:

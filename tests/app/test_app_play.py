@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Callable
 
 import pytest
 from app_helpers import (
+    MAX_MOVES,
     app_of,
     click,
     fast_launcher,
     play_by_keys,
     play_by_mouse,
+    play_to_the_end,
     screen_text,
     view_of,
     wait_for,
@@ -33,23 +34,6 @@ from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.text import card_label
 from threeup_tui.app.widgets.status_line import HINT, StatusLine
 from threeup_tui.bots import GreedyBot
-from threeup_tui.rules import Move
-
-MAX_MOVES = 400  # a 2-player game takes far fewer; a loop here is a bug
-
-
-async def play_to_the_end(
-    pilot: Pilot[int], bot: GreedyBot, play: Callable[[Pilot[int], Move], Awaitable[None]]
-) -> None:
-    """Make the bot's move on each of our turns with ``play`` (mouse or keys)."""
-    acted_at = -1
-    for _ in range(MAX_MOVES):
-        if await wait_for_turn(pilot, acted_at) == "over":
-            return
-        view = view_of(pilot)
-        acted_at = view.moves_played
-        await play(pilot, bot.choose_move(view))
-    raise AssertionError("the game did not end")
 
 
 async def test_whole_game_by_mouse() -> None:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from app_helpers import (
     play_by_keys,
+    play_to_the_end,
     screen_text,
     view_of,
     wait_for,
     wait_for_setup,
-    wait_for_turn,
 )
 from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
 from textual.pilot import Pilot
@@ -42,8 +42,6 @@ from threeup_tui.netplay.wire import (
 )
 from threeup_tui.paths import tables_dir
 
-MAX_MOVES = 400
-
 
 def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
     """Ann's app hosting a table of two on ``port``, its journal its own (tables/)."""
@@ -65,14 +63,7 @@ async def play_the_game(pilot: Pilot[int]) -> None:
         hand[i] = ""
         await pilot.press(str(i + 1))
     await pilot.press("enter")
-    acted_at = -1
-    for _ in range(MAX_MOVES):
-        if await wait_for_turn(pilot, acted_at) == "over":
-            return
-        view = view_of(pilot)
-        acted_at = view.moves_played
-        await play_by_keys(pilot, bot.choose_move(view))
-    raise AssertionError("the game did not end")
+    await play_to_the_end(pilot, bot, play_by_keys)
 
 
 async def next_change(client: NetClient, state: str) -> ConnectionChanged:
