@@ -305,6 +305,27 @@ async def test_a_spectator_who_may_not_chat_reads_a_narrow_tables_chat_on_c(
             assert "Back to" not in footer(app) and "c Chat" in footer(app), footer(app)
 
 
+async def test_the_palette_offers_a_narrow_spectator_who_may_not_chat_reading_not_writing(
+    client: ScriptedClient,
+) -> None:
+    """Ctrl+P offered that spectator "Chat: Write to the table", which c
+    (and the command) cannot do for them: it offers reading, and reads."""
+    names = ["you", "Ana", "Bo"]
+    lobby = replace(lobby_for(names), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+        client.emit(ChatReceived(1, "Ana", "hello"))
+        await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
+        said = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert "Chat" not in said and "Write to the table" not in said.values(), said
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "Read the chat" in commands, said
+        commands["Read the chat"].callback()  # and it shows the lines
+        await wait_for(pilot, lambda: "Ana: hello" in screen_text(app), what="the chat")
+        assert client.requests == []
+
+
 class WatchingClient(ScriptedClient):
     """A spectator's client, which may ask for a seat ("s Sit down")."""
 

@@ -1226,7 +1226,14 @@ class ThreeUpApp(App[int]):
                         lambda slot=slot: screen.flip(slot),
                     )
             if screen.check_action("chat", ()) is not False:
-                yield SystemCommand("Chat", "Write to the table", screen.action_chat)
+                # One who may not write (a spectator where the chat is the
+                # players') still reads a narrow table's chat on c: the
+                # palette says so, not "Write to the table".
+                session = screen.session
+                if session is None or session.may_chat:
+                    yield SystemCommand("Chat", "Write to the table", screen.action_chat)
+                else:
+                    yield SystemCommand("Read the chat", "What the table said", screen.action_chat)
             # A guest of the SSH door has no start screen: leaving ends the session.
             where = "Ends this SSH session" if self.guest else "Back to the start screen"
             yield SystemCommand("Leave the table", where, screen.action_leave)
