@@ -377,3 +377,39 @@ def test_a_guest_waits_for_the_host_or_for_the_seats_to_fill() -> None:
     one_open = dataclasses.replace(headless, seats=(*headless.seats, open_seat))
     assert waiting_words(one_open) == "The game starts once every seat is taken (1 seat open)."
     assert "about to start" in waiting_words(headless)
+
+
+def real_lobby(guest: str) -> Lobby:
+    """A real table's lobby: its host ("you") and a second seat, which a
+    network guest took ("human"), a network guest's ``join --bot expert``
+    took ("network-bot"), or the host gave a bot ("bot")."""
+    from threeup_tui.table import Table, TableConfig
+
+    table = Table(TableConfig(players=2))
+    table.seat_human("you", host=True)
+    if guest == "bot":
+        table.add_bot(0, "greedy")
+    else:
+        seat, _token = table.seat_human("bo")
+        if guest == "network-bot":
+            table.set_network_bot(seat, "expert")  # its level, not the table's
+    return table.lobby(0)
+
+
+@pytest.mark.parametrize("guest", ["human", "network-bot", "bot"])
+async def test_the_hosts_game_over_speaks_of_bots_only_where_bots_play(
+    client: ScriptedClient, guest: str
+) -> None:
+    """The host's game-over box said "Bots: greedy   b: another level next
+    game" at a table of people alone, where no bot plays, and beside a
+    guest's ``join --bot expert``, whose level b does not change."""
+    lobby = real_lobby(guest)
+    state = finished([slot.name for slot in lobby.seats])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await game_over_for(pilot, client, state, 0, True, lobby)
+        bots = guest == "bot"
+        assert ("Bots: greedy" in screen_text(app)) == bots, screen_text(app)
+        assert ("another level" in screen_text(app)) == bots
+        assert ("Bot level" in footer_words(app)) == bots, footer_words(app)
+        assert "Rematch" in screen_text(app)  # the host's rematch stays

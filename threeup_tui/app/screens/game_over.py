@@ -141,7 +141,7 @@ def offers_for(session: Session | None) -> Offers:
             words += "."
         return Offers(seated, "Next game", host, words)
     if host:
-        return Offers(True, "Rematch", True, "", bots=lobby is not None and bool(lobby.bot_level))
+        return Offers(True, "Rematch", True, "", bots=bots_at(lobby))
     if not seated:
         return Offers(False, "", False, "The host may start another game.")
     host_seat = getattr(lobby, "host_seat", None)
@@ -176,6 +176,20 @@ def waited_names(session: Session, seats: list[int]) -> str:
     if len(shown) == 1:
         return shown[0]
     return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def bots_at(lobby: Lobby | None) -> bool:
+    """Whether a bot of the table's plays here, one whose level b changes (a
+    bot seat, or one standing in for an absent player): a table of people
+    alone read "Bots: greedy   b: another level next game".  A connected
+    bot seat is a network guest's ``join --bot``, which plays at its own
+    level whatever the table's (gone, the table's stand-in plays for it)."""
+    if lobby is None or not lobby.bot_level:
+        return False
+    return any(
+        (s.kind == "bot" and not s.connected) or (s.kind == "human" and s.bot_level)
+        for s in lobby.seats
+    )
 
 
 def bot_level_words(lobby: Lobby | None) -> Content:
