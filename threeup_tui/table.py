@@ -49,7 +49,7 @@ from .client.results import ResultShapeError, result_from_map, result_to_map
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
-from .recordfile import JournalWriter, read_json, save_record
+from .recordfile import JournalWriter, load_record, save_record
 from .rules import (
     GameState,
     MalformedRecord,
@@ -58,7 +58,6 @@ from .rules import (
     Phase,
     RulesError,
     View,
-    parse_record,
     record_of,
     replay,
     seat_view,
@@ -1404,7 +1403,9 @@ class Table:
         record = None
         if path.exists():
             try:
-                record = parse_record(read_json(path))
+                # Named: the table file beside it is read too, and "'format'
+                # must be ..." alone left one guessing which of the two.
+                record = load_record(path)
             except MalformedRecord as err:
                 raise TableError(f"cannot resume: {err}") from None
         config = TableConfig(**saved)

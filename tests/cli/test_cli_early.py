@@ -185,6 +185,19 @@ def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Pa
     assert "not a table file" in err and len(err.splitlines()) == 1
 
 
+def test_a_journal_of_another_format_is_named_beside_its_table_file(tmp_path: Path) -> None:
+    """The line "cannot resume: 'format' must be 'threeup-record/1', ..." did not say
+    which file, and a resume reads two: the journal and its .table."""
+    from threeup_tui.table import Table, TableConfig
+
+    journal = tmp_path / "game.json"
+    Table(TableConfig(players=2, journal=journal)).save_table_file()  # a sound table file
+    journal.write_text('{"format": "a shopping list"}')
+    err = assert_usage_error(run("host", "--resume", str(journal), timeout=30), "cannot resume")
+    assert f"{journal}: 'format' must be" in err, err
+    assert ".table" not in err and len(err.splitlines()) == 1
+
+
 def test_a_new_table_writes_over_no_file_it_finds_and_says_so_at_once(tmp_path: Path) -> None:
     """An earlier table's journal (which --resume could still bring back), or
     any file of the name, is refused before a host starts; nothing is written."""
