@@ -463,7 +463,9 @@ class Table:
                 seat.claims = 1
                 if host:
                     self.host_seat = i
-                self._system(f"{seat.name} sat down at seat {i + 1}")
+                # Their own seat, kept for their token: not a newcomer.
+                came = "came back to" if i == left else "sat down at"
+                self._system(f"{seat.name} {came} seat {i + 1}")
                 self._notify()
                 self._maybe_auto_start()
                 return i, seat.token

@@ -97,3 +97,23 @@ async def test_a_player_who_runs_join_again_in_the_lobby_sits_where_they_sat(
             if client is not None:
                 await client.close()
         await host.close()
+
+
+def table_lines(table: Table) -> list[str]:
+    return [line.text for line in table.chat_log if line.seat is None]
+
+
+def test_a_player_back_at_their_lobby_seat_is_told_back_not_new() -> None:
+    """Bo back at the seat the table kept for his token was announced as a
+    newcomer: "Bo sat down at seat 2".  A newcomer at the seat one left
+    still sits down."""
+    table = Table(TableConfig(players=4))
+    for name, token in (("Ann", ANN), ("Bo", BO), ("Cy", CY)):
+        table.seat_human(name, token)
+    table.disconnect(1)  # Bo steps out
+    table.disconnect(2)  # and Cy
+    table.seat_human("Bo", BO)
+    table.seat_human("Dee", "d" * 32)  # Cy's seat, to a newcomer
+    lines = table_lines(table)
+    assert lines[-2:] == ["Bo came back to seat 2", "Dee sat down at seat 3"], lines
+    assert lines.count("Bo sat down at seat 2") == 1, lines  # his first coming only
