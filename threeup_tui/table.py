@@ -254,6 +254,9 @@ class FinishedGame:
     number: int  # the table's game number (1 for the first game)
     result: str  # "ann won", "the game ends in a stalemate after 1000 turns"
     record: Path | None  # where its record is kept (None: not kept, or only in memory)
+    # A table resumed at the end of a game its first run had already kept
+    # the record of: the host's log told of that game then, not again.
+    kept_before_the_stop: bool = False
 
 
 class Table:
@@ -1363,6 +1366,13 @@ class Table:
             # played (a host stopped at the end of its last --games game
             # closes the table on its resume; it once waited for ever), and
             # its log names where the record is kept.
+            journal = table.config.journal
+            known = (
+                journal is not None
+                and table.config.keep_records
+                and table.records.kept_before(journal, table.game_number, record_of(table.state))
+                is not None
+            )
             kept = table._keep_record(table.state)
             # So may it have between that move and the table file keeping
             # the game for each seat's next session: a player who came back
@@ -1370,7 +1380,7 @@ class Table:
             table._keep_result(table.state)
             table.save_table_file()
             words = table.result_words(table.state)
-            table.finished_games.put_nowait(FinishedGame(table.game_number, words, kept))
+            table.finished_games.put_nowait(FinishedGame(table.game_number, words, kept, known))
         return table
 
     @classmethod

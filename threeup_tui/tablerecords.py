@@ -111,6 +111,11 @@ class RecordKeeper:
         self._table_id = table_id
         self._claimed = False  # the records earlier runs kept aside: looked for
 
+    def kept_before(self, journal: Path, number: int, record: Record) -> Path | None:
+        """Where a run before this one kept game ``number``'s ``record``
+        (beside ``journal``, or aside), or None: not kept yet."""
+        return _kept_before(journal, number, record, self._table_id())
+
     def keep(self, journal: Path, number: int, record: Record) -> Path | None:
         """Keep game ``number``'s ``record`` beside ``journal``; where it is
         kept, or None (held by this process alone)."""

@@ -492,3 +492,43 @@ def test_the_tables_lines_read_right_when_they_name_you(tmp_path: Path) -> None:
     assert table.chat_log[-1].text == "you won"
     table.rematch(0)
     assert table.chat_log[-1].text == "you would like another game"
+
+
+async def resumed_host_log(journal: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """What a headless host resumed from ``journal`` logs before it is stopped."""
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="threeup"):
+        resumed = Table.resume(journal)
+        stop = asyncio.Event()
+        host = asyncio.create_task(_host_games(resumed, stop))
+        await asyncio.sleep(0.2)  # the loop takes what the resume queued
+        stop.set()
+        assert await asyncio.wait_for(host, 5) == 0
+    return [r.getMessage() for r in caplog.records if r.name == "threeup"]
+
+
+@pytest.mark.parametrize("record_kept", [True, False], ids=["stopped", "killed-at-the-end"])
+async def test_a_resumed_host_tells_a_game_over_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, record_kept: bool
+) -> None:
+    """A host stopped after game 1 (its record kept, "game 1 over" logged)
+    and resumed logged "game 1 over: ...; record in party-1.json" again at
+    start, as if it had just ended.  Killed right after the last move, the
+    record was not kept: the resume keeps it, and its line is the first."""
+    table, _clock = headless(tmp_path)
+    table.start(None)
+    play_out_as_bots(table)
+    assert table.state is not None
+    words = table.result_words(table.state)
+    record = tmp_path / "party-1.json"
+    assert record.exists()
+    if not record_kept:
+        record.unlink()  # kill -9 between the journal's last move and the record
+    said = await resumed_host_log(tmp_path / "party.json", caplog)
+    over = f"game 1 over: {words}; record in {record}"
+    if record_kept:
+        assert over not in said, said
+        assert f"resumed after game 1 ({words}); its record is in {record}" in said, said
+    else:
+        assert over in said, said
+    assert record.exists()

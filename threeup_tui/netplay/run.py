@@ -253,7 +253,13 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
             game = finished.result()
             # A record not kept anywhere yet was logged as such a line before.
             kept = "not on disk yet" if game.record is None else f"in {game.record}"
-            log.info("game %d over: %s; record %s", game.number, game.result, kept)
+            if game.kept_before_the_stop:
+                # Logged as over before the stop: a resume does not end it again.
+                log.info(
+                    "resumed after game %d (%s); its record is %s", game.number, game.result, kept
+                )
+            else:
+                log.info("game %d over: %s; record %s", game.number, game.result, kept)
             games = table.config.games
             if games is not None and game.number >= games:
                 if resumed_at_the_end:
