@@ -95,6 +95,22 @@ def _seconds(text: str) -> float:
     return value
 
 
+# The longest wait a host's setting takes: a day.  Any finite number was
+# taken (1e300), and the game-over box told the players the next game
+# starts "in" a number of 301 digits of seconds.
+MAX_WAIT_SECONDS = 86_400
+
+
+def _wait_seconds(text: str, off: str = "") -> float:
+    """Seconds a table waits (--takeover-after, --rematch-after): 0 to a day."""
+    value = _seconds(text)
+    if value > MAX_WAIT_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{shown_value(text)}: at most {MAX_WAIT_SECONDS} seconds (a day){off}"
+        )
+    return value
+
+
 def _is_off(text: str) -> bool:
     return text.strip().lower() == "off"
 
@@ -118,7 +134,7 @@ def _seconds_or_off(text: str) -> float | str:
         from .hostargs import OFF
 
         return OFF
-    return _seconds(text)
+    return _wait_seconds(text, " (off: wait for every player)")
 
 
 def _positive_or_off(text: str) -> int | str:
@@ -459,10 +475,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--takeover-after",
-        type=_seconds,
+        type=_wait_seconds,
         default=None,
         metavar="SECONDS",
-        help="how long an absent player's seat waits before a bot plays it (default 30)",
+        help="how long an absent player's seat waits before a bot plays it, at most a day "
+        "(86400) (default 30)",
     )
     host.add_argument(
         "--resume",
@@ -550,9 +567,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="--headless: start the next game this long after a game ends even if not "
-        "every player has asked for it, at least 1 s so that everyone sees the result, or "
-        "off; with --resume, off makes the table wait for everyone again (default: wait for "
-        "everyone; a resumed table keeps its own)",
+        "every player has asked for it, at least 1 s so that everyone sees the result and "
+        "at most a day (86400), or off; with --resume, off makes the table wait for "
+        "everyone again (default: wait for everyone; a resumed table keeps its own)",
     )
     host.add_argument(
         "--games",

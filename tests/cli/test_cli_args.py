@@ -48,6 +48,11 @@ CASES = [
     (["host", "--takeover-after", "soon"], ["--takeover-after"]),
     (["host", "--takeover-after", "nan"], ["--takeover-after", "not a number"]),
     (["host", "--rematch-after", "inf", "--headless"], ["--rematch-after", "not a number"]),
+    # Any finite number was taken, and the game-over box printed all 301 digits of it.
+    # (--bots 4: were the flag taken, no host starts; a later check refuses that.)
+    (["host", "--takeover-after", "1e300", "--bots", "4"], ["--takeover-after", "at most 86400"]),
+    (["host", "--rematch-after", "1e300", "--headless", "--bots", "4"], ["--rematch-after"]),
+    (["host", "--rematch-after", "86401", "--headless", "--bots", "4"], ["a day", "off"]),
     (["host", "--finish", "last"], ["--finish"]),
     (["host", "--announce-port", "70000"], ["--announce-port"]),
     (["host", "--ssh-port", "x"], ["--ssh-port"]),
@@ -130,3 +135,11 @@ def test_help_and_version_exit_0() -> None:
     assert proc.returncode == 0 and "--json" in proc.stdout
     proc = run("--version")
     assert proc.returncode == 0 and proc.stdout.startswith("threeup ")
+
+
+@pytest.mark.parametrize("flag", ["--takeover-after", "--rematch-after"])
+def test_a_day_is_the_longest_wait_a_host_takes(flag: str) -> None:
+    from threeup_tui.cli import build_parser
+
+    args = build_parser().parse_args(["host", flag, "86400"])
+    assert getattr(args, flag.removeprefix("--").replace("-", "_")) == 86400
