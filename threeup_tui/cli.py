@@ -374,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1,
         metavar="N",
-        help="play the games in N processes (default 1)",
+        help="play the games in N processes, at most one a CPU (default 1)",
     )
     sim.add_argument(
         "--think-ms",
@@ -709,9 +709,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         Budget,
         RecordNotWritten,
         first_record_taken,
+        jobs_to_run,
         parse_levels,
         simulate,
     )
+    from .textclean import plural
 
     try:
         levels = parse_levels(args.bots, args.players)
@@ -731,10 +733,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.think_ms is not None and args.iterations is not None:
         raise CliError("give --think-ms or --iterations, not both")
     budget = Budget(args.think_ms, args.iterations)
-    try:
-        result = simulate(
-            args.games, args.players, levels, args.seed, args.records, args.jobs, budget
+    jobs = jobs_to_run(args.jobs)
+    if jobs < args.jobs:  # on stderr: --json's output stays one JSON object
+        print(
+            f"threeup simulate: --jobs {args.jobs}: {plural(jobs, 'CPU')} here, so "
+            f"{plural(jobs, 'process', 'processes')}",
+            file=sys.stderr,
         )
+    try:
+        result = simulate(args.games, args.players, levels, args.seed, args.records, jobs, budget)
     except RecordNotWritten as err:
         raise CliError(f"--records: {err}; the records written before it are kept") from None
     print(json.dumps(result.to_json()) if args.json else result.text())

@@ -281,6 +281,21 @@ def _worker_init() -> None:
     end_with_parent()
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system
+    tells it: a container or `taskset` gives fewer than the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def jobs_to_run(asked: int) -> int:
+    """``simulate --jobs``: the games are all CPU, so processes past one a
+    CPU play none faster, and each is a fresh interpreter of its own (some
+    tens of MB).  ``--jobs 1000`` started a thousand of them on two cores."""
+    return min(asked, usable_cpus())
+
+
 BATCH_PER_JOB = 64  # games handed to the pool at a time, per process
 
 

@@ -184,6 +184,24 @@ def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str
     assert_usage_error(proc, *words)
 
 
+def test_simulate_plays_in_no_more_processes_than_there_are_cpus() -> None:
+    """--jobs 1000 started a thousand interpreters on a 2-core machine: it
+    plays in one process a CPU, and says so in a line on stderr.  (One game
+    here: a run of one game starts no process whatever --jobs says.)"""
+    cpus = simulate_module.usable_cpus()
+    asked = cpus + 998
+    proc = run("simulate", "--games", "1", "--players", "2", "--bots", "random",
+               "--jobs", str(asked), "--json")  # fmt: skip
+    assert_no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["jobs"] == cpus
+    assert proc.stderr.splitlines() == [
+        f"threeup simulate: --jobs {asked}: {cpus} CPU{'s' if cpus > 1 else ''} here, "
+        f"so {cpus} process{'es' if cpus > 1 else ''}"
+    ]
+    assert simulate_module.jobs_to_run(cpus) == cpus  # as many as there are: no word
+
+
 def test_bots_handed_in_play_and_seeded_as_simulate_seeds_them_play_its_game() -> None:
     """benchmarks/expert_ab.py hands play_bot_game bots of its own (an
     expert with other search settings), seeded as simulate seeds its bots:
