@@ -137,16 +137,30 @@ def _seconds_or_off(text: str) -> float | str:
     return _wait_seconds(text, " (off: wait for every player)")
 
 
+# The most games a run (simulate --games) or a headless table (host
+# --games) plays: a billion, years of play at a table, days of bots'.  More
+# was taken: a table of --games 10**30 could not send its lobby (msgpack
+# holds 64 bits), so no game began and the host's log filled with
+# tracebacks; simulate --games 10**30 --jobs 2 ended in an OverflowError.
+MAX_GAMES = 1_000_000_000
+
+
+def _games(text: str, off: str = "") -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} must be at least 1{off}")
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"{shown_value(text)}: at most {MAX_GAMES} games{off}")
+    return value
+
+
 def _positive_or_off(text: str) -> int | str:
     """--games: a number of games, or off (a resume takes the table's limit away)."""
     if _is_off(text):
         from .hostargs import OFF
 
         return OFF
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{shown_value(text)} must be at least 1 (off: no limit)")
-    return value
+    return _games(text, " (off: no limit)")
 
 
 def _name(text: str) -> str:
@@ -343,7 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="play bot games and print statistics",
         description="Play games between bots and print each seat's wins.",
     )
-    sim.add_argument("--games", type=_positive, required=True, help="how many games to play")
+    sim.add_argument(
+        "--games", type=_games, required=True, help="how many games to play (at most 1000000000)"
+    )
     sim.add_argument("--players", type=_players, required=True, help="players per game, 2 to 6")
     sim.add_argument(
         "--bots",

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from clihelp import assert_usage_error, run
 
+TOO_MANY = "1" + "0" * 30  # games: more than msgpack's 64 bits hold
+
 CASES = [
     # verify
     (["verify"], ["file"]),
@@ -22,6 +24,11 @@ CASES = [
     (["simulate", "--games", "0", "--players", "3", "--bots", "greedy"], ["--games", "0"]),
     (["simulate", "--games", "-2", "--players", "3", "--bots", "greedy"], ["--games"]),
     (["simulate", "--games", "x", "--players", "3", "--bots", "greedy"], ["--games", "x"]),
+    # --jobs 2: an OverflowError once the pool asked how many games there were.
+    (
+        ["simulate", "--games", TOO_MANY, "--players", "2", "--bots", "random", "--jobs", "2"],
+        ["--games", "at most 1000000000"],
+    ),
     (["simulate", "--games", "5", "--players", "9", "--bots", "greedy"], ["--players", "9"]),
     (["simulate", "--games", "5", "--players", "1", "--bots", "greedy"], ["--players", "1"]),
     (["simulate", "--games", "5", "--players", "3", "--bots", "a,b"], ["3", "2"]),
@@ -62,6 +69,11 @@ CASES = [
     (["host", "--games", "0", "--headless"], ["--games"]),
     (["host", "--rematch-after", "-1", "--headless"], ["--rematch-after"]),
     (["host", "--games", "2"], ["--games", "--headless"]),
+    # A table of --games 10**30 sent no lobby (msgpack holds 64 bits): no game began.
+    (
+        ["host", "--games", TOO_MANY, "--headless", "--bots", "4"],
+        ["--games", "at most 1000000000", "off: no limit"],
+    ),
     (["host", "--rematch-after", "30"], ["--rematch-after", "--headless"]),
     # join
     (["join", "--bot", "nope"], ["--bot", "nope"]),
