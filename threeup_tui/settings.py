@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from .bots import BOT_LEVELS
 from .names import clean_name
 from .paths import config_dir, confined_guest
 from .recordfile import not_utf8, read_text, set_aside, write_atomic
-from .textclean import clean_text
+from .textclean import clean_text, shown_value
 
 SETTINGS_FILE = "settings.toml"
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -175,6 +176,21 @@ class SettingsFile:
                 f"Settings: {self.path}: bad {', '.join(bad)}; using the default for "
                 f"{'them' if len(bad) > 1 else 'it'}"
             )
+
+    def check_theme(self, known: Collection[str]) -> None:
+        """Say so in ``problem`` when the file names a theme not in ``known``
+        (the app's themes; this module knows no Textual).  The app starts in
+        its default theme, but the setting stays as it is, in the file too:
+        a typo for the player to mend, or a theme of another Textual.  It
+        was ignored without a word, and the player wondered why the theme
+        they wrote did not come."""
+        theme = self.settings.theme
+        if not theme or theme in known:
+            return
+        unknown = f"unknown theme {shown_value(theme)}; using the default theme"
+        self.problem = (
+            f"{self.problem}; {unknown}" if self.problem else f"Settings: {self.path}: {unknown}"
+        )
 
     def _report(self, what: str) -> None:
         self._damaged = True

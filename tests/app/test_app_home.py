@@ -169,13 +169,40 @@ async def test_the_theme_chosen_is_remembered() -> None:
         assert again.theme == "nord"
 
 
-async def test_an_unknown_theme_in_the_file_is_ignored() -> None:
-    SettingsFile().change(theme="no-such-theme")
+async def test_an_unknown_theme_in_the_file_is_told_and_kept_in_the_file() -> None:
+    """A theme the app does not have (a typo, another Textual's) was ignored
+    without a word.  It is told at start as a bad setting is, the app
+    starts in its default theme, and the file keeps what the player wrote,
+    through a change of another setting too."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    written = 'theme = "nord-typo"\nplayers = 3\n'
+    path.write_text(written, encoding="utf-8")
     app = create_app(fast_launcher())
     default = app.theme
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: on(app, StartScreen))
-        assert app.theme == default
+        await wait_for(pilot, lambda: any("theme" in n for n in notes(app)))
+        (line,) = [n for n in notes(app) if "Settings" in n]
+        assert line == f"Settings: {path}: unknown theme 'nord-typo'; using the default theme"
+        assert app.theme == default and app.settings.players == 3
+        assert path.read_text(encoding="utf-8") == written
+        await pilot.press("b")  # the bot level: a setting saved at once
+        await wait_for(pilot, lambda: SettingsFile().settings.bot_level != "greedy")
+    assert SettingsFile().settings.theme == "nord-typo"
+    assert not (path.parent / "settings.toml.bad").exists()
+
+
+async def test_an_unknown_theme_is_told_with_the_other_bad_settings() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('theme = "nope"\nplayers = 9\n', encoding="utf-8")
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await wait_for(pilot, lambda: any("Settings" in n for n in notes(app)))
+        (line,) = [n for n in notes(app) if "Settings" in n]
+        assert "bad players" in line and "unknown theme 'nope'" in line and "\n" not in line
 
 
 def unseen_text(app: ThreeUpApp) -> str:

@@ -298,6 +298,7 @@ class ThreeUpApp(App[int]):
             self.notify(problem, severity="warning", markup=False)
 
     def _apply_theme(self) -> None:
+        self.settings_file.check_theme(self.available_themes)  # an unknown one is told
         theme = self.settings.theme
         if theme and theme in self.available_themes:
             self.theme = theme
