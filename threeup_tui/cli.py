@@ -43,6 +43,15 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
 
 
+def _shown(value: int) -> str:
+    """A number as a refusal quotes it: whole, unless it is long (a value
+    of 4000 digits made a refusal of 4000 characters), then cut."""
+    digits = str(value)
+    if len(digits) <= 25:
+        return digits
+    return f"{digits[:20]}… ({len(digits.lstrip('-'))} digits)"
+
+
 def _positive(text: str) -> int:
     value = _whole(text)
     if value < 1:
@@ -60,14 +69,24 @@ def _count(text: str) -> int:
 def _players(text: str) -> int:
     value = _whole(text)  # not _positive: "0 must be at least 1" and then 1 is refused too
     if not 2 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {value}")
+        raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {_shown(value)}")
+    return value
+
+
+def _bots(text: str) -> int:
+    """host --bots: at most 5, a person's seat beside them at 6 seats."""
+    value = _count(text)
+    if value > 5:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(value)} bots: a table has at most 6 seats, one of them a person's"
+        )
     return value
 
 
 def _port(text: str) -> int:
     value = _count(text)
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port (0-65535)")
+        raise argparse.ArgumentTypeError(f"{_shown(value)} is not a port (0-65535)")
     return value
 
 
@@ -212,7 +231,9 @@ THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default
 def _think_ms(text: str) -> int:
     value = _positive(text)
     if value > MAX_THINK_MS:
-        raise argparse.ArgumentTypeError(f"{value} ms is more than a minute ({MAX_THINK_MS})")
+        raise argparse.ArgumentTypeError(
+            f"{_shown(value)} ms is more than a minute ({MAX_THINK_MS})"
+        )
     return value
 
 
@@ -226,7 +247,7 @@ def _iterations(text: str) -> int:
     value = _positive(text)
     if value > MAX_ITERATIONS:
         raise argparse.ArgumentTypeError(
-            f"{value} iterations a decision is more than a minute's search (at most "
+            f"{_shown(value)} iterations a decision is more than a minute's search (at most "
             f"{MAX_ITERATIONS})"
         )
     return value
@@ -447,7 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--bots",
-        type=_count,
+        type=_bots,
         default=None,
         metavar="N",
         help="seats filled by bots from the start (default 0)",

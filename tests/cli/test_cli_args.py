@@ -11,6 +11,7 @@ from clihelp import assert_usage_error, run
 
 TOO_MANY = "1" + "0" * 30  # games: more than msgpack's 64 bits hold
 
+LONG = "9" * 4000  # a whole number Python reads (its limit is 4300 digits)
 CASES = [
     # verify
     (["verify"], ["file"]),
@@ -60,6 +61,7 @@ CASES = [
     (["host", "--takeover-after", "1e300", "--bots", "4"], ["--takeover-after", "at most 86400"]),
     (["host", "--rematch-after", "1e300", "--headless", "--bots", "4"], ["--rematch-after"]),
     (["host", "--rematch-after", "86401", "--headless", "--bots", "4"], ["a day", "off"]),
+    (["host", "--bots", "6"], ["--bots", "at most 6 seats"]),
     (["host", "--finish", "last"], ["--finish"]),
     (["host", "--announce-port", "70000"], ["--announce-port"]),
     (["host", "--ssh-port", "x"], ["--ssh-port"]),
@@ -155,3 +157,20 @@ def test_a_day_is_the_longest_wait_a_host_takes(flag: str) -> None:
 
     args = build_parser().parse_args(["host", flag, "86400"])
     assert getattr(args, flag.removeprefix("--").replace("-", "_")) == 86400
+
+
+# A refusal quoted such a number whole: one line of 4000 characters.
+LONG_NUMBERS = [
+    ["play", "--players", LONG],
+    ["play", "--think-ms", LONG],
+    ["host", "--port", LONG],
+    ["host", "--bots", LONG],
+    ["join", "--listen-port", LONG],
+    ["simulate", "--games", "1", "--players", "2", "--bots", "random", "--iterations", LONG],
+]
+
+
+@pytest.mark.parametrize("args", LONG_NUMBERS, ids=[a[-2] for a in LONG_NUMBERS])
+def test_a_long_number_is_refused_in_a_short_line(args: list[str]) -> None:
+    err = assert_usage_error(run(*args), args[-2], "999… (4000 digits)")
+    assert len(err) < 200, err
