@@ -411,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1,
         metavar="N",
-        help="play the games in N processes, at most one a CPU (default 1)",
+        help="play the games in N processes (at most 8 a CPU; default 1)",
     )
     sim.add_argument(
         "--think-ms",
@@ -743,12 +743,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import (
+        JOBS_PER_CPU,
         Budget,
         RecordNotWritten,
         first_record_taken,
         jobs_to_run,
         parse_levels,
         simulate,
+        usable_cpus,
     )
     from .textclean import plural
 
@@ -773,7 +775,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = jobs_to_run(args.jobs)
     if jobs < args.jobs:  # on stderr: --json's output stays one JSON object
         print(
-            f"threeup simulate: --jobs {args.jobs}: {plural(jobs, 'CPU')} here, so "
+            f"threeup simulate: --jobs {_shown(args.jobs)}: at most {JOBS_PER_CPU} processes "
+            f"a CPU, {plural(usable_cpus(), 'CPU')} here, so "
             f"{plural(jobs, 'process', 'processes')}",
             file=sys.stderr,
         )

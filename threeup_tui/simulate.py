@@ -289,11 +289,22 @@ def usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
+# Processes a CPU that ``simulate --jobs`` starts at most.  The games are
+# all CPU, so past one a CPU none plays faster (and an expert's time budget
+# is shared), but N processes are what --jobs N asks for: only an absurd
+# N is cut, where each process, a fresh interpreter of some tens of MB,
+# costs memory for nothing (--jobs 1000 started a thousand on two cores).
+JOBS_PER_CPU = 8
+
+
+def jobs_limit() -> int:
+    return JOBS_PER_CPU * usable_cpus()
+
+
 def jobs_to_run(asked: int) -> int:
-    """``simulate --jobs``: the games are all CPU, so processes past one a
-    CPU play none faster, and each is a fresh interpreter of its own (some
-    tens of MB).  ``--jobs 1000`` started a thousand of them on two cores."""
-    return min(asked, usable_cpus())
+    """The processes ``simulate --jobs asked`` plays in: as many as asked,
+    up to :func:`jobs_limit`."""
+    return min(asked, jobs_limit())
 
 
 BATCH_PER_JOB = 64  # games handed to the pool at a time, per process

@@ -184,22 +184,26 @@ def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str
     assert_usage_error(proc, *words)
 
 
-def test_simulate_plays_in_no_more_processes_than_there_are_cpus() -> None:
-    """--jobs 1000 started a thousand interpreters on a 2-core machine: it
-    plays in one process a CPU, and says so in a line on stderr.  (One game
-    here: a run of one game starts no process whatever --jobs says.)"""
+def test_simulate_plays_in_as_many_processes_as_asked_up_to_a_limit() -> None:
+    """--jobs N plays in N processes (issue 11), but --jobs 1000 started a
+    thousand interpreters on a 2-core machine: past 8 a CPU it is cut, and
+    says so in a line on stderr.  (One game here: a run of one game starts
+    no process whatever --jobs says.)"""
     cpus = simulate_module.usable_cpus()
-    asked = cpus + 998
+    limit = simulate_module.JOBS_PER_CPU * cpus
+    asked = limit + 998
     proc = run("simulate", "--games", "1", "--players", "2", "--bots", "random",
                "--jobs", str(asked), "--json")  # fmt: skip
     assert_no_traceback(proc)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["jobs"] == cpus
+    assert json.loads(proc.stdout)["jobs"] == limit
     assert proc.stderr.splitlines() == [
-        f"threeup simulate: --jobs {asked}: {cpus} CPU{'s' if cpus > 1 else ''} here, "
-        f"so {cpus} process{'es' if cpus > 1 else ''}"
+        f"threeup simulate: --jobs {asked}: at most {simulate_module.JOBS_PER_CPU} processes "
+        f"a CPU, {cpus} CPU{'s' if cpus > 1 else ''} here, so {limit} processes"
     ]
-    assert simulate_module.jobs_to_run(cpus) == cpus  # as many as there are: no word
+    # As many as asked up to the limit, more than the CPUs too: no word.
+    assert simulate_module.jobs_to_run(cpus + 1) == cpus + 1
+    assert simulate_module.jobs_to_run(limit) == limit
 
 
 def test_bots_handed_in_play_and_seeded_as_simulate_seeds_them_play_its_game() -> None:
