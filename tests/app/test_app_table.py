@@ -236,7 +236,7 @@ async def test_turn_banner_connection_and_turn_bell(client: ScriptedClient) -> N
         assert "YOUR TURN" not in screen_text(app)
         assert "Play" not in footer() and "Pick up" not in footer() and "Leave" in footer()
         assert "Chat" not in footer()  # no line can reach the table either
-        assert "the table is closed" in screen_text(app)  # the chat box says why
+        assert "the connection is closed" in screen_text(app)  # the chat box says why
         assert not app.screen.query_one("#actions").display  # nor the action buttons
 
 

@@ -155,11 +155,13 @@ class Session:
 
     def chat_refusal(self) -> str | None:
         """Why this client may say nothing, in the chat box's words, or None:
-        not at a closed table (the key bar offered "c Chat", and every line
-        said "not sent"), and a spectator not at a table that keeps its chat
-        to the players (--no-spectator-chat)."""
+        not on a closed connection (the key bar offered "c Chat", and every
+        line said "not sent"), and a spectator not at a table that keeps its
+        chat to the players (--no-spectator-chat).  A closed connection is
+        not always a closed table: a seat taken over from another terminal
+        plays on there, so the words claim no more than the connection."""
         if self.connection == "closed":
-            return "the table is closed"
+            return "the connection is closed"
         watching = self.welcome is not None and self.seat is None
         if watching and self.lobby is not None and not self.lobby.spectator_chat:
             return "only players chat here"
