@@ -20,11 +20,13 @@ from netplay_support import (
     ClientLog,
     Proc,
     make_client,
+    make_table,
     play_bot,
+    start_host,
     start_host_process,
 )
 
-from threeup_tui.client.events import ChatReceived, ConnectionChanged
+from threeup_tui.client.events import ChatReceived, ConnectionChanged, Notice
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import (
     CLOSE_HOST_STOPPED_BETWEEN_GAMES,
@@ -174,3 +176,38 @@ async def test_a_host_stopped_in_the_lobby_is_waited_for_and_seats_come_back(
 def test_every_stop_that_may_resume_says_so() -> None:
     """What a stranger's client reads: each resumable reason says it may resume."""
     assert all(reason.endswith(": it may resume the table") for reason in CLOSE_RESUMABLE)
+
+
+async def test_what_is_not_sent_while_the_host_is_stopped_says_why(tmp_path: Path) -> None:
+    """Bo, in the lobby of a host stopped to be resumed, says a line and
+    asks for the next game.  Neither can go, and the client says so: it
+    once said "not sent (not connected): try again in a moment", as for a
+    blink of the link, though nothing goes until someone resumes the table,
+    which may be hours.  The host in this process, on loopback, stopped as
+    a headless host's Ctrl-C stops it (its CLOSE_HOST_STOPPED_IN_LOBBY)."""
+    table = make_table(tmp_path, players=3, seed=53, bots=1)
+    host = await start_host(table)
+    bo = make_client((LOOPBACK, host.address[1]), "bo", tmp_path / "bo.json")
+    try:
+        await bo.start()
+        await host.close(CLOSE_HOST_STOPPED_IN_LOBBY)
+        change = await asyncio.wait_for(connection_change(bo, []), 15)
+        assert change.state == "connected"  # its start, still queued
+        change = await asyncio.wait_for(connection_change(bo, []), 15)
+        assert (change.state, change.detail) == ("reconnecting", CLOSE_HOST_STOPPED_IN_LOBBY)
+        bo.chat("anyone?")
+        bo.rematch()
+
+        async def notices() -> list[str]:
+            said: list[str] = []
+            while len(said) < 2:
+                event = await bo.next_event()
+                if isinstance(event, Notice):
+                    said.append(event.text)
+            return said
+
+        said = await asyncio.wait_for(notices(), 15)
+        assert all("in a moment" not in line for line in said), said
+        assert said == ["not sent: the host stopped; try again once it is back"] * 2, said
+    finally:
+        await bo.close()

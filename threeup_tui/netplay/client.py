@@ -77,6 +77,7 @@ RECONNECT_MAX_DELAY = 2.0
 # when acks make room.
 RESEND_EVERY = 0.05
 BUSY = "the connection is busy"  # the send queue is full
+NOT_CONNECTED = "not connected"  # between sessions: the link lost, or the host stopped
 
 
 # A sit-down refused as "the table is full" after the spectator saw a seat
@@ -160,6 +161,9 @@ class NetClient(TableClient):
         self.reconnects = 0
         self.closed_by_host: str | None = None  # the host closed the table, saying why
         self._ended: str | None = None  # why this session is closed for good
+        # The host stopped to be resumed, until connected again: nothing goes
+        # until someone resumes it, which may be hours, not "a moment".
+        self._host_stopped = False
 
     @property
     def address(self) -> str:
@@ -329,6 +333,7 @@ class NetClient(TableClient):
                     self.closed_by_host = self._ended = goodbye
                     self._emit(ConnectionChanged("closed", goodbye))
                     return
+                self._host_stopped = bool(stopped)
                 if stopped:
                     # Said in full where it stays (a banner cuts it at 80
                     # columns), in the table's voice: nothing else is coming.
@@ -380,6 +385,7 @@ class NetClient(TableClient):
                 delay = min(delay * 2, RECONNECT_MAX_DELAY)
                 continue
             self.reconnects += 1
+            self._host_stopped = False
             self._emit(ConnectionChanged("connected", f"{self.address_words} (reconnected)"))
             if self._last_move is not None:
                 self._send(self._last_move)  # stale on the host if it was applied
@@ -506,7 +512,10 @@ class NetClient(TableClient):
             # Chat and table requests are the player's to repeat: say so (a
             # notice, not a refusal: nothing was refused, and the set-up
             # screen takes a refusal as its own).
-            self._emit(Notice(f"not sent ({why}): try again in a moment"))
+            if self._host_stopped and why == NOT_CONNECTED:
+                self._emit(Notice("not sent: the host stopped; try again once it is back"))
+            else:
+                self._emit(Notice(f"not sent ({why}): try again in a moment"))
 
     def _try_send(self, message: dict[str, Any]) -> str | None:
         """Send ``message``; why it could not go yet, or None (sent, or
@@ -514,12 +523,12 @@ class NetClient(TableClient):
         client = self._client
         try:
             if client is None:
-                raise SessionClosed("not connected")
+                raise SessionClosed(NOT_CONNECTED)
             client.send(message)
         except SendQueueFull:
             return BUSY
         except SessionClosed:
-            return "not connected"
+            return NOT_CONNECTED
         except NetError as err:
             log.warning("not sent (%s): %s", err, message.get("t"))
         if message is self._waiting:
