@@ -19,6 +19,7 @@ from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.client import (
     ChatReceived,
@@ -411,3 +412,29 @@ async def test_keys_pressed_while_a_spectator_reads_the_chat_are_not_card_keys(
             lambda: any("only the players" in n.message for n in app._notifications),
             what="the watcher's note, at the table",
         )
+
+
+async def test_a_narrow_players_unread_lines_stay_counted_when_play_begins(
+    client: ScriptedClient,
+) -> None:
+    """Lines said while a 40-column player chose face-up cards were
+    counted on the set-up screen ("c Chat (2)"), and lost as the table
+    came: its footer had no chat key, the lines never seen.  Found in
+    tmux, Cy at 40x15 at Ann's table, Bo saying "one" and "two"."""
+    names = ["Ann", "Bo", "Cy"]
+    lobby = replace(lobby_for(names, started=True), host_seat=0)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(40, 15)) as pilot:
+        client.emit(Welcome(2, False))
+        client.emit(LobbyChanged(lobby))
+        client.emit(ViewChanged(seat_view(GameState.new(names, Options(), seed=1), 2)))
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up")
+        client.emit(ChatReceived(1, "Bo", "one"))
+        client.emit(ChatReceived(1, "Bo", "two"))
+        await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")
+        client.emit(ViewChanged(seat_view(dealt(names), 2)))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        await pilot.pause(0.3)
+        assert "c Chat (2)" in footer(app), footer(app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "Bo: two" in screen_text(app), what="the chat")

@@ -104,6 +104,9 @@ class TableScreenBase(Screen[None]):
 
     _ready = False
     _clock_timer: Timer | None = None
+    # Its first Resize handled: whether the chat shows is known (a narrow
+    # screen puts it away then).
+    laid_out = False
     # Where Esc in the chat line gives the keys back to, in the footer's words.
     CHAT_BACK_TO = "table"
 
@@ -292,6 +295,7 @@ class TableScreenBase(Screen[None]):
             # to the table, and the "p" of the next word played a card.
             self.add_class(CHATTING)
             self.chat_room_changed()
+        self.laid_out = True
         self.chat_seen()
 
     def chat_seen(self) -> None:
@@ -368,4 +372,10 @@ class TableScreenBase(Screen[None]):
         self.game_app.route()
         if self.is_current:
             self.sync()
-            self.chat_seen()  # the lines said under it, in sight again
+            if self.laid_out:
+                # The lines said under it, in sight again.  Not on its first
+                # showing: before its first Resize a narrow screen has not
+                # yet put its chat away, and seemed to show it (a 40-column
+                # table lost the set-up's "c Chat (2)", its lines unseen);
+                # that Resize sees to the lines then.
+                self.chat_seen()
