@@ -12,7 +12,7 @@ from app_states import dealt, lobby_for, seat_events
 from table_states import open_table, table_app
 from textual.widgets import Button, Input, Static
 
-from threeup_tui.app.screens.game_over import GameOverScreen, result_content
+from threeup_tui.app.screens.game_over import HOST_STOPPED_WAIT, GameOverScreen, result_content
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.status import StatusBar
 from threeup_tui.client import ConnectionChanged, Lobby, SeatSlot
@@ -242,6 +242,32 @@ async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClie
         assert "(1 of 2 asked, you too; waiting for [b]bob[/b])." in str(wait.content)
         await pilot.pause()
         assert "waiting for [b]bob[/b])." in words_shown(app, wait)  # as typed, not bold
+
+
+async def test_the_wait_line_says_the_next_game_waits_for_a_stopped_host(
+    client: ScriptedClient,
+) -> None:
+    """A headless host stopped between games (to be resumed): the box read
+    "The next game starts when every player here has asked for it … waiting
+    for you", as if a vote could start it, above the note that the host had
+    stopped.  It says the next game waits for the host, and the vote line
+    comes back with the host."""
+    state = finished(["you", "bob"])
+    seats = (SeatSlot(0, "you", "human", True), SeatSlot(1, "bob", "human", True))
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["you", "bob"]), host_seat=None, seats=seats),
+        rematch="vote",
+    )
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, False, lobby)
+        wait = screen.query_one("#rematch-wait", Static)
+        assert "waiting for you and bob" in str(wait.content)
+        stopped = "the host stopped between games: it may resume the table"
+        client.emit(ConnectionChanged("reconnecting", stopped))
+        await wait_for(pilot, lambda: str(wait.content) == HOST_STOPPED_WAIT)
+        client.emit(ConnectionChanged("connected", "127.0.0.1:1 (reconnected)"))
+        await wait_for(pilot, lambda: "waiting for you and bob" in str(wait.content))
 
 
 async def test_the_wait_line_names_you_first_and_the_last_after_and(client: ScriptedClient) -> None:

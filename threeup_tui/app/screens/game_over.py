@@ -22,7 +22,7 @@ from ...rules import View
 from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
-from ..text import MUTED, clean
+from ..text import MUTED, clean, host_stopped
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
@@ -96,6 +96,9 @@ class Offers:
     bots: bool = False  # the table's bot level may be changed for the next game (b)
 
 
+HOST_STOPPED_WAIT = "The host stopped the table: the next game waits for it to come back."
+
+
 def offers_for(session: Session | None) -> Offers:
     view = session.view if session is not None else None
     lobby = session.lobby if session is not None else None
@@ -105,6 +108,12 @@ def offers_for(session: Session | None) -> Offers:
         # The table closed (its host stopped it, say): no next game will come.
         return Offers(False, "", host, "The table has closed: there is no next game.")
     mode = rematch_mode(lobby)
+    if session is not None and session.reconnecting and host_stopped(session.connection_detail):
+        # Stopped to be resumed: no vote goes, nor any game comes, until it
+        # is back.  It read "The next game starts when every player here has
+        # asked for it … waiting for you", above "The host stopped".
+        word = "Next game" if mode == "vote" else ""
+        return Offers(seated and bool(word), word, host, HOST_STOPPED_WAIT)
     if mode == "none":
         return Offers(False, "", host, "This table closes after this game.")
     if mode == "vote":
