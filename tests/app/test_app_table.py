@@ -305,6 +305,23 @@ async def test_once_the_connection_is_closed_nobody_is_said_to_be_here(
         assert "bo ⚙ greedy bot" in text  # what a seat was is still known
 
 
+async def test_while_the_link_is_lost_nobody_is_said_to_be_here(client: ScriptedClient) -> None:
+    """A host stopped between games (or gone): the table went on showing
+    "ana ● here" from the last lobby, as the guest's lobby no longer did;
+    once the link is back, so is who is here."""
+    state = dealt(["ana", "bo", "cy"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state, seat=None)
+        assert "ana ● here" in screen_text(app)
+        stopped = "the host stopped between games: it may resume the table"
+        client.emit(ConnectionChanged("reconnecting", stopped))
+        await wait_for(pilot, lambda: "ana ● here" not in screen_text(app), what="no presence")
+        assert "bo ⚙ greedy bot" in screen_text(app)  # what a seat was is still known
+        client.emit(ConnectionChanged("connected", "127.0.0.1:1 (reconnected)"))
+        await wait_for(pilot, lambda: "ana ● here" in screen_text(app), what="presence back")
+
+
 async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) -> None:
     """Three turns timed out: the seat is connected, but the bot plays it."""
     state = dealt(["you", "bo"], first=0)

@@ -133,6 +133,13 @@ class Session:
         here may still hold (closed: nobody's presence is known)."""
         return self.connection != "closed"
 
+    @property
+    def presence_known(self) -> bool:
+        """Whether who is here is known: not while the link is lost (a host
+        stopped or gone: the last lobby's "● here" would say all is well),
+        nor once it is closed."""
+        return self.live and not self.reconnecting
+
     def link_words(self, now: float | None = None) -> str:
         """The connection in a word or three; a lost link counts how long it
         has been lost ("reconnecting for 14 s"), so a long outage does not

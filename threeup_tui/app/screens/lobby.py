@@ -401,9 +401,7 @@ class LobbyScreen(TableScreenBase):
         if session is None or session.lobby is None or not self.ready:
             return
         lobby = session.lobby
-        # While the link is lost, who is here is not known: the last lobby's
-        # "● here" would say all is well (as once the link is closed).
-        live = session.live and not session.reconnecting
+        live = session.presence_known
         offered = sit_offered(session)
         if offered != self._sit_shown:
             self._sit_shown = offered

@@ -366,7 +366,7 @@ class TableScreen(TableScreenBase):
                     places.get(seat),
                     len(view.seats),
                     session.clock_of(seat) if view.phase == "play" else "",
-                    session.live,
+                    session.presence_known,
                 ),
                 roomy,
             )
