@@ -52,10 +52,16 @@ from net.packets import (
     VersionMismatch,
 )
 from net.testing import next_event_of
-from threeup_tui.client.events import Notice
+from threeup_tui.client.events import Lobby, LobbyChanged, Notice
 from threeup_tui.netplay.host import NetHost
-from threeup_tui.netplay.wire import REQUESTS, WireError, make_hello, parse_request
-from threeup_tui.table import Table
+from threeup_tui.netplay.wire import (
+    REQUESTS,
+    WireError,
+    lobby_to_wire,
+    make_hello,
+    parse_request,
+)
+from threeup_tui.table import Table, TableConfig
 
 # The fuzzing would trip the per-address rate limiter otherwise; it is
 # exercised on its own below.
@@ -544,6 +550,40 @@ async def test_a_hosts_value_nested_too_deep_is_dropped_and_the_client_goes_on(
                     return event.text
 
         assert await asyncio.wait_for(notice(), 5) == "still here"
+    finally:
+        await client.close()
+        await server.close()
+
+
+async def test_a_hosts_infinite_seconds_are_dropped_and_the_client_goes_on(
+    tmp_path: Path,
+) -> None:
+    """msgpack carries infinity and NaN.  A hostile host's lobby with an
+    infinite turn time (or rematch wait) passed as a number of seconds, and
+    the app ended in an OverflowError as it drew them ("∞ s").  Such a lobby
+    is dropped as malformed; the next good one still comes through."""
+
+    def authorize(address: tuple[str, int], hello: Any) -> Accept:
+        return Accept({"seat": None, "token": hello["token"], "table": "t", "table_id": "x" * 16})
+
+    server = await Server.start(LOOPBACK, 0, authorize, NetConfig())
+    client = make_client(server.address, "ann", tmp_path / "a.json", watch=True)
+    good = lobby_to_wire(Table(TableConfig(players=2)).lobby())
+    try:
+        await client.start()
+        session_id = (await next_event_of(server.next_event, Connected)).session_id
+        for key, bad in [("turn_time", float("inf")), ("rematch_after", float("nan"))]:
+            server.set_state(session_id, {"lobby": {**good, key: bad}, "view": None})
+            await asyncio.sleep(0.2)
+        server.set_state(session_id, {"lobby": {**good, "turn_time": 30.0}, "view": None})
+
+        async def lobby() -> Lobby:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, LobbyChanged):
+                    return event.lobby
+
+        assert (await asyncio.wait_for(lobby(), 5)).turn_time == 30.0
     finally:
         await client.close()
         await server.close()

@@ -9,6 +9,7 @@ Cards travel as small ints (card kinds), not codes, to keep snapshots small.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final, TypeGuard
 
 from net import SERVER_FULL
@@ -290,7 +291,14 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
 def _opt_seconds(value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+    # Finite: msgpack carries infinity and NaN, and a lobby whose turn time
+    # was infinite ended the app in an OverflowError as it drew the seconds.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not value >= 0
+        or not math.isfinite(value)
+    ):
         raise WireError(f"{value!r} is not a number of seconds")
     return float(value)
 
