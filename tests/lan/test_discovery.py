@@ -235,3 +235,17 @@ async def test_the_list_of_tables_is_bounded_per_address_and_in_all() -> None:
         for sock in socks:
             sock.close()
         await listener.stop()
+
+
+async def test_a_listener_stopped_before_it_ran_closes_its_socket() -> None:
+    """Stopped at once (a join form left as soon as it opened), the task that
+    closed the listener's socket in its finally was cancelled before its
+    first step, never ran that finally, and the socket stayed open until it
+    was collected, once the loop was gone ("Exception ignored in
+    DatagramStream.__del__", seen in CI).  The stop closes it itself."""
+    listener = Listener(free_udp_port())
+    await listener.start()
+    stream = listener._stream
+    assert stream is not None
+    await listener.stop()  # before the listening task has run a step
+    assert stream._transport.is_closing()

@@ -201,6 +201,7 @@ class Listener:
         self.ignored = 0
         self.changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stream: Any = None
 
     async def start(self) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -209,7 +210,7 @@ class Listener:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # several listeners
         sock.setblocking(False)
         sock.bind((self.bind, self.port))
-        stream = await asyncio_dgram.from_socket(sock)
+        stream = self._stream = await asyncio_dgram.from_socket(sock)
         self._task = asyncio.get_running_loop().create_task(self._run(stream))
 
     async def _run(self, stream: Any) -> None:
@@ -252,3 +253,9 @@ class Listener:
     async def stop(self) -> None:
         await cancel_and_wait(self._task)
         self._task = None
+        # Closed here too: a task cancelled before its first step never runs
+        # its finally, and its socket was closed only when collected, once
+        # the loop was gone ("Exception ignored in DatagramStream.__del__").
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.close()
