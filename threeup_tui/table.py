@@ -886,7 +886,7 @@ class Table:
         state = self.state
         if state is not None and state.phase == Phase.OVER and not self.game_over_saved:
             self.game_over_saved = True
-            kept = self._keep_record(state)
+            kept, _ = self._keep_record(state)
             self._keep_result(state)
             words = self.result_words(state)
             self._system(words)
@@ -909,13 +909,14 @@ class Table:
                 seat.results.append(result)
                 del seat.results[:-RESULTS_KEPT]
 
-    def _keep_record(self, state: GameState) -> Path | None:
-        """Keep a finished game beside the journal (party.json: party-N.json);
+    def _keep_record(self, state: GameState) -> tuple[Path | None, bool]:
+        """Keep a finished game beside the journal (party.json: party-N.json):
         where it is kept, or None (no journal, none kept, or held by this
-        process alone: see :mod:`.tablerecords`)."""
+        process alone: see :mod:`.tablerecords`); and whether a run before
+        this one had kept it already."""
         path = self.config.journal
         if path is None or not self.config.keep_records:
-            return None
+            return None, False
         return self.records.keep(path, self.game_number, record_of(state))
 
     @property
@@ -1366,14 +1367,7 @@ class Table:
             # played (a host stopped at the end of its last --games game
             # closes the table on its resume; it once waited for ever), and
             # its log names where the record is kept.
-            journal = table.config.journal
-            known = (
-                journal is not None
-                and table.config.keep_records
-                and table.records.kept_before(journal, table.game_number, record_of(table.state))
-                is not None
-            )
-            kept = table._keep_record(table.state)
+            kept, known = table._keep_record(table.state)
             # So may it have between that move and the table file keeping
             # the game for each seat's next session: a player who came back
             # only after the next game began was never told of it.

@@ -111,14 +111,10 @@ class RecordKeeper:
         self._table_id = table_id
         self._claimed = False  # the records earlier runs kept aside: looked for
 
-    def kept_before(self, journal: Path, number: int, record: Record) -> Path | None:
-        """Where a run before this one kept game ``number``'s ``record``
-        (beside ``journal``, or aside), or None: not kept yet."""
-        return _kept_before(journal, number, record, self._table_id())
-
-    def keep(self, journal: Path, number: int, record: Record) -> Path | None:
-        """Keep game ``number``'s ``record`` beside ``journal``; where it is
-        kept, or None (held by this process alone)."""
+    def keep(self, journal: Path, number: int, record: Record) -> tuple[Path | None, bool]:
+        """Keep game ``number``'s ``record`` beside ``journal``: where it is
+        kept, or None (held by this process alone); and whether a run
+        before this one had kept it already (a table resumed at a game's end)."""
         self.keep_waiting(journal)  # an earlier game's first, while it waits
         already = _kept_before(journal, number, record, self._table_id())
         if already is not None:
@@ -127,13 +123,13 @@ class RecordKeeper:
             waiting = any(w.aside == already for w in self._waiting)
             if already.parent != journal.parent and not waiting:  # kept aside by a run before
                 self._waiting.append(_RecordWaiting(number, record, already))
-            return already
+            return already, True
         try:
             kept = _save_new(journal.parent, _stem(journal, number), journal.suffix, record)
         except OSError as err:
-            return self._keep_aside(journal, _RecordWaiting(number, record, None), err)
+            return self._keep_aside(journal, _RecordWaiting(number, record, None), err), False
         self.kept.append(kept)
-        return kept
+        return kept, False
 
     def _keep_aside(self, journal: Path, waiting: _RecordWaiting, err: OSError) -> Path | None:
         """The journal's directory could not take ``waiting``'s record
