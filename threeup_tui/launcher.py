@@ -178,7 +178,7 @@ class HostedClient(LocalClient):
     async def _close(self, reason: str) -> None:
         from .netplay.discovery import Announcer
         from .netplay.host import NetHost
-        from .netplay.wire import CLOSE_RESUMABLE
+        from .netplay.run import end_table
 
         if isinstance(self.announcer, Announcer):
             await self.announcer.stop()
@@ -187,10 +187,7 @@ class HostedClient(LocalClient):
         # for a --resume); then the SSH door
         # lets its guests' apps say so and restore their terminals.
         if isinstance(self.net_host, NetHost):
-            if reason in CLOSE_RESUMABLE:
-                self.table.stop(reason)  # no game is dealt until the resume
-            else:
-                self.table.close(reason)
+            end_table(self.table, reason)
             self.table.suspend()
             await self.net_host.close(reason)
         if self.ssh_door is not None:

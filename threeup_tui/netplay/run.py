@@ -103,10 +103,7 @@ async def _headless_host(args: argparse.Namespace) -> int:
         reason = CLOSE_HOST_STOPPED if code == STOPPED_IN_A_GAME else stop_words(table)
         return code
     finally:
-        if reason in CLOSE_RESUMABLE:
-            table.stop(reason)  # the players' next game waits for the resume
-        else:
-            table.close(reason)
+        end_table(table, reason)
         table.suspend()  # a resume gives the running turn clock its time back
         if announcer is not None:
             await announcer.stop()
@@ -142,6 +139,16 @@ def stop_words(table: Table) -> str:
     if table.state is None:
         return CLOSE_HOST_STOPPED_IN_LOBBY
     return CLOSE_HOST_STOPPED_BETWEEN_GAMES
+
+
+def end_table(table: Table, reason: str) -> None:
+    """The host is going, saying ``reason``: a stop that --resume may bring
+    back deals no game until then (the players' next game waits for it);
+    any other reason closes the table."""
+    if reason in CLOSE_RESUMABLE:
+        table.stop(reason)
+    else:
+        table.close(reason)
 
 
 async def _serve(table: Table, resumed: bool) -> NetHost:
