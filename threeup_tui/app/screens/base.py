@@ -256,8 +256,7 @@ class TableScreenBase(Screen[None]):
                 # the keys go back to the table (Esc, or Enter on an empty
                 # line).  "Chat needs 60 columns" left the next letters
                 # typed to the table as keys (u: pick up the pile).
-                self.add_class(CHATTING)
-                self.chat_room_changed()
+                self.lend_chat_the_room()
             pane.focus_input()
             self.chat_seen()
 
@@ -269,8 +268,7 @@ class TableScreenBase(Screen[None]):
         if self.reading_chat():
             self.set_focus(None)  # the blur gives the room back
         elif self.chat_out_of_sight():
-            self.add_class(CHATTING)
-            self.chat_room_changed()
+            self.lend_chat_the_room()
             pane.focus_lines()
             self.chat_seen()
 
@@ -280,6 +278,11 @@ class TableScreenBase(Screen[None]):
 
     def chat_room_changed(self) -> None:
         """The chat took the cards' room, or gave it back (CHATTING)."""
+
+    def lend_chat_the_room(self) -> None:
+        """The chat takes the cards' room (a narrow screen leaves it out)."""
+        self.add_class(CHATTING)
+        self.chat_room_changed()
 
     def chat_in_sight(self) -> bool:
         return not self.chat_out_of_sight() or self.has_class(CHATTING)
@@ -293,8 +296,7 @@ class TableScreenBase(Screen[None]):
             # c at a wide table, then the terminal narrowed (a pane split):
             # the chat went out of sight under the keys, Textual gave them
             # to the table, and the "p" of the next word played a card.
-            self.add_class(CHATTING)
-            self.chat_room_changed()
+            self.lend_chat_the_room()
         self.laid_out = True
         self.chat_seen()
 
