@@ -938,9 +938,7 @@ class ThreeUpApp(App[int]):
         # start gives it from its journal, if this app is killed before it
         # keeps the game (leftgame), so that it is counted once either way.
         if identity is None and session.where == "play":
-            table_id, lobby = session.client.table_identity(), session.lobby
-            if table_id is not None and lobby is not None and lobby.game_number >= 1:
-                identity = (table_id, lobby.game_number)
+            identity = session.table_game()
         # The game is kept aside whole before its record and before the
         # history: an app killed at any step leaves it to be counted at the
         # next start, never lost (pendinggames.keep_game_ending).

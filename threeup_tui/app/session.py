@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..client import Lobby, SeatSlot, TableClient, Welcome
 from ..gamerow import shown_names
 from ..rules import View
-from .text import clean
+from .text import clean, host_stopped
 
 CHAT_KEEP = 200
 
@@ -100,9 +100,14 @@ class Session:
         """The game at this network table now: (the table's id, the game's
         number there), as the host says it (ACCEPT, LOBBY ``game``).  None
         at a game against bots here, or at a host that tells neither."""
+        return None if self.where == "play" else self.table_game()
+
+    def table_game(self) -> tuple[str, int] | None:
+        """(the table's id, the game's number there), at any table, a game
+        against bots here too; None where the table tells neither."""
         table_id = self.client.table_identity()
         lobby = self.lobby
-        if self.where == "play" or table_id is None or lobby is None or lobby.game_number < 1:
+        if table_id is None or lobby is None or lobby.game_number < 1:
             return None
         return table_id, lobby.game_number
 
@@ -132,6 +137,12 @@ class Session:
         """The connection is not closed: what the last lobby says of who is
         here may still hold (closed: nobody's presence is known)."""
         return self.connection != "closed"
+
+    @property
+    def waiting_for_host(self) -> bool:
+        """Whether the link is down because its host stopped on purpose, to
+        be resumed: no link was lost, and the table waits for the host."""
+        return self.reconnecting and host_stopped(self.connection_detail)
 
     @property
     def presence_known(self) -> bool:

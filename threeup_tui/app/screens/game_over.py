@@ -22,7 +22,7 @@ from ...rules import View
 from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
-from ..text import MUTED, clean, host_stopped
+from ..text import MUTED, clean
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
@@ -108,7 +108,7 @@ def offers_for(session: Session | None) -> Offers:
         # The table closed (its host stopped it, say): no next game will come.
         return Offers(False, "", host, "The table has closed: there is no next game.")
     mode = rematch_mode(lobby)
-    if session is not None and session.reconnecting and host_stopped(session.connection_detail):
+    if session is not None and session.waiting_for_host:
         # Stopped to be resumed: no vote goes, nor any game comes, until it
         # is back.  It read "The next game starts when every player here has
         # asked for it … waiting for you", above "The host stopped".

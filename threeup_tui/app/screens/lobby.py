@@ -20,7 +20,7 @@ from ...rules import Options
 from ...textclean import plural
 from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, bot_words, presence
-from ..text import MUTED, host_stopped, plain, reason_words
+from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
@@ -173,7 +173,7 @@ def guest_wait_line(session: Session) -> Content:
     status line goes after a few seconds, and the lobby, which changes only
     when the host sends something, went on looking as if all were well."""
     reason = reason_words(session.connection_detail)
-    if session.reconnecting and host_stopped(session.connection_detail):
+    if session.waiting_for_host:
         # Stopped on purpose, to be resumed: no link was lost ("lost: the
         # host stopped…" read as a failure), and the wait has no end to count.
         return Content.assemble(
