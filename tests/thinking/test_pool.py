@@ -136,8 +136,12 @@ async def test_a_decision_past_its_time_out_fails_and_its_worker_goes(
 ) -> None:
     view = play_view()
     key = decision_key(view.seat, view.moves_played)
+    # A worker up first: the time-out counts from the call, and a worker
+    # spawned on a loaded machine (CI beside other jobs) took over a second
+    # to begin, so the gated bot had not written its pid when it ran out.
+    await pool.decide(BusyBot(1, think_ms=1), view)
     with pytest.raises(ThinkingError, match="no decision within"):
-        await pool.decide(GatedBot(1), view, timeout=1.0)
+        await pool.decide(GatedBot(1), view, timeout=2.0)
     pid = gate.pid(key)
     for _ in range(100):
         if not alive(pid):
