@@ -211,3 +211,33 @@ def test_a_stranger_comes_back_to_its_seat_after_a_stop_and_a_resume(
     for snapshot in back.snapshots:
         check_snapshot(snapshot, back.seat)
     assert second.wait(10) == 0
+
+
+def test_refusals_come_back_one_per_refused_request_in_order(start_host: HostStarter) -> None:
+    """Part 2, "Which request a `rejected` answers": requests sent in one
+    flight are taken in order; each refused one gets one `rejected`, in
+    that order; one carried out (a chat line) or dropped (malformed) gets
+    none."""
+    _, port = start_host("--players", "3", "--bots", "2")
+    session, log = sit_down("127.0.0.1", port)
+    requests: list[dict[str, Any]] = [
+        {"t": "setup", "cards": ["X9", "R1", "R2"]},
+        {"t": "nonsense"},
+        {"t": "chat", "text": "x" * 401},
+        {"t": "chat", "text": "taken"},
+        {"t": "add_bot", "level": "greedy"},
+    ]
+    for request in requests:
+        session.send(request)
+    for _ in range(10):  # 2 s: the answers, and the relayed line
+        for kind, value in session.poll(0.2):
+            (log.messages if kind == "message" else log.snapshots).append(value)
+    session.close("goodbye")
+
+    assert [m["reason"] for m in log.of_kind("rejected")] == [
+        "not a card code: 'X9'",
+        "a chat line is at most 400 characters and 1,000 bytes of UTF-8",
+        "only the host can change the table",
+    ]
+    own = [m["text"] for m in log.of_kind("chat") if m["seat"] == log.seat and not m.get("old")]
+    assert own == ["taken"]
