@@ -19,7 +19,7 @@ import secrets
 import socket
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +112,9 @@ class Session:
     host: str
     port: int
     loss: float = 0.0  # a share of datagrams this side drops, each way (a lossy link)
+    # Frames this side loses on the way in, by their content (a test's link
+    # that loses exactly those): the frame is neither taken nor acknowledged.
+    lose_frame: Callable[[list[Any]], bool] | None = None
     rng: random.Random = field(default_factory=random.Random)
     sock: socket.socket = field(init=False)
     server: tuple[str, int] = field(init=False)
@@ -283,6 +286,8 @@ class Session:
             return []
         self.last_heard = time.monotonic()
         _, _, ack, frames = msg
+        if self.lose_frame is not None:
+            frames = [frame for frame in frames if not self.lose_frame(frame)]
         self._on_ack(ack)
         events: list[tuple[str, Any]] = []
         for frame in frames:

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 from stranger_client import GameLog, join_as_spectator, play, play_game, sit_down, watch
 
@@ -241,3 +242,36 @@ def test_refusals_come_back_one_per_refused_request_in_order(start_host: HostSta
     ]
     own = [m["text"] for m in log.of_kind("chat") if m["seat"] == log.seat and not m.get("old")]
     assert own == ["taken"]
+
+
+def test_a_spectator_reading_to_the_close_has_the_last_snapshot(host_port: int) -> None:
+    """Part 1, "Close", and Part 2, "Messages and snapshots": a `closed`
+    message may overtake the last snapshot, and the CLOSE waits for that
+    snapshot's ack. The spectator's link loses the game-over snapshot until
+    the `closed` message is in; reading on to the CLOSE, it still gets it."""
+    session, watched = join_as_spectator("127.0.0.1", host_port)
+    lost: list[int] = []
+
+    def lose_game_over_until_closed(frame: list[Any]) -> bool:
+        if frame[0] != 1 or watched.of_kind("closed"):
+            return False
+        _, _, index, count, chunk = frame
+        assert count == 1, "a three-seat snapshot fits one fragment"
+        view = msgpack.unpackb(chunk)["view"]
+        if view is None or view["phase"] != "over":
+            return False
+        lost.append(index)
+        return True
+
+    session.lose_frame = lose_game_over_until_closed
+    with ThreadPoolExecutor(1) as pool:
+        watching = pool.submit(watch, session, watched, 20)
+        played = play_game("127.0.0.1", host_port, limit=20)
+        watched = watching.result(25)
+
+    assert played.ended == "over"
+    assert lost, "the game-over snapshot was lost at least once"
+    closing = "the table has played its 1 game"
+    assert watched.of_kind("closed") == [{"t": "closed", "reason": closing}]
+    assert watched.ended == f"PEER_CLOSED: {closing}"
+    assert watched.views[-1]["phase"] == "over", "the CLOSE came before the last snapshot"
