@@ -13,7 +13,7 @@ import pytest
 
 from net import NetConfig
 from net.codec import encode
-from net.packets import EchoPacket
+from net.packets import ChallengePacket, EchoPacket
 from threeup_tui.client.events import GameResult, GamesPlayed
 from threeup_tui.netplay.client import CLIENT_NET
 from threeup_tui.netplay.host import HOST_NET
@@ -116,3 +116,24 @@ def test_the_largest_hello_the_document_promises_fits_one_echo() -> None:
     assert len(echo(bound)) == 1200
     with pytest.raises(ValueError, match="too large"):
         echo(bound + 1)
+
+
+def test_the_challenge_sizes_the_document_gives_are_the_encoded_ones() -> None:
+    """The document answers "what does a HELLO buy an attacker" with the
+    CHALLENGE's size: at most N bytes, and what a random 64-bit nonce gets
+    while the server's clock (``cookie_time``, whole seconds of the
+    monotonic clock) is under 2**16 and after."""
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    found = re.search(
+        r"a CHALLENGE at most (\d+) bytes for a HELLO of 1200 .*?: (\d+) bytes while "
+        r"the host's machine has been up less than 2¹⁶ s, about 18 hours, and (\d+) "
+        r"after; `benchmarks/hostile.py`, whose nonces are small, measures (\d+)\)",
+        text,
+    )
+    assert found, "the document gives no CHALLENGE size"
+    most, young, old, small = (int(n) for n in found.groups())
+    mac = bytes(16)
+    assert len(encode(ChallengePacket(2**64 - 1, 2**64 - 1, mac))) == most
+    assert len(encode(ChallengePacket(2**63, 2**16 - 1, mac))) == young
+    assert len(encode(ChallengePacket(2**63, 2**16, mac))) == old
+    assert len(encode(ChallengePacket(49, 2**16 - 1, mac))) == small  # hostile.py: nonce i < 50
