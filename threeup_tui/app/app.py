@@ -720,6 +720,20 @@ class ThreeUpApp(App[int]):
                 )
             )  # fmt: skip
 
+    async def on_unmount(self) -> None:
+        """The app's last step: let the events worker close its client.
+        Textual cancels workers as an app ends but does not wait for them,
+        so the client's close (its goodbye to the host, its socket) could be
+        cut off with the loop: the host heard silence instead of "bye", and
+        the socket was closed only when collected, after the loop ("Exception
+        ignored in DatagramStream.__del__", seen in the suite under load)."""
+        pumps = [worker for worker in self.workers if worker.group == "events"]
+        for worker in pumps:
+            worker.cancel()
+        for worker in pumps:
+            with contextlib.suppress(Exception):  # cancelled (as it must be), or never started
+                await asyncio.wait_for(worker.wait(), QUIT_CLOSE_WAIT)
+
     async def _pump(self, client: TableClient) -> None:
         """Turn every client event into a message, in order; close the client at the end."""
         try:
