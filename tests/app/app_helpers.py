@@ -68,6 +68,8 @@ async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
             isinstance(app.screen, SetupScreen)
             and app.screen.is_mounted
             and bool(app.screen.query("#setup-0"))
+            # In sight, as a player sees them before an Enter lays them.
+            and app.screen.cards_shown_at is not None
         ),
         what="the set-up screen",
     )

@@ -12,13 +12,15 @@ import asyncio
 import socket
 from typing import Any
 
-from app_helpers import screen_text, wait_for, wait_for_setup
+from app_helpers import fast_launcher, screen_text, wait_for, wait_for_setup
 from test_app_kept_game import on_start_screen
+from textual import events
 from textual.widgets import Input
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.messages import PlayRequested
 from threeup_tui.app.screens.join import JoinScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool, set_shared_pool
 from threeup_tui.client.base import TableClient
@@ -177,4 +179,40 @@ async def test_a_table_being_set_that_is_cancelled_clears_the_start_screen_words
         await wait_for(pilot, lambda: launcher.asked == 2, what="a second dealing")
         launcher.gate.set()
         await wait_for_setup(pilot)
+        await app.action_quit()
+
+
+async def test_enter_typed_twice_on_the_start_screen_lays_no_cards_unseen() -> None:
+    """Enter twice fast on "Play against bots": the second Enter, read while
+    the app was busy building the set-up, was handled there once it stood,
+    and the player saw "Choose 3 cards (you have 0)" before any card, as if
+    they had laid nothing."""
+    app = create_app(fast_launcher(), StartSpec(name="me"), settings=start_settings("greedy"))
+    heard: list[str] = []
+    app.notify = lambda message, *a, **k: heard.append(message)  # type: ignore[method-assign]
+    # Both keys read from the terminal at once (Key.time is when), the
+    # second handled as the loop gets to it: once the set-up is pushed.
+    first, second = events.Key("enter", "\r"), events.Key("enter", "\r")
+    push = app.push_screen
+
+    def push_then_the_second_key(screen: Any, *args: Any, **kwargs: Any) -> Any:
+        pushed = push(screen, *args, **kwargs)
+        if isinstance(screen, SetupScreen):
+            app.post_message(second)
+        return pushed
+
+    app.push_screen = push_then_the_second_key  # type: ignore[method-assign,assignment]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_start_screen(pilot)
+        app.post_message(first)
+        setup = await wait_for_setup(pilot)
+        # Handled by the set-up (sent on to it, and back up to the bindings).
+        await wait_for(pilot, lambda: second.is_forwarded, what="the second Enter")
+        await pilot.pause()
+        assert not [h for h in heard if "Choose 3 cards" in h], heard
+        # An Enter typed at the cards in sight, with nothing chosen, is told.
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Choose 3 cards (you have 0)" in heard, what="the warning")
+        await pilot.press("1", "2", "3", "enter")
+        await wait_for(pilot, lambda: setup.sent, what="the cards laid")
         await app.action_quit()

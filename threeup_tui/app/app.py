@@ -222,6 +222,32 @@ class ThreeUpApp(App[int]):
         self._pinned_lines = 0
         # A table asked for from the start screen is being set (_launch).
         self._starting = False
+        # When the key whose bindings run now was typed (on_event).
+        self.key_typed_at: float | None = None
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        # A key's bindings run in here.  A screen may ask when that key was
+        # typed (Key.time: when the terminal's bytes were read), which is
+        # not when it is handled: keys typed while the loop was busy (a
+        # screen being built) are handled after it, by whatever screen is
+        # on top then.
+        self.key_typed_at = event.time
+        try:
+            await super().on_event(event)
+        finally:
+            self.key_typed_at = None
+
+    def post_display_hook(self) -> None:
+        # Textual calls this after each frame it hands the terminal (headless,
+        # after each it would have): the set-up learns when its cards were
+        # first in sight.  On Textual's clock for Key.time: time.monotonic,
+        # on the POSIX systems this app runs on.
+        stack = self.screen_stack
+        if stack and isinstance(stack[-1], SetupScreen):
+            stack[-1].frame_shown(time.monotonic())
 
     def on_key(self, event: events.Key) -> None:
         # The chat line is typed here, in the app's own queue, where its

@@ -31,6 +31,8 @@ class GameApp(Protocol):
     """
 
     session: Session | None
+    # When the key whose bindings run now was typed (None: no key's).
+    key_typed_at: float | None
 
     @property
     def settings(self) -> Settings: ...

@@ -65,6 +65,8 @@ class SetupScreen(TableScreenBase):
         self.cursor = 0
         self.sent = False
         self._choosing = True  # what the footer offers: the hint, until the cards are laid
+        # When a frame with the cards in it was first handed to the terminal.
+        self.cards_shown_at: float | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="setup-body"):
@@ -157,6 +159,29 @@ class SetupScreen(TableScreenBase):
         # already exists", from the result box) is not about this one.
         withdraw(self.app, NOT_ALLOWED)
 
+    def frame_shown(self, at: float) -> None:
+        """A frame of this screen was handed to the terminal ``at`` (the app's
+        post_display_hook): the first with the cards laid out in it shows them."""
+        if self.cards_shown_at is not None or not self.ready:
+            return
+        tiles = self.query_one(CardRow).tiles
+        if tiles and tiles[0].region:
+            self.cards_shown_at = at
+
+    def typed_unseen(self) -> bool:
+        """Whether the key being handled was typed before the cards were in
+        sight: Enter typed twice fast on "Play against bots", its second read
+        while this screen was built, said "Choose 3 cards (you have 0)" to a
+        player who had not seen a card.  Told by when the key was typed, not
+        when it is handled: a key typed at the cards in sight and queued
+        behind the screen's first refresh is a choice (waiting for a
+        callback after that refresh dropped such keys: "1 2 3 Enter" laid
+        nothing)."""
+        typed = self.game_app.key_typed_at
+        if typed is None:
+            return False  # a click on the button, the palette: not a key typed ahead
+        return self.cards_shown_at is None or typed < self.cards_shown_at
+
     def on_resize(self) -> None:
         self._fit()
         if self._set_roomy():
@@ -246,7 +271,7 @@ class SetupScreen(TableScreenBase):
     def action_confirm(self) -> None:
         view = self._view()
         session = self.session
-        if view is None or session is None or self.sent:
+        if view is None or session is None or self.sent or self.typed_unseen():
             return
         chosen = [view.hand[i] for i in self.selected if i < len(view.hand)]
         if len(chosen) != FACE_UP:
