@@ -265,14 +265,41 @@ class Launcher:
         await client.start()
         return client
 
+    @staticmethod
+    def bots_think(bot_level: str) -> bool:
+        """Whether bots of ``bot_level`` think in worker processes."""
+        from .bots import BOT_LEVELS
+
+        return bool(getattr(BOT_LEVELS.get(bot_level), "thinks", False))
+
     def bots_to_wake(self, bot_level: str) -> bool:
         """Whether bots of ``bot_level`` think in worker processes that are
         not running yet: the first such table waits for them to start."""
-        from .bots import BOT_LEVELS
         from .bots.pool import shared_pool
 
-        level = BOT_LEVELS.get(bot_level)
-        return bool(getattr(level, "thinks", False)) and not shared_pool().worker_pids()
+        return self.bots_think(bot_level) and not shared_pool().worker_pids()
+
+    def wake_bots(self, bot_level: str) -> bool:
+        """Start a thinking worker for bots of ``bot_level`` now, ahead of
+        their table (the start screen shows that level); whether one was
+        started.  The first expert decision waited for its worker's
+        interpreter to start: 4 of the 4.5 s from Enter to it on a busy
+        machine.  Spawning the process blocks for a moment: call this off
+        the event loop."""
+        from .bots.pool import shared_pool
+
+        if not self.bots_to_wake(bot_level):
+            return False
+        shared_pool().warm()
+        return True
+
+    def rest_bots(self) -> None:
+        """Stop the thinking workers (woken ahead for a level no longer
+        chosen, or as the app ends).  It waits for them to go: call it off
+        the event loop."""
+        from .bots.pool import shared_pool
+
+        shared_pool().close()
 
     def kept_games(self) -> tuple[list[SavedGame], list[str]]:
         """The kept games against bots the start screen offers to continue,

@@ -80,19 +80,22 @@ async def test_enter_says_dealing_at_once_and_a_second_enter_starts_no_second_ta
 
 
 async def test_the_first_expert_table_says_the_bots_are_waking() -> None:
-    """With no thinking worker running yet, the words say why it takes a moment."""
-    old = set_shared_pool(ThinkPool())  # a pool with no worker started
+    """With no thinking worker running yet, the words say why it takes a
+    moment: ``threeup play --bot-level expert``, straight in (from the menu,
+    the start screen showing expert bots has started their worker)."""
+    pool = ThinkPool()  # a pool with no worker started
+    old = set_shared_pool(pool)
     try:
         launcher = GatedLauncher()
-        app = create_app(launcher, StartSpec(name="me"), settings=start_settings("expert"))
+        spec = StartSpec(mode="play", bot_level="expert", name="me")
+        app = create_app(launcher, spec, settings=start_settings("expert"))
         async with app.run_test(size=(80, 24)) as pilot:
-            await on_start_screen(pilot)
-            await pilot.press("enter")
             await wait_for(
                 pilot, lambda: "Waking the expert bots…" in screen_text(app), what="the words"
             )
             await app.action_quit()
     finally:
+        pool.close()
         set_shared_pool(old)
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
@@ -107,6 +109,8 @@ from .screens.table import TableScreen
 from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
 from .widgets.status_line import NOT_ALLOWED, route_notifications
+
+log = logging.getLogger("threeup.app")
 
 Mode = Literal["menu", "play", "host", "join", "replay"]
 GAME_OVER_DELAY = 0.5  # seconds between the last move and the result
@@ -224,6 +228,12 @@ class ThreeUpApp(App[int]):
         self._starting = False
         # When the key whose bindings run now was typed (on_event).
         self.key_typed_at: float | None = None
+        # The bot level the start screen shows, and whether this app started
+        # thinking workers ahead for it (_settle_bots: one at a time).
+        self._level_shown: str | None = None
+        self._woke_bots = False
+        self._settling = threading.Lock()
+        self._unmounted = False  # none are woken after the app has gone
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key):
@@ -298,6 +308,8 @@ class ThreeUpApp(App[int]):
         # What the command line gives holds for this run: the start screen
         # offers it again after that game (and remembers what is changed there).
         self.push_screen(StartScreen(players, level, spec.name or settings.name))
+        if spec.mode == "menu":  # else a table (its own workers), or a replay
+            self._show_bot_level(level)
         # Kept games first: one found over (its app killed as it ended) is
         # kept aside there, to be counted with the others now (leftgame).
         self._show_saved_game()
@@ -382,6 +394,42 @@ class ThreeUpApp(App[int]):
     @on(SettingsChanged)
     def settings_changed(self, message: SettingsChanged) -> None:
         self.remember(**message.changes)
+        level = message.changes.get("bot_level")
+        if isinstance(level, str):
+            self._show_bot_level(level)
+
+    # ------------------------------------------------------------ thinking workers
+    def _show_bot_level(self, level: str) -> None:
+        """The start screen shows bots of ``level``: their thinking worker
+        starts now if they think (the first expert bot's first decision
+        waited seconds for it), and one started so stops if they do not.
+        In a thread: spawning or stopping a process would hold the screen."""
+        self._level_shown = level
+        self.run_worker(self._settle_bots, thread=True, group="wake-bots", exit_on_error=False)
+
+    def _settle_bots(self) -> None:
+        # One at a time, each for the level shown when it runs: `b` pressed
+        # fast asks for several, and the last level shown is what counts.
+        with self._settling:
+            if self.session is not None or self._starting or self._unmounted:
+                return  # a table's workers now, or the app gone: not the start screen's
+            level = self._level_shown
+            try:
+                if level is not None and self.launcher.bots_think(level):
+                    if self.launcher.wake_bots(level):
+                        self._woke_bots = True
+                elif self._woke_bots:  # woken for a level no longer chosen
+                    self.launcher.rest_bots()
+                    self._woke_bots = False
+            except Exception as err:  # the table starts its worker itself, as before
+                log.warning("could not start or stop the thinking worker: %r", err)
+
+    def _rest_woken_bots(self) -> None:
+        # Under the lock: a `b` pressed as the app quit may be waking one now.
+        with self._settling:
+            if self._woke_bots:
+                self.launcher.rest_bots()
+                self._woke_bots = False
 
     def toggle_animation(self) -> None:
         on_now = not self.settings.animation
@@ -553,7 +601,8 @@ class ThreeUpApp(App[int]):
     def _waking_words(self, bot_level: str) -> str | None:
         """What the start screen says while bots of ``bot_level`` wake: the
         expert's worker processes start with its first table (most of a
-        second on a busy machine), or None when there is nothing to wake."""
+        second on a busy machine), unless the start screen showing expert
+        bots started them (_show_bot_level); None when there is nothing to wake."""
         if not self.launcher.bots_to_wake(bot_level):
             return None
         return f"Waking the {bot_level} bots…"
@@ -747,18 +796,22 @@ class ThreeUpApp(App[int]):
             )  # fmt: skip
 
     async def on_unmount(self) -> None:
-        """The app's last step: let the events worker close its client.
+        """The app's last step: let the events worker close its client, and
+        stop the thinking workers woken ahead for the start screen.
         Textual cancels workers as an app ends but does not wait for them,
         so the client's close (its goodbye to the host, its socket) could be
         cut off with the loop: the host heard silence instead of "bye", and
         the socket was closed only when collected, after the loop ("Exception
         ignored in DatagramStream.__del__", seen in the suite under load)."""
+        self._unmounted = True
         pumps = [worker for worker in self.workers if worker.group == "events"]
         for worker in pumps:
             worker.cancel()
         for worker in pumps:
             with contextlib.suppress(Exception):  # cancelled (as it must be), or never started
                 await asyncio.wait_for(worker.wait(), QUIT_CLOSE_WAIT)
+        # (run_app closes the pool too; an app run by a test has no such entry point.)
+        await asyncio.to_thread(self._rest_woken_bots)
 
     async def _pump(self, client: TableClient) -> None:
         """Turn every client event into a message, in order; close the client at the end."""
