@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
+from .limits import MAX_GAMES, MAX_THINK_MS, MAX_TURN_SECONDS, MAX_WAIT_SECONDS, MIN_TURN_SECONDS
 from .process import EXIT_USAGE
 from .textclean import clean_text, shown_value
 
@@ -114,12 +115,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-# The longest wait a host's setting takes: a day.  Any finite number was
-# taken (1e300), and the game-over box told the players the next game
-# starts "in" a number of 301 digits of seconds.
-MAX_WAIT_SECONDS = 86_400
-
-
 def _wait_seconds(text: str, off: str = "") -> float:
     """Seconds a table waits (--takeover-after, --rematch-after): 0 to a day."""
     value = _seconds(text)
@@ -140,9 +135,10 @@ def _turn_seconds(text: str) -> float | str:
 
         return OFF
     value = _seconds(text)
-    if not 1 <= value <= 3600:
+    if not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
         raise argparse.ArgumentTypeError(
-            f"{shown_value(text)}: a turn lasts 1 to 3600 seconds (off: no turn timer)"
+            f"{shown_value(text)}: a turn lasts {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
+            "seconds (off: no turn timer)"
         )
     return value
 
@@ -154,14 +150,6 @@ def _seconds_or_off(text: str) -> float | str:
 
         return OFF
     return _wait_seconds(text, " (off: wait for every player)")
-
-
-# The most games a run (simulate --games) or a headless table (host
-# --games) plays: a billion, years of play at a table, days of bots'.  More
-# was taken: a table of --games 10**30 could not send its lobby (msgpack
-# holds 64 bits), so no game began and the host's log filled with
-# tracebacks; simulate --games 10**30 --jobs 2 ended in an OverflowError.
-MAX_GAMES = 1_000_000_000
 
 
 def _games(text: str, off: str = "") -> int:
@@ -224,7 +212,6 @@ def _printable_code(text: str) -> str:
     return text
 
 
-MAX_THINK_MS = 60_000
 THINK_MS_HELP = "milliseconds a search bot (expert) thinks per decision (default 250)"
 
 

@@ -46,6 +46,7 @@ from .client.events import (
     ViewChanged,
 )
 from .client.results import ResultShapeError, result_from_map, result_to_map
+from .limits import MAX_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
@@ -76,7 +77,7 @@ from .tablefile import (
 )
 from .tablerecords import RecordKeeper
 from .tasks import cancel_and_wait
-from .textclean import clean_text, plural
+from .textclean import clean_text, plural, shown_value
 
 log = logging.getLogger("threeup.table")
 
@@ -93,7 +94,6 @@ REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree
 RESULTS_KEPT = 5
 
 
-MIN_TURN_TIME, MAX_TURN_TIME = 1, 3600  # seconds (as threeup host --turn-time takes)
 TABLE_FULL = "the table is full"  # a newcomer's refusal (clients read it: see NetClient)
 # The refusal once the game has begun, when its seats are set.  Someone
 # whose seat it is, joining from another computer or account (no token),
@@ -654,8 +654,8 @@ class Table:
         self._require_host(by)
         if self.game_under_way:
             raise TableError("the turn time is set before the game starts")
-        if seconds is not None and not MIN_TURN_TIME <= seconds <= MAX_TURN_TIME:
-            raise TableError(f"a turn lasts {MIN_TURN_TIME} to {MAX_TURN_TIME} seconds")
+        if seconds is not None and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+            raise TableError(f"a turn lasts {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds")
         self.config.turn_time = seconds
         self._notify()
 
@@ -1452,8 +1452,15 @@ class Table:
         table.table_id, table.secret = _identity(info, file)
         table.state = state
         table._restore_seats(info, state.names if state is not None else None)
-        number = info.get("game_number")
-        table.game_number = number if isinstance(number, int) and number >= 0 else 0
+        number = info.get("game_number", 0)
+        if type(number) is not int or not 0 <= number <= MAX_GAMES:
+            # Sent in every lobby, as the wire bounds it (protocol.md): a
+            # hand-edited 10**30 could not even be packed (msgpack: 64 bits).
+            raise TableError(
+                f"cannot resume: {file}: 'game_number': {shown_value(number)} is not a whole "
+                f"number from 0 to {MAX_GAMES}"
+            )
+        table.game_number = number
         if state is not None:
             table.game_number = max(table.game_number, 1)
         table.chat_log = _chat_lines(info.get("chat"))

@@ -51,8 +51,10 @@ import typing
 from pathlib import Path
 from typing import Any, Union
 
+from .limits import SETTING_BOUNDS, within
 from .recordfile import read_json, write_atomic
 from .rules import MalformedRecord, Options
+from .textclean import shown_value
 
 FORMAT = "threeup-table/1"
 
@@ -103,8 +105,9 @@ def settings_from_json(
     cls: type[Any], data: Any, where: str, skip: frozenset[str]
 ) -> dict[str, Any]:
     """The fields of dataclass ``cls`` that ``data`` holds, checked against
-    their declared types.  Unknown keys are ignored (a newer version's
-    settings); a value of the wrong type raises TableFileError."""
+    their declared types and bounds (``SETTING_BOUNDS``).  Unknown keys are
+    ignored (a newer version's settings); a value of the wrong type, or a
+    number out of bounds, raises TableFileError."""
     if not isinstance(data, dict):
         raise TableFileError(f"{where}: the settings are not an object")
     hints = typing.get_type_hints(cls)
@@ -116,6 +119,15 @@ def settings_from_json(
             values[f.name] = _value_from_json(hints[f.name], data[f.name])
         except (TypeError, ValueError) as err:
             raise TableFileError(f"{where}: setting {f.name!r}: {err}") from None
+        bounds = SETTING_BOUNDS.get(f.name)
+        value = values[f.name]
+        # A file edited by hand: a rematch wait of 1e300 s, a negative one or
+        # a turn time of NaN was resumed and sent to every player.
+        if bounds is not None and value is not None and not within(value, *bounds):
+            raise TableFileError(
+                f"{where}: setting {f.name!r}: {shown_value(value)} is not from "
+                f"{bounds[0]} to {bounds[1]}"
+            )
     return values
 
 

@@ -185,6 +185,41 @@ def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Pa
     assert "not a table file" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (('"rematch_after": null', '"rematch_after": 1e300'), "'rematch_after': 1e+300 is not"),
+        (('"rematch_after": null', '"rematch_after": -1'), "'rematch_after': -1.0 is not from 0"),
+        (('"turn_time": null', '"turn_time": NaN'), "'turn_time': nan is not from 0 to 3600"),
+        (('"games": null', '"games": 1000000000000000000'), "'games': 1000000000000000000 is"),
+        (('"takeover_after": 30.0', '"takeover_after": 1e300'), "'takeover_after': 1e+300"),
+        (('"port": null', '"port": 99999'), "'port': 99999 is not from 0 to 65535"),
+        (('"game_number": 0', '"game_number": 1000000000000000000'), "'game_number'"),
+    ],
+)
+def test_a_table_file_edited_to_a_number_beyond_its_bounds_is_refused(
+    tmp_path: Path, edit: tuple[str, str], words: str
+) -> None:
+    """A table file edited by hand (a 1e300 s rematch wait, a negative one, a
+    turn time of NaN, a game number of 10**18) was resumed with it, and every
+    player was sent it.  --resume refuses it in one line naming the file and
+    the setting, before any screen."""
+    from threeup_tui.table import Table, TableConfig
+
+    journal = tmp_path / "game.json"
+    Table(TableConfig(players=2, journal=journal)).save_table_file()
+    table_file = tmp_path / "game.json.table"
+    text = table_file.read_text()
+    assert edit[0] in text
+    table_file.write_text(text.replace(edit[0], edit[1]))
+    # Where a host would serve if the file were taken: loopback, unannounced.
+    headless = ["--headless", "--bind", "127.0.0.1", "--port", "0", "--announce", "off"]
+    for how in ([], headless):
+        proc = run("host", "--resume", str(journal), *how, timeout=30)
+        err = assert_usage_error(proc, "cannot resume", f"{table_file}: ", words)
+        assert len(err.splitlines()) == 1
+
+
 def test_a_journal_of_another_format_is_named_beside_its_table_file(tmp_path: Path) -> None:
     """The line "cannot resume: 'format' must be 'threeup-record/1', ..." did not say
     which file, and a resume reads two: the journal and its .table."""
