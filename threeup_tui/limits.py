@@ -30,6 +30,11 @@ MAX_WAIT_SECONDS: Final = 86_400
 # tracebacks; simulate --games 10**30 --jobs 2 ended in an
 # OverflowError.  A table's game number is bounded by it too.
 MAX_GAMES: Final = 1_000_000_000
+# After a resume a turn clock is held until its seat's player is back, for
+# at most this long (one that misses the host's RESET waits out its 5 s idle
+# time-out): a snapshot's clock then counts down to the turn's end this much
+# later.
+RESUME_GRACE: Final = 10.0
 MAX_THINK_MS: Final = 60_000  # a search bot's time per decision: a minute
 MAX_PORT: Final = 65_535
 

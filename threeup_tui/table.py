@@ -46,7 +46,7 @@ from .client.events import (
     ViewChanged,
 )
 from .client.results import ResultShapeError, result_from_map, result_to_map
-from .limits import MAX_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from .limits import MAX_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, RESUME_GRACE
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
@@ -84,9 +84,6 @@ log = logging.getLogger("threeup.table")
 CHAT_HISTORY = 50
 CHAT_ON_CONNECT = 10  # the recent lines a session is sent when it begins
 AWAY_AFTER = 3  # timed-out actions in a row that mark a seat away
-# After a resume each running clock holds until its seat's player is back,
-# for at most this long (one that misses the host's RESET waits out its 5 s idle time-out).
-RESUME_GRACE = 10.0
 REMATCH_PAUSE = 1.0  # seconds between a game's end and the next, when all agree at once
 # Finished games each person's seat keeps, to tell each new session of the
 # seat (GamesPlayed): a game that ended while its player was away (or their

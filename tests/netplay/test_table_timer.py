@@ -21,9 +21,10 @@ from threeup_tui.cli import build_parser
 from threeup_tui.client.events import Event, Notice, TurnClock
 from threeup_tui.client.local import bot_game
 from threeup_tui.hostargs import resume_overrides
+from threeup_tui.limits import RESUME_GRACE
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.rules.cards import CODES
-from threeup_tui.table import AWAY_AFTER, RESUME_GRACE, Table, TableConfig, check_resumable
+from threeup_tui.table import AWAY_AFTER, Table, TableConfig, check_resumable
 
 
 class FakeClock:

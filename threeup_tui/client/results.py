@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Final, get_args
 
+from ..limits import MAX_GAMES
 from ..rules.options import Finish
+from ..rules.state import MAX_MOVES, TURN_LIMIT
 from .events import GameResult
 
 FINISHES: Final = frozenset(get_args(Finish))
@@ -58,11 +60,13 @@ def result_from_map(data: Any) -> GameResult:
     if (
         not 2 <= len(names) <= 6
         or len(kinds) != len(names)
-        or result.number < 1
+        # Each number no more than a threeup host makes (protocol.md): a
+        # hostile host's game number of 10**18 is no game of any table.
+        or not 1 <= result.number <= MAX_GAMES
         or (result.winner is not None and result.winner not in seats)
         or any(p not in seats for p in result.places)
-        or result.moves < 0
-        or result.turns < 0
+        or not 0 <= result.moves <= MAX_MOVES
+        or not 0 <= result.turns <= TURN_LIMIT
         or result.finish not in FINISHES
     ):
         raise ResultShapeError("a game result with a value out of range")

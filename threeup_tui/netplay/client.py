@@ -51,6 +51,7 @@ from ..client.events import (
 )
 from ..names import seated_as
 from ..rules import Move, Options, View
+from ..rules.state import MAX_PLAYERS
 from ..table import TABLE_FULL, is_table_full
 from ..tasks import cancel_and_wait
 from .tokens import KeptSeat, TokenStore, name_key, new_token
@@ -59,7 +60,9 @@ from .wire import (
     REFUSED_FOR_NOW,
     ViewDecoder,
     WireError,
+    chat_numbers,
     clock_from_wire,
+    is_claim,
     lobby_from_wire,
     make_hello,
     played_from_wire,
@@ -159,6 +162,9 @@ class NetClient(TableClient):
         self._clock_raw: Any = None
         self._chat_shown = 0  # the number of the newest chat line passed on
         self.reconnects = 0
+        # Messages and snapshots from the host dropped as malformed (a
+        # hostile host's, or a newer one's shapes): each is logged too.
+        self.malformed = 0
         self.closed_by_host: str | None = None  # the host closed the table, saying why
         self._ended: str | None = None  # why this session is closed for good
         # The host stopped to be resumed, until connected again: nothing goes
@@ -275,7 +281,7 @@ class NetClient(TableClient):
         table_id = self.table_id = _table_id(client)
         self.seat = _seat(client)
         claim = accept.get("claim")
-        self._claim = claim if type(claim) is int and self.seat is not None else None
+        self._claim = claim if is_claim(claim) and self.seat is not None else None
         self._client = client
         told = None
         if self._tokens is not None and table_id is not None and self.seat is not None:
@@ -356,6 +362,7 @@ class NetClient(TableClient):
             except (WireError, RecursionError) as err:
                 # RecursionError: a value nested about 1,000 deep (msgpack
                 # allows 1,024) that str() or repr() met on its way.
+                self.malformed += 1
                 log.warning("dropped a malformed message from the host: %s", err)
 
     async def _reconnect(self, reason: str) -> bool:
@@ -447,15 +454,14 @@ class NetClient(TableClient):
     def _on_chat(self, payload: dict[Any, Any]) -> None:
         """A chat line, unless it is one this client has shown already: each
         (re)connect brings the table's recent lines again, marked old."""
-        seat, number = payload.get("seat"), payload.get("n")
-        number = number if type(number) is int and number > 0 else 0
+        seat, number = chat_numbers(payload)
         old = payload.get("old") is True
         if old and number and number <= self._chat_shown:
             return
         self._chat_shown = max(self._chat_shown, number)
         self._emit(
             ChatReceived(
-                seat if type(seat) is int else None,
+                seat,
                 str(payload.get("name", "")),
                 str(payload.get("text", "")),
                 spectator=payload.get("watcher") is True,
@@ -716,7 +722,8 @@ def _table_id(client: Client) -> str | None:
 def _seat(client: Client) -> int | None:
     """The seat the host's ACCEPT gave (None: a spectator's session)."""
     seat = _accept(client).get("seat")
-    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    # A seat no table has (a hostile host's 10**18) is no seat.
+    return seat if type(seat) is int and 0 <= seat < MAX_PLAYERS else None
 
 
 def _lost(event: Disconnected) -> str:

@@ -19,8 +19,9 @@ from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
+from ..limits import RESUME_GRACE
 from ..process import hangup_signal
-from ..table import RESUME_GRACE, Table, TableConfig, TableError, TableRunner, open_table
+from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
 from .botreport import BotReport

@@ -9,16 +9,17 @@ Cards travel as small ints (card kinds), not codes, to keep snapshots small.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final, TypeGuard
 
 from net import SERVER_FULL
 
 from ..client.events import GamesPlayed, Lobby, SeatSlot
 from ..client.results import MAX_BOT_LEVEL, ResultShapeError, result_from_map, result_to_map
-from ..rules import LogEntry, Move, Options, SeatInfo, View
+from ..limits import MAX_GAMES, MAX_TURN_SECONDS, MAX_WAIT_SECONDS, RESUME_GRACE, within
+from ..rules import DRAW, LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
-from ..rules.cards import CODES
+from ..rules.cards import CODES, DECK_SIZE
+from ..rules.state import MAX_MOVES, MAX_PLAYERS, MIN_PLAYERS, TURN_LIMIT
 from ..rules.views import own_to_json, public_to_json
 from ..textclean import shown_value
 
@@ -26,6 +27,16 @@ PROTOCOL: Final = 1
 GAME: Final = "threeup"
 MAX_TEXT: Final = 400
 WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
+# Bounds on the numbers a host sends, each what a threeup host can send at
+# most (protocol.md gives them): a hostile host's finite but huge number (a
+# rematch wait of 1e300 s, a game number of 10**18) was drawn whole in the
+# game-over box, the lobby and the status line.  Beyond them, the message is
+# malformed, and dropped.
+# Every spectator is a session, and the session layer serves 1,024 at most.
+MAX_WATCHING: Final = 1024
+# A turn's clock, held after a resume until its player is back (RESUME_GRACE).
+MAX_CLOCK_MS: Final = round((MAX_TURN_SECONDS + RESUME_GRACE) * 1000)
+MAX_CHAT_NUMBER: Final = 2**63 - 1  # a table's chat lines, numbered 1, 2, 3...
 
 # Reasons the host gives when it ends a session itself (a CLOSE).  A client
 # shows the reason and does not reconnect by itself, but after those of
@@ -134,13 +145,30 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else _int(value)
 
 
+def _bounded(value: Any, lowest: int, highest: int, what: str) -> int:
+    """An integer from ``lowest`` to ``highest``: WireError for anything else."""
+    number = _int(value)
+    if not lowest <= number <= highest:
+        raise WireError(f"{what} {shown_value(number)} is not from {lowest} to {highest}")
+    return number
+
+
+def _opt_bounded(value: Any, lowest: int, highest: int, what: str) -> int | None:
+    return None if value is None else _bounded(value, lowest, highest, what)
+
+
+def _seat_number(value: Any, seats: int) -> int | None:
+    """nil, or a seat number (0-based) of a table of ``seats`` seats."""
+    return _opt_bounded(value, 0, seats - 1, "a seat number")
+
+
 def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
 def _codes(kinds: Any) -> tuple[str, ...]:
-    if not isinstance(kinds, list):
-        raise WireError("cards must be a list")
+    if not isinstance(kinds, list) or len(kinds) > DECK_SIZE:
+        raise WireError(f"cards must be a list of at most {DECK_SIZE}")
     try:
         return tuple(map(_CODE_OF.__getitem__, kinds))  # a dict: no negative indexing
     except (KeyError, TypeError):
@@ -152,7 +180,7 @@ def _seat_info(i: int, name: str, raw: Any) -> SeatInfo:
     return SeatInfo(
         seat=i,
         name=name,
-        hand_size=_int(raw[0]),
+        hand_size=_bounded(raw[0], 0, DECK_SIZE, "a hand size"),
         face_up=_codes(raw[1]),
         face_down=(bool(down[0]), bool(down[1]), bool(down[2])),
         known=_codes(raw[3]),
@@ -164,7 +192,9 @@ def _seat_info(i: int, name: str, raw: Any) -> SeatInfo:
 def _log_entry(raw: Any) -> LogEntry:
     return LogEntry(
         _int(raw[0]), str(raw[1]), _codes(raw[2]), bool(raw[3]),
-        _int(raw[4]), _int(raw[5]), bool(raw[6]), bool(raw[7]),
+        _bounded(raw[4], 0, DECK_SIZE, "cards picked up"),
+        _bounded(raw[5], 0, DECK_SIZE, "cards drawn"),
+        bool(raw[6]), bool(raw[7]),
     )  # fmt: skip
 
 
@@ -195,8 +225,8 @@ class ViewDecoder:
     def _decode(self, data: dict[Any, Any]) -> View:
         raw_names = data["names"]
         if raw_names != self._names[0]:
-            if not isinstance(raw_names, list):
-                raise WireError("names must be a list")
+            if not isinstance(raw_names, list) or not MIN_PLAYERS <= len(raw_names) <= MAX_PLAYERS:
+                raise WireError(f"names must be a list of {MIN_PLAYERS} to {MAX_PLAYERS}")
             self._names = (raw_names, tuple(str(n) for n in raw_names))
         names = self._names[1]
         raw_options = data["options"]
@@ -218,7 +248,7 @@ class ViewDecoder:
                 seats[i] = entry
             else:
                 seats.append(entry)
-        moves = _int(data["moves"])
+        moves = _bounded(data["moves"], 0, MAX_MOVES, "moves")
         raw_log = data["log"]
         if not isinstance(raw_log, list):
             raise WireError("the log must be a list")
@@ -233,6 +263,7 @@ class ViewDecoder:
         # Seat numbers index the names everywhere a view is shown: one out of
         # range (a hostile host's) is no view, not an IndexError in the app.
         seat_numbers = [data["seat"], data["to_act"], data["winner"], *data["places"]]
+        seat_numbers.append(self._options[1].first)
         seat_numbers += [entry[1].seat for entry in log.values()]
         if any(n is not None and not 0 <= _int(n) < len(names) for n in seat_numbers):
             raise WireError("a seat number out of range")
@@ -244,13 +275,13 @@ class ViewDecoder:
             seats=tuple(s[1] for s in seats),
             hand=_codes(data["hand"]),
             pile=_codes(data["pile"]),
-            draw_size=_int(data["draw"]),
+            draw_size=_bounded(data["draw"], 0, DECK_SIZE, "a draw pile of"),
             cleared=self._cleared[1],
             to_act=_opt_int(data["to_act"]),
-            extra_discards=_int(data["extra"]),
+            extra_discards=_bounded(data["extra"], 0, DECK_SIZE, "extra discards"),
             draw_open=bool(data["draw_open"]),
-            turn=_int(data["turn"]),
-            legal=tuple(_int(a) for a in data["legal"]),
+            turn=_bounded(data["turn"], 0, TURN_LIMIT, "turns"),
+            legal=tuple(_bounded(a, 0, DRAW, "an action id") for a in data["legal"]),
             pickup_reason=_opt_str(data["pickup_reason"]),
             draw_reason=_opt_str(data["draw_reason"]),
             winner=_opt_int(data["winner"]),
@@ -288,49 +319,57 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
     }
 
 
-def _opt_seconds(value: Any) -> float | None:
+def _opt_seconds(value: Any, highest: int) -> float | None:
+    """nil, or a number of seconds from 0 to ``highest``: finite, as msgpack
+    carries infinity and NaN too (a lobby whose turn time was infinite ended
+    the app in an OverflowError as it drew the seconds)."""
     if value is None:
         return None
-    # Finite: msgpack carries infinity and NaN, and a lobby whose turn time
-    # was infinite ended the app in an OverflowError as it drew the seconds.
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not value >= 0
-        or not math.isfinite(value)
-    ):
-        raise WireError(f"{value!r} is not a number of seconds")
+    if not within(value, 0, highest):
+        raise WireError(f"{shown_value(value)} is not a number of seconds from 0 to {highest}")
     return float(value)
 
 
 def lobby_from_wire(data: Any) -> Lobby:
     try:
+        raw_seats = data["seats"]
+        if not isinstance(raw_seats, list) or not MIN_PLAYERS <= len(raw_seats) <= MAX_PLAYERS:
+            raise WireError(f"a lobby has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         seats = tuple(
             SeatSlot(i, str(s[0]), str(s[1]), bool(s[2]), None if s[3] is None else str(s[3]))
-            for i, s in enumerate(data["seats"])
+            for i, s in enumerate(raw_seats)
         )
+        options = Options.from_json(data["options"])
+        _seat_number(options.first, len(seats))
         return Lobby(
             seats=seats,
-            options=Options.from_json(data["options"]),
+            options=options,
             code_required=bool(data["code_required"]),
             code=None if data["code"] is None else str(data["code"]),
             started=bool(data["started"]),
-            host_seat=data["host_seat"] if isinstance(data["host_seat"], int) else None,
+            host_seat=_seat_number(data["host_seat"], len(seats)),
             table_name=str(data["table"]),
             # Keys a host of an older build may leave out (defaults: no timer,
             # the host's seat starts a rematch, spectators may chat, none watch).
-            turn_time=_opt_seconds(data.get("turn_time")),
+            turn_time=_opt_seconds(data.get("turn_time"), MAX_TURN_SECONDS),
             rematch=str(data.get("rematch", "host")),
-            rematch_votes=tuple(_int(v) for v in data.get("votes", ())),
-            rematch_after=_opt_seconds(data.get("rematch_after")),
-            game_number=_int(data.get("game", 0)),
-            games=_opt_int(data.get("games")),
+            rematch_votes=_votes(data.get("votes", []), len(seats)),
+            rematch_after=_opt_seconds(data.get("rematch_after"), MAX_WAIT_SECONDS),
+            game_number=_bounded(data.get("game", 0), 0, MAX_GAMES, "a game number"),
+            games=_opt_bounded(data.get("games"), 1, MAX_GAMES, "a count of games"),
             spectator_chat=bool(data.get("spectator_chat", True)),
-            watching=_int(data.get("watching", 0)),
+            watching=_bounded(data.get("watching", 0), 0, MAX_WATCHING, "watching"),
             bot_level=_bot_level_or_none(data.get("bot_level")),
         )
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise WireError(f"bad lobby: {err}") from None
+
+
+def _votes(raw: Any, seats: int) -> tuple[int, ...]:
+    """A lobby's ``votes``: seat numbers, each seat once at most."""
+    if not isinstance(raw, list) or len(raw) > seats:
+        raise WireError("votes are a list of seats")
+    return tuple(_bounded(v, 0, seats - 1, "a seat number") for v in raw)
 
 
 # ---------------------------------------------------------------- played games
@@ -368,10 +407,24 @@ def clock_from_wire(data: Any) -> tuple[int | None, float | None]:
         return None, None
     if not isinstance(data, list) or len(data) != 2:
         raise WireError("a clock is [seat, milliseconds]")
-    seat, ms = _int(data[0]), _int(data[1])
-    if seat < 0 or ms < 0:
-        raise WireError("a clock's seat and time are not negative")
+    seat = _bounded(data[0], 0, MAX_PLAYERS - 1, "a clock's seat")
+    ms = _bounded(data[1], 0, MAX_CLOCK_MS, "a clock's milliseconds")
     return seat, ms / 1000
+
+
+# ---------------------------------------------------------------- chat
+def chat_numbers(data: dict[Any, Any]) -> tuple[int | None, int]:
+    """A chat message's ``seat`` (None: the table itself, or a spectator)
+    and ``n`` (0: not numbered, as an older host's lines are not)."""
+    seat, number = data.get("seat"), data.get("n")
+    if type(seat) is int:
+        _bounded(seat, 0, MAX_PLAYERS - 1, "a chat line's seat")
+    if type(number) is int and number > MAX_CHAT_NUMBER:
+        raise WireError(f"a chat line's number {shown_value(number)} is too large")
+    return (
+        seat if type(seat) is int else None,
+        number if type(number) is int and number > 0 else 0,
+    )
 
 
 # ---------------------------------------------------------------- hello
@@ -399,10 +452,12 @@ def hello_claim(data: Any) -> int | None:
     """The seat's claim number a reconnecting client last held (its ACCEPT's
     ``claim``), or None: a client that starts afresh sends none."""
     claim = data.get("claim") if isinstance(data, dict) else None
-    return claim if _is_claim(claim) else None
+    return claim if is_claim(claim) else None
 
 
-def _is_claim(claim: object) -> bool:
+def is_claim(claim: object) -> bool:
+    """Whether ``claim`` is a claim number a hello may carry (and so one an
+    ACCEPT may give: a client keeps no other, to be refused with it)."""
     return type(claim) is int and 0 <= claim < 2**63
 
 
@@ -426,7 +481,7 @@ def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
         raise WireError("watch is true or false")
     if "bot" in data and not _is_bot_level(data["bot"]):
         raise WireError(f"a bot level is a string of 1 to {MAX_BOT_LEVEL} characters")
-    if "claim" in data and not _is_claim(data["claim"]):
+    if "claim" in data and not is_claim(data["claim"]):
         raise WireError("a claim is a whole number, 0 or more")
     return name, code, token, watch
 

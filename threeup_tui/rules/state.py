@@ -33,6 +33,12 @@ from .options import PLACES, Options
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 TURN_LIMIT: Final = 1000  # D16
+# The most moves a game can have: in one turn a seat plays at most the
+# cards it holds and those it draws (each play or flip takes one at least,
+# each draw brings one at least, and the deck has DECK_SIZE), then picks up
+# once; a game has TURN_LIMIT turns, and the one a player goes out in.
+# Far above any real game's (a few hundred): a bound for what a peer sends.
+MAX_MOVES: Final = (TURN_LIMIT + 1) * (2 * DECK_SIZE + 1)
 HAND_TARGET: Final = 3
 
 # History entries: (seat, move type, argument, effects, detail).
