@@ -23,6 +23,7 @@ from typing import Any
 
 from .addresses import DEFAULT_BIND
 from .names import clean_name
+from .paths import resume_command
 from .rules import Options
 from .table import (
     FIXED_ON_RESUME,
@@ -108,7 +109,7 @@ def check_host_args(args: argparse.Namespace) -> None:
             # headless host's game has neither (its players joined).
             raise ValueError(
                 f"--resume {resume}: a headless host's table, with no seat for the app; "
-                f"`threeup host --headless --resume {resume}` brings it back"
+                f"{resume_command(resume, headless=True)} brings it back"
             )
     else:
         bots, players = value(args, "bots"), value(args, "players")

@@ -17,7 +17,7 @@ from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .kepttables import KeptTable, kept_tables, stopped_when
-from .paths import confined_guest, resume_command, tables_dir
+from .paths import confined_guest, how_to_resume, in_tables_dir, tables_dir
 from .recordfile import stamped_path
 from .rules import Options
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
@@ -173,7 +173,7 @@ class HostedClient(LocalClient):
         finally:
             if lock is not None:
                 lock.release()
-        return f"threeup: stopped {when}; {resume_command(journal)} brings it back"
+        return f"threeup: stopped {when}; {how_to_resume(journal)}"
 
     async def _close(self, reason: str) -> None:
         from .netplay.discovery import Announcer
@@ -207,10 +207,6 @@ def cannot_listen(err: OSError, port: int | None) -> str:
     if err.errno == errno.EADDRINUSE:
         return f"port {port} is in use (another table on this computer?): choose another port"
     return f"cannot listen on port {port}: {err.strerror or err}"
-
-
-def in_tables_dir(journal: Path) -> bool:
-    return journal.absolute().parent == tables_dir().absolute()
 
 
 def crash_journal() -> Path:

@@ -12,6 +12,7 @@ nothing at all: no settings, no history, no records.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir, user_state_dir
@@ -112,7 +113,30 @@ def home_short(path: Path) -> str:
     return f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
 
 
-def resume_command(journal: Path) -> str:
-    """The command that brings a table hosted from the app back from its
-    journal, as the player is told it (the host's chat, its goodbye line)."""
-    return f"`threeup host --resume {home_short(journal)}`"
+def in_tables_dir(journal: Path) -> bool:
+    """Whether ``journal`` is one the app keeps (a table hosted from it
+    without --record): the start screen offers it ("Resume your table")."""
+    return journal.absolute().parent == tables_dir().absolute()
+
+
+def resume_command(journal: Path, headless: bool = False) -> str:
+    """The command that brings a table back from its journal, as the host
+    is told it (the app's chat and goodbye line, a headless host's log):
+    one line to copy and paste, the path quoted for the shell where it must
+    be (a space or a shell character in it made two words, or a command)."""
+    shown = home_short(journal)
+    # The ~ stays out of the quotes, or the shell does not expand it.
+    home, rest = ("~/", shown[2:]) if shown.startswith("~/") else ("", shown)
+    path = home + shlex.quote(rest)
+    return f"`threeup host {'--headless ' if headless else ''}--resume {path}`"
+
+
+def how_to_resume(journal: Path) -> str:
+    """What brings a table hosted from the app back, told as the app stops
+    (or might): the start screen offers a table the app keeps, so "Resume
+    your table" is all there is to do (the command held a path of 100
+    characters, two lines at 80 columns).  Any other journal (--record) is
+    brought back by its command."""
+    if in_tables_dir(journal):
+        return 'start threeup, then "Resume your table"'
+    return f"{resume_command(journal)} brings it back"

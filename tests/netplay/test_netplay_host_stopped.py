@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
 from collections.abc import Awaitable
 from pathlib import Path
 
 from netplay_support import (
     LOOPBACK,
+    THREEUP,
     ClientLog,
     Proc,
+    child_env,
     make_client,
     make_table,
     play_bot,
@@ -211,3 +214,46 @@ async def test_what_is_not_sent_while_the_host_is_stopped_says_why(tmp_path: Pat
         assert said == ["not sent: the host stopped; try again once it is back"] * 2, said
     finally:
         await bo.close()
+
+
+async def test_the_stopped_hosts_resume_command_runs_as_pasted(tmp_path: Path) -> None:
+    """The headless host's goodbye line ends in the command that brings the
+    table back.  Its journal's path went in as it was: a folder named with
+    spaces or a `$` made the pasted command another file's, or several
+    words.  It is quoted for the shell: pasted into one as it is, it brings
+    this very table back."""
+    folder = tmp_path / "our tables $HOME (Friday's)"
+    folder.mkdir()
+    record = folder / "game night.json"
+    host = await asyncio.to_thread(
+        start_host_process, tmp_path, players=3, bots=1, seed=5, record=record, games=None
+    )
+    try:
+        assert await stop(host) == 0, host.stderr()
+    finally:
+        host.kill()
+    (line,) = [line for line in host.stderr().splitlines() if "brings the table back" in line]
+    command = line.split("`")[1]
+    assert command.startswith("threeup host --headless --resume ")
+    # A shell, as the host's operator pastes the command into one.
+    # exec: the Ctrl-C below reaches the host, not the shell that ran it.
+    script = f'threeup() {{ exec "$THREEUP" "$@"; }}; {command}'
+    err = tmp_path / "pasted.stderr"
+    env = {**child_env(tmp_path / "pasted-state"), "THREEUP": str(THREEUP)}
+    with err.open("wb") as out:
+        pasted = subprocess.Popen(
+            ["sh", "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=out, env=env, cwd=tmp_path,
+        )  # fmt: skip
+    resumed = Proc(pasted, err)
+    try:
+        for _ in range(1000):  # up to 20 s
+            if f"listening on {LOOPBACK}:{host.port}" in resumed.stderr():
+                break
+            assert pasted.poll() is None, resumed.stderr()
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError(f"the pasted command hosts nothing:\n{resumed.stderr()}")
+        assert await stop(resumed) == 0, resumed.stderr()
+    finally:
+        resumed.kill()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pwd
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,41 @@ def test_a_path_under_home_is_told_from_home(
     monkeypatch.setenv("HOME", str(tmp_path))
     assert paths.home_short(tmp_path / "a" / "b.json") == "~/a/b.json"
     assert paths.home_short(Path("/elsewhere/b.json")) == "/elsewhere/b.json"
+
+
+@pytest.mark.parametrize("where", ["tables", "my tables", "it's $HOME; `x` & (y)", "~tilde/\\back"])
+def test_the_resume_command_pasted_into_a_shell_names_the_journal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, where: str
+) -> None:
+    """The command the host is left to bring its table back held the path
+    as it was: a space made two words of it, and `$HOME` or a quote another
+    file (or a command).  It is quoted for the shell, the home's ~ left out
+    of the quotes to be expanded: a shell reads the very path from it."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    for journal in (home / where / "game night.json", tmp_path / where / "party.json"):
+        command = paths.resume_command(journal, headless=True).strip("`")
+        assert command.startswith("threeup host --headless --resume ")
+        pasted = command.replace("threeup host --headless --resume", "printf %s", 1)
+        shell = subprocess.run(
+            ["sh", "-c", pasted], capture_output=True, text=True, env={"HOME": str(home)}
+        )
+        assert shell.stdout == str(journal), command
+
+
+def test_a_table_the_app_keeps_is_resumed_from_the_start_screen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A table hosted from the app keeps its journal in the state directory,
+    and the start screen offers it: "Resume your table" is the way back,
+    not a command of a path a hundred characters long.  A --record journal
+    elsewhere is told by its command."""
+    monkeypatch.setenv("THREEUP_STATE_DIR", str(tmp_path / "state"))
+    kept = paths.tables_dir() / "table-20261207-084500.json"
+    assert paths.how_to_resume(kept) == 'start threeup, then "Resume your table"'
+    elsewhere = tmp_path / "party night.json"
+    said = f"`threeup host --resume '{elsewhere}'` brings it back"
+    assert paths.how_to_resume(elsewhere) == said
 
 
 def test_a_directory_named_relative_is_kept_absolute(

@@ -44,8 +44,8 @@ from ..client import (
 from ..gamerow import history_row
 from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, HistoryError
-from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher, in_tables_dir
-from ..paths import resume_command
+from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher
+from ..paths import how_to_resume, in_tables_dir, resume_command
 from ..pendinggames import (
     RecordKeeper,
     Writer,
@@ -760,8 +760,8 @@ class ThreeUpApp(App[int]):
             # it): how to bring the table back if this app stops.
             self.post_message(
                 ChatArrived(
-                    None, "table", f"if this app stops, {resume_command(journal)} "
-                    "brings the table back, no move lost",
+                    None, "table",
+                    f"if this app stops, {how_to_resume(journal)}: no move is lost",
                 )
             )  # fmt: skip
         if self.guest:

@@ -20,6 +20,7 @@ from ..client.botseat import BotSeat
 from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
 from ..limits import RESUME_GRACE
+from ..paths import resume_command
 from ..process import hangup_signal
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
@@ -121,6 +122,14 @@ async def _headless_host(args: argparse.Namespace) -> int:
         counted = host.counts_words()
         if counted:
             log.info("counted: %s", counted)
+
+
+def _resume_command(table: Table) -> str:
+    """The command that brings this headless table back, to copy and paste
+    from the log: its journal's path whole, quoted for the shell."""
+    journal = table.config.journal
+    assert journal is not None  # a headless table always keeps one
+    return resume_command(journal, headless=True)
 
 
 def stop_words(table: Table) -> str:
@@ -232,26 +241,23 @@ async def _host_games(table: Table, stop: asyncio.Event) -> int:
                     # once dealt a new game 1 to players told to wait for this one.
                     log.warning(
                         "stopped during game %d, which could not be kept on disk: "
-                        "`threeup host --headless --resume %s` brings back only what "
-                        "its files held before that",
+                        "%s brings back only what its files held before that",
                         table.game_number,
-                        table.config.journal,
+                        _resume_command(table),
                     )
                     return STOPPED_IN_A_GAME
                 if table.game_under_way:
                     log.info(
-                        "stopped during game %d; `threeup host --headless --resume %s` "
-                        "brings it back",
+                        "stopped during game %d; %s brings it back",
                         table.game_number,
-                        table.config.journal,
+                        _resume_command(table),
                     )
                     return STOPPED_IN_A_GAME
                 if stop_words(table) in CLOSE_RESUMABLE:
                     log.info(
-                        "stopped after %s; `threeup host --headless --resume %s` brings the "
-                        "table back, and its players with it",
+                        "stopped after %s; %s brings the table back, and its players with it",
                         plural(table.game_number, "game"),
-                        table.config.journal,
+                        _resume_command(table),
                     )
                 else:
                     log.info("stopped after %s", plural(table.game_number, "game"))
