@@ -22,7 +22,7 @@ from typing import NoReturn
 from . import __version__
 from .limits import MAX_GAMES, MAX_THINK_MS, MAX_TURN_SECONDS, MAX_WAIT_SECONDS, MIN_TURN_SECONDS
 from .process import EXIT_USAGE
-from .textclean import clean_text, shown_value
+from .textclean import clean_text, shown_digits, shown_value
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
@@ -44,15 +44,6 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{shown_value(text)} is not a whole number") from None
 
 
-def _shown(value: int) -> str:
-    """A number as a refusal quotes it: whole, unless it is long (a value
-    of 4000 digits made a refusal of 4000 characters), then cut."""
-    digits = str(value)
-    if len(digits) <= 25:
-        return digits
-    return f"{digits[:20]}… ({len(digits.lstrip('-'))} digits)"
-
-
 def _positive(text: str) -> int:
     value = _whole(text)
     if value < 1:
@@ -70,7 +61,7 @@ def _count(text: str) -> int:
 def _players(text: str) -> int:
     value = _whole(text)  # not _positive: "0 must be at least 1" and then 1 is refused too
     if not 2 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {_shown(value)}")
+        raise argparse.ArgumentTypeError(f"a game has 2 to 6 players, not {shown_value(value)}")
     return value
 
 
@@ -79,7 +70,7 @@ def _bots(text: str) -> int:
     value = _count(text)
     if value > 5:
         raise argparse.ArgumentTypeError(
-            f"{_shown(value)} bots: a table has at most 6 seats, one of them a person's"
+            f"{shown_value(value)} bots: a table has at most 6 seats, one of them a person's"
         )
     return value
 
@@ -87,7 +78,7 @@ def _bots(text: str) -> int:
 def _port(text: str) -> int:
     value = _count(text)
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"{_shown(value)} is not a port (0-65535)")
+        raise argparse.ArgumentTypeError(f"{shown_value(value)} is not a port (0-65535)")
     return value
 
 
@@ -219,7 +210,7 @@ def _think_ms(text: str) -> int:
     value = _positive(text)
     if value > MAX_THINK_MS:
         raise argparse.ArgumentTypeError(
-            f"{_shown(value)} ms is more than a minute ({MAX_THINK_MS})"
+            f"{shown_value(value)} ms is more than a minute ({MAX_THINK_MS})"
         )
     return value
 
@@ -234,7 +225,7 @@ def _iterations(text: str) -> int:
     value = _positive(text)
     if value > MAX_ITERATIONS:
         raise argparse.ArgumentTypeError(
-            f"{_shown(value)} iterations a decision is more than a minute's search (at most "
+            f"{shown_value(value)} iterations a decision is more than a minute's search (at most "
             f"{MAX_ITERATIONS})"
         )
     return value
@@ -703,7 +694,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     # without what a terminal would obey (the JSON escapes them itself).
     error = one_line(verdict.error or "")
     # A record may hold a number of thousands of digits: a line, not a page.
-    error = re.sub(r"\d{25,}", lambda m: f"{m[0][:20]}… ({len(m[0])} digits)", error)
+    error = re.sub(r"\d{26,}", lambda m: shown_digits(m[0]), error)
     if args.json:
         print(json.dumps(verdict.to_json()))
     elif verdict.ok:
@@ -762,7 +753,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = jobs_to_run(args.jobs)
     if jobs < args.jobs:  # on stderr: --json's output stays one JSON object
         print(
-            f"threeup simulate: --jobs {_shown(args.jobs)}: at most {JOBS_PER_CPU} processes "
+            f"threeup simulate: --jobs {shown_value(args.jobs)}: at most {JOBS_PER_CPU} processes "
             f"a CPU, {plural(usable_cpus(), 'CPU')} here, so "
             f"{plural(jobs, 'process', 'processes')}",
             file=sys.stderr,

@@ -8,6 +8,7 @@ import unicodedata
 
 MAX_NAME = 24  # characters in a player's name
 SHOWN_VALUE = 40  # characters of a value quoted in an error or a refusal
+SHOWN_DIGITS = 25  # digits of a whole number quoted whole; a longer one is cut
 # Combining marks kept on one letter: enough for every script's names and
 # words (Hindi's and Thai's vowel signs and tones are marks), and no pile of
 # hundreds ("Zalgo" text) reaching across the rows above it on screen.
@@ -16,13 +17,28 @@ MAX_MARKS = 4
 
 def shown_value(value: object) -> str:
     """A value as an error quotes it (a command-line argument, a peer's
-    field): its repr, cut to SHOWN_VALUE characters, so that a long one
-    makes no long line."""
+    field, a number read from a file): its repr, cut to SHOWN_VALUE
+    characters, so that a long one makes no long line; a whole number as
+    ``shown_digits`` cuts it, with its count of digits."""
+    if type(value) is int:
+        try:
+            return shown_digits(str(value))
+        except ValueError:  # past Python's limit on digits (4,300)
+            return "a whole number too long to show"
     try:
         text = repr(value)
     except RecursionError:  # a peer's list nested 1,000 deep: msgpack allows 1,024
         text = f"a {type(value).__name__} nested too deep to show"
     return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
+
+
+def shown_digits(digits: str) -> str:
+    """A whole number's digits as an error quotes them: whole, unless they
+    are many (a value of 4000 digits made a refusal of 4000 characters),
+    then the first 20 and how many there are."""
+    if len(digits) <= SHOWN_DIGITS:
+        return digits
+    return f"{digits[:20]}… ({len(digits.lstrip('-'))} digits)"
 
 
 def clean_text(text: object, limit: int) -> str:

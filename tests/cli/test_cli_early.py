@@ -192,6 +192,7 @@ def test_a_journal_that_cannot_resume_is_one_line_before_any_screen(tmp_path: Pa
         (('"rematch_after": null', '"rematch_after": -1'), "'rematch_after': -1.0 is not from 0"),
         (('"turn_time": null', '"turn_time": NaN'), "'turn_time': nan is not from 0 to 3600"),
         (('"games": null', '"games": 1000000000000000000'), "'games': 1000000000000000000 is"),
+        (('"games": null', f'"games": {"9" * 100}'), "'games': 99999999999999999999… (100 digits)"),
         (('"takeover_after": 30.0', '"takeover_after": 1e300'), "'takeover_after': 1e+300"),
         (('"port": null', '"port": 99999'), "'port': 99999 is not from 0 to 65535"),
         (('"game_number": 0', '"game_number": 1000000000000000000'), "'game_number'"),
