@@ -185,6 +185,19 @@ class Session:
             return "only players chat here"
         return None
 
+    def away_bot(self) -> str | None:
+        """The level of the bot that plays this client's own seat while its
+        player is here (marked away after turns timed out, or back from a
+        lost link the bot filled), else None: the player must be told, for
+        only a key of theirs gives the seat back (TableClient.here)."""
+        seat = self.seat
+        if seat is None or not self.presence_known:
+            return None
+        slot = self.slot(seat)
+        if slot is None or slot.kind != "human":
+            return None
+        return slot.bot_level or None
+
     def slot(self, seat: int) -> SeatSlot | None:
         if self.lobby is None or not 0 <= seat < len(self.lobby.seats):
             return None

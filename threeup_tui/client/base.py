@@ -79,6 +79,13 @@ class TableClient(ABC):
     @abstractmethod
     def chat(self, text: str) -> None: ...
 
+    def here(self) -> None:
+        """Tell the table the player is here: a seat the bot plays because
+        its turns timed out (marked away) is the player's again.  Nothing
+        else changes.  A client of a table with no turn timer need not say
+        it (its seats are never marked away): by default nothing is sent."""
+        return
+
     # --- table control (only the host's seat may; others get ActionRejected)
     @abstractmethod
     def add_bot(self, level: str) -> None: ...

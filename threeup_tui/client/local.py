@@ -103,6 +103,9 @@ class LocalClient(TableClient):
     def chat(self, text: str) -> None:
         self._guard(lambda: self.table.chat(self._seat(), text))
 
+    def here(self) -> None:
+        self._guard(lambda: None)  # the request itself is the player acting
+
     def add_bot(self, level: str) -> None:
         self._guard(lambda: self.table.add_bot(self.seat, level))
 

@@ -566,6 +566,9 @@ class NetClient(TableClient):
     def chat(self, text: str) -> None:
         self._send(request("chat", text=text))
 
+    def here(self) -> None:
+        self._send(request("here"))
+
     def add_bot(self, level: str) -> None:
         self._send(request("add_bot", level=level))
 

@@ -526,6 +526,8 @@ class NetHost:
                     return
             if seat is not None:
                 table.seat_active(seat)  # any request: the player is here
+            if kind == "here":
+                return  # that was all it asked: a seat marked away is theirs again
             if kind == "chat":
                 try:
                     table.chat(seat, arg, self._chat_speaker(peer), peer.name)

@@ -488,7 +488,7 @@ def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
 
 # ---------------------------------------------------------------- requests
 REQUESTS: Final = frozenset(
-    {"setup", "move", "chat", "add_bot", "remove", "options", "start", "rematch", "save"}
+    {"setup", "move", "chat", "add_bot", "remove", "options", "start", "rematch", "save", "here"}
 )
 
 

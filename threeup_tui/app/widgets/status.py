@@ -166,10 +166,30 @@ def owed_parts(view: View) -> list[list[str]]:
     return parts
 
 
+def away_parts(level: str) -> list[list[str]]:
+    """The words for a player whose seat the bot plays while they are here
+    (their turns timed out): the key that gives it back first, for it is
+    the one thing to do (the table shows nothing else of it: the seat's
+    turns go at once, and a key that was not a request changed nothing)."""
+    return [
+        [
+            "You are away: press any key to play again",
+            "You are away: any key to play again",
+            "Away: any key to play again",
+            "Away: any key to play",
+        ],
+        [f"the {level} bot plays for you", "a bot plays for you", "bot plays"],
+    ]
+
+
 def turn_words(
-    view: View, names: tuple[str, ...], flip_prompt: bool
+    view: View, names: tuple[str, ...], flip_prompt: bool, away: str | None = None
 ) -> tuple[str, list[list[str]]]:
-    """(css class, parts) for the banner; each part lists its forms, longest first."""
+    """(css class, parts) for the banner; each part lists its forms, longest
+    first.  ``away``: the level of the bot that plays this seat while its
+    player is here (Session.away_bot)."""
+    if away and view.phase != "over":
+        return "-away", away_parts(away)
     if view.phase == "over":
         if view.winner is None:
             return "-over", [["Game over: stalemate, no winner", "Game over: stalemate"]]
@@ -218,8 +238,9 @@ def banner_for(
     detail: str = "",
     clock: str = "",
     watching: int = 0,
+    away: str | None = None,
 ) -> Banner:
-    css, parts = turn_words(view, names, flip_prompt)
+    css, parts = turn_words(view, names, flip_prompt, away)
     trouble = ""
     if connection != "connected":  # "⚠ closed: the host closed the table"
         trouble = f"⚠ {connection}: {detail}" if detail else f"⚠ {connection}"
@@ -342,12 +363,13 @@ class StatusBar(Widget):
         detail: str,
         clock: str = "",
         watching: int = 0,
+        away: str | None = None,
     ) -> None:
-        banner = banner_for(view, names, flip_prompt, connection, detail, clock, watching)
+        banner = banner_for(view, names, flip_prompt, connection, detail, clock, watching, away)
         if banner == self.banner:
             return
         self.banner = banner
-        for name in ("-my-turn", "-waiting", "-over"):
+        for name in ("-my-turn", "-waiting", "-over", "-away"):
             self.set_class(name == banner.css, name)
         self.refresh()  # one line, always: a repaint, no layout
 
