@@ -311,11 +311,31 @@ async def test_a_table_that_closes_after_the_game_takes_its_next_game_offer_back
         screen = await game_over_for(pilot, client, state, 0, False, lobby)
         assert "r Next game" in footer_words(app)
         client.emit(ConnectionChanged("closed", "the host closed the table"))
-        await wait_for(pilot, lambda: "The table has closed" in screen_text(app))
+        await wait_for(pilot, lambda: "No next game here: the host closed" in screen_text(app))
         assert "Next game" not in footer_words(app) and "asked" not in screen_text(app)
         assert screen.query_one("#rematch", Button).disabled
         await pilot.press("r")
         assert ("rematch", None) not in client.requests
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)])
+async def test_a_seat_taken_over_after_the_game_is_not_told_the_table_closed(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """The same player joined from a second terminal while the result
+    showed: the first app's box read "The table has closed: there is no
+    next game", which was not so (the table plays on, in the other
+    terminal).  It says why there is no next game here, in the host's words."""
+    state = finished(["you", "bo"])
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        screen = await game_over_for(pilot, client, state, 1, False, lobby_for(["you", "bo"]))
+        wait = screen.query_one("#rematch-wait", Static)
+        client.emit(ConnectionChanged("closed", "your seat was taken over from another terminal"))
+        await wait_for(pilot, lambda: "taken over" in words_shown(app, wait), 5, "the reason")
+        shown = words_shown(app, wait)
+        assert shown == "No next game here: your seat was taken over from another terminal."
+        assert "table has closed" not in screen_text(app), screen_text(app)
 
 
 async def test_the_host_may_rematch_and_save(client: ScriptedClient) -> None:

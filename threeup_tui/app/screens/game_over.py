@@ -22,7 +22,7 @@ from ...rules import View
 from ...textclean import plural
 from ..messages import LeaveRequested
 from ..session import Session
-from ..text import MUTED, clean
+from ..text import MUTED, clean, reason_words
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import display_turn
@@ -105,8 +105,15 @@ def offers_for(session: Session | None) -> Offers:
     seated = view is not None and view.seat is not None
     host = session is not None and session.is_host
     if session is not None and not session.live:
-        # The table closed (its host stopped it, say): no next game will come.
-        return Offers(False, "", host, "The table has closed: there is no next game.")
+        # No next game will come here.  Said in the host's words, for a
+        # closed link is not always a closed table: a seat taken over from
+        # another terminal plays on there, and its first app read "The
+        # table has closed: there is no next game" above "your seat was
+        # taken over".
+        why = reason_words(session.connection_detail).rstrip(".")
+        if not why:
+            return Offers(False, "", host, "The connection is closed: there is no next game here.")
+        return Offers(False, "", host, f"No next game here: {why}.")
     mode = rematch_mode(lobby)
     if session is not None and session.waiting_for_host:
         # Stopped to be resumed: no vote goes, nor any game comes, until it
