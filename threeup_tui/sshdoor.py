@@ -967,16 +967,18 @@ class SshDoor:
         )
 
     def _no_seat_words(self) -> str:
-        """Why a guest gets no seat: what the table is doing."""
-        if self.table.state is not None:
+        """Why a guest gets no seat: what the table is doing (between games
+        no game is under way, but its seats stay set for the next)."""
+        if self.table.game_under_way:
             return "a game is under way at this table and none of its seats is yours"
         return "every seat at this table is taken and none is yours"
 
     def _watch_words(self) -> str:
         """What a keyless player is told at a table with no seat open, before
         the door knows who they are: a player coming back (after a drop, or
-        to a resumed table) read that "none of its seats is yours"."""
-        if self.table.state is not None:
+        to a resumed table) read that "none of its seats is yours".  Between
+        games, with the result showing, they read that a game was under way."""
+        if self.table.game_under_way:
             return "A game is under way at this table: your seat word takes you back to your seat."
         return "Every seat at this table is taken: your seat word takes you back to yours."
 

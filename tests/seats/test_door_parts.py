@@ -215,3 +215,27 @@ def test_a_resumed_tables_door_honours_the_seat_words_its_door_gave(tmp_path: Pa
     assert not resumed._word_seats("otter-1000")  # never given
     another = Table(TableConfig(players=3, journal=tmp_path / "another.json"))
     assert not SshDoor(47823, another)._word_seats(word)
+
+
+def test_the_door_says_a_game_is_under_way_only_while_one_is() -> None:
+    """A keyless guest who came between two games (the last one's result
+    showing, every seat taken) read "A game is under way at this table";
+    none was.  The words follow the table: under way, between games, and
+    under way again once the next game is dealt."""
+    table = Table(TableConfig(players=2, seed=3))
+    table.add_bot(None, "greedy")
+    table.add_bot(None, "greedy")
+    door = SshDoor(47823, table)
+    table.start(None)
+    assert door._watch_words().startswith("A game is under way at this table")
+    assert door._no_seat_words().startswith("a game is under way")
+    while table.bot_turn() is not None:
+        table.step_bot()
+    assert table.state is not None and not table.game_under_way  # the result shows
+    assert door._watch_words() == (
+        "Every seat at this table is taken: your seat word takes you back to yours."
+    )
+    assert door._no_seat_words() == "every seat at this table is taken and none is yours"
+    table.rematch(None)
+    assert table.game_under_way
+    assert door._watch_words().startswith("A game is under way at this table")
