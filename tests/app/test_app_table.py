@@ -338,6 +338,22 @@ async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) 
         await wait_for(pilot, lambda: "bo ● here" in screen_text(app))
 
 
+async def test_an_away_seat_in_a_narrow_box_still_says_away(client: ScriptedClient) -> None:
+    """At 100x30 with three opponents, each box had no room for "◐ away,
+    greedy bot plays" and showed "ann ◐" alone: a symbol nobody at the
+    table could read.  The word goes before the symbol is left alone."""
+    state = dealt(["you", "bo", "ann", "cy"], first=0)
+    lobby = lobby_for(["you", "bo", "ann", "cy"])
+    away = SeatSlot(2, "ann", "human", True, "greedy")
+    seats = (*lobby.seats[:2], away, lobby.seats[3])
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        client.emit(LobbyChanged(replace(lobby, seats=seats)))
+        await wait_for(pilot, lambda: "ann ◐" in screen_text(app), what="ann's box")
+        assert "ann ◐ away" in screen_text(app), screen_text(app)
+
+
 async def test_a_player_sees_how_many_watch(client: ScriptedClient) -> None:
     state = dealt(["you", "bo"], first=0)
     app = table_app(client)

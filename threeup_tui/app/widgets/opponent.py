@@ -42,6 +42,11 @@ def head_forms(data: OpponentInfo) -> list[Content]:
     forms = []
     if word:
         forms.append(Content.assemble(marker, name, (f" {symbol} {word}", MUTED)) + clock)
+    if "," in word:
+        # "away, greedy bot plays" cut to its first word before the symbol
+        # goes alone: a bare "◐" in the host's 100-column boxes said nothing.
+        short = word.split(",", 1)[0]
+        forms.append(Content.assemble(marker, name, (f" {symbol} {short}", MUTED)) + clock)
     if symbol:
         forms.append(Content.assemble(marker, name, (f" {symbol}", MUTED)) + clock)
     forms.append(Content.assemble(marker, name) + clock)
