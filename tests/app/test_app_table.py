@@ -367,6 +367,26 @@ async def test_a_player_sees_how_many_watch(client: ScriptedClient) -> None:
         await wait_for(pilot, lambda: "watching" not in screen_text(app))
 
 
+@pytest.mark.parametrize(
+    "link", [("closed", "the host closed the table"), ("reconnecting", "timed out")]
+)
+async def test_nobody_is_said_to_watch_once_the_link_is_down(
+    client: ScriptedClient, link: tuple[str, str]
+) -> None:
+    """The host closed the table: the top line read "⚠ closed: the host
+    closed the table  2 watching", the last lobby's count, though the rows
+    no longer said anyone was here.  Who watches is unknown then too."""
+    state = dealt(["you", "bo"], first=0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        client.emit(LobbyChanged(replace(lobby_for(["you", "bo"]), watching=2)))
+        await wait_for(pilot, lambda: "2 watching" in screen_text(app), what="the count")
+        client.emit(ConnectionChanged(*link))
+        await wait_for(pilot, lambda: "⚠" in screen_text(app).splitlines()[0], what="the link")
+        assert "watching" not in screen_text(app).splitlines()[0], screen_text(app)
+
+
 async def test_another_player_named_you_does_not_read_as_you(client: ScriptedClient) -> None:
     state = dealt(["ann", "You"], first=1)
     app = table_app(client)

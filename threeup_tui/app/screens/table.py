@@ -344,7 +344,10 @@ class TableScreen(TableScreenBase):
             session.link_words(),
             session.connection_detail,
             session.my_countdown() if view.phase == "play" else "",
-            session.lobby.watching if session.lobby is not None else 0,
+            # Who watches is known only while the link is: a closed table
+            # went on saying "2 watching" beside "⚠ closed" (and a lost link,
+            # as the rows' "● here" no longer did).
+            session.lobby.watching if session.lobby is not None and session.presence_known else 0,
             session.away_bot(),
         )
 
