@@ -24,6 +24,11 @@ from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launc
 from threeup_tui.table import Table, TableConfig, TableRunner
 
 
+def my_turn(app: ThreeUpApp) -> bool:
+    session = app.session
+    return session is not None and session.view is not None and session.view.my_turn
+
+
 def banner_of(app: ThreeUpApp) -> str:
     """The table's top line, as shown (empty on any other screen)."""
     screen = app.screen
@@ -52,7 +57,7 @@ async def test_an_away_player_is_told_so_and_a_key_gives_the_seat_back(tmp_path:
         StartSpec(mode="join", join=join),
     )
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
             assert isinstance(app, ThreeUpApp)
             bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
             await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
@@ -67,6 +72,11 @@ async def test_an_away_player_is_told_so_and_a_key_gives_the_seat_back(tmp_path:
             assert "any key to play again" in banner(), banner()
             assert "greedy bot plays for you" in screen_text(app), screen_text(app)
             assert table.seats[bo].away  # the banner alone gives nothing back
+            # Bo's turn, which the bot plays (a second later): no "Your turn"
+            # calls Bo to it, nor rings.
+            await wait_for(pilot, lambda: my_turn(app), 20, "a turn of Bo's, away")
+            await pilot.pause(0.3)
+            assert "Your turn" not in screen_text(app), screen_text(app)
 
             await pilot.press("right")  # a key that moves the cursor, nothing more
             await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")

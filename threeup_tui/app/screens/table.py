@@ -628,7 +628,12 @@ class TableScreen(TableScreenBase):
 
     def _announce_turn(self, view: View) -> None:
         mine = view.my_turn
-        if mine and not self._my_turn_before:
+        session = self.session
+        # Not to a player marked away: the bot plays the turn, and "Your
+        # turn" with the bell, at each of their turns, called them to a move
+        # that was never theirs to make (the top line says why not).
+        away = session is not None and session.away_bot() is not None
+        if mine and not self._my_turn_before and not away:
             self.app.bell()
             self.notify("", title=YOUR_TURN, timeout=2)
         self._my_turn_before = mine
