@@ -35,6 +35,12 @@ MAX_GAMES: Final = 1_000_000_000
 # time-out): a snapshot's clock then counts down to the turn's end this much
 # later.
 RESUME_GRACE: Final = 10.0
+# A seat's claim number (how often its seat token has taken the seat back)
+# and a chat line's number: msgpack carries 64 bits, and the wire takes
+# either below 2**63.  A table file edited to hold more resumed a table
+# whose ACCEPT or chat lines could not be sent, or were dropped by clients.
+MAX_CLAIM: Final = 2**63 - 1
+MAX_CHAT_NUMBER: Final = 2**63 - 1
 MAX_THINK_MS: Final = 60_000  # a search bot's time per decision: a minute
 MAX_PORT: Final = 65_535
 

@@ -46,7 +46,14 @@ from .client.events import (
     ViewChanged,
 )
 from .client.results import ResultShapeError, result_from_map, result_to_map
-from .limits import MAX_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, RESUME_GRACE
+from .limits import (
+    MAX_CHAT_NUMBER,
+    MAX_CLAIM,
+    MAX_GAMES,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    RESUME_GRACE,
+)
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
@@ -1498,7 +1505,7 @@ class Table:
                 timeouts = entry.get("timeouts")
                 seat.timeouts = timeouts if type(timeouts) is int and timeouts > 0 else 0
                 claims = entry.get("claims")
-                seat.claims = claims if type(claims) is int and claims > 0 else 0
+                seat.claims = claims if type(claims) is int and 0 < claims <= MAX_CLAIM else 0
                 seat.results = _kept_results(entry.get("results"), len(self.seats))
                 if entry.get("away") is True and self.state is not None:
                     seat.away = True
@@ -1638,7 +1645,7 @@ def _chat_lines(raw: Any) -> list[ChatReceived]:
             seat, name, text, spectator = item[:4]
             last = lines[-1].number if lines else 0
             number = item[4] if len(item) == 5 else None
-            if type(number) is not int or number <= last:
+            if type(number) is not int or not last < number <= MAX_CHAT_NUMBER:
                 number = last + 1
             if (seat is None or type(seat) is int) and isinstance(name, str):
                 text = clean_text(text, MAX_CHARS)

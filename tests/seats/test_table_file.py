@@ -15,6 +15,7 @@ from typing import Literal
 import pytest
 
 from threeup_tui.hostargs import check_host_args, resume_overrides
+from threeup_tui.netplay import wire
 from threeup_tui.rules import Options, Phase
 from threeup_tui.rules.cards import CODES
 from threeup_tui.table import Hosting, Table, TableConfig, TableError, open_table
@@ -352,3 +353,26 @@ def test_a_seat_a_bot_had_taken_over_is_not_waited_for_again_after_a_crash(
     assert resumed.state is not None and resumed.state.setup[1] is not None
     resumed.seat_human("Bob", "b" * 32)
     assert resumed.seats[1].bot is None  # he is back: the bot hands the seat over
+
+
+def test_claims_and_chat_numbers_edited_past_64_bits_are_not_resumed(tmp_path: Path) -> None:
+    """A table file edited to hold a seat's claim or a chat line's number
+    past what msgpack carries (the wire takes either below 2**63) resumed a
+    table whose ACCEPT to that seat could not be packed, and whose chat
+    lines every client dropped as malformed.  Such numbers are taken as
+    a missing claim, and as lines numbered on."""
+    journal = tmp_path / "party.json"
+    before = played_table(journal)
+    path = tmp_path / "party.json.table"
+    data = json.loads(path.read_text())
+    for entry in data["seats"]:
+        if isinstance(entry, dict) and "claims" in entry:
+            entry["claims"] = 2**64
+    data["chat"][-1][4] = 2**70
+    path.write_text(json.dumps(data))
+    after = Table.resume(journal)
+    assert [seat.claims for seat in after.seats if seat.kind == "human"] == [0, 0]
+    numbers = [line.number for line in after.chat_log]
+    assert numbers == [line.number for line in before.chat_log]
+    for line in after.chat_log:  # each as a client takes it
+        assert wire.chat_numbers({"seat": line.seat, "n": line.number})[1] == line.number

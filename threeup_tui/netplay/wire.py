@@ -15,7 +15,15 @@ from net import SERVER_FULL
 
 from ..client.events import GamesPlayed, Lobby, SeatSlot
 from ..client.results import MAX_BOT_LEVEL, ResultShapeError, result_from_map, result_to_map
-from ..limits import MAX_GAMES, MAX_TURN_SECONDS, MAX_WAIT_SECONDS, RESUME_GRACE, within
+from ..limits import (
+    MAX_CHAT_NUMBER,
+    MAX_CLAIM,
+    MAX_GAMES,
+    MAX_TURN_SECONDS,
+    MAX_WAIT_SECONDS,
+    RESUME_GRACE,
+    within,
+)
 from ..rules import DRAW, LogEntry, Move, Options, SeatInfo, View
 from ..rules.actions import MoveShapeError
 from ..rules.cards import CODES, DECK_SIZE
@@ -36,7 +44,6 @@ WIRE_LOG: Final = 6  # log entries per snapshot; clients keep a longer log
 MAX_WATCHING: Final = 1024
 # A turn's clock, held after a resume until its player is back (RESUME_GRACE).
 MAX_CLOCK_MS: Final = round((MAX_TURN_SECONDS + RESUME_GRACE) * 1000)
-MAX_CHAT_NUMBER: Final = 2**63 - 1  # a table's chat lines, numbered 1, 2, 3...
 
 # Reasons the host gives when it ends a session itself (a CLOSE).  A client
 # shows the reason and does not reconnect by itself, but after those of
@@ -458,7 +465,7 @@ def hello_claim(data: Any) -> int | None:
 def is_claim(claim: object) -> bool:
     """Whether ``claim`` is a claim number a hello may carry (and so one an
     ACCEPT may give: a client keeps no other, to be refused with it)."""
-    return type(claim) is int and 0 <= claim < 2**63
+    return type(claim) is int and 0 <= claim <= MAX_CLAIM
 
 
 def parse_hello(data: Any) -> tuple[str, str | None, str, bool]:
