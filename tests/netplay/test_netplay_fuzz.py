@@ -26,7 +26,6 @@ from netplay_support import (
     LOOPBACK,
     RawSeat,
     fingerprint,
-    make_client,
     make_table,
     pump_until_one_is_to_act,
     run_table,
@@ -36,7 +35,7 @@ from netplay_support import (
     verify_record,
 )
 
-from net import Accept, Client, Connected, NetConfig, Server
+from net import Client, NetConfig, Server
 from net.codec import Rejected, decode, encode, encode_message
 from net.packets import (
     EMPTY_ACK,
@@ -51,8 +50,8 @@ from net.packets import (
     StateFrame,
     VersionMismatch,
 )
-from net.testing import next_event_of
 from threeup_tui.client.events import Lobby, LobbyChanged, Notice
+from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.host import NetHost
 from threeup_tui.netplay.wire import (
     REQUESTS,
@@ -521,7 +520,7 @@ async def test_random_requests_from_the_seat_not_to_act_change_nothing(tmp_path:
 
 
 async def test_a_hosts_value_nested_too_deep_is_dropped_and_the_client_goes_on(
-    tmp_path: Path,
+    hostile_host: tuple[Server, int, NetClient],
 ) -> None:
     """msgpack unpacks values nested up to 1,024 deep.  A hostile host's
     message or snapshot holding one (a `rejected` reason, a lobby field)
@@ -530,60 +529,40 @@ async def test_a_hosts_value_nested_too_deep_is_dropped_and_the_client_goes_on(
     froze, with nothing said.  It is dropped as malformed, and the next
     message still comes through."""
 
-    def authorize(address: tuple[str, int], hello: Any) -> Accept:
-        return Accept({"seat": None, "token": hello["token"], "table": "t", "table_id": "x" * 16})
+    server, session_id, client = hostile_host
+    deep = b"\x91" * 1000 + b"\xc0"  # [[[...[nil]...]]], which msgpack.packb refuses
+    rejected = b"\x82" + encode_message("t") + encode_message("rejected")
+    server._engine.session(session_id)._sender.push(rejected + encode_message("reason") + deep)
+    server.send(session_id, {"t": "notice", "text": "still here"})
 
-    server = await Server.start(LOOPBACK, 0, authorize, NetConfig())
-    client = make_client(server.address, "ann", tmp_path / "a.json", watch=True)
-    try:
-        await client.start()
-        session_id = (await next_event_of(server.next_event, Connected)).session_id
-        deep = b"\x91" * 1000 + b"\xc0"  # [[[...[nil]...]]], which msgpack.packb refuses
-        rejected = b"\x82" + encode_message("t") + encode_message("rejected")
-        server._engine.session(session_id)._sender.push(rejected + encode_message("reason") + deep)
-        server.send(session_id, {"t": "notice", "text": "still here"})
+    async def notice() -> str:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, Notice):
+                return event.text
 
-        async def notice() -> str:
-            while True:
-                event = await client.next_event()
-                if isinstance(event, Notice):
-                    return event.text
-
-        assert await asyncio.wait_for(notice(), 5) == "still here"
-    finally:
-        await client.close()
-        await server.close()
+    assert await asyncio.wait_for(notice(), 5) == "still here"
 
 
 async def test_a_hosts_infinite_seconds_are_dropped_and_the_client_goes_on(
-    tmp_path: Path,
+    hostile_host: tuple[Server, int, NetClient],
 ) -> None:
     """msgpack carries infinity and NaN.  A hostile host's lobby with an
     infinite turn time (or rematch wait) passed as a number of seconds, and
     the app ended in an OverflowError as it drew them ("∞ s").  Such a lobby
     is dropped as malformed; the next good one still comes through."""
 
-    def authorize(address: tuple[str, int], hello: Any) -> Accept:
-        return Accept({"seat": None, "token": hello["token"], "table": "t", "table_id": "x" * 16})
-
-    server = await Server.start(LOOPBACK, 0, authorize, NetConfig())
-    client = make_client(server.address, "ann", tmp_path / "a.json", watch=True)
+    server, session_id, client = hostile_host
     good = lobby_to_wire(Table(TableConfig(players=2)).lobby())
-    try:
-        await client.start()
-        session_id = (await next_event_of(server.next_event, Connected)).session_id
-        for key, bad in [("turn_time", float("inf")), ("rematch_after", float("nan"))]:
-            server.set_state(session_id, {"lobby": {**good, key: bad}, "view": None})
-            await asyncio.sleep(0.2)
-        server.set_state(session_id, {"lobby": {**good, "turn_time": 30.0}, "view": None})
+    for key, bad in [("turn_time", float("inf")), ("rematch_after", float("nan"))]:
+        server.set_state(session_id, {"lobby": {**good, key: bad}, "view": None})
+        await asyncio.sleep(0.2)
+    server.set_state(session_id, {"lobby": {**good, "turn_time": 30.0}, "view": None})
 
-        async def lobby() -> Lobby:
-            while True:
-                event = await client.next_event()
-                if isinstance(event, LobbyChanged):
-                    return event.lobby
+    async def lobby() -> Lobby:
+        while True:
+            event = await client.next_event()
+            if isinstance(event, LobbyChanged):
+                return event.lobby
 
-        assert (await asyncio.wait_for(lobby(), 5)).turn_time == 30.0
-    finally:
-        await client.close()
-        await server.close()
+    assert (await asyncio.wait_for(lobby(), 5)).turn_time == 30.0

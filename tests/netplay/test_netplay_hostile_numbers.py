@@ -14,14 +14,11 @@ the real ``NetClient``, watching.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from netplay_support import LOOPBACK, make_client
 
-from net import Accept, Connected, NetConfig, Server
-from net.testing import next_event_of
+from net import Server
 from threeup_tui.client.events import (
     ChatReceived,
     GameResult,
@@ -100,22 +97,6 @@ def played_map(**changes: Any) -> dict[str, Any]:
         1, ("ann", "bob"), (("human", None),) * 2, 0, (), False, 40, 12, "first_out"
     )
     return {**result_to_map(result), **changes}
-
-
-@pytest.fixture
-async def hostile_host(tmp_path: Any) -> AsyncIterator[tuple[Server, int, NetClient]]:
-    def authorize(address: tuple[str, int], hello: Any) -> Accept:
-        return Accept({"seat": None, "token": hello["token"], "table": "t", "table_id": "x" * 16})
-
-    server = await Server.start(LOOPBACK, 0, authorize, NetConfig())
-    client = make_client(server.address, "ann", tmp_path / "a.json", watch=True)
-    try:
-        await client.start()
-        session_id = (await next_event_of(server.next_event, Connected)).session_id
-        yield server, session_id, client
-    finally:
-        await client.close()
-        await server.close()
 
 
 async def dropped(client: NetClient, count: int) -> None:

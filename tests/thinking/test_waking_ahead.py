@@ -11,23 +11,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from textual.pilot import Pilot
+from thinking_bots import alive
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool
 from threeup_tui.launcher import Launcher
 from threeup_tui.settings import SettingsFile
-
-
-def alive(pid: int) -> bool:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return False
-    return "State:\tZ" not in status
 
 
 async def until(condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
