@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .leftgame import keep_left_game
 from .paths import tables_dir
 from .recordfile import read_json
 from .rules import MalformedRecord
@@ -58,15 +57,12 @@ def stopped_when(game_number: int) -> str:
 
 def kept_tables() -> list[KeptTable]:
     """Tables that may be resumed (see the module's words) that no window
-    hosts, the newest first.  A table stopped with its game over has its
-    host's game kept aside to be counted first, if nothing holds it: its
-    app may have been killed between the table's last journal write and
-    keeping the game (leftgame); counted once, however often it is found.
-    Its journal stays, for ``--resume``."""
+    hosts, the newest first.  (A table stopped with its game over has its
+    host's game counted by a worker thread, if nothing holds it: its app
+    may have been killed between the table's last journal write and
+    keeping the game: leftgame.keep_left_games.)"""
     found = []
     for journal in unheld_journals(tables_dir()):
-        if _game_over_in(journal):
-            keep_left_game(journal, venue="host")
         kept = _read(journal)
         if kept is not None:
             found.append(kept)
@@ -111,15 +107,6 @@ def _others_seated(seats: list[object], host_seat: int) -> bool:
         and seat.get("network_bot") is None
         for i, seat in enumerate(seats)
     )
-
-
-def _game_over_in(journal: Path) -> bool:
-    """Whether the journal holds a game played to its end (a result)."""
-    try:
-        record = read_json(journal)
-    except (MalformedRecord, OSError):
-        return False
-    return isinstance(record, dict) and isinstance(record.get("result"), dict)
 
 
 def _game_in(journal: Path) -> bool:

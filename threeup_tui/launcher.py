@@ -16,7 +16,9 @@ from typing import Any
 from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
+from .history import History
 from .kepttables import KeptTable, kept_tables, stopped_when
+from .leftgame import keep_left_games
 from .paths import confined_guest, how_to_resume, in_tables_dir, tables_dir
 from .recordfile import stamped_path
 from .rules import Options
@@ -311,6 +313,14 @@ class Launcher:
         if not self.crash_journals or confined_guest():
             return []
         return kept_tables()
+
+    def keep_left_games(self, history: History) -> None:
+        """In a worker thread, at a start: the finished games that kept
+        games and kept tables hold, kept aside to be counted if ``history``
+        does not hold them (see :func:`leftgame.keep_left_games`)."""
+        if not self.crash_journals or confined_guest():
+            return
+        keep_left_games(history)
 
     async def continue_game(self, saved: SavedGame, name: str = "you") -> TableClient:
         """The kept game, started where it was left (TableError in words)."""

@@ -25,6 +25,13 @@ A table hosted from the app is the same: killed in that window, the
 host's game was lost with it (its journal in ``tables/``, over, is
 offered by no start screen: there is no game to resume).  It is kept for
 the host's seat, the venue "host".
+
+The history is asked by the game's identity (in the table file) before the
+journal is replayed: a table stopped between games keeps its journal in
+``tables/``, found by every start, and replaying each was most of a start's
+look at its kept tables (about 2 ms a table of a short game, on the UI
+thread).  All of it runs in a worker thread (:func:`keep_left_games`): the
+history may be locked by another program, a second's wait.
 """
 
 from __future__ import annotations
@@ -33,29 +40,55 @@ import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from .client.events import GameResult
 from .gamerow import history_row
 from .history import FinishedGame, History, HistoryError
+from .paths import games_dir, tables_dir
 from .pendinggames import Writer, keep_game_ending, keep_record_aside, pending_games
 from .recordfile import load_record, read_json, read_text, write_atomic
 from .rules import MalformedRecord, replay, seat_view
+from .savedgame import discard, game_over_in, left_over, unheld_journals
 from .tablefile import TableFileError, read_table_file, table_file_path
 
+Identity = tuple[str, int, int]  # the table's id, the game's number there, the seat
 
-def keep_left_game(journal: Path, venue: str = "bots", folder: Path | None = None) -> bool:
+
+def keep_left_games(history: History | None = None, folder: Path | None = None) -> None:
+    """In a worker thread, at a start: keep aside, to be counted next, every
+    finished game a killed app left in ``games/`` (its journal then goes:
+    nothing is left to continue) and every hosted game a stopped table's
+    journal in ``tables/`` holds (the journal stays, for ``--resume``)."""
+    for journal in unheld_journals(games_dir()):
+        if left_over(journal) and keep_left_game(journal, "bots", folder, history):
+            discard(journal)
+    for journal in unheld_journals(tables_dir()):
+        keep_left_game(journal, "host", folder, history)
+
+
+def keep_left_game(
+    journal: Path, venue: str = "bots", folder: Path | None = None, history: History | None = None
+) -> bool:
     """Keep the finished game at ``journal`` aside to be counted (once: see
     the module's words); whether the journal may go now.  True once the
-    game is kept, and for a journal that holds no game to count (it does
-    not replay to an end, its table file cannot be read): nothing there
-    could be kept.  False when the game could not be kept aside (the state
-    directory cannot be written): the journal stays for the next start."""
+    game is kept, or held already, and for a journal that holds no game to
+    count (it does not replay to an end, its table file cannot be read):
+    nothing there could be kept.  False when the game could not be kept
+    aside (the state directory cannot be written): the journal stays for
+    the next start."""
     try:
-        game = left_game(journal, venue)
+        info = read_table_file(table_file_path(journal))
+        identity = _identity(info)
+        if identity is None or _kept_already(identity, folder, history):
+            return True  # asked first: most journals found are counted already
+        if not game_over_in(journal):
+            return True  # a game under way: --resume takes it up
+        game = left_game(journal, venue, info)
         text = read_text(journal)
     except (OSError, ValueError, MalformedRecord, TableFileError):
         return True
-    if game is None or _kept_already(game, folder):
+    if game is None:
         return True
 
     def keep_record(named: Callable[[Writer], Writer]) -> Path | None:
@@ -72,38 +105,49 @@ def keep_left_game(journal: Path, venue: str = "bots", folder: Path | None = Non
     return kept is not None
 
 
-def left_game(journal: Path, venue: str = "bots") -> FinishedGame | None:
+def left_game(
+    journal: Path, venue: str = "bots", info: dict[str, Any] | None = None
+) -> FinishedGame | None:
     """The game the journal holds over, as the app of the table's own seat
     counts it (the host's seat: the player at a game against bots); None
-    if it holds no finished game of a table with an identity."""
-    info = read_table_file(table_file_path(journal))
+    if it holds no finished game of a table with an identity.  ``info``:
+    its table file, read already."""
+    if info is None:
+        info = read_table_file(table_file_path(journal))
+    identity = _identity(info)
     record = load_record(journal)
     ended = datetime.fromtimestamp(journal.stat().st_mtime, UTC)
     state, verdict = replay(record)
-    table_id, number = info.get("table_id"), info.get("game_number")
-    me, seats = info.get("host_seat"), info.get("seats")
-    if not (verdict.ok and verdict.finished and isinstance(table_id, str)):
+    seats = info.get("seats")
+    if identity is None or not (verdict.ok and verdict.finished) or not isinstance(seats, list):
         return None
-    if type(number) is not int or number < 1 or not isinstance(seats, list):
-        return None
-    if type(me) is not int or len(seats) != len(record.players) or not 0 <= me < len(seats):
+    table_id, number, me = identity
+    if len(seats) != len(record.players) or not 0 <= me < len(seats):
         return None
     kinds = tuple(_result_kind(seat) for seat in seats)
     result = GameResult.of_view(seat_view(state, None), number, kinds)
     return history_row(result, me, venue, identity=(table_id, number), finished_at=ended)
 
 
-def _kept_already(game: FinishedGame, folder: Path | None) -> bool:
-    """Whether the history, or a game kept aside, holds ``game`` already."""
-    assert game.table_id is not None and game.game_number is not None
+def _identity(info: dict[str, Any]) -> Identity | None:
+    """The identity of the game a table's journal holds, by its table file:
+    its table's id, its number and the seat of the table's own player; None
+    for a table without them (a headless host's: no seat here)."""
+    table_id, number, me = info.get("table_id"), info.get("game_number"), info.get("host_seat")
+    if not isinstance(table_id, str) or type(number) is not int or type(me) is not int:
+        return None
+    return (table_id, number, me) if number >= 1 and me >= 0 else None
+
+
+def _kept_already(identity: Identity, folder: Path | None, history: History | None) -> bool:
+    """Whether the history, or a game kept aside, holds the game of ``identity``."""
     with contextlib.suppress(HistoryError):
-        if History().holds(game.table_id, game.game_number, game.my_seat):
+        if (history or History()).holds(*identity):
             return True
-    identity = [game.table_id, game.game_number, game.my_seat]
     for path in pending_games(folder):
         with contextlib.suppress(MalformedRecord, AttributeError):  # not a game's: not this one
             kept = read_json(path)
-            kept_as = [kept.get(key) for key in ("table_id", "game_number", "my_seat")]
+            kept_as = tuple(kept.get(key) for key in ("table_id", "game_number", "my_seat"))
             if kept_as == identity:
                 return True
     return False
@@ -119,4 +163,4 @@ def _result_kind(seat: object) -> tuple[str, str | None]:
     return "human", None
 
 
-__all__ = ["keep_left_game", "left_game"]
+__all__ = ["keep_left_game", "keep_left_games", "left_game"]

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import IO
 
 from .bots import BOT_LEVELS
-from .leftgame import keep_left_game
 from .paths import games_dir, home_short
 from .recordfile import lock_path, open_lock_file, read_json, set_aside, stamped_path
 from .rules import MalformedRecord
@@ -84,19 +83,28 @@ def kept_games() -> tuple[list[SavedGame], list[str]]:
                 aside.append(_unreadable(journal))
             continue
         saved, in_set_up = read
-        if not in_set_up and _finished(journal):
-            # Its window ended at the game-over box (killed, or the terminal
-            # gone) before its table closed, and there is nothing to
-            # continue.  The game is kept aside to be counted first, unless
-            # it cannot be now (left for the next start): the app may have
-            # been killed between the table's last journal write and
-            # keeping the game (leftgame).  (A rematch left in its set-up
-            # is in the table file, beside the finished game's journal.)
-            if keep_left_game(journal):
-                discard(journal)
-        else:
+        if not _over(journal, in_set_up):
             found.append(saved)
+        # Else there is nothing to continue: counted, and its files removed,
+        # by a worker thread (leftgame.keep_left_games).
     return sorted(found, key=lambda g: g.left_at, reverse=True), aside
+
+
+def left_over(journal: Path) -> bool:
+    """Whether the kept game at ``journal`` (its lock held) is over: its
+    window ended at the game-over box (killed, or the terminal gone)
+    before its table closed, and there is nothing to continue.  Its game
+    is to be counted before its files go: the app may have been killed
+    between the table's last journal write and keeping the game
+    (leftgame)."""
+    read = _read(journal)
+    return read is not None and _over(journal, read[1])
+
+
+def _over(journal: Path, in_set_up: bool) -> bool:
+    """Whether a kept game is over (a rematch left in its set-up is in the
+    table file, beside the finished game's journal: not over)."""
+    return not in_set_up and game_over_in(journal)
 
 
 def unheld_journals(folder: Path) -> Iterator[Path]:
@@ -160,7 +168,7 @@ def _last_played(file: Path, journal: Path) -> float:
     return max(times)
 
 
-def _finished(journal: Path) -> bool:
+def game_over_in(journal: Path) -> bool:
     """Whether the journal holds a game played to its end (a result)."""
     try:
         record = read_json(journal)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,12 +22,14 @@ from pathlib import Path
 
 import pytest
 from app_helpers import fast_launcher, wait_for, writing
-from test_app_home import games_now, notes
+from test_app_home import games_now, notes, on
 from test_app_kept_game import on_start_screen
 
+from threeup_tui import history as history_module
 from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.history import History
-from threeup_tui.kepttables import kept_tables
+from threeup_tui.leftgame import keep_left_games
 from threeup_tui.paths import games_dir, tables_dir
 from threeup_tui.pendinggames import pending_dir, pending_games
 from threeup_tui.rules import parse_record, replay
@@ -94,9 +97,9 @@ async def main():
 asyncio.run(main())
 """
 
-# The next start, as far as the games kept: the start screen's look at the
-# kept games, then the games kept aside counted.  Each waits for GO to
-# appear first, so that two start at once.
+# The next start, as far as the games kept: its worker's look at the games
+# left over by killed apps, then the games kept aside counted.  Each waits
+# for GO to appear first, so that two start at once.
 START = """
 import sys, time
 from pathlib import Path
@@ -107,7 +110,7 @@ from threeup_tui.pendinggames import add_pending_games
 go = Path(sys.argv[1])
 while not go.exists():
     time.sleep(0.001)
-Launcher().kept_games()
+Launcher().keep_left_games(History())
 add_pending_games(History())
 """
 
@@ -200,8 +203,46 @@ async def test_a_table_hosted_from_the_app_killed_as_its_game_ends_counts_it_onc
     journal = play_until_killed(step, "host")
     await start_app_and_wait_for_the_history()
     counted_once(journal, "host")
-    kept_tables()  # a start's look: the game the history holds is not kept aside again
+    keep_left_games(History())  # a start's: the game the history holds is not kept aside again
     assert pending_games() == []
     await start_app_and_wait_for_the_history()
     counted_once(journal, "host")
     assert len(list(tables_dir().glob("*.json"))) == 1  # still there, for --resume
+
+
+async def test_a_start_answers_keys_while_a_locked_history_is_asked_of_a_game_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game left over by a killed app, found by the next start while
+    another program holds the history locked: the history was asked on the
+    UI thread, and the start screen froze for the lock's wait (a second)
+    before it painted or answered a key.  Now the start screen answers at
+    once, the game is kept aside only once the lock's wait is over, and it
+    is counted once the lock is let go."""
+    journal = play_until_killed("journal")
+    # Waited long here, so that the frozen start is told from a quick one
+    # without timing anything: a key is answered long before it ends.
+    monkeypatch.setattr(history_module, "LOCK_WAIT", 30.0)
+    History().path.parent.mkdir(parents=True, exist_ok=True)
+    holder = sqlite3.connect(History().path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the history
+    locked = True
+    app = create_app(fast_launcher(), StartSpec(name="me"))
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await on_start_screen(pilot)
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: on(app, HelpScreen), what="the rules, on ?")
+            # Answered while the history is still asked: nothing kept aside
+            # yet, the journal where it was.
+            assert writing(app) and pending_games() == []
+            assert [p.name for p in games_dir().glob("*.json")] != []
+            holder.execute("ROLLBACK")
+            locked = False
+            await wait_for(pilot, lambda: bool(games_now()), timeout=40, what="the game counted")
+            await wait_for(pilot, lambda: not writing(app), timeout=40, what="the history written")
+    finally:
+        if locked:
+            holder.execute("ROLLBACK")
+        holder.close()
+    counted_once(journal)

@@ -20,6 +20,7 @@ import pytest
 
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client.local import LocalClient, bot_game, kept_game
+from threeup_tui.leftgame import keep_left_games
 from threeup_tui.paths import games_dir
 from threeup_tui.rules import Phase, seat_view
 from threeup_tui.savedgame import (
@@ -136,7 +137,8 @@ async def test_a_game_closed_at_its_end_leaves_no_file() -> None:
 async def test_a_game_whose_window_ended_at_the_game_over_box_is_not_offered() -> None:
     """Killed at the game-over box, a window leaves the finished game's files
     (its table never closed): the next start screen offered "Continue your
-    game" for a game with nothing left to play.  It is forgotten instead."""
+    game" for a game with nothing left to play.  It is not offered, and the
+    start's worker counts it and forgets its files."""
     journal, client = await kept_and_started(2, 5)
     play_until_our_turn(client, 10_000)
     assert state_of(client).phase == Phase.OVER
@@ -150,6 +152,7 @@ async def test_a_game_whose_window_ended_at_the_game_over_box_is_not_offered() -
     assert "result" in json.loads(left.read_text())
     try:
         assert saved_games() == []
+        keep_left_games()
         assert not left.exists() and not table_file_path(left).exists()
     finally:
         await client.close()

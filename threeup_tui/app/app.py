@@ -310,11 +310,12 @@ class ThreeUpApp(App[int]):
         self.push_screen(StartScreen(players, level, spec.name or settings.name))
         if spec.mode == "menu":  # else a table (its own workers), or a replay
             self._show_bot_level(level)
-        # Kept games first: one found over (its app killed as it ended) is
-        # kept aside there, to be counted with the others now (leftgame).
         self._show_saved_game()
-        if self.history.enabled:
-            self.run_worker(self._add_pending_games, thread=True, group="history")
+        # A game a killed app left over (in games/ or tables/) is kept aside
+        # and counted with the others, in the worker: the history may be
+        # locked by another program, a second's wait the start screen
+        # spent frozen.
+        self.run_worker(self._count_left_games, thread=True, group="history")
         if spec.mode == "play":
             self.start_play(players, level, spec.seed, spec.name)
         elif spec.mode == "host":
@@ -1078,6 +1079,13 @@ class ThreeUpApp(App[int]):
         for line in lines:
             # Trouble is a warning; news that a game or record that waited is in, not.
             self.call_from_thread(self.notify, line, severity=line_severity(line), markup=False)
+
+    def _count_left_games(self) -> None:
+        """In a worker thread, at a start: the games left over by killed
+        apps kept aside (leftgame), then counted with the others kept aside."""
+        self.launcher.keep_left_games(self.history)
+        if self.history.enabled:
+            self._add_pending_games()
 
     def _add_pending_games(self) -> None:
         """In a worker thread: games kept aside while the history could not be written."""
