@@ -31,7 +31,9 @@ journal is replayed: a table stopped between games keeps its journal in
 ``tables/``, found by every start, and replaying each was most of a start's
 look at its kept tables (about 2 ms a table of a short game, on the UI
 thread).  All of it runs in a worker thread (:func:`keep_left_games`): the
-history may be locked by another program, a second's wait.
+history may be locked by another program, a second's wait.  A table
+stopped in the set-up of its next game holds that game's number, beside
+the journal of the game before it: that one is the journal's.
 """
 
 from __future__ import annotations
@@ -132,10 +134,16 @@ def left_game(
 def _identity(info: dict[str, Any]) -> Identity | None:
     """The identity of the game a table's journal holds, by its table file:
     its table's id, its number and the seat of the table's own player; None
-    for a table without them (a headless host's: no seat here)."""
+    for a table without them (a headless host's: no seat here).  A table
+    in the set-up of its next game (``deal``) numbers that game: the
+    journal holds the one before (a finished game was counted as the next
+    one's number, once more, and the next one then read as counted)."""
     table_id, number, me = info.get("table_id"), info.get("game_number"), info.get("host_seat")
     if not isinstance(table_id, str) or type(number) is not int or type(me) is not int:
         return None
+    deal = info.get("deal")
+    if isinstance(deal, dict) and deal.get("game") == number:
+        number -= 1
     return (table_id, number, me) if number >= 1 and me >= 0 else None
 
 

@@ -31,20 +31,25 @@ from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.history import History
 from threeup_tui.leftgame import keep_left_games
 from threeup_tui.paths import games_dir, tables_dir
-from threeup_tui.pendinggames import pending_dir, pending_games
+from threeup_tui.pendinggames import add_pending_games, pending_dir, pending_games
 from threeup_tui.rules import parse_record, replay
 
 # A whole game against a greedy bot in the real app, killed at STEP:
 # "journal": the moment the table has written the finished game's journal
-# (before it tells the seats); "counted": once the app's row is in.  WHERE:
+# (before it tells the seats); "counted": once the app's row is in;
+# "rematch": once the next game is dealt (the host's rematch) and in the
+# table file, in its set-up, beside the finished game's journal.  WHERE:
 # "play", a game against bots; "host", a table hosted on 127.0.0.1 with a bot.
 PLAY_UNTIL_KILLED = """
 import asyncio, os, signal, sys
+import json
 from threeup_tui import recordfile
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.bots import GreedyBot
 from threeup_tui.history import History
 from threeup_tui.launcher import HostSettings, Launcher
+from threeup_tui.table import Table
+from threeup_tui.tablefile import table_file_path
 
 step, where = sys.argv[1:3]
 
@@ -64,6 +69,16 @@ def add_then_kill(self, game):
         kill()
 
 recordfile.JournalWriter.write, History.add = write_then_kill, add_then_kill
+
+save = Table.save_table_file
+
+def save_then_kill(self):
+    save(self)
+    deal = json.loads(table_file_path(self.config.journal).read_text()).get("deal")
+    if step == "rematch" and deal is not None and deal["game"] == 2:
+        kill()
+
+Table.save_table_file = save_then_kill
 
 class Loopback(Launcher):
     async def host(self, _):
@@ -89,6 +104,8 @@ async def main():
         for _ in range(20000):
             await asyncio.sleep(0.005)
             view = session.view
+            if step == "rematch" and view.phase == "over" and History().games():
+                session.client.rematch()  # the host's r, once the game is counted
             mine = view is not None and view.phase != "setup" and view.my_turn
             if mine and view.moves_played > acted:
                 acted = view.moves_played
@@ -208,6 +225,23 @@ async def test_a_table_hosted_from_the_app_killed_as_its_game_ends_counts_it_onc
     await start_app_and_wait_for_the_history()
     counted_once(journal, "host")
     assert len(list(tables_dir().glob("*.json"))) == 1  # still there, for --resume
+
+
+def test_a_table_stopped_in_its_next_games_set_up_counts_the_game_before_once() -> None:
+    """A table hosted from the app, stopped (here killed) once its next game
+    is dealt: the table file numbers that game, beside the journal of the
+    game before.  The next start counted the finished game a second time,
+    as the next game's number (two rows of one game, and the next game,
+    played after a resume, read as counted already); now it is the one row
+    it was."""
+    journal = play_until_killed("rematch", "host")
+    (table_file,) = tables_dir().glob("*.json.table")
+    assert json.loads(table_file.read_text())["game_number"] == 2
+    keep_left_games(History())  # a start's
+    add_pending_games(History())
+    (row,) = History().games()
+    assert row.game_number == 1
+    counted_once(journal, "host")
 
 
 async def test_a_start_answers_keys_while_a_locked_history_is_asked_of_a_game_left(
