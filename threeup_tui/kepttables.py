@@ -99,7 +99,7 @@ def _read(journal: Path) -> KeptTable | None:
 
 def _others_seated(seats: list[object], host_seat: int) -> bool:
     """Whether the table file's seats hold a person besides the host: whom
-    a stop between games or in the lobby was for (HostedClient.others_here)."""
+    a stop between games or in the lobby was for (HostedClient.others_seated)."""
     return any(
         i != host_seat
         and isinstance(seat, dict)

@@ -124,15 +124,22 @@ class HostedClient(LocalClient):
         await self._close(CLOSE_TABLE_CLOSED)
 
     @property
-    def others_here(self) -> bool:
-        """Whether someone besides the host is seated and connected (across
-        the network or the SSH door; not a bot): whom a stop between games
-        or in the lobby keeps the table for.  Alone, or with only a seat
-        its player left, the table closes as before: the start screen
-        would offer a table nobody waits at."""
+    def others_seated(self) -> bool:
+        """Whether a person besides the host holds a seat (across the
+        network or the SSH door; not a bot): whom a stop between games or
+        in the lobby keeps the table for.  Connected or not: between games
+        the seat of one who left (q, or a link that dropped: their app
+        comes back by itself) waits for them, as the table tells everyone
+        ("the seat waits for them") and deals them into the next game; in
+        the lobby it opens as they go.  The seat of one who left with q
+        once did not count, and the host's quit closed the table on it for
+        good.  Alone (with bots, spectators), the table closes as before:
+        the start screen would offer a table nobody holds a seat at.  The
+        start screen counts the seats of a table stopped the same way
+        (kepttables)."""
         host = self.table.host_seat
         return any(
-            i != host and seat.kind == "human" and seat.network_bot is None and seat.connected
+            i != host and seat.kind == "human" and seat.network_bot is None
             for i, seat in enumerate(self.table.seats)
         )
 
@@ -144,7 +151,7 @@ class HostedClient(LocalClient):
         before Ctrl-Q says which."""
         if self.journal is None:
             return False
-        return self.table.game_under_way or self.others_here
+        return self.table.game_under_way or self.others_seated
 
     async def stop(self) -> str | None:
         """The app is ending (Ctrl-Q, SIGTERM, a hang-up): the table stops

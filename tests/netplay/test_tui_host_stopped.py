@@ -41,6 +41,7 @@ from threeup_tui.netplay.wire import (
     CLOSE_TABLE_CLOSED,
 )
 from threeup_tui.paths import tables_dir
+from threeup_tui.table import Table
 
 
 def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
@@ -152,6 +153,56 @@ async def test_the_app_quit_between_games_stops_the_table_and_brings_it_back(
             await pilot.press("y")
     finally:
         await bo.close()
+
+
+async def test_a_guest_who_left_between_games_keeps_the_table_stopped_for_their_seat(
+    tmp_path: Path,
+) -> None:
+    """Ann and Bo play game 1; Bo leaves at the result box (q: his client
+    says goodbye), and the table tells everyone his seat waits for him.
+    Ann's Ctrl+Q then closed the table for good, asking nothing: the seat
+    said to wait was gone, Bo's way back with it.  Now it stops, as the
+    question says, and the start screen offers it; resumed, Bo's seat is
+    his, and the token he left with seats him there again."""
+    port = free_udp_port()
+    launcher, app = hosting(port)
+    tokens = tmp_path / "bo-seats.json"
+    bo = make_client((LOOPBACK, port), "Bo", tokens)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        playing = asyncio.ensure_future(play_bot(bo, ClientLog("Bo"), seed=4))
+        await wait_for(pilot, lambda: "Bo" in screen_text(app), timeout=20, what="Bo in the lobby")
+        await pilot.press("s")
+        await play_the_game(pilot)
+        await asyncio.wait_for(playing, 20)
+        bo_seat = bo.seat
+        await bo.close()  # q at his result box
+        table = app.session.client.table if app.session is not None else None
+        assert isinstance(table, Table)
+        await wait_for(
+            pilot, lambda: not table.seats[bo_seat].connected, timeout=20, what="Bo gone"
+        )
+        assert any("the seat waits for them" in line.text for line in table.chat_log)
+        await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
+    assert "stopped between games 1 and 2" in str(app.goodbye), app.goodbye
+    (kept,) = launcher.kept_tables()
+    assert kept.where() == "between games 1 and 2"
+    again = create_app(launcher)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: offered(again)[:1] == ["resume"], what="the table offered")
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(again.screen, GameOverScreen), timeout=20, what="resumed"
+        )
+        back = make_client((LOOPBACK, port), "Bo", tokens)
+        try:
+            await back.start()
+            assert back.seat == bo_seat
+        finally:
+            await back.close()
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), what="quit?")
+        await pilot.press("y")
 
 
 async def test_the_app_quit_in_its_lobby_with_a_guest_stops_the_table(tmp_path: Path) -> None:
