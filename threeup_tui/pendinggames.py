@@ -64,7 +64,15 @@ from typing import Any, Literal
 
 from .history import FinishedGame, History, HistoryError, SeatEntry
 from .paths import not_a_directory, state_dir
-from .recordfile import read_json, read_text, set_aside, write_atomic
+from .recordfile import (
+    lock_held,
+    lock_path,
+    locked,
+    read_json,
+    read_text,
+    set_aside,
+    write_atomic,
+)
 from .rules import MalformedRecord
 from .rules.state import MAX_PLAYERS, MIN_PLAYERS
 
@@ -154,8 +162,7 @@ def count_game(
     if kept is not None:
         # Counted: its file goes.  Killed before this, the next start adds
         # it again, and its identity keeps it one row.
-        with contextlib.suppress(OSError):
-            kept.unlink(missing_ok=True)
+        _forget_pending(kept)
     remove_stray_records(history, folder)
     return game_id, [*lines, *added]
 
@@ -175,28 +182,39 @@ def keep_game_ending(
     a stray, its game lost).  The game as it is to be counted, and its
     file (None: it could not be written, and the game is counted as before)."""
     game = with_identity(game)
-    try:
-        path: Path | None = keep_aside(game, folder)
-    except OSError:
-        path = None
+    named = _new_pending_path(game, folder)
+    # Its lock is held until its record is named: another app of the
+    # account counting the games kept aside meanwhile (a second window's
+    # start) counted this one before its record was, and the row never had
+    # it.  Such a count passes a game being kept (add_pending_games).
+    with locked(named):
+        try:
+            path: Path | None = keep_aside(game, path=named, new=True)
+        except OSError:
+            path = None
 
-    def name_record(record: Path | None) -> None:
-        if path is not None:
-            with contextlib.suppress(OSError):
-                keep_aside(replace(game, record=None if record is None else str(record)), path=path)
+        def name_record(record: Path | None) -> None:
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    kept_as = replace(game, record=None if record is None else str(record))
+                    keep_aside(kept_as, path=path)
 
-    if keep_record is not None:
+        if keep_record is not None:
 
-        def named_first(write: Writer) -> Writer:
-            def write_named(record: Path) -> str | None:
-                name_record(record)  # a record written is always named by its game
-                return write(record)
+            def named_first(write: Writer) -> Writer:
+                def write_named(record: Path) -> str | None:
+                    name_record(record)  # a record written is always named by its game
+                    return write(record)
 
-            return write_named
+                return write_named
 
-        kept = keep_record(named_first)
-        name_record(kept)  # none, or the last name tried, may have been refused
-        game = replace(game, record=None if kept is None else str(kept))
+            kept = keep_record(named_first)
+            name_record(kept)  # none, or the last name tried, may have been refused
+            game = replace(game, record=None if kept is None else str(kept))
+        # Kept whole: its lock file goes, lest one wait beside each game
+        # (one found missing, or let go, is a game kept whole).
+        with contextlib.suppress(OSError):
+            lock_path(named).unlink()
     return game, path
 
 
@@ -347,18 +365,31 @@ def _same_stem(name: str, stem: str) -> bool:
     return named is not None and named.group(1) == stem
 
 
-def keep_aside(game: FinishedGame, folder: Path | None = None, path: Path | None = None) -> Path:
+def keep_aside(
+    game: FinishedGame, folder: Path | None = None, path: Path | None = None, new: bool = False
+) -> Path:
     """Write ``game``'s pending file (a new one, atomically; or ``path``,
-    replaced atomically); OSError if it cannot be."""
-    folder = folder or pending_dir()
+    replaced atomically, or made there with ``new``); OSError if it cannot be."""
     game = with_identity(game)
-    if path is not None:
-        write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n")
-        return path
-    stamp = game.finished_at.astimezone(UTC).strftime("%Y%m%d-%H%M%S-%f")
-    path = folder / f"game-{stamp}-{secrets.token_hex(4)}.json"
-    write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n", new=True)
+    if path is None:
+        path, new = _new_pending_path(game, folder), True
+    write_atomic(path, json.dumps(_to_json(game), indent=1) + "\n", new=new)
     return path
+
+
+def _new_pending_path(game: FinishedGame, folder: Path | None = None) -> Path:
+    """A new pending file's name: the game's end first (oldest first), then
+    a random part."""
+    stamp = game.finished_at.astimezone(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    return (folder or pending_dir()) / f"game-{stamp}-{secrets.token_hex(4)}.json"
+
+
+def _forget_pending(path: Path) -> None:
+    """A pending file whose game is counted goes, with its lock file (the
+    one its app held while it kept the game; left by an app killed then)."""
+    for done in (path, lock_path(path)):
+        with contextlib.suppress(OSError):
+            done.unlink(missing_ok=True)
 
 
 def pending_games(folder: Path | None = None) -> list[Path]:
@@ -388,8 +419,8 @@ def add_pending_games(
     added = 0
     stopped: HistoryError | None = None  # the history cannot be written now: why
     for path in pending_games(folder):
-        if path == skip:
-            continue  # the game ending now: its app counts it next
+        if path == skip or lock_held(path):
+            continue  # the game ending now, or still being kept: its app counts it next
         try:
             game = _from_json(read_json(path))
         except KeyError as err:
@@ -406,8 +437,7 @@ def add_pending_games(
         lines.extend(said)
         # Its record (if any) is the row's now: only the pending file goes.
         # One that cannot be removed is added again next time: its identity keeps it one row.
-        with contextlib.suppress(OSError):
-            path.unlink(missing_ok=True)
+        _forget_pending(path)
         if game_id is not None:  # None: in already (another app, or a crash before the unlink)
             added += 1
     if added:

@@ -130,6 +130,30 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def lock_held(path: Path) -> bool:
+    """Whether a writer holds ``path``'s lock (:func:`locked`) now, in this
+    process or another: its file is not written whole yet.  False where it
+    cannot be told (no ``fcntl``, no lock file): a writer killed lets its
+    lock go, and what it wrote is read as it is."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = open_regular(lock_path(path), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing lets a lock taken here go
+    return False
+
+
 def set_aside(path: Path, mark: str = ".bad") -> Path:
     """Move a damaged file out of the way (``NAME.bad``) instead of writing
     over it, so what it held stays for the player to look at or mend.  A

@@ -728,3 +728,63 @@ def test_games_kept_aside_that_go_in_only_in_part_say_the_rest_still_wait() -> N
         "Your games: 2 finished games not counted yet are added now"
     ]
     assert rows(history) == 4
+
+
+# An app ending a game against bots, as CRASH_AT's "end", stopped (SIGSTOP,
+# for real) at the moment its game's file names the record it is about to
+# write, and nothing more done.
+STOPPED_KEEPING = """
+import os, signal, sys
+from datetime import UTC, datetime
+from threeup_tui import pendinggames
+from threeup_tui.history import FinishedGame, History, SeatEntry
+from threeup_tui.recordfile import write_atomic
+
+def write(path):
+    os.kill(os.getpid(), signal.SIGSTOP)
+    write_atomic(path, sys.argv[1], new=True)
+    return None
+
+history = History()
+ended = FinishedGame(
+    seats=(SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy")),
+    my_seat=0, place=1, won=True, stalemate=False, moves=50, turns=40, venue="bots",
+    finished_at=datetime(2026, 3, 1, 20, 0, 5, tzinfo=UTC),
+)
+
+def keep(named):
+    kept = history.keep_record(named(write))[0]
+    return kept or pendinggames.keep_record_aside(named(write))[0]
+
+game, kept = pendinggames.keep_game_ending(ended, keep)
+pendinggames.count_game(history, game, kept=kept)
+"""
+
+
+def test_a_game_still_being_kept_is_left_to_its_app_by_another_apps_count() -> None:
+    """Two apps of one account: one keeps the game it just ended (its
+    file first, naming its record, then the record), while the other
+    counts the games kept aside (its start, its "Your games").  That count
+    took the game before its record was written: its row had no record,
+    for good, and the record written a moment later was named by nothing.
+    Now a game being kept is passed over, and its own app counts it, with
+    its record, once it is kept whole."""
+    keeper = subprocess.Popen(
+        [sys.executable, "-c", STOPPED_KEEPING, RECORD_TEXT], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        _pid, status = os.waitpid(keeper.pid, os.WUNTRACED)
+        assert os.WIFSTOPPED(status), keeper.stderr.read() if keeper.stderr else status
+        (being_kept,) = pending_games()
+        assert add_pending_games(History()) == []  # the other app's count, meanwhile
+        assert pending_games() == [being_kept]
+        assert not History().path.exists() or History().games() == []
+    finally:
+        keeper.send_signal(signal.SIGCONT)
+    _out, err = keeper.communicate(timeout=60)
+    assert keeper.returncode == 0, err
+    (row,) = History().games()
+    assert row.record is not None and Path(row.record).read_text() == RECORD_TEXT
+    add_pending_games(History())  # the next count: nothing left, nothing doubled
+    assert len(History().games()) == 1
+    assert list(pending_dir().iterdir()) == []  # its lock file gone with it
