@@ -62,11 +62,12 @@ def keep_left_games(history: History | None = None, folder: Path | None = None) 
     finished game a killed app left in ``games/`` (its journal then goes:
     nothing is left to continue) and every hosted game a stopped table's
     journal in ``tables/`` holds (the journal stays, for ``--resume``)."""
+    asked = _HistoryAsked(history or History())
     for journal in unheld_journals(games_dir()):
-        if left_over(journal) and keep_left_game(journal, "bots", folder, history):
+        if left_over(journal) and _keep_left_game(journal, "bots", folder, asked):
             discard(journal)
     for journal in unheld_journals(tables_dir()):
-        keep_left_game(journal, "host", folder, history)
+        _keep_left_game(journal, "host", folder, asked)
 
 
 def keep_left_game(
@@ -79,10 +80,36 @@ def keep_left_game(
     nothing there could be kept.  False when the game could not be kept
     aside (the state directory cannot be written): the journal stays for
     the next start."""
+    return _keep_left_game(journal, venue, folder, _HistoryAsked(history or History()))
+
+
+class _HistoryAsked:
+    """The history, asked which games it holds until it cannot answer (a
+    history locked by another program waits LOCK_WAIT, a second, each
+    time: a start that found 50 tables waited 50 s in its worker, and the
+    app's quit waited for it with a blank screen).  After that, only the
+    games kept aside say what is held; a game kept aside twice is one row."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.answers = True
+
+    def holds(self, identity: Identity) -> bool:
+        if not self.answers:
+            return False
+        try:
+            return self.history.holds(*identity)
+        except HistoryError:
+            self.answers = False
+            return False
+
+
+def _keep_left_game(journal: Path, venue: str, folder: Path | None, asked: _HistoryAsked) -> bool:
+    """:func:`keep_left_game`, the history asked through ``asked``."""
     try:
         info = read_table_file(table_file_path(journal))
         identity = _identity(info)
-        if identity is None or _kept_already(identity, folder, history):
+        if identity is None or _kept_already(identity, folder, asked):
             return True  # asked first: most journals found are counted already
         if not game_over_in(journal):
             return True  # a game under way: --resume takes it up
@@ -147,11 +174,10 @@ def _identity(info: dict[str, Any]) -> Identity | None:
     return (table_id, number, me) if number >= 1 and me >= 0 else None
 
 
-def _kept_already(identity: Identity, folder: Path | None, history: History | None) -> bool:
+def _kept_already(identity: Identity, folder: Path | None, asked: _HistoryAsked) -> bool:
     """Whether the history, or a game kept aside, holds the game of ``identity``."""
-    with contextlib.suppress(HistoryError):
-        if (history or History()).holds(*identity):
-            return True
+    if asked.holds(identity):
+        return True
     for path in pending_games(folder):
         with contextlib.suppress(MalformedRecord, AttributeError):  # not a game's: not this one
             kept = read_json(path)

@@ -33,6 +33,7 @@ from threeup_tui.leftgame import keep_left_games
 from threeup_tui.paths import games_dir, tables_dir
 from threeup_tui.pendinggames import add_pending_games, pending_dir, pending_games
 from threeup_tui.rules import parse_record, replay
+from threeup_tui.tablefile import table_file_path
 
 # A whole game against a greedy bot in the real app, killed at STEP:
 # "journal": the moment the table has written the finished game's journal
@@ -280,3 +281,46 @@ async def test_a_start_answers_keys_while_a_locked_history_is_asked_of_a_game_le
             holder.execute("ROLLBACK")
         holder.close()
     counted_once(journal)
+
+
+class CountingHistory(History):
+    """The real history file, counting how often it is asked whether it holds a game."""
+
+    asked = 0
+
+    def holds(self, table_id: str, game_number: int, seat: int) -> bool:
+        self.asked += 1
+        return super().holds(table_id, game_number, seat)
+
+
+def test_a_locked_history_is_asked_once_by_a_start_that_finds_many_tables() -> None:
+    """Three tables stopped with their games over, found by a start while
+    another program holds the history locked: each question waited out the
+    lock (a second), a start finding 50 tables waited 50 s in its worker,
+    and quitting the app waited for it on a blank screen.  The history is
+    asked once; the games are kept aside all the same, and counted, each
+    once, when it can be written."""
+    journal = play_until_killed("counted", "host")
+    (table_file,) = tables_dir().glob("*.json.table")
+    for i in range(2):  # two more tables, each with a game of its own
+        copy = tables_dir() / f"table-copy-{i}.json"
+        copy.write_text(journal)
+        info = json.loads(table_file.read_text())
+        info["table_id"] = f"{info['table_id']}-copy-{i}"
+        table_file_path(copy).write_text(json.dumps(info))
+        table_file_path(copy).chmod(0o600)
+    holder = sqlite3.connect(History().path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the history
+    try:
+        history = CountingHistory()
+        keep_left_games(history)
+        assert history.asked == 1
+        assert len(pending_games()) == 3  # the one counted too: it could not be told
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    add_pending_games(History())
+    assert sorted(row.table_id or "" for row in History().games()) == sorted(
+        json.loads(path.read_text())["table_id"] for path in tables_dir().glob("*.json.table")
+    )
+    assert pending_games() == []
