@@ -268,6 +268,9 @@ class LobbyScreen(TableScreenBase):
         self._kinds: tuple[str, ...] = ()  # each seat's kind, as last shown
         self._sit_shown = False  # whether the footer offers "s Sit down"
         self._own_seat: int | None = None  # a guest's seat, as last highlighted
+        # Where _own_seat_in_sight left a guest's column (None: not yet): a
+        # column elsewhere was moved by the guest, and is theirs to move.
+        self._placed_at: float | None = None
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(self.size.width < TIGHT, "-tight")
@@ -290,22 +293,36 @@ class LobbyScreen(TableScreenBase):
             else:
                 self.query_one("#lobby-main").move_child(wait, after=seats)
 
-        self.call_after_refresh(self._own_seat_in_sight)  # once laid out at the new size
+        # Once laid out at the new size: the column the guest had scrolled
+        # is laid out anew, and shows their seat again.
+        self.call_after_refresh(self._own_seat_in_sight, True)
 
-    def _own_seat_in_sight(self) -> None:
+    def _own_seat_in_sight(self, always: bool = False) -> None:
         """A guest's seat list in sight, their own seat with it: seated sixth
         of six at 40x15, under the table's name, its turn time and the wait,
         the guest's own row was below the column's end, and nothing said
         they were seated.  The column scrolls as little as it takes (the list
         is at most 8 rows: styles.tcss).  Not the host's column, which
-        scrolls to its controls, nor a spectator's (no seat)."""
+        scrolls to its controls, nor a spectator's (no seat).
+
+        Unless ``always`` (the lobby first shown, the guest's seat changed,
+        the terminal resized), a column the guest has scrolled since stays
+        where they put it: one who scrolled up to read the table's name or
+        another seat was thrown back down whenever anyone joined or left."""
         session = self.session
         if not self.ready or session is None or session.is_host or session.seat is None:
             return
+        main = self.query_one("#lobby-main", VerticalScroll)
+        if not always and self._placed_at is not None and main.scroll_y != self._placed_at:
+            # Moved since it was placed; not by the guest only if the column
+            # got shorter under a view placed at its end (held at the new end).
+            held = main.scroll_y == main.max_scroll_y < self._placed_at
+            if not held:
+                return
         seats = self.query_one("#seats", OptionList)
         seats.scroll_to_highlight()  # their own seat, unless they moved the highlight
-        main = self.query_one("#lobby-main", VerticalScroll)
         main.scroll_to_widget(seats, animate=False, immediate=True)
+        self._placed_at = main.scroll_y
 
     def _hosting(self) -> bool:
         session = self.session
@@ -443,7 +460,8 @@ class LobbyScreen(TableScreenBase):
             # A friend sat down on the open seat the highlight was on (where
             # it starts): x, pressed for the bot just added, sent them away.
             highlighted = first_seat_to_act_on(lobby, session.is_host)
-        if not session.is_host and session.seat != self._own_seat:
+        own_seat_changed = not session.is_host and session.seat != self._own_seat
+        if own_seat_changed:
             # A guest (x removes nothing of theirs): the highlight on their own
             # seat, where they are, and what the list scrolls to (a long name
             # takes two rows, and the list of six scrolled in itself).
@@ -451,7 +469,8 @@ class LobbyScreen(TableScreenBase):
             if session.seat is not None and session.seat < len(lobby.seats):
                 highlighted = session.seat
         seats.highlighted = highlighted
-        self.call_after_refresh(self._own_seat_in_sight)  # once the new rows are laid out
+        # Once the new rows are laid out.
+        self.call_after_refresh(self._own_seat_in_sight, own_seat_changed)
         if session.is_host:
             self._sync_options(lobby)
         else:
