@@ -413,26 +413,44 @@ class History:
         return aside
 
     # ------------------------------------------------------------ reading
-    def games(self, limit: int | None = None) -> list[FinishedGame]:
-        """Finished games, newest first."""
+    def games(
+        self, limit: int | None = None, before: int | None = None, down_to: int | None = None
+    ) -> list[FinishedGame]:
+        """Finished games, newest first: at most ``limit``, only those older
+        than the game whose id is ``before``, none older than ``down_to``'s.
+        Your games reads them a page at a time (``before``: the oldest
+        shown), and again as far as it has read (``down_to``)."""
         if not self.enabled or not self._there():
             return []
+        where = [_OUR_GAME]
+        params: list[int] = []
+        if before is not None:
+            where.append("id < ?")
+            params.append(before)
+        if down_to is not None:
+            where.append("id >= ?")
+            params.append(down_to)
+        if limit is not None:
+            params.append(limit)
         with self._connect(create=False) as db:
             rows = db.execute(
                 "SELECT id, finished_at, venue, my_seat, place, won, stalemate, moves, turns,"
-                f" finish, record, table_id, game_number FROM games WHERE {_OUR_GAME}"
+                f" finish, record, table_id, game_number FROM games WHERE {' AND '.join(where)}"
                 " ORDER BY id DESC" + (" LIMIT ?" if limit is not None else ""),
-                (limit,) if limit is not None else (),
+                params,
             ).fetchall()
             seats: dict[int, list[SeatEntry]] = {}
-            ids = [row[0] for row in rows]
+            ids = {row[0] for row in rows}
+            # By the ids' range, not "IN (?, ?, ...)": Your games read again
+            # as far as it has gone asks for thousands of games, one SQL
+            # variable each, past what SQLite allows (32766; 999 before 3.32).
             for game_id, name, kind, level in db.execute(
                 "SELECT game_id, name, kind, bot_level FROM seats"
-                f" WHERE game_id IN ({','.join('?' * len(ids))}) AND {_OUR_SEAT}"
-                " ORDER BY game_id, seat",
-                ids,
+                f" WHERE game_id BETWEEN ? AND ? AND {_OUR_SEAT} ORDER BY game_id, seat",
+                (min(ids, default=0), max(ids, default=-1)),
             ):
-                seats.setdefault(game_id, []).append(SeatEntry(name, kind, level))
+                if game_id in ids:
+                    seats.setdefault(game_id, []).append(SeatEntry(name, kind, level))
         return [
             FinishedGame(
                 seats=tuple(seats.get(r[0], ())),
@@ -453,7 +471,9 @@ class History:
             for r in rows
         ]
 
-    def stats(self, last: int = LAST_GAMES) -> Stats:
+    def stats(self, last: int = LAST_GAMES, down_to: int | None = None) -> Stats:
+        """The tallies of every game, and the ``last`` games (with
+        ``down_to``: every game down to that id's, as :meth:`games`)."""
         if not self.enabled or not self._there():
             return Stats(Tally("all games", 0, 0, ()), (), (), 0, 0, ())
         with self._connect(create=False) as db:
@@ -474,7 +494,7 @@ class History:
             tuple(by_players),
             streak,
             best,
-            tuple(self.games(last)),
+            tuple(self.games(None, down_to=down_to) if down_to is not None else self.games(last)),
             unreadable,
         )
 

@@ -1,10 +1,13 @@
-"""Your games: wins and places by opponents and by players, the streak, the
-last games (⏎ replays one).  Read from the history in a worker thread."""
+"""Your games: wins and places by opponents and by players, the streak, and
+every game, newest first (⏎ replays one): the newest LAST_GAMES first, then
+a page at a time as the cursor nears the list's end.  Read from the history
+in worker threads."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,7 +23,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from ...bots import BOT_LEVELS
 from ...client.results import MAX_BOT_LEVEL
-from ...history import FinishedGame, History, HistoryError, Stats, Tally
+from ...history import LAST_GAMES, FinishedGame, History, HistoryError, Stats, Tally
 from ...pendinggames import add_pending_games, line_severity, pending_games
 from ...textclean import ordinal, plural
 from ..messages import ReplayRequested
@@ -31,6 +34,10 @@ VENUES = {"bots": "here", "host": "hosted", "join": "joined"}
 # fit an 80-column terminal, "greedy+expert" with them.
 AGAINST_WIDTH = 13
 LOOK_AGAIN = 2.0  # seconds between looks for a change while the screen is open
+# Games read at a time past the first LAST_GAMES, as the cursor comes within
+# half of that of the list's end: a history of thousands is never read whole
+# to open the screen, and every game is still reached.
+MORE_GAMES = 100
 
 # What the files looked like when the screen read them: the history's
 # (modified, size), and the games kept aside.  Another change is news.
@@ -47,6 +54,20 @@ class StatsLoaded(Message):
     waiting: int = 0
     look: Look | None = None  # the files as they were read
     unchanged: bool = False  # looked again, and nothing had changed: nothing read
+    # Read again while open: every game down to this id's (those shown).
+    down_to: int | None = None
+    widths: Widths | None = None  # the columns' widths over stats.last
+
+
+@dataclass
+class MoreGamesLoaded(Message):
+    """A page of older games, read as the cursor neared the list's end."""
+
+    before: int  # the id of the oldest game shown when they were asked for
+    games: tuple[FinishedGame, ...]
+    widths: Widths | None
+    complete: bool  # no game is older than these
+    error: str | None = None
 
 
 def record_words(record: str | None, short: bool = False) -> str:
@@ -222,19 +243,8 @@ def row_cells(game: FinishedGame, layout: Layout | None = None) -> dict[str, str
     }
 
 
-def table_width(games: Sequence[FinishedGame], layout: Layout) -> int:
-    """The cells the last games take in ``layout``: each column as wide as
-    its widest cell or its heading, and its padding."""
-    rows = [row_cells(game, layout) for game in games]
-    return sum(
-        max([cell_len(column), *(cell_len(row[column]) for row in rows)]) + CELL_PADDING
-        for column in layout.columns
-    )
-
-
-def table_layout(games: Sequence[FinishedGame], width: int) -> Layout:
-    """The layout that shows the last games whole in ``width`` cells; the
-    narrowest, if even it does not fit."""
+def all_layouts() -> tuple[Layout, ...]:
+    """Every layout, the widest first."""
     columns: tuple[str, ...] = COLUMNS
     layouts = [Layout(WHEN_FORMS[0], columns), Layout(WHEN_FORMS[1], columns)]
     for left_out in LEFT_OUT_FIRST:
@@ -243,7 +253,72 @@ def table_layout(games: Sequence[FinishedGame], width: int) -> Layout:
     layouts.append(Layout(WHEN_FORMS[2], columns))
     layouts.append(Layout(WHEN_FORMS[2], columns, NARROW_AGAINST))
     layouts.append(Layout(WHEN_FORMS[2], columns, NARROW_AGAINST, short_record=True))
-    return next((lay for lay in layouts if table_width(games, lay) <= width), layouts[-1])
+    return tuple(layouts)
+
+
+LAYOUTS = all_layouts()
+# Each layout's columns, each as wide as its widest cell or its heading.
+Widths = dict[Layout, dict[str, int]]
+
+
+def column_widths(games: Sequence[FinishedGame], before: Widths | None = None) -> Widths:
+    """The columns' widths in every layout over ``games`` and the games
+    measured in ``before``: a page of older games added to the list is
+    measured alone (in the worker that read it), not the thousands above it."""
+    widths: Widths = {}
+    for layout in LAYOUTS:
+        known = before.get(layout) if before else None
+        widest = dict(known) if known else {column: cell_len(column) for column in layout.columns}
+        for game in games:
+            cells = row_cells(game, layout)
+            for column in layout.columns:
+                widest[column] = max(widest[column], cell_len(cells[column]))
+        widths[layout] = widest
+    return widths
+
+
+def joined_widths(first: Widths, second: Widths) -> Widths:
+    """The widths over the games of both."""
+    return {
+        layout: {column: max(first[layout][column], second[layout][column]) for column in widest}
+        for layout, widest in first.items()
+    }
+
+
+def table_width(widths: Widths, layout: Layout) -> int:
+    """The cells the last games take in ``layout``: each column, and its padding."""
+    return sum(widths[layout][column] + CELL_PADDING for column in layout.columns)
+
+
+def table_layout(widths: Widths, width: int) -> Layout:
+    """The layout that shows the last games whole in ``width`` cells; the
+    narrowest, if even it does not fit."""
+    return next((lay for lay in LAYOUTS if table_width(widths, lay) <= width), LAYOUTS[-1])
+
+
+def title_words(position: int, total: int, width: int) -> str:
+    """The list's title: where the cursor is among all your games (the list
+    holds the newest and grows as the cursor goes down), in ``width``."""
+    forms = (
+        f"Game {position} of {total}, newest first (↑ ↓ End, ⏎ replays)",
+        f"Game {position} of {total} (↑ ↓ End, ⏎ replays)",
+        f"{position}/{total} (End, ⏎ replays)",
+        f"{position}/{total} (⏎ replays)",
+    )
+    return next((form for form in forms if cell_len(form) <= width), forms[-1])
+
+
+class GamesTable(DataTable[str]):
+    """The last games: Home goes to the newest, End to the oldest of all
+    (not only of those read yet; a plain table's Home and End scroll
+    sideways, which this one never needs)."""
+
+    BINDINGS = [
+        Binding("home,ctrl+home", "scroll_top", "Newest", show=False),
+        # Said in the list's title, not the footer: at 40 columns the
+        # footer's "End Oldest" cut "r Replay" to "r Rep".
+        Binding("end,ctrl+end", "screen.oldest", "Oldest", show=False),
+    ]
 
 
 class StatsScreen(Screen[None]):
@@ -274,6 +349,11 @@ class StatsScreen(Screen[None]):
         self._reading = False
         self._told_unreadable = 0
         self._layout: Layout | None = None  # the last games' columns, as shown
+        self._widths: Widths = column_widths(())  # their widths over self.games
+        self._all_read = False  # no game is older than those in self.games
+        self._reading_more = False
+        self._to_the_oldest = False  # End pressed: the cursor follows the pages in
+        self._more_trouble: str | None = None  # the last page's error, told once
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -284,7 +364,7 @@ class StatsScreen(Screen[None]):
                 yield Static(id="by-players")
             yield Static(id="stats-compact")
             yield Static("Last games (↑ ↓, ⏎ replays)", id="last-title")
-            yield DataTable(id="last-games", cursor_type="row", zebra_stripes=True)
+            yield GamesTable(id="last-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -295,20 +375,27 @@ class StatsScreen(Screen[None]):
             # open: a game kept aside since (by this app or another of the
             # account), or the history free again and the games added.
             self.set_interval(LOOK_AGAIN, self._look_again)
+        # The mouse wheel at the list's end reads more too, as the cursor does.
+        self.watch(self.query_one(DataTable), "scroll_y", self._scrolled, init=False)
 
     def _start_reading(self) -> None:
         self._reading = True
-        self.run_worker(self._read, thread=True, group="stats")
+        self.run_worker(partial(self._read, self._oldest_shown()), thread=True, group="stats")
 
     def _look_again(self) -> None:
         if not self._reading:
             self._reading = True
-            self.run_worker(self._read_if_changed, thread=True, group="stats")
+            down_to = self._oldest_shown()
+            self.run_worker(partial(self._read_if_changed, down_to), thread=True, group="stats")
 
-    def _read_if_changed(self) -> None:
+    def _oldest_shown(self) -> int | None:
+        """The id of the oldest game in the list (None: none yet)."""
+        return next(reversed(self.games.values())).id if self.games else None
+
+    def _read_if_changed(self, down_to: int | None) -> None:
         """In a worker thread: read again if the files changed since."""
         if self._failed or self._files_now() != self._look:
-            self._read()
+            self._read(down_to)
         else:
             self.post_message(StatsLoaded(None, unchanged=True))
 
@@ -320,19 +407,35 @@ class StatsScreen(Screen[None]):
             there = None
         return there, tuple(pending_games())
 
-    def _read(self) -> None:
-        """In a worker thread: a locked file waits a moment without freezing the app."""
+    def _read(self, down_to: int | None) -> None:
+        """In a worker thread: a locked file waits a moment without freezing
+        the app.  The last games as far as the list has gone (``down_to``),
+        with what they measure: thousands of rows measured on the app's
+        thread held up its keys."""
         notes = tuple(add_pending_games(self.history))
         look = self._files_now()  # before reading: a change from now on is read next time
         # Games the history cannot take yet (a full disk, a read-only one,
         # a lock): said beside what it shows, which leaves them out.
         waiting = len(pending_games()) if self.history.enabled else 0
         try:
-            stats = self.history.stats()
+            stats = self.history.stats(down_to=down_to)
         except HistoryError as err:
             self.post_message(StatsLoaded(None, str(err), notes, waiting, look))
         else:
-            self.post_message(StatsLoaded(stats, None, notes, waiting, look=look))
+            widths = column_widths(stats.last)
+            self.post_message(
+                StatsLoaded(stats, None, notes, waiting, look, down_to=down_to, widths=widths)
+            )
+
+    def _read_more(self, before: int) -> None:
+        """In a worker thread: the page of games older than ``before``'s."""
+        try:
+            games = self.history.games(MORE_GAMES, before=before)
+        except HistoryError as err:
+            self.post_message(MoreGamesLoaded(before, (), None, False, str(err)))
+        else:
+            complete = len(games) < MORE_GAMES
+            self.post_message(MoreGamesLoaded(before, tuple(games), column_widths(games), complete))
 
     @on(StatsLoaded)
     def loaded(self, message: StatsLoaded) -> None:
@@ -392,25 +495,121 @@ class StatsScreen(Screen[None]):
         table.display = True
         # Read again while open: the cursor stays on the game it was on.
         chosen = self._chosen_key() if table.row_count else None
-        self.games = {str(game.id): game for game in stats.last}
+        games = list(stats.last)
+        widths = message.widths or column_widths(games)
+        if message.down_to is None:
+            self._all_read = len(games) < LAST_GAMES
+        else:
+            # A page of older games that came in while this was read stays.
+            older = [g for g in self.games.values() if (g.id or 0) < message.down_to]
+            games += older
+            widths = joined_widths(widths, column_widths(older))
+        self.games = {str(game.id): game for game in games}
+        self._widths = widths
         self._fill_table(chosen)
         self.refresh_bindings()
+
+    @on(MoreGamesLoaded)
+    def more_loaded(self, message: MoreGamesLoaded) -> None:
+        self._reading_more = False
+        if message.error is not None:
+            # A locked history: said once, not at each key at the list's
+            # end; the next key there tries again.
+            if message.error != self._more_trouble:
+                self.notify(message.error, severity="warning", markup=False, timeout=6)
+            self._more_trouble = message.error
+            self._to_the_oldest = False
+            return
+        self._more_trouble = None
+        if message.before != self._oldest_shown() or message.widths is None:
+            self._read_more_near_the_end()  # the list was read again since: ask again
+            return
+        self._all_read = message.complete
+        new = {str(game.id): game for game in message.games if str(game.id) not in self.games}
+        self.games.update(new)
+        self._widths = joined_widths(self._widths, message.widths)
+        table = self.query_one(DataTable)
+        if self._fitted_layout() != self._layout:
+            self._fill_table(self._chosen_key() if table.row_count else None)
+        else:
+            self._add_rows(new)
+        if self._to_the_oldest:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+        self._show_title()
+        self._read_more_near_the_end()
+
+    def _fitted_layout(self) -> Layout:
+        # The screen's padding (stats-body: 0 1) and the table's scroll bar.
+        return table_layout(self._widths, self.size.width - 2 - SCROLL_BAR)
 
     def _fill_table(self, chosen: str | None) -> None:
         """The last games, in the columns that fit the screen's width (the
         cursor on the game ``chosen``, if it is there)."""
         table = self.query_one(DataTable)
-        games = list(self.games.values())
-        # The screen's padding (stats-body: 0 1) and the table's scroll bar.
-        self._layout = layout = table_layout(games, self.size.width - 2 - SCROLL_BAR)
+        self._layout = layout = self._fitted_layout()
         table.clear(columns=True)
         for column in layout.columns:
             table.add_column(column, key=column)
-        for key, game in self.games.items():
-            cells = row_cells(game, layout)
-            table.add_row(*(cells[column] for column in layout.columns), key=key)
+        self._add_rows(self.games)
         if chosen in self.games:
             table.move_cursor(row=table.get_row_index(chosen), animate=False)
+        self._show_title()
+
+    def _add_rows(self, games: dict[str, FinishedGame]) -> None:
+        table = self.query_one(DataTable)
+        layout = self._layout or self._fitted_layout()
+        for key, game in games.items():
+            cells = row_cells(game, layout)
+            table.add_row(*(cells[column] for column in layout.columns), key=key)
+
+    def _show_title(self) -> None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return
+        total = max(self.stats.total.games if self.stats else 0, len(self.games))
+        width = max(self.size.width - 2, 1)  # the screen's padding
+        words = title_words(table.cursor_row + 1, total, width)
+        self.query_one("#last-title", Static).update(Content(words))
+
+    @on(DataTable.RowHighlighted)
+    def row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        table = self.query_one(DataTable)
+        # A key up from the end (not a page coming in behind an older
+        # message) stops End's following the pages in.
+        if event.cursor_row == table.cursor_row < table.row_count - 1:
+            self._to_the_oldest = False
+        self._show_title()
+        self._read_more_near_the_end()
+
+    def _scrolled(self) -> None:
+        table = self.query_one(DataTable)
+        # Not before the rows are laid out: every table "ends" at 0 then.
+        if table.max_scroll_y and table.scroll_y >= table.max_scroll_y - table.size.height:
+            self._read_more_near_the_end(view=True)
+
+    def _read_more_near_the_end(self, view: bool = False) -> None:
+        """Read the next page once the cursor is within half a page of the
+        list's end (or, ``view``, the mouse wheel moved the view near it)."""
+        table = self.query_one(DataTable)
+        if self._all_read or self._reading_more or not self.games:
+            return
+        # Half a page ahead: keys that come at once (a key held down, PgDn
+        # pressed fast) stopped at the last row read while the page was read.
+        ahead = max(table.size.height, MORE_GAMES // 2)
+        near = view or table.cursor_row >= table.row_count - ahead
+        before = self._oldest_shown()
+        if near and before is not None:
+            self._reading_more = True
+            self.run_worker(partial(self._read_more, before), thread=True, group="more-games")
+
+    def action_oldest(self) -> None:
+        """End: the oldest game, read a page at a time behind the cursor."""
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return
+        self._to_the_oldest = not self._all_read
+        table.move_cursor(row=table.row_count - 1, animate=False)
+        self._read_more_near_the_end()
 
     def on_resize(self) -> None:
         width, height = self.size
@@ -418,10 +617,10 @@ class StatsScreen(Screen[None]):
         self.set_class(short, "-short")
         self.set_class(height < COMPACT_HEIGHT, "-tiny")
         self._show_tallies()
-        games = list(self.games.values())
-        if games and table_layout(games, width - 2 - SCROLL_BAR) != self._layout:
-            table = self.query_one(DataTable)
+        table = self.query_one(DataTable)
+        if self.games and self._fitted_layout() != self._layout:
             self._fill_table(self._chosen_key() if table.row_count else None)
+        self._show_title()
 
     def _show_tallies(self) -> None:
         stats = self.stats
