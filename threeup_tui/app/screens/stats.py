@@ -38,6 +38,9 @@ LOOK_AGAIN = 2.0  # seconds between looks for a change while the screen is open
 # half of that of the list's end: a history of thousands is never read whole
 # to open the screen, and every game is still reached.
 MORE_GAMES = 100
+# On the way to the oldest (End), pages this many times larger: 5,000 games
+# took 4.3 s in pages of 100 (benchmarks/your_games.py).
+TO_THE_OLDEST = 10
 
 # What the files looked like when the screen read them: the history's
 # (modified, size), and the games kept aside.  Another change is news.
@@ -427,14 +430,14 @@ class StatsScreen(Screen[None]):
                 StatsLoaded(stats, None, notes, waiting, look, down_to=down_to, widths=widths)
             )
 
-    def _read_more(self, before: int) -> None:
+    def _read_more(self, before: int, count: int) -> None:
         """In a worker thread: the page of games older than ``before``'s."""
         try:
-            games = self.history.games(MORE_GAMES, before=before)
+            games = self.history.games(count, before=before)
         except HistoryError as err:
             self.post_message(MoreGamesLoaded(before, (), None, False, str(err)))
         else:
-            complete = len(games) < MORE_GAMES
+            complete = len(games) < count
             self.post_message(MoreGamesLoaded(before, tuple(games), column_widths(games), complete))
 
     @on(StatsLoaded)
@@ -600,7 +603,9 @@ class StatsScreen(Screen[None]):
         before = self._oldest_shown()
         if near and before is not None:
             self._reading_more = True
-            self.run_worker(partial(self._read_more, before), thread=True, group="more-games")
+            count = MORE_GAMES * (TO_THE_OLDEST if self._to_the_oldest else 1)
+            read = partial(self._read_more, before, count)
+            self.run_worker(read, thread=True, group="more-games")
 
     def action_oldest(self) -> None:
         """End: the oldest game, read a page at a time behind the cursor."""
