@@ -110,6 +110,17 @@ def zone_indices(view: View, screen: TableScreen, cards: tuple[str, ...]) -> lis
     return chosen
 
 
+async def lay_by_keys(pilot: Pilot[int], bot: Bot) -> None:
+    """At the set-up: the bot's three face-up cards, by their number keys, then Enter."""
+    await wait_for_setup(pilot)
+    hand = list(view_of(pilot).hand)
+    for code in bot.choose_face_up(view_of(pilot)):
+        i = hand.index(code)
+        hand[i] = ""
+        await pilot.press(str(i + 1))
+    await pilot.press("enter")
+
+
 async def play_to_the_end(
     pilot: Pilot[int], bot: Bot, play: Callable[[Pilot[int], Move], Awaitable[None]]
 ) -> None:

@@ -11,6 +11,7 @@ from app_helpers import (
     app_of,
     click,
     fast_launcher,
+    lay_by_keys,
     play_by_keys,
     play_by_mouse,
     play_to_the_end,
@@ -21,7 +22,6 @@ from app_helpers import (
     wait_for_turn,
 )
 from textual._styles_cache import StylesCache
-from textual.pilot import Pilot
 from textual.widget import Widget
 
 from threeup_tui.app import app as app_module
@@ -177,17 +177,6 @@ async def flip_a_played_face_down_card(seed: int) -> bool:
             acted_at = view.moves_played
             await play_by_keys(pilot, bot.choose_move(view))
     return False
-
-
-async def lay_by_keys(pilot: Pilot[int], bot: GreedyBot) -> None:
-    """At the set-up: the bot's three face-up cards, by their number keys, then Enter."""
-    await wait_for_setup(pilot)
-    hand = list(view_of(pilot).hand)
-    for code in bot.choose_face_up(view_of(pilot)):
-        i = hand.index(code)
-        hand[i] = ""
-        await pilot.press(str(i + 1))
-    await pilot.press("enter")
 
 
 def lines_of_widgets_gone() -> int:

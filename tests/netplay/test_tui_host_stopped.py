@@ -14,10 +14,10 @@ import asyncio
 from pathlib import Path
 
 from app_helpers import (
+    lay_by_keys,
     play_by_keys,
     play_to_the_end,
     screen_text,
-    view_of,
     wait_for,
     wait_for_setup,
 )
@@ -56,15 +56,17 @@ def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
 
 async def play_the_game(pilot: Pilot[int]) -> None:
     """Ann's seat, by keys, from the set-up to the game-over box."""
-    await wait_for_setup(pilot)
     bot = GreedyBot(3)
-    hand = list(view_of(pilot).hand)
-    for code in bot.choose_face_up(view_of(pilot)):
-        i = hand.index(code)
-        hand[i] = ""
-        await pilot.press(str(i + 1))
-    await pilot.press("enter")
+    await lay_by_keys(pilot, bot)
     await play_to_the_end(pilot, bot, play_by_keys)
+
+
+async def seat_bo_in_the_lobby(pilot: Pilot[int], bo: NetClient) -> None:
+    """Bo joins the host's lobby, once the app shows it, and is seen there."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+    await bo.start()
+    await wait_for(pilot, lambda: "Bo" in screen_text(app), what="Bo in the lobby")
 
 
 async def next_change(client: NetClient, state: str) -> ConnectionChanged:
@@ -213,9 +215,7 @@ async def test_the_app_quit_in_its_lobby_with_a_guest_stops_the_table(tmp_path: 
     bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
-            await bo.start()
-            await wait_for(pilot, lambda: "Bo" in screen_text(app), what="Bo in the lobby")
+            await seat_bo_in_the_lobby(pilot, bo)
             await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
         change = await asyncio.wait_for(next_change(bo, "reconnecting"), 15)
         assert change.detail == CLOSE_HOST_STOPPED_IN_LOBBY
@@ -235,9 +235,7 @@ async def test_the_host_leaving_the_lobby_on_purpose_still_closes_the_table(
     bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
-            await bo.start()
-            await wait_for(pilot, lambda: "Bo" in screen_text(app), what="Bo in the lobby")
+            await seat_bo_in_the_lobby(pilot, bo)
             await pilot.press("q")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="leave?")
             assert "it closes for everyone" in screen_text(app)
