@@ -157,6 +157,22 @@ async def test_escape_in_the_name_box_keeps_the_name() -> None:
     assert SettingsFile().settings.name == "Ann"
 
 
+async def test_the_name_box_shows_its_own_keys_not_the_start_screens() -> None:
+    """The box's key bar was the start screen's, left under it: "b Bot
+    level  ? Rules  q Quit", keys that only type a letter into the name.
+    The bar says what the box's keys do."""
+    app = create_app(fast_launcher())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on(app, NameScreen))
+        await wait_for(pilot, lambda: "Cancel" in screen_text(app).splitlines()[-1])
+        bar = screen_text(app).splitlines()[-1]
+        assert "esc Cancel" in bar, bar
+        for start_key in ("Bot level", "Rules", "Quit"):
+            assert start_key not in bar, bar
+
+
 async def test_the_theme_chosen_is_remembered() -> None:
     app = create_app(fast_launcher())
     async with app.run_test(size=(80, 24)) as pilot:

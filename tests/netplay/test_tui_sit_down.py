@@ -224,6 +224,11 @@ async def test_a_spectator_without_a_name_is_asked_for_one(host: HostedClient) -
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, SitNameScreen), what="asked")
         assert "⏎ sit down · Esc watch on" in screen_text(app)
+        # The box's own key bar, not the lobby's ("s Sit down", "q Leave"
+        # there only typed into the name).
+        last_line = lambda: screen_text(app).splitlines()[-1]  # noqa: E731
+        await wait_for(pilot, lambda: "esc Watch on" in last_line(), what="the box's keys")
+        assert "Leave" not in last_line()
         await pilot.press("enter")
         await wait_for(pilot, lambda: "A seat needs a name" in screen_text(app), what="told")
         assert app.session is not None and app.session.seat is None

@@ -240,6 +240,7 @@ class SitNameScreen(NameScreen):
     """The name to sit down under, asked of a spectator who gave none."""
 
     HINT = "⏎ sit down · Esc watch on"
+    BINDINGS = [Binding("escape", "cancel", "Watch on")]  # the key bar's words, as the hint's
 
     # Over the lobby: the app routes no table change while it is on top, and
     # the lobby routes again once it is answered (a game may have begun).

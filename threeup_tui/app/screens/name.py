@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 from ...names import clean_name
 from ...textclean import MAX_NAME
 from ..text import MUTED
+from ..widgets.footer import KeysFooter
 
 
 class NameScreen(ModalScreen[str | None]):
@@ -45,6 +46,9 @@ class NameScreen(ModalScreen[str | None]):
                 self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True
             )
             yield Static(Content.styled(self.HINT, MUTED))
+        # Its own keys: the start screen's bar under it offered "b Bot
+        # level", "? Rules", "q Quit", which here only type into the name.
+        yield KeysFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
