@@ -857,8 +857,45 @@ def cmd_app(args: argparse.Namespace) -> int:
     return code
 
 
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Each command's name and its parser."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _option_before_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """What to say of a command's option given before any command, or None.
+
+    ``threeup --players 3`` read "invalid choice: '3' (choose from 'play',
+    ...)": argparse set the option aside and took its value for the command.
+    """
+    first = argv[0] if argv else ""
+    flag = first.split("=", 1)[0]
+    if not flag.startswith("-") or flag in parser._option_string_actions:
+        return None
+    commands = _commands(parser)
+    owners = [name for name, sub in commands.items() if flag in sub._option_string_actions]
+    if not owners:
+        return None
+    given = next((word for word in argv if word in commands), None)
+    command = given if given in owners else owners[0]
+    rest = list(argv)
+    if given is not None:
+        rest.remove(given)
+    example = clean_text(" ".join(["threeup", command, *rest]), 80)
+    return (
+        f"threeup: {clean_text(flag, 40)} goes after the command it is for "
+        f"({', '.join(owners)}), as in: {example} (see threeup {command} --help)\n"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    misplaced = _option_before_command(parser, sys.argv[1:] if argv is None else argv)
+    if misplaced is not None:
+        parser.exit(EXIT_USAGE, misplaced)
     args, extra = parser.parse_known_args(argv)
     # Errors are told by the command they were given to ("threeup play: ...");
     # the app's own (no command) by "threeup", never "threeup None".

@@ -96,6 +96,27 @@ def test_a_bad_value_is_one_line_before_any_screen(args: list[str], words: list[
     assert time.monotonic() - started < 20  # nothing waited on a network or a screen
 
 
+BEFORE_THE_COMMAND = [
+    (["--players", "3"], "threeup play --players 3 (see threeup play --help)"),
+    (["--bot-level=random"], "threeup play --bot-level=random"),
+    (["--code", "pizza", "host"], "threeup host --code pizza (see threeup host --help)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "example"), BEFORE_THE_COMMAND, ids=[" ".join(a) for a, _ in BEFORE_THE_COMMAND]
+)
+def test_an_option_before_its_command_is_told_where_it_goes(args: list[str], example: str) -> None:
+    """``threeup --players 3`` read "argument COMMAND: invalid choice: '3'
+    (choose from 'play', ...)": argparse set the option aside and took its
+    value for a command.  The line names the option and shows it after a
+    command that takes it (the one given, if it does)."""
+    err = assert_usage_error(run(*args, timeout=30), f"threeup: {args[0].split('=')[0]} goes after")
+    assert len(err.splitlines()) == 1, err
+    assert example in err
+    assert "invalid choice" not in err
+
+
 # A directory on the way whose name no file system allows: looking at the
 # path fails with an error other than "no such file", as it does (for a
 # user who is not root) under a directory of mode 000: Permission denied.
