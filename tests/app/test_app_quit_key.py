@@ -36,6 +36,23 @@ async def test_ctrl_q_in_a_game_against_bots_asks_and_n_plays_on() -> None:
     assert kept.players == 2
 
 
+async def test_ctrl_c_then_ctrl_q_asks_without_the_ctrl_c_notice() -> None:
+    """Ctrl+C, which a newcomer tries first, says "Press ctrl+q to quit the
+    app"; the question Ctrl+Q then asked showed that line still, inside
+    its box, where a second Ctrl+Q does nothing: y and n answer it."""
+    app = create_app(fast_launcher(), StartSpec(mode="play", players=2, seed=16, name="me"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_setup(pilot)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Press ctrl+q" in screen_text(app), what="the notice")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: on(app, ConfirmScreen), what="the question")
+        await pilot.pause(0.2)
+        shown = screen_text(app)
+        assert "Quit threeup?" in shown
+        assert "Press ctrl+q" not in shown, shown
+
+
 async def test_ctrl_q_on_the_start_screen_quits_at_once() -> None:
     app = create_app(fast_launcher(), StartSpec(name="me"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -108,7 +108,7 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
-from .widgets.status_line import NOT_ALLOWED, route_notifications
+from .widgets.status_line import NOT_ALLOWED, route_notifications, withdraw
 
 log = logging.getLogger("threeup.app")
 
@@ -172,6 +172,9 @@ def _message_for(
     if isinstance(event, GamesPlayed):
         return GamesPlayedArrived(event.games)
     return None
+
+
+QUIT_HOW = "Do you want to quit?"  # the title of Ctrl+C's word on how to quit
 
 
 class ThreeUpApp(App[int]):
@@ -1254,11 +1257,14 @@ class ThreeUpApp(App[int]):
             if yes:
                 self.run_worker(self.action_quit(), group="quit")
 
+        # Ctrl+C's "Press ctrl+q to quit" has served: left on the question's
+        # line, it told a newcomer to press a key that does nothing there.
+        withdraw(self, QUIT_HOW)
         self.open_once(ConfirmScreen(question), answered)
 
     def action_help_quit(self) -> None:
         """Ctrl+C: say how to quit (Textual's own looks for its action only)."""
-        self.notify("Press [b]ctrl+q[/b] to quit the app", title="Do you want to quit?")
+        self.notify("Press [b]ctrl+q[/b] to quit the app", title=QUIT_HOW)
 
     async def action_quit(self) -> None:
         """Leave the table before the app ends: the client is closed while
