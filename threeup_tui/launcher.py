@@ -25,6 +25,8 @@ from .rules import Options
 from .savedgame import GameLock, SavedGame, kept_games, new_journal
 from .table import Hosting, Table, TableConfig, open_table
 
+HOST_NO_NAME = "host"  # the name of one who hosts without giving any
+
 
 @dataclass(frozen=True)
 class HostSettings:
@@ -32,7 +34,7 @@ class HostSettings:
     bots: int = 0
     bot_level: str = "greedy"
     code: str | None = None
-    name: str = "host"
+    name: str = HOST_NO_NAME
     options: Options = field(default_factory=Options)
     seed: int | None = None
     port: int | None = None  # None: the default game port; 0: any free port

@@ -54,7 +54,7 @@ from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
 from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
-from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.launcher import NO_NAME, HostedClient, HostSettings, JoinSettings, Launcher
 from threeup_tui.paths import in_tables_dir, tables_dir
 from threeup_tui.pendinggames import RECORD_WAITS, keep_aside, pending_dir, pending_games
 from threeup_tui.rules import Options, Phase, seat_view
@@ -588,6 +588,36 @@ async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     assert kind == "host" and isinstance(settings, HostSettings)
     assert (settings.name, settings.bot_level) == ("Bea", "random")
     assert SettingsFile().settings.name == "Bea"
+
+
+@pytest.mark.parametrize("form", ["host", "join"])
+async def test_a_form_left_at_its_own_word_for_a_name_is_not_remembered(form: str) -> None:
+    """A newcomer who never chose a name opened a table with the host form
+    as it came ("host"), or joined one as "player": that word was kept as
+    their name, and the start screen read "host against 3 greedy bots" (and
+    seated "host" at every game against bots) instead of "You against 3
+    greedy bots".  A name typed in the form is still kept."""
+    launcher = RecordingLauncher(ScriptedClient())
+    app = create_app(launcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        if form == "host":
+            app.open_host_form()
+            await wait_for(pilot, lambda: on(app, HostScreen))
+            app.screen.query_one("#host-name", Input).focus()
+        else:
+            app.open_join_form(JoinSettings("127.0.0.1:45012", NO_NAME))
+            await wait_for(pilot, lambda: on(app, JoinScreen))
+            app.screen.query_one("#join-address", Input).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(launcher.calls))
+    _kind, settings = launcher.calls[0]
+    assert settings.name == {"host": "host", "join": NO_NAME}[form]  # type: ignore[attr-defined]
+    assert SettingsFile().settings.name == ""
+    again = create_app(fast_launcher())
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(again, StartScreen))
+        assert "You against 3 greedy bots" in screen_text(again)
 
 
 async def to_the_host_form(pilot: Pilot[int], app: ThreeUpApp) -> None:

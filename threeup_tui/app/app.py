@@ -44,7 +44,7 @@ from ..client import (
 from ..gamerow import history_row
 from ..guest import GUEST_WATCHES, INPUT_CUT, INPUT_CUT_SIGNAL
 from ..history import FinishedGame, History, HistoryError
-from ..launcher import NO_NAME, HostSettings, JoinSettings, Launcher
+from ..launcher import HOST_NO_NAME, NO_NAME, HostSettings, JoinSettings, Launcher
 from ..paths import how_to_resume, in_tables_dir, resume_command
 from ..pendinggames import (
     RecordKeeper,
@@ -527,9 +527,18 @@ class ThreeUpApp(App[int]):
     def host_form_requested(self) -> None:
         self.open_host_form()
 
+    def remember_name(self, name: str, no_name: str) -> None:
+        """Keep the name a form sat down with, unless it is the form's own
+        word for a player who never chose one (``no_name``): a newcomer who
+        hosted as the form offered became "host", and the start screen
+        read "host against 3 greedy bots", not "You against ...", in every
+        run after."""
+        if self.settings.name or name != no_name:
+            self.remember(name=name)
+
     @on(HostRequested)
     def host_requested(self, message: HostRequested) -> None:
-        self.remember(name=message.settings.name)
+        self.remember_name(message.settings.name, HOST_NO_NAME)
         self.start_host(message.settings)
 
     @on(JoinFormRequested)
@@ -539,7 +548,7 @@ class ThreeUpApp(App[int]):
     @on(JoinRequested)
     def join_requested(self, message: JoinRequested) -> None:
         if message.remember:
-            self.remember(name=message.settings.name)
+            self.remember_name(message.settings.name, NO_NAME)
         self.start_join(message.settings)
 
     @on(JoinCancelled)
@@ -613,7 +622,7 @@ class ThreeUpApp(App[int]):
 
     def open_host_form(self) -> None:
         settings = self.settings
-        self.open_once(HostScreen(settings.name or "host", settings.bot_level))
+        self.open_once(HostScreen(settings.name or HOST_NO_NAME, settings.bot_level))
 
     def start_host(self, settings: HostSettings) -> None:
         launcher = self.launcher
