@@ -124,3 +124,18 @@ def test_the_app_without_a_home_is_told_as_threeup(
     assert said.startswith("threeup: no home directory"), said
     assert main(["play"]) == 2
     assert capsys.readouterr().err.startswith("threeup play: no home directory")
+
+
+def test_the_readme_says_how_the_app_says_its_table_comes_back(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README said that the chat of a table hosted from the app "says
+    which file `threeup host --resume` takes", and that its players "wait
+    for the `--resume` the terminal is left with": the chat and the
+    terminal say to start threeup and pick "Resume your table" (above)."""
+    monkeypatch.setenv("THREEUP_STATE_DIR", str(tmp_path / "state"))
+    said = paths.how_to_resume(paths.tables_dir() / "table-20261207-084500.json")
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert readme.count(said) >= 2, said  # the chat, and the terminal it stops in
+    assert "which file `threeup host --resume` takes" not in readme
+    assert "the `--resume` the terminal is left with" not in readme
