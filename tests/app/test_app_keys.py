@@ -455,3 +455,27 @@ async def test_no_row_of_the_keys_page_wraps_at_80_columns() -> None:
             if cell.region.height != 1 or cell.content_region.width < cell_len(str(cell.content))
         ]
         assert not wrapped, f"rows on more than one line at 80 columns: {wrapped}"
+
+
+async def test_the_palettes_keys_open_the_keys_page_and_esc_closes_it() -> None:
+    """The palette's "Keys" opened Textual's key panel: it listed Textual's
+    own tab and copy keys beside ours, and Esc did not close it.  It opens
+    the help's Keys page now, which Esc closes; and its "Quit" no longer
+    says "as soon as possible" (in a game it asks first)."""
+    app = create_app(fast_launcher(), StartSpec(), rules_text=LONG_RULES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        said = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert "as soon as possible" not in said["Quit"]
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "CommandPalette")
+        await pilot.press(*"keys")
+        await wait_for(pilot, lambda: "Every key" in screen_text(app), what="the Keys entry")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and app.screen.is_mounted)
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        await wait_for(pilot, lambda: "at the table" in screen_text(app), what="the Keys page")
+        assert not app.screen.query("HelpPanel")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="Esc to close it")

@@ -1324,7 +1324,16 @@ class ThreeUpApp(App[int]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
             if command.title == "Quit":  # asks first in a game, as Ctrl+Q does
-                command = command._replace(callback=self.action_quit_asking)
+                command = command._replace(
+                    help="Quit threeup (in a game it asks first)",
+                    callback=self.action_quit_asking,
+                )
+            elif command.title == "Keys":
+                # Textual's key panel listed its own tab and copy keys beside
+                # ours, and Esc did not close it: the help's Keys page does.
+                command = command._replace(
+                    help="Every key of every screen", callback=lambda: self.show_help("keys")
+                )
             if not self.guest or command.title in self.GUEST_SYSTEM_COMMANDS:
                 yield command
         if isinstance(screen, TableScreen):
