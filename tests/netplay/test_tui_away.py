@@ -11,16 +11,21 @@ brought the seat back, and nothing said so."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-from app_helpers import screen_text, wait_for
+from app_helpers import screen_text, wait_for, words_shown
 from netplay_support import LOOPBACK, free_udp_port, start_host
+from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.lobby import LobbyScreen
+from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.status import StatusBar
 from threeup_tui.launcher import HostedClient, HostSettings, JoinSettings, Launcher
+from threeup_tui.rules import Phase
 from threeup_tui.table import Table, TableConfig, TableRunner
 
 
@@ -111,3 +116,115 @@ async def test_the_hosts_own_seat_comes_back_on_a_key_too() -> None:
         await wait_for(pilot, lambda: not table.seats[0].away, 10, "Hana's seat back")
         await wait_for(pilot, lambda: "away" not in banner_of(app), 10, "the game's banner")
         await pilot.press("q")
+
+
+def title_of(app: ThreeUpApp) -> str:
+    """The set-up's title, as shown (empty on any other screen)."""
+    screen = app.screen
+    if not isinstance(screen, SetupScreen):
+        return ""
+    return words_shown(app, screen.query_one("#setup-title"))
+
+
+@asynccontextmanager
+async def away_at_the_next_set_up(
+    tmp_path: Path, bot_delay: float
+) -> AsyncIterator[tuple[Pilot[int], ThreeUpApp, Table, int]]:
+    """Bo (the app, joined over UDP at 80x24) marked away in game 1; Cy,
+    here, asks for game 2, which deals while Bo is still away: Bo's app at
+    its set-up.  The table's bots then take ``bot_delay`` to act."""
+    table = Table(
+        TableConfig(
+            players=3,
+            seed=5,
+            auto_start=True,
+            journal=tmp_path / "journal.json",
+            turn_time=0.3,
+            bot_delay=0.02,
+            takeover_after=600.0,
+        )
+    )
+    table.add_bot(None, "greedy")
+    cy, _ = table.seat_human("Cy")  # connected, and idle until the test says
+    host = await start_host(table)
+    runner = TableRunner(table)
+    runner.start()
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Bo")
+    app = create_app(
+        Launcher(announce_address="off", listen_port=free_udp_port()),
+        StartSpec(mode="join", join=join),
+    )
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app, ThreeUpApp)
+            bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
+            await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
+
+            def over() -> bool:
+                return table.state is not None and table.state.phase == Phase.OVER
+
+            await wait_for(pilot, over, 60, "game 1 played out by the bots")
+            table.config.turn_time = None
+            table.config.bot_delay = bot_delay
+            table.seat_active(cy)  # Cy is back (the bot played their seat too)
+            table.rematch(cy)  # and asks: Bo, away, is not waited for
+            await wait_for(pilot, lambda: table.game_number == 2, 10, "game 2")
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), 10, "the set-up")
+            assert table.seats[bo].away
+            yield pilot, app, table, bo
+    finally:
+        await runner.stop()
+        await host.close()
+
+
+async def test_an_away_player_whose_cards_the_bot_laid_is_told_so_at_the_set_up(
+    tmp_path: Path,
+) -> None:
+    """The bot lays an away player's cards at once: their set-up said
+    "Choose 3 cards", showed three cards they never chose, and no key of
+    theirs reached the table."""
+    async with away_at_the_next_set_up(tmp_path, 0.02) as (pilot, app, table, bo):
+        assert table.state is not None
+        await wait_for(pilot, lambda: table.state.setup[bo] is not None, 10, "Bo's cards laid")
+
+        def title() -> str:
+            return title_of(app)
+
+        await wait_for(pilot, lambda: "You are away" in title(), 10, "the away line")
+        assert "any key to play again" in title(), title()
+        assert "the greedy bot laid your cards" in title(), title()
+        assert "Choose 3 cards" not in screen_text(app)
+        await pilot.pause(0.3)
+        assert table.seats[bo].away  # the line alone gives nothing back
+
+        await pilot.press("right")  # a key that moves the cursor, nothing more
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
+        await wait_for(pilot, lambda: "away" not in title(), 10, "the set-up's own title")
+        assert "Choose 3 cards to lay face up" in title(), title()
+        assert table.seats[bo].bot is None  # the game's turns are Bo's
+
+
+async def test_an_away_player_back_before_the_bot_laid_lays_their_own_cards(
+    tmp_path: Path,
+) -> None:
+    """Back before the bot has laid them (it waits, so that people can
+    follow), a key gives the seat back and the player chooses: the key that
+    came back chooses too."""
+    async with away_at_the_next_set_up(tmp_path, 600.0) as (pilot, app, table, bo):
+        await wait_for(pilot, lambda: "You are away" in title_of(app), 10, "the away line")
+        assert "the greedy bot lays your cards" in title_of(app), title_of(app)
+        session = app.session
+        assert session is not None and session.view is not None
+        six = session.view.hand
+        await pilot.press("1")
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
+        await wait_for(pilot, lambda: "Choose 3 cards" in title_of(app), 10, "the title")
+        await pilot.press("2", "3", "enter")
+
+        def laid() -> tuple[str, ...]:
+            view = session.view
+            me = view.me if view is not None else None
+            return me.face_up if me is not None else ()
+
+        await wait_for(pilot, lambda: bool(laid()), 10, "Bo's cards laid")
+        assert sorted(laid()) == sorted(six[:3]), (laid(), six)

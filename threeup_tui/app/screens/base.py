@@ -106,6 +106,7 @@ class TableScreenBase(Screen[None]):
 
     _ready = False
     _clock_timer: Timer | None = None
+    _here_said_at: object = None  # the lobby a key said "here" at (say_here)
     # Its first Resize handled: whether the chat shows is known (a narrow
     # screen puts it away then).
     laid_out = False
@@ -138,6 +139,21 @@ class TableScreenBase(Screen[None]):
         words = f"your seat as {shown}" if shown else "your seat"
         self.notify(f"asking the table for {words}…", markup=False, timeout=3)
         session.client.sit_down(name)
+
+    def say_here(self) -> None:
+        """A key of a player whose seat the bot plays (marked away): the
+        table hands the seat back.  Its own keys did not (a move out of turn
+        is refused here, a card chosen is this app's alone), and on the
+        seat's turn the bot had played before any key could; at the set-up
+        the bot had laid the cards, and no key of the screen reached the
+        table at all."""
+        session = self.session
+        if session is None or session.away_bot() is None:
+            return
+        if self._here_said_at is session.lobby:
+            return  # said for this state of the table: the next lobby answers
+        self._here_said_at = session.lobby
+        session.client.here()
 
     # A turn clock counts down between the host's reports: tick while one runs.
     def watch_clock(self) -> None:

@@ -7,16 +7,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.events import Key
 from textual.widgets import Button, Static
 
 from ...bots.hint import hint_face_up
 from ...rules import View
 from ..messages import HelpRequested, LeaveRequested
-from ..text import MUTED, card_label, cards_content, plain
+from ..text import MUTED, card_label, cards_content, fit_parts, plain
 from ..widgets.card import COMPACT_W, CardTile, TileSpec
 from ..widgets.card_row import CardRow
 from ..widgets.chat import ChatPane
+from ..widgets.fitted import FittedText
 from ..widgets.footer import KeysFooter
+from ..widgets.status import away_parts
 from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
 from .base import CHATTING, TableScreenBase
 from .table import NARROW, SIDE_LEAST
@@ -67,6 +70,7 @@ class SetupScreen(TableScreenBase):
         self._choosing = True  # what the footer offers: the hint, until the cards are laid
         # When a frame with the cards in it was first handed to the terminal.
         self.cards_shown_at: float | None = None
+        self._title_for: tuple[str, str | None, bool] | None = None  # what the title shows
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="setup-body"):
@@ -78,7 +82,7 @@ class SetupScreen(TableScreenBase):
         # Scrolls (by the wheel) where even that is not enough (six players
         # on a tiny terminal); not focused, so ← → stay the cards' keys.
         with VerticalScroll(id="setup-main", can_focus=False):
-            yield Static(id="setup-title")
+            yield FittedText(id="setup-title")
             yield Static(
                 "They lie on your 3 face-down cards and are played last, before the "
                 "blind ones. The other 3 stay in your hand. Everyone chooses at once.",
@@ -220,20 +224,43 @@ class SetupScreen(TableScreenBase):
         return True
 
     def _show_title(self, ready: bool) -> None:
-        """The title, and the set-up clock's countdown in its last seconds."""
+        """The title, and the set-up clock's countdown in its last seconds.
+        A player marked away (their turns timed out) is told so instead, as
+        at the table: the bot lays their cards at once, and only a key of
+        theirs gives the seat back (they play the game from its first turn;
+        cards laid stay laid)."""
         session = self.session
         countdown = session.my_countdown() if session is not None and not ready else ""
+        away = session.away_bot() if session is not None else None
+        if (countdown, away, ready) == self._title_for:
+            return  # the clock ticks four times a second: no layout for nothing
+        self._title_for = (countdown, away, ready)
+        widget = self.query_one("#setup-title", FittedText)
+        widget.set_class(away is not None, "-away")
+        if away is not None:
+            # The key on one line, what the bot does on the next: at 80x24
+            # the cards' column is 40 wide, and one line had room for
+            # "Away: any key to play again · bot laid".
+            lines = [
+                [Content(form) for form in part]
+                for part in away_parts(away, "laid" if ready else "setup")
+            ]
+            widget.update(lambda width: Content("\n").join(fit_parts([f], width) for f in lines))
+            return
         title = Content.styled("Choose 3 cards to lay face up", "bold")
         if countdown:
             title += Content.styled(f"  {countdown} left", "bold reverse $text-error")
-        widget = self.query_one("#setup-title", Static)
-        if widget.content != title:
-            widget.update(title, layout=False)
+        widget.update(lambda width: title)
 
     def tick_clock(self) -> None:
         view = self._view()
         me = view.me if view is not None else None
         self._show_title(me is not None and me.ready)
+
+    def on_key(self, event: Key) -> None:
+        view = self._view()
+        if view is not None and view.seat is not None:
+            self.say_here()  # the key goes on to do what it does (laid, nothing)
 
     def toggle(self, index: int) -> None:
         view = self._view()

@@ -159,7 +159,6 @@ class TableScreen(TableScreenBase):
         self._turn_followed: tuple[int | None, str] | None = None  # (seat, phase) scrolled to
         self._panes: dict[int, OpponentPane] = {}
         self._keys_for: tuple[bool, bool, bool, str | None] | None = None
-        self._here_said_at: object = None  # the lobby a key said "here" at (_say_here)
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -667,7 +666,7 @@ class TableScreen(TableScreenBase):
     def on_key(self, event: Key) -> None:
         view = self._view()
         if view is not None and view.seat is not None:
-            self._say_here()
+            self.say_here()
             return
         if view is None or view.phase == "over":
             return
@@ -682,19 +681,6 @@ class TableScreen(TableScreenBase):
             kept = seat_to_take_back(session) if session is not None else None
             words = "only the players play" + (": s takes your seat back" if kept else "")
             self.notify(words, title=WATCHING, timeout=3)
-
-    def _say_here(self) -> None:
-        """A key of a player whose seat the bot plays (marked away): the
-        table hands the seat back.  Its own keys did not (a move out of turn
-        is refused here, a card chosen is this app's alone), and on the
-        seat's turn the bot had played before any key could."""
-        session = self.session
-        if session is None or session.away_bot() is None:
-            return
-        if self._here_said_at is session.lobby:
-            return  # said for this state of the table: the next lobby answers
-        self._here_said_at = session.lobby
-        session.client.here()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":

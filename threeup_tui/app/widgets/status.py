@@ -166,11 +166,32 @@ def owed_parts(view: View) -> list[list[str]]:
     return parts
 
 
-def away_parts(level: str) -> list[list[str]]:
+# What the bot does for an away player, by phase, from the longest form to
+# the shortest.  At the set-up it lays their cards at once, before any key
+# of theirs can.
+AWAY_DOING = {
+    "play": ("the {} bot plays for you", "a bot plays for you", "bot plays"),
+    "setup": (
+        "the {} bot lays your cards face up",
+        "the {} bot lays your cards",
+        "a bot lays your cards",
+        "a bot lays them",
+    ),
+    "laid": (
+        "the {} bot laid your cards face up",
+        "the {} bot laid your cards",
+        "a bot laid your cards",
+        "a bot laid them",
+    ),
+}
+
+
+def away_parts(level: str, doing: str = "play") -> list[list[str]]:
     """The words for a player whose seat the bot plays while they are here
     (their turns timed out): the key that gives it back first, for it is
     the one thing to do (the table shows nothing else of it: the seat's
-    turns go at once, and a key that was not a request changed nothing)."""
+    turns go at once, and a key that was not a request changed nothing).
+    ``doing``: what the bot does for them (AWAY_DOING)."""
     return [
         [
             "You are away: press any key to play again",
@@ -178,7 +199,7 @@ def away_parts(level: str) -> list[list[str]]:
             "Away: any key to play again",
             "Away: any key to play",
         ],
-        [f"the {level} bot plays for you", "a bot plays for you", "bot plays"],
+        [form.format(level) for form in AWAY_DOING[doing]],
     ]
 
 
