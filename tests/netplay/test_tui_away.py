@@ -20,6 +20,7 @@ from netplay_support import LOOPBACK, free_udp_port, start_host
 from textual.pilot import Pilot
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
@@ -228,3 +229,58 @@ async def test_an_away_player_back_before_the_bot_laid_lays_their_own_cards(
 
         await wait_for(pilot, lambda: bool(laid()), 10, "Bo's cards laid")
         assert sorted(laid()) == sorted(six[:3]), (laid(), six)
+
+
+async def test_you_are_back_is_said_once_under_the_result_box(tmp_path: Path) -> None:
+    """Back at the final table, the player brings the result box up again:
+    at 80x24 the box's own status line said "you are back" and the table's,
+    below the box and still in sight, said it a second time (any note did:
+    the covered screen's line kept what it showed)."""
+    table = Table(
+        TableConfig(
+            players=2,
+            seed=5,
+            auto_start=True,
+            journal=tmp_path / "journal.json",
+            turn_time=0.3,
+            bot_delay=0.02,
+            takeover_after=600.0,
+        )
+    )
+    table.add_bot(None, "greedy")
+    host = await start_host(table)
+    runner = TableRunner(table)
+    runner.start()
+    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Bo")
+    app = create_app(
+        Launcher(announce_address="off", listen_port=free_udp_port()),
+        StartSpec(mode="join", join=join),
+    )
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app, ThreeUpApp)
+            bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
+            await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, GameOverScreen), 60, "the result box"
+            )
+            await pilot.press("t")  # to the table: a key of the box says nothing to the table
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+            assert table.seats[bo].away
+
+            def backs() -> int:
+                return screen_text(app).lower().count("you are back")
+
+            await pilot.press("right")
+            await wait_for(pilot, lambda: backs() > 0, 10, '"you are back"')
+            await pilot.press("g")  # the result again, over the table
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 10, "the box")
+            await pilot.pause(0.2)
+            assert backs() == 1, screen_text(app)
+            await pilot.press("t")  # the box gone, the table's line says it again
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+            await pilot.pause(0.2)
+            assert backs() == 1, screen_text(app)
+    finally:
+        await runner.stop()
+        await host.close()

@@ -164,7 +164,20 @@ def route_notifications(app: App[Any]) -> bool:
         line.show(notes)
     else:
         line.call_after_refresh(line.show, notes)
+    _quiet_the_others(app, line)
     return True
+
+
+def _quiet_the_others(app: App[Any], line: StatusLine) -> None:
+    """Every status line but ``line`` goes quiet: a box over the table (the
+    result, a question) has its own, and the table's, below it and in
+    sight at 80x24, went on showing what it had (a player back from away
+    read "you are back" twice, on the box and under it).  A covered screen
+    shows the notes again as it resumes (Textual routes them then)."""
+    for screen in app.screen_stack:
+        for other in screen.query(StatusLine):
+            if other is not line and other.shown is not None:
+                other.show(())
 
 
 # Titles of notifications about one moment of the game, which
