@@ -47,12 +47,22 @@ class KeptTable:
         return f"game {self.game_number}" if self.in_game else stopped_when(self.game_number)
 
 
+IN_ITS_LOBBY = "in its lobby"
+
+
 def stopped_when(game_number: int) -> str:
     """When a table stopped outside a game, ``game_number`` the last game
     played: ``in its lobby``, ``between games 2 and 3``."""
     if game_number < 1:
-        return "in its lobby"
+        return IN_ITS_LOBBY
     return f"between games {game_number} and {game_number + 1}"
+
+
+def stopped_after(game_number: int) -> str:
+    """:func:`stopped_when` in fewer words, for the line the host's app
+    leaves on the terminal: ``after game 2``.  "between games 123 and 124"
+    made it 82 columns, and a billion games (limits.MAX_GAMES) 96."""
+    return IN_ITS_LOBBY if game_number < 1 else f"after game {game_number}"
 
 
 def kept_tables() -> list[KeptTable]:

@@ -17,7 +17,7 @@ from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .history import History
-from .kepttables import KeptTable, kept_tables, stopped_when
+from .kepttables import KeptTable, kept_tables, stopped_after
 from .leftgame import keep_left_games
 from .paths import confined_guest, how_to_resume, in_tables_dir, tables_dir
 from .recordfile import stamped_path
@@ -171,11 +171,6 @@ class HostedClient(LocalClient):
         if journal is None or reason not in CLOSE_RESUMABLE:
             await self.close()
             return None
-        when = (
-            f"during game {table.game_number}"
-            if reason == CLOSE_HOST_STOPPED
-            else stopped_when(table.game_number)
-        )
         # Its journal stays for the resume (closing would forget a table
         # with no game under way): the lock is let go, the files kept.
         lock, self._kept = self._kept, None
@@ -184,7 +179,7 @@ class HostedClient(LocalClient):
         finally:
             if lock is not None:
                 lock.release()
-        return f"threeup: stopped {when}; {how_to_resume(journal)}"
+        return stopped_goodbye(table.game_number, reason == CLOSE_HOST_STOPPED, journal)
 
     async def _close(self, reason: str) -> None:
         from .netplay.discovery import Announcer
@@ -207,6 +202,14 @@ class HostedClient(LocalClient):
             if isinstance(self.ssh_door, SshDoor):
                 await self.ssh_door.close(reason)
         await super().close()
+
+
+def stopped_goodbye(game_number: int, in_game: bool, journal: Path) -> str:
+    """The line the host's app leaves on the terminal as it stops its table
+    to be resumed: when, and how to bring it back.  One line at 80 columns
+    for a table the app keeps, whatever its game's number."""
+    when = f"during game {game_number}" if in_game else stopped_after(game_number)
+    return f"threeup: stopped {when}; {how_to_resume(journal)}"
 
 
 def cannot_listen(err: OSError, port: int | None) -> str:

@@ -170,7 +170,7 @@ def test_an_app_host_killed_between_games_comes_back_from_the_start_screen(
             await events_until(lambda: any(c.state != "connected" for c in changes), 15)
             assert [(c.state, c.detail) for c in changes] == [("reconnecting", waits)]
             shown = await asyncio.to_thread(tmux.wait_for, "host", "EXIT=")
-            assert "stopped between games 1 and 2" in " ".join(shown.split()), shown
+            assert "stopped after game 1;" in " ".join(shown.split()), shown
             assert "EXIT=0" in shown and "Traceback" not in shown
 
             tmux.new("again", app, env=env)
@@ -186,3 +186,31 @@ def test_an_app_host_killed_between_games_comes_back_from_the_start_screen(
             await gus.close()
 
     asyncio.run(game())
+
+
+def test_the_goodbye_of_an_app_host_wraps_between_words_at_40_columns(
+    tmp_path: Path, tmux: Tmux
+) -> None:
+    """The app hosting a game against a bot, in a real terminal 40 columns
+    wide, quit in the middle of the game: its last line ("threeup: stopped
+    during game 1; start threeup, then "Resume your table"") was left to the
+    terminal to wrap, which broke it mid-word ("start t" / "hreeup").  It is
+    broken after its clause, and between words."""
+    port = free_port(socket.SOCK_DGRAM)
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    app = f"{sys.executable} -m threeup_tui host --bind 127.0.0.1 --port {port}"
+    shell = f"{app} --players 2 --bots 1 --no-ssh --name Nora; echo EXIT=$?; sleep 60"
+    tmux.new("host", shell, width=40, height=15, env=env)
+    tmux.wait_for("host", "Seats: 2 of 2 taken")
+    tmux.keys("host", "s")
+    tmux.wait_for("host", "Choose 3 cards")
+    tmux.keys("host", "C-q")
+    tmux.wait_for("host", "Quit threeup?")
+    tmux.keys("host", "y")
+    shown = tmux.wait_for("host", "EXIT=")
+    lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
+    assert lines[:3] == [
+        "threeup: stopped during game 1;",
+        'start threeup, then "Resume your table"',
+        "EXIT=0",
+    ], shown

@@ -118,7 +118,7 @@ async def test_the_app_quit_between_games_stops_the_table_and_brings_it_back(
         assert isinstance(app.screen, GameOverScreen)
         bo_seat = bo.seat
         await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
-    assert "stopped between games 1 and 2" in str(app.goodbye), app.goodbye
+    assert "stopped after game 1;" in str(app.goodbye), app.goodbye
     try:
         change = await asyncio.wait_for(next_change(bo, "reconnecting"), 15)
         assert change.detail == CLOSE_HOST_STOPPED_BETWEEN_GAMES
@@ -186,7 +186,7 @@ async def test_a_guest_who_left_between_games_keeps_the_table_stopped_for_their_
         )
         assert any("the seat waits for them" in line.text for line in table.chat_log)
         await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
-    assert "stopped between games 1 and 2" in str(app.goodbye), app.goodbye
+    assert "stopped after game 1;" in str(app.goodbye), app.goodbye
     (kept,) = launcher.kept_tables()
     assert kept.where() == "between games 1 and 2"
     again = create_app(launcher)

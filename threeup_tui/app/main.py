@@ -20,7 +20,7 @@ from ..recordfile import load_record
 from ..rules import MalformedRecord, RulesError
 from ..rules.record import start_state
 from ..settings import Settings, SettingsFile
-from ..terminals import plain_terminal, plain_terminal_words
+from ..terminals import fitted_lines, plain_terminal, plain_terminal_words, terminal_columns
 from ..textclean import one_line, shown_value
 from .app import StartSpec, ThreeUpApp, create_app
 from .glyphs import console_driver, on_the_console
@@ -217,5 +217,5 @@ def run_app(args: argparse.Namespace, launcher: Launcher | None = None) -> int:
     # A last line on the restored terminal: a confined guest's, or how to
     # resume a table the app stopped in the middle of a game.
     if app.goodbye:
-        print(app.goodbye, file=sys.stderr, flush=True)
+        print(fitted_lines(app.goodbye, terminal_columns(sys.stderr)), file=sys.stderr, flush=True)
     return result if isinstance(result, int) else (app.return_code or 0)
