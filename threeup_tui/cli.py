@@ -779,14 +779,23 @@ def cmd_host(args: argparse.Namespace) -> int:
             if value is not None:
                 raise CliError(f"{flag} is for a --headless host (in the app, the host "
                                "starts each rematch)")  # fmt: skip
+    from .hostargs import (
+        SSH_EXTRA_MISSING,
+        check_host_args,
+        check_journal_pastable,
+        settle_off_flags,
+    )
+
+    try:
+        check_journal_pastable(args)  # first: the refusals below quote the path
+    except ValueError as err:
+        raise CliError(str(err)) from None
     record = args.record
     with _looked_at("--record", record):
         if record is not None and record.is_dir():
             raise CliError(f"--record {record}: is a directory; name the file to write")
         if record is not None and not record.absolute().parent.is_dir():
             raise CliError(f"--record {record}: no directory {record.absolute().parent}")
-    from .hostargs import SSH_EXTRA_MISSING, check_host_args, settle_off_flags
-
     try:
         check_host_args(args)
     except ValueError as err:

@@ -23,7 +23,7 @@ from typing import Any
 
 from .addresses import DEFAULT_BIND
 from .names import clean_name
-from .paths import resume_command
+from .paths import home_short, resume_command, unpastable
 from .rules import Options
 from .table import (
     FIXED_ON_RESUME,
@@ -37,7 +37,7 @@ from .table import (
     taken_journal,
 )
 from .tablefile import table_file_path
-from .textclean import plural
+from .textclean import plural, shown_value
 
 HOST_DEFAULTS: dict[str, Any] = {
     "bind": DEFAULT_BIND,
@@ -127,6 +127,32 @@ def check_host_args(args: argparse.Namespace) -> None:
         else:
             read_authorized_keys(keys)
     _check_journal_folder(args)
+
+
+def check_journal_pastable(args: argparse.Namespace) -> None:
+    """ValueError when the journal's path holds what no one-line command
+    can name (a line break, say): every way back to the table (the
+    goodbye, the host's log, the refusals) shows ``threeup host --resume
+    PATH``, and a path on two lines made a command on two lines.  Checked
+    first: the other refusals quote the path too.  A new table has not
+    begun, and a journal already there can be moved, its table file with it."""
+    resume: Path | None = getattr(args, "resume", None)
+    journal = resume if resume is not None else journal_path(args)
+    if journal is None or (what := unpastable(journal)) is None:
+        return
+    if resume is not None:
+        label = f"--resume {shown_value(str(resume))}"
+        fix = f"move it, and {table_file_path(resume).name!r} beside it, to a path without it"
+    elif getattr(args, "record", None) is not None:
+        label = f"--record {shown_value(str(journal))}"
+        fix = "choose a path without it"
+    else:
+        label = f"{journal} (a headless host's journal, in the working directory)"
+        fix = "start the host in a folder without it, or give --record FILE"
+    raise ValueError(
+        f"{label}: its path ({shown_value(home_short(journal))}) holds {what}, and the "
+        f"command that resumes the table would not be one line; {fix}"
+    )
 
 
 def _check_game_flags(args: argparse.Namespace, table: Table) -> None:

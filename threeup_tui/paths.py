@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import unicodedata
 from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir, user_state_dir
@@ -123,12 +124,32 @@ def resume_command(journal: Path, headless: bool = False) -> str:
     """The command that brings a table back from its journal, as the host
     is told it (the app's chat and goodbye line, a headless host's log):
     one line to copy and paste, the path quoted for the shell where it must
-    be (a space or a shell character in it made two words, or a command)."""
+    be (a space or a shell character in it made two words, or a command).
+    A journal whose path no one line can name (:func:`unpastable`) is
+    refused before its table opens (hostargs.check_journal_pastable)."""
     shown = home_short(journal)
     # The ~ stays out of the quotes, or the shell does not expand it.
     home, rest = ("~/", shown[2:]) if shown.startswith("~/") else ("", shown)
     path = home + shlex.quote(rest)
     return f"`threeup host {'--headless ' if headless else ''}--resume {path}`"
+
+
+def unpastable(journal: Path) -> str | None:
+    """What in ``journal``'s path, as :func:`resume_command` shows it, no
+    command of one line can hold, in words; None when there is nothing.
+    A line break (or a tab, which a terminal shows as spaces, or another
+    control character) has no quoting in sh that keeps the command one line
+    (bash's and zsh's $'...' is not every sh's: dash 0.5.12, Debian's sh,
+    reads a "$" and a backslash there), and a byte that is not UTF-8 prints
+    as an escape that names another file."""
+    for ch in home_short(journal):
+        if ch in "\n\r":
+            return "a line break"
+        if unicodedata.category(ch) == "Cs":  # a byte the file system's name held, not UTF-8
+            return "a byte that is not UTF-8"
+        if unicodedata.category(ch) == "Cc":
+            return f"a control character ({ch!r})"
+    return None
 
 
 def how_to_resume(journal: Path) -> str:

@@ -257,3 +257,75 @@ async def test_the_stopped_hosts_resume_command_runs_as_pasted(tmp_path: Path) -
         assert await stop(resumed) == 0, resumed.stderr()
     finally:
         resumed.kill()
+
+
+async def test_a_journal_whose_path_holds_a_line_break_is_refused_before_the_table(
+    tmp_path: Path,
+) -> None:
+    """A line break in the journal's path made every command shown to
+    resume the table (the goodbye, the host's log, a refusal quoting it)
+    two lines: pasted, the first line ran `threeup host --resume '.../night`
+    and the second a command of its own.  No quoting in sh keeps a line
+    break on one line, so such a path is refused on the command line,
+    before anything is written; a table already kept at one is refused
+    too, untouched, and moved (with its table file) it comes back."""
+    folder = tmp_path / "night\none"
+    folder.mkdir()
+
+    def threeup(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(THREEUP), "host", *args], capture_output=True, text=True, timeout=60,
+            stdin=subprocess.DEVNULL, env=child_env(tmp_path / "state"), cwd=tmp_path,
+        )  # fmt: skip
+
+    for headless in (("--headless",), ()):  # a dedicated host, and the app
+        refused = threeup(*headless, "--players", "2", "--bots", "1", "--bind", LOOPBACK,
+                          "--port", "0", "--record", str(folder / "game.json"))  # fmt: skip
+        assert refused.returncode == 2, refused.stderr
+        (line,) = refused.stderr.splitlines()  # one line, no traceback
+        assert line.startswith("threeup host: --record ") and "a line break" in line, line
+        assert "choose a path without it" in line, line
+        assert list(folder.iterdir()) == []  # nothing written there
+    # A headless host's own journal, in a working directory named so.
+    refused = subprocess.run(
+        [str(THREEUP), "host", "--headless", "--players", "2", "--bots", "1", "--bind", LOOPBACK,
+         "--port", "0"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        env=child_env(tmp_path / "state"), cwd=folder,
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stderr
+    (line,) = refused.stderr.splitlines()
+    assert "threeup-game.json (a headless host's journal" in line and "--record FILE" in line
+    assert list(folder.iterdir()) == []
+
+    # A table kept before (its files made elsewhere, then moved there).
+    kept = tmp_path / "kept" / "game.json"
+    kept.parent.mkdir()
+    host = await asyncio.to_thread(
+        start_host_process, tmp_path, players=3, bots=1, seed=5, record=kept, games=None
+    )
+    try:
+        assert await stop(host) == 0, host.stderr()
+    finally:
+        host.kill()
+    journal = folder / "game.json"
+    for file in kept.parent.iterdir():  # the table file (no game yet: no journal)
+        file.rename(folder / file.name)
+    before = {file.name: file.read_bytes() for file in folder.iterdir()}
+    refused = threeup("--headless", "--resume", str(journal))
+    assert refused.returncode == 2, refused.stderr
+    (line,) = refused.stderr.splitlines()
+    assert "a line break" in line and "move it, and 'game.json.table' beside it" in line, line
+    assert {file.name: file.read_bytes() for file in folder.iterdir()} == before  # untouched
+
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for file in folder.iterdir():
+        file.rename(moved / file.name)
+    resumed = await start_resumed(tmp_path, moved / "game.json")
+    try:
+        assert resumed.port == host.port  # the table, back where it was
+        assert await stop(resumed) == 0, resumed.stderr()
+    finally:
+        resumed.kill()
+    (said,) = [line for line in resumed.stderr().splitlines() if "brings the table back" in line]
+    assert f"--resume {moved / 'game.json'}`" in said, said

@@ -57,7 +57,10 @@ def test_a_path_under_home_is_told_from_home(
     assert paths.home_short(Path("/elsewhere/b.json")) == "/elsewhere/b.json"
 
 
-@pytest.mark.parametrize("where", ["tables", "my tables", "it's $HOME; `x` & (y)", "~tilde/\\back"])
+@pytest.mark.parametrize(
+    "where",
+    ["tables", "my tables", "it's $HOME; `x` & (y)", "~tilde/\\back", "山田 zero\u200bwidth"],
+)
 def test_the_resume_command_pasted_into_a_shell_names_the_journal(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, where: str
 ) -> None:
@@ -75,6 +78,39 @@ def test_the_resume_command_pasted_into_a_shell_names_the_journal(
             ["sh", "-c", pasted], capture_output=True, text=True, env={"HOME": str(home)}
         )
         assert shell.stdout == str(journal), command
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [
+        ("night\none", "a line break"),
+        ("night\rone", "a line break"),
+        ("tab\there", "a control character ('\\t')"),
+        ("bell\x07", "a control character ('\\x07')"),
+        ("esc\x1b[2J", "a control character ('\\x1b')"),
+        ("latin\udce9", "a byte that is not UTF-8"),
+    ],
+)
+def test_a_path_no_one_line_command_can_name_is_told(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, what: str
+) -> None:
+    """The command that resumes a table is one line to paste: a line break
+    in the path broke it in two (no quoting in sh keeps one on a line), a
+    tab pasted back as spaces, an escape was obeyed by the terminal, and a
+    byte that is not UTF-8 printed as an escape naming another file.  The
+    host refuses such a journal up front (hostargs); here, what it says."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert paths.unpastable(tmp_path / name / "game.json") == what
+    assert paths.unpastable(tmp_path / "ok" / name) == what
+
+
+def test_a_path_one_line_can_name_is_not_refused(tmp_path: Path) -> None:
+    """Spaces, quotes, shell characters, letters of any script, and even
+    characters that draw nothing are quoted onto one line: not refused."""
+    for name in ("my tables", "it's $HOME; `x` & (y)", "山田 ü", "zero\u200bwidth", "~tilde"):
+        journal = tmp_path / name / "game.json"
+        assert paths.unpastable(journal) is None, name
+        assert "\n" not in paths.resume_command(journal)
 
 
 def test_a_table_the_app_keeps_is_resumed_from_the_start_screen(
