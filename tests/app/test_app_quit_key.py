@@ -7,14 +7,30 @@ test's own state directory), and a real host on loopback for a joined seat.
 
 from __future__ import annotations
 
-from app_helpers import fast_launcher, joined_at_a_real_host, screen_text, wait_for, wait_for_setup
-from test_app_home import on
+from pathlib import Path
+
+from app_helpers import (
+    fast_launcher,
+    joined_at_a_real_host,
+    lay_by_keys,
+    play_by_keys,
+    play_to_the_end,
+    screen_text,
+    wait_for,
+    wait_for_setup,
+    writing,
+)
+from test_app_home import loopback_host, on
 from test_app_kept_game import on_start_screen
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import KEYS_HELP
 from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
+from threeup_tui.bots import GreedyBot
+from threeup_tui.history import History
 from threeup_tui.savedgame import saved_games
 
 
@@ -70,6 +86,29 @@ async def test_ctrl_q_at_a_joined_table_says_the_seat_waits() -> None:
         await wait_for(pilot, lambda: not app.is_running, what="the app to end")
     seat = table.seats[1]  # it waits, for the same player
     assert (seat.kind, seat.name, seat.connected) == ("human", "Bo", False)
+
+
+async def test_ctrl_q_as_the_result_box_comes_up_at_a_hosted_table_quits_cleanly() -> None:
+    """Quitting closes the table, whose last lobby ("closes after this
+    game") reached the app after Textual was told to exit: the result box
+    mounted its new line into a box already taken down, and the app ended
+    in Textual's MountError.  It ends cleanly, the game counted with its record."""
+    launcher = loopback_host(bots=1, players=2, seed=12)
+    launcher.bot_delay = 0
+    app = create_app(launcher, StartSpec(mode="host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)
+        await pilot.press("s")  # Start the game
+        bot = GreedyBot(0)
+        await lay_by_keys(pilot, bot)
+        await play_to_the_end(pilot, bot, play_by_keys)
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("ctrl+q")  # nothing to lose: no question
+        await wait_for(pilot, lambda: not app.is_running, what="the app to end")
+        await wait_for(pilot, lambda: not writing(app), what="the history written")
+    assert app.return_code == 0
+    (game,) = History().games()
+    assert game.venue == "host" and game.record is not None and Path(game.record).is_file()
 
 
 def test_the_keys_page_says_ctrl_q_asks_in_a_game() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from rich.console import RenderableType
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -212,6 +213,8 @@ class ThreeUpApp(App[int]):
         # chosen: run_app sets it for a terminal of 16 colours.
         self.terminal_colours_first = False
         self._theme_by_terminal: str | None = None  # that theme, once started in it
+        # The app is on its way out (the quit key, SIGTERM, exit()): its
+        # table's last news is no longer shown (see _shown_no_more).
         self._quitting = False
         self._terminated = False  # SIGTERM: for a guest, the door says why it ends
         self.goodbye: str | None = None  # a guest's last line, printed as the app ends
@@ -1109,6 +1112,8 @@ class ThreeUpApp(App[int]):
         return [s for s in self.screen_stack if isinstance(s, TableScreenBase)]
 
     def _sync_screens(self) -> None:
+        if self._shown_no_more():
+            return
         for screen in self._table_screens():
             screen.sync()
             screen.sync_chat()
@@ -1131,11 +1136,27 @@ class ThreeUpApp(App[int]):
             return TableScreen
         return SetupScreen
 
+    def _shown_no_more(self) -> bool:
+        """Whether the app is quitting, and its screens take no more news.
+        Leaving a table (quitting closes it) sends its last words (a host's
+        table closing, a lobby that "closes after this game", a closed
+        link), and Textual handles what is queued before its exit with
+        every widget already cut off: the result box, mounting a line for
+        that news, ended the app in Textual's MountError.  The news is still
+        read (a game over is counted); it is only not shown."""
+        return self._quitting
+
+    def exit(
+        self, result: int | None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        self._quitting = True  # however it came (a guest's table closing, a replay's q)
+        super().exit(result, return_code, message)
+
     def route(self) -> None:
         """Put the screen the table's state calls for on top (once per change)."""
         session = self.session
         target = self._target()
-        if session is None or target is None:
+        if session is None or target is None or self._shown_no_more():
             return
         top = self.screen
         if getattr(top, "covers_game", False):
@@ -1168,7 +1189,7 @@ class ThreeUpApp(App[int]):
 
     def _game_over_now(self) -> None:
         session = self.session
-        if not self.screen_stack:  # the app is closing: the timer came too late
+        if not self.screen_stack or self._shown_no_more():  # the timer came too late
             return
         if session is not None and session.view is not None and session.view.phase == "over":
             self.show_game_over()
