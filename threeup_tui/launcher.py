@@ -17,7 +17,7 @@ from .addresses import DEFAULT_BIND
 from .client.base import TableClient
 from .client.local import LocalClient, bot_game, kept_game
 from .history import History
-from .kepttables import KeptTable, kept_tables, stopped_after
+from .kepttables import KeptTable, kept_tables, newest_kept_table, stopped_after
 from .leftgame import keep_left_games
 from .paths import confined_guest, how_to_resume, in_tables_dir, tables_dir
 from .recordfile import stamped_path
@@ -325,6 +325,12 @@ class Launcher:
         if not self.crash_journals or confined_guest():
             return []
         return kept_tables()
+
+    def newest_kept_table(self) -> KeptTable | None:
+        """The first of :meth:`kept_tables`, found without reading the others."""
+        if not self.crash_journals or confined_guest():
+            return None
+        return newest_kept_table()
 
     def keep_left_games(self, history: History) -> None:
         """In a worker thread, at a start: the finished games that kept

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -107,12 +107,16 @@ def _over(journal: Path, in_set_up: bool) -> bool:
     return not in_set_up and game_over_in(journal)
 
 
-def unheld_journals(folder: Path) -> Iterator[Path]:
+def unheld_journals(folder: Path, newest_first: bool = False) -> Iterator[Path]:
     """The journals of the tables kept in ``folder`` that no window holds,
     each locked while the caller looks at it (another window may take it up
-    meanwhile).  A folder that cannot be read has none."""
+    meanwhile).  A folder that cannot be read has none.  ``newest_first``:
+    by when their table files last changed, the newest first."""
     with contextlib.suppress(OSError):
-        for file in folder.glob("*.json.table"):
+        files: Iterable[Path] = folder.glob("*.json.table")
+        if newest_first:
+            files = sorted(files, key=_changed_at, reverse=True)
+        for file in files:
             journal = file.with_name(file.name.removesuffix(".table"))
             lock = GameLock.take(journal)
             if lock is None:
@@ -121,6 +125,14 @@ def unheld_journals(folder: Path) -> Iterator[Path]:
                 yield journal
             finally:
                 lock.release()
+
+
+def _changed_at(file: Path) -> float:
+    """When ``file`` last changed; 0 if it cannot be told (gone meanwhile)."""
+    try:
+        return file.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _unreadable(journal: Path) -> str:

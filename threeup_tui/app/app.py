@@ -500,11 +500,10 @@ class ThreeUpApp(App[int]):
                 continue  # one that could not be moved aside is found again
             self._told.add(line)
             self.notify(line, severity="warning", markup=False, timeout=10)
-        tables = self.launcher.kept_tables()
         start.show_saved(
             games[0] if games else None,
             len(games) - 1 if games else 0,
-            tables[0] if tables else None,
+            self.launcher.newest_kept_table(),
         )
 
     @on(ForgetKeptRequested)
