@@ -15,6 +15,7 @@ from app_helpers import fast_launcher, screen_text, send_at_once, wait_for
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from threeup_tui import history as history_module
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import StatsRequested
 from threeup_tui.app.scenes import demo_record
@@ -201,6 +202,41 @@ async def test_a_history_locked_as_the_list_reads_on_is_told_once_and_read_later
             await pilot.press("end")
             await wait_for(pilot, lambda: table.cursor_row == 199, what="the oldest")
             await replay_under_cursor(app, pilot, 1)
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_down_held_at_the_last_row_read_goes_on_as_the_page_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """↓ held down (a burst of keys at once) past the last row read while
+    the next page is on its way: the cursor stopped at that row, and the
+    presses past it were lost; it goes on by as many once the page comes."""
+    history = history_of(tmp_path, 200)
+    app = app_over(history)
+    monkeypatch.setattr(history_module, "LOCK_WAIT", 30.0)  # the page waits for the lock
+    holder = sqlite3.connect(history.path, isolation_level=None)
+    read_ahead = LAST_GAMES + MORE_GAMES  # read as the list opens, ahead of the cursor
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_your_games(app, pilot)
+            table = screen.query_one(DataTable)
+            await wait_for(pilot, lambda: table.row_count == read_ahead, what="a page ahead")
+            holder.execute("BEGIN EXCLUSIVE")
+            await go_down(app, pilot, table, read_ahead - MORE_GAMES // 2)  # the next page asked
+            to_the_last = read_ahead - 1 - table.cursor_row
+            send_at_once(app, ["down"] * (to_the_last + 10))  # 10 past the last row read
+            await wait_for(pilot, lambda: table.cursor_row == read_ahead - 1, what="the last row")
+            await pilot.pause(0.3)  # every key handled
+            assert table.row_count == read_ahead, "the page still waits for the lock"
+            holder.execute("ROLLBACK")
+            await wait_for(pilot, lambda: table.row_count == 200, what="the page")
+            await wait_for(pilot, lambda: table.cursor_row == read_ahead + 9, what="10 rows on")
+            await pilot.pause(0.3)
+            assert table.cursor_row == read_ahead + 9, "no press lost, none taken twice"
+            await replay_under_cursor(app, pilot, 200 - (read_ahead + 9))
     finally:
         if holder.in_transaction:
             holder.execute("ROLLBACK")

@@ -323,6 +323,16 @@ class GamesTable(DataTable[str]):
         Binding("end,ctrl+end", "screen.oldest", "Oldest", show=False),
     ]
 
+    def action_cursor_down(self) -> None:
+        screen = self.screen
+        if (
+            self.cursor_row >= self.row_count - 1
+            and isinstance(screen, StatsScreen)
+            and screen.owe_a_row()
+        ):
+            return  # taken as the page in flight comes in
+        super().action_cursor_down()
+
 
 class StatsScreen(Screen[None]):
     DEFAULT_CSS = """
@@ -357,6 +367,9 @@ class StatsScreen(Screen[None]):
         self._reading_more = False
         self._to_the_oldest = False  # End pressed: the cursor follows the pages in
         self._more_trouble: str | None = None  # the last page's error, told once
+        # ↓ pressed at the last row read while older games are on their way:
+        # the cursor goes on by as many once they come (owe_a_row).
+        self._rows_owed = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -522,6 +535,7 @@ class StatsScreen(Screen[None]):
                 self.notify(message.error, severity="warning", markup=False, timeout=6)
             self._more_trouble = message.error
             self._to_the_oldest = False
+            self._rows_owed = 0  # told the history is locked: not moved later, unasked
             return
         self._more_trouble = None
         if message.before != self._oldest_shown() or message.widths is None:
@@ -536,8 +550,13 @@ class StatsScreen(Screen[None]):
             self._fill_table(self._chosen_key() if table.row_count else None)
         else:
             self._add_rows(new)
+        owed, self._rows_owed = self._rows_owed, 0
         if self._to_the_oldest:
             table.move_cursor(row=table.row_count - 1, animate=False)
+        elif owed:
+            goal = table.cursor_row + owed
+            table.move_cursor(row=min(goal, table.row_count - 1), animate=False)
+            self._rows_owed = max(goal - (table.row_count - 1), 0)  # a page shorter than owed
         self._show_title()
         self._read_more_near_the_end()
 
@@ -581,6 +600,7 @@ class StatsScreen(Screen[None]):
         # message) stops End's following the pages in.
         if event.cursor_row == table.cursor_row < table.row_count - 1:
             self._to_the_oldest = False
+            self._rows_owed = 0
         self._show_title()
         self._read_more_near_the_end()
 
@@ -606,6 +626,17 @@ class StatsScreen(Screen[None]):
             count = MORE_GAMES * (TO_THE_OLDEST if self._to_the_oldest else 1)
             read = partial(self._read_more, before, count)
             self.run_worker(read, thread=True, group="more-games")
+
+    def owe_a_row(self) -> bool:
+        """↓ at the last row read: whether it is kept for the older games on
+        their way (the cursor goes on by one more as they come).  A key held
+        down, or sent in a burst, stopped at the last row read while a page
+        was read, and the presses past it were lost."""
+        if self._all_read or not self.games:
+            return False
+        self._rows_owed += 1
+        self._read_more_near_the_end()  # none on its way (one failed): asked again
+        return True
 
     def action_oldest(self) -> None:
         """End: the oldest game, read a page at a time behind the cursor."""
