@@ -459,3 +459,32 @@ async def test_the_hosts_game_over_speaks_of_bots_only_where_bots_play(
         assert ("another level" in screen_text(app)) == bots
         assert ("Bot level" in footer_words(app)) == bots, footer_words(app)
         assert "Rematch" in screen_text(app)  # the host's rematch stays
+
+
+@pytest.mark.parametrize("seat", [0, None])
+async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
+    client: ScriptedClient, seat: int | None
+) -> None:
+    """Both players' turns timed out (the bot plays their seats): the host
+    waits for one to play again ("nobody plays at the table", its log
+    said), but the box read "The next game starts when every player here
+    has asked for it, or in 3 s"."""
+    state = finished(["ann", "bo"])
+    seats = tuple(
+        dataclasses.replace(s, connected=True, bot_level="greedy")
+        for s in lobby_for(["ann", "bo"]).seats
+    )
+    lobby = lobby_with(
+        dataclasses.replace(lobby_for(["ann", "bo"]), host_seat=None, seats=seats),
+        rematch="vote",
+        rematch_after=3.0,
+    )
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await game_over_for(pilot, client, state, seat, False, lobby)
+        said = str(screen.query_one("#rematch-wait", Static).content)
+        if seat is None:
+            assert said == "Every player is away: the next game waits for one to play again."
+        else:  # theirs is the key that brings a game
+            assert said == "Every player is away: the next game waits for one to play again (r)."
+            assert "rematch" in buttons(screen)

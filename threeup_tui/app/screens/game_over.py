@@ -42,6 +42,7 @@ RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
 WORD_WIDE_BUTTONS = 70
 TWO_ROWS_OF_BUTTONS = 56
 NOBODY_HERE = "No player is at the table now: the next game waits for one to come back."
+EVERYONE_AWAY = "Every player is away: the next game waits for one to play again."
 SHORT = 24  # lines under which the result gives up the blank line above it
 # Lines under which the box gives up its blank lines: at 40x15 it was three
 # lines taller than the screen, and "Saved the record to …", on its last
@@ -127,18 +128,23 @@ def offers_for(session: Session | None) -> Offers:
         # A dedicated host: every seated player asks; the next game starts
         # when all who are here have.
         seats = lobby.seats if lobby is not None else ()
-        if seats and not any(s.connected for s in seats):
-            # Nobody plays (every player gone, the bots finished their game):
-            # the table deals no game to bots alone.  A spectator read "The
-            # next game starts when every player here has asked for it".
+        # A player marked away (here, but the bot plays their seat: a bot
+        # level on a person's seat) is not waited for, as the table counts.
+        if seats and not any(s.connected and not s.bot_level for s in seats):
+            # Nobody plays (every player gone or away, the bots finished
+            # their game): the table deals no game to bots alone.  A
+            # spectator read "The next game starts when every player here has
+            # asked for it", and with every player away, "…, or in 3 s" while
+            # the host waited for one to come back.
+            if any(s.connected for s in seats):  # here, and away: their key is r
+                words = EVERYONE_AWAY.removesuffix(".") + (" (r)." if seated else ".")
+                return Offers(seated, "Next game", host, words)
             return Offers(seated, "Next game", host, NOBODY_HERE)
         after = getattr(lobby, "rematch_after", None)
         words = "The next game starts when every player here has asked for it"
         if isinstance(after, (int, float)) and after > 0:
             words += f", or in {round(after)} s"
         votes = tuple(getattr(lobby, "rematch_votes", ()) or ())
-        # A player marked away (here, but the bot plays their seat: a bot
-        # level on a person's seat) is not waited for, as the table counts.
         here = [
             s.seat
             for s in (lobby.seats if lobby is not None else ())
