@@ -4,6 +4,8 @@ counts the lines that came while it was hidden."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import pytest
@@ -11,9 +13,10 @@ from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, wait_for
 from app_states import dealt, lobby_for
 from table_states import open_table, table_app
+from textual.pilot import Pilot
 from textual.widgets import Input
 
-from threeup_tui.app.app import StartSpec, create_app
+from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import ChatArrived
 from threeup_tui.app.scenes import scene
 from threeup_tui.app.screens.game_over import GameOverScreen
@@ -24,12 +27,41 @@ from threeup_tui.app.widgets.chat import ChatLines
 from threeup_tui.client import (
     ChatReceived,
     ConnectionChanged,
+    Lobby,
     LobbyChanged,
     ViewChanged,
     Welcome,
 )
 from threeup_tui.launcher import JoinSettings
 from threeup_tui.rules import GameState, Options, seat_view
+
+
+@asynccontextmanager
+async def narrow_guest(
+    client: ScriptedClient, lobby: Lobby, seat: int | None
+) -> AsyncIterator[tuple[ThreeUpApp, Pilot[int]]]:
+    """A guest's app at 40x15 (``threeup join``), told by ``client`` that
+    it has ``seat`` (None: it watches) at ``lobby``.  What it shows next
+    (the lobby, or a started game's set-up) is the caller's to wait for."""
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
+    async with app.run_test(size=(40, 15)) as pilot:
+        client.emit(Welcome(seat, False))
+        client.emit(LobbyChanged(lobby))
+        yield app, pilot
+
+
+@asynccontextmanager
+async def narrow_spectator_of_a_players_chat(
+    client: ScriptedClient,
+) -> AsyncIterator[tuple[ThreeUpApp, Pilot[int]]]:
+    """A spectator's app at 40x15, at a dealt table of three that keeps its
+    chat to the players (--no-spectator-chat)."""
+    names = ["you", "Ana", "Bo"]
+    lobby = replace(lobby_for(names), spectator_chat=False)
+    app = table_app(client)
+    async with app.run_test(size=(40, 15)) as pilot:
+        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+        yield app, pilot
 
 
 async def test_a_guest_writing_in_a_narrow_lobby_keeps_the_chat_through_a_resize() -> None:
@@ -132,10 +164,7 @@ async def test_a_narrow_guests_unread_lines_stay_counted_when_the_game_begins(
     other, until c."""
     names = ["Ann", "Bo", "Cy"]
     lobby = replace(lobby_for(names, started=False), host_seat=0)
-    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
-    async with app.run_test(size=(40, 15)) as pilot:
-        client.emit(Welcome(1, False))
-        client.emit(LobbyChanged(lobby))
+    async with narrow_guest(client, lobby, seat=1) as (app, pilot):
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         client.emit(ChatReceived(0, "Ann", "ready?"))
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
@@ -215,10 +244,7 @@ async def test_the_lines_said_before_a_narrow_app_came_are_not_counted(
     lines are those said while it was away: new to the player, counted."""
     names = ["Ann", "Bo", "Cy"]
     lobby = replace(lobby_for(names, started=False), host_seat=0)
-    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
-    async with app.run_test(size=(40, 15)) as pilot:
-        client.emit(Welcome(1, False))
-        client.emit(LobbyChanged(lobby))
+    async with narrow_guest(client, lobby, seat=1) as (app, pilot):
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         client.emit(ChatReceived(0, "Ann", "who is coming?", number=1, old=True))
         client.emit(ChatReceived(None, "Cy", "me, watching", spectator=True, number=2, old=True))
@@ -279,11 +305,7 @@ async def test_a_spectator_who_may_not_chat_reads_a_narrow_tables_chat_on_c(
     c was refused a spectator: under 60 columns they never saw a line, nor
     a count of them.  c lends the lines the cards' room, to read (no line to
     write), and c again or Esc gives it back, as the footer says."""
-    names = ["you", "Ana", "Bo"]
-    lobby = replace(lobby_for(names), spectator_chat=False)
-    app = table_app(client)
-    async with app.run_test(size=(40, 15)) as pilot:
-        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+    async with narrow_spectator_of_a_players_chat(client) as (app, pilot):
         client.emit(ChatReceived(1, "Ana", "hello"))
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
         assert "Ana: hello" not in screen_text(app)
@@ -311,11 +333,7 @@ async def test_the_palette_offers_a_narrow_spectator_who_may_not_chat_reading_no
 ) -> None:
     """Ctrl+P offered that spectator "Chat: Write to the table", which c
     (and the command) cannot do for them: it offers reading, and reads."""
-    names = ["you", "Ana", "Bo"]
-    lobby = replace(lobby_for(names), spectator_chat=False)
-    app = table_app(client)
-    async with app.run_test(size=(40, 15)) as pilot:
-        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+    async with narrow_spectator_of_a_players_chat(client) as (app, pilot):
         client.emit(ChatReceived(1, "Ana", "hello"))
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
         said = {c.title: c.help for c in app.get_system_commands(app.screen)}
@@ -343,10 +361,7 @@ async def test_a_spectator_who_may_not_chat_reads_a_narrow_lobbys_chat_on_c() ->
     lobby = replace(lobby_for(names, started=False), spectator_chat=False)
     lobby = replace(lobby, seats=(*lobby.seats[:2], replace(lobby.seats[2], kind="open")))
     client = WatchingClient()
-    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
-    async with app.run_test(size=(40, 15)) as pilot:
-        client.emit(Welcome(None, False))
-        client.emit(LobbyChanged(lobby))
+    async with narrow_guest(client, lobby, seat=None) as (app, pilot):
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         client.emit(ChatReceived(0, "Ann", "hello"))
         await wait_for(pilot, lambda: "c Chat (1)" in footer(app), what=f"the count: {footer(app)}")
@@ -367,11 +382,7 @@ async def test_c_shows_the_lines_it_counted_though_the_reader_had_scrolled_back(
     came: "c Chat (2)", then c showed the old lines where they had been and
     the count went, the two new ones below, out of sight.  c brings the
     lines it counted into sight."""
-    names = ["you", "Ana", "Bo"]
-    lobby = replace(lobby_for(names), spectator_chat=False)
-    app = table_app(client)
-    async with app.run_test(size=(40, 15)) as pilot:
-        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+    async with narrow_spectator_of_a_players_chat(client) as (app, pilot):
         for i in range(30):
             client.emit(ChatReceived(1, "Ana", f"line {i}"))
         await pilot.press("c")
@@ -395,11 +406,7 @@ async def test_keys_pressed_while_a_spectator_reads_the_chat_are_not_card_keys(
 ) -> None:
     """Reading a narrow table's chat, a spectator's p (or a digit) popped up
     "You are watching: only the players play", of cards out of sight."""
-    names = ["you", "Ana", "Bo"]
-    lobby = replace(lobby_for(names), spectator_chat=False)
-    app = table_app(client)
-    async with app.run_test(size=(40, 15)) as pilot:
-        await open_table(pilot, client, dealt(names), seat=None, is_host=False, lobby=lobby)
+    async with narrow_spectator_of_a_players_chat(client) as (app, pilot):
         client.emit(ChatReceived(1, "Ana", "hello"))
         await pilot.press("c")
         await wait_for(pilot, lambda: "Ana: hello" in screen_text(app), what="the chat")
@@ -423,10 +430,7 @@ async def test_a_narrow_players_unread_lines_stay_counted_when_play_begins(
     tmux, Cy at 40x15 at Ann's table, Bo saying "one" and "two"."""
     names = ["Ann", "Bo", "Cy"]
     lobby = replace(lobby_for(names, started=True), host_seat=0)
-    app = create_app(ScriptedLauncher(client), StartSpec(mode="join", join=JoinSettings("h")))
-    async with app.run_test(size=(40, 15)) as pilot:
-        client.emit(Welcome(2, False))
-        client.emit(LobbyChanged(lobby))
+    async with narrow_guest(client, lobby, seat=2) as (app, pilot):
         client.emit(ViewChanged(seat_view(GameState.new(names, Options(), seed=1), 2)))
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), what="the set-up")
         client.emit(ChatReceived(1, "Bo", "one"))
