@@ -54,11 +54,18 @@ def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
     return launcher, create_app(launcher, StartSpec(mode="host", host=settings))
 
 
-async def play_the_game(pilot: Pilot[int]) -> None:
-    """Ann's seat, by keys, from the set-up to the game-over box."""
+async def play_game_one_with_bo(pilot: Pilot[int], bo: NetClient) -> None:
+    """Bo (a greedy bot's client over UDP) joins Ann's lobby, s deals, and
+    both play game 1 to its end: Ann's seat by keys, to her result box."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+    playing = asyncio.ensure_future(play_bot(bo, ClientLog("Bo"), seed=4))
+    await wait_for(pilot, lambda: "Bo" in screen_text(app), timeout=20, what="Bo in the lobby")
+    await pilot.press("s")
     bot = GreedyBot(3)
     await lay_by_keys(pilot, bot)
     await play_to_the_end(pilot, bot, play_by_keys)
+    await asyncio.wait_for(playing, 20)
 
 
 async def seat_bo_in_the_lobby(pilot: Pilot[int], bo: NetClient) -> None:
@@ -107,15 +114,8 @@ async def test_the_app_quit_between_games_stops_the_table_and_brings_it_back(
     tokens = tmp_path / "bo-seats.json"
     bo = make_client((LOOPBACK, port), "Bo", tokens)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
-        playing = asyncio.ensure_future(play_bot(bo, ClientLog("Bo"), seed=4))
-        session = app.session
-        assert session is not None
-        await wait_for(pilot, lambda: "Bo" in screen_text(app), timeout=20, what="Bo in the lobby")
-        await pilot.press("s")
-        await play_the_game(pilot)
-        await asyncio.wait_for(playing, 20)
-        assert isinstance(app.screen, GameOverScreen)
+        await play_game_one_with_bo(pilot, bo)
+        assert app.session is not None and isinstance(app.screen, GameOverScreen)
         bo_seat = bo.seat
         await quit_saying(pilot, "Your table stops: its players wait until you resume it.")
     assert "stopped after game 1;" in str(app.goodbye), app.goodbye
@@ -171,12 +171,7 @@ async def test_a_guest_who_left_between_games_keeps_the_table_stopped_for_their_
     tokens = tmp_path / "bo-seats.json"
     bo = make_client((LOOPBACK, port), "Bo", tokens)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
-        playing = asyncio.ensure_future(play_bot(bo, ClientLog("Bo"), seed=4))
-        await wait_for(pilot, lambda: "Bo" in screen_text(app), timeout=20, what="Bo in the lobby")
-        await pilot.press("s")
-        await play_the_game(pilot)
-        await asyncio.wait_for(playing, 20)
+        await play_game_one_with_bo(pilot, bo)
         bo_seat = bo.seat
         await bo.close()  # q at his result box
         table = app.session.client.table if app.session is not None else None
