@@ -523,37 +523,42 @@ def test_the_news_that_waiting_games_and_records_are_in_is_not_a_warning() -> No
     ]
 
 
-# A crash of the app at one step, by a real SIGKILL: ``OWNER.STEP`` (a
-# method of History, or a name pendinggames or recordfile calls) kills the process as its
-# NTH call is made ("before"), or once that call has done its work
-# ("after").  Then the app does WHAT: "start" adds the games kept aside, as
-# a start does; "end" ends a hosted game against bots, as the app does.
-CRASH_AT = """
+# The app halted at one step by a real signal: ``OWNER.STEP`` (a method of
+# History, or a name pendinggames or recordfile calls) gets SIGNAL (SIGKILL:
+# killed; SIGSTOP: stopped until SIGCONT, then it goes on) as its NTH call is
+# made ("before"), or once that call has done its work ("after").  Then the
+# app does WHAT: "start" adds the games kept aside, as a start does; "end"
+# ends a hosted game against bots, as the app does, its record RECORD (the
+# last argument) written by ``recordfile.write_atomic``.
+HALTED_AT = """
 import os, signal, sys
 from datetime import UTC, datetime
 from threeup_tui import pendinggames, recordfile
 from threeup_tui.history import FinishedGame, History, SeatEntry
-from threeup_tui.recordfile import write_atomic
 
-owner, step, when, nth, what = sys.argv[1:6]
+sig, owner, step, when, nth, what = sys.argv[1:7]
+sig = getattr(signal, sig)
 owner = {"History": History, "pendinggames": pendinggames, "recordfile": recordfile}[owner]
 real = getattr(owner, step)
 calls = []
 
-def crash(*args, **kwargs):
+def halt(*args, **kwargs):
     calls.append(step)
-    if len(calls) < int(nth):
+    if len(calls) != int(nth):
         return real(*args, **kwargs)
     if when == "after":
-        real(*args, **kwargs)
-    os.kill(os.getpid(), signal.SIGKILL)
+        done = real(*args, **kwargs)
+        os.kill(os.getpid(), sig)
+        return done
+    os.kill(os.getpid(), sig)
+    return real(*args, **kwargs)
 
-setattr(owner, step, crash)
+setattr(owner, step, halt)
 if what == "start":
     pendinggames.add_pending_games(History())
 else:
     def write(path):
-        write_atomic(path, sys.argv[6], new=True)
+        recordfile.write_atomic(path, sys.argv[7], new=True)
         return None
 
     history = History()
@@ -572,12 +577,17 @@ else:
 """
 
 
+def halted_at(
+    sig: str, owner: str, step: str, when: str, what: str, *more: str, nth: int = 1
+) -> list[str]:
+    """The command that runs the app's ``what`` halted by ``sig`` at ``OWNER.STEP`` (HALTED_AT)."""
+    return [sys.executable, "-c", HALTED_AT, sig, owner, step, when, str(nth), what, *more]
+
+
 def crash_at(owner: str, step: str, when: str, what: str, *more: str, nth: int = 1) -> None:
-    """Run the app's ``what`` in a process killed at ``OWNER.STEP`` (CRASH_AT)."""
-    args = [owner, step, when, str(nth), what, *more]
-    crashed = subprocess.run(
-        [sys.executable, "-c", CRASH_AT, *args], capture_output=True, text=True, timeout=60
-    )
+    """Run the app's ``what`` in a process killed at ``OWNER.STEP``."""
+    command = halted_at("SIGKILL", owner, step, when, what, *more, nth=nth)
+    crashed = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
 
 
@@ -730,37 +740,6 @@ def test_games_kept_aside_that_go_in_only_in_part_say_the_rest_still_wait() -> N
     assert rows(history) == 4
 
 
-# An app ending a game against bots, as CRASH_AT's "end", stopped (SIGSTOP,
-# for real) at the moment its game's file names the record it is about to
-# write, and nothing more done.
-STOPPED_KEEPING = """
-import os, signal, sys
-from datetime import UTC, datetime
-from threeup_tui import pendinggames
-from threeup_tui.history import FinishedGame, History, SeatEntry
-from threeup_tui.recordfile import write_atomic
-
-def write(path):
-    os.kill(os.getpid(), signal.SIGSTOP)
-    write_atomic(path, sys.argv[1], new=True)
-    return None
-
-history = History()
-ended = FinishedGame(
-    seats=(SeatEntry("me", "you"), SeatEntry("Bo", "bot", "greedy")),
-    my_seat=0, place=1, won=True, stalemate=False, moves=50, turns=40, venue="bots",
-    finished_at=datetime(2026, 3, 1, 20, 0, 5, tzinfo=UTC),
-)
-
-def keep(named):
-    kept = history.keep_record(named(write))[0]
-    return kept or pendinggames.keep_record_aside(named(write))[0]
-
-game, kept = pendinggames.keep_game_ending(ended, keep)
-pendinggames.count_game(history, game, kept=kept)
-"""
-
-
 def test_a_game_still_being_kept_is_left_to_its_app_by_another_apps_count() -> None:
     """Two apps of one account: one keeps the game it just ended (its
     file first, naming its record, then the record), while the other
@@ -769,8 +748,12 @@ def test_a_game_still_being_kept_is_left_to_its_app_by_another_apps_count() -> N
     for good, and the record written a moment later was named by nothing.
     Now a game being kept is passed over, and its own app counts it, with
     its record, once it is kept whole."""
+    # An app ending a game against bots, stopped (SIGSTOP, for real) as it
+    # writes the record its game's file names now, nothing more done.
     keeper = subprocess.Popen(
-        [sys.executable, "-c", STOPPED_KEEPING, RECORD_TEXT], stderr=subprocess.PIPE, text=True
+        halted_at("SIGSTOP", "recordfile", "write_atomic", "before", "end", RECORD_TEXT),
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         _pid, status = os.waitpid(keeper.pid, os.WUNTRACED)
