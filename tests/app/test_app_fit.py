@@ -5,6 +5,7 @@ hand, chat); and no card hidden at any size from 40x12 to 120x40."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from app_fakes import ScriptedClient
@@ -20,7 +21,8 @@ from table_states import (
 )
 from text_fit import cut_text, footer_keys, hidden_cards
 from textual.pilot import Pilot
-from textual.widgets import Button
+from textual.widgets import Button, Footer
+from textual.widgets._footer import FooterKey
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.scenes import (
@@ -37,6 +39,7 @@ from threeup_tui.app.text import rank_of_code
 from threeup_tui.app.widgets.action_bar import ActionBar
 from threeup_tui.app.widgets.card import CardTile
 from threeup_tui.app.widgets.chat import ChatLines
+from threeup_tui.app.widgets.footer import compact_width
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.status import StatusBar
@@ -419,6 +422,17 @@ async def test_a_short_table_cuts_no_word(client: ScriptedClient, size: tuple[in
         no_cut(app, f"{size[0]}x{size[1]}")
 
 
+def keys_chosen_for(footer: Footer, width: int) -> Callable[[], bool]:
+    """Whether ``footer`` is ``width`` columns wide and shows keys chosen
+    for that width, by its own count of their columns."""
+
+    def chosen() -> bool:
+        keys = footer.query(FooterKey)
+        return footer.size.width == width and sum(map(compact_width, keys)) <= width + 1
+
+    return chosen
+
+
 async def test_a_narrow_footer_keeps_help_and_leave_and_cuts_no_key(
     client: ScriptedClient,
 ) -> None:
@@ -431,9 +445,15 @@ async def test_a_narrow_footer_keeps_help_and_leave_and_cuts_no_key(
         await open_table(pilot, client, state)
         whole = footer_keys(app)
         assert whole[-2:] == ["? Help", "q Leave"] and "c Chat" in whole, whole
+        footer = app.screen.query_one(Footer)
         for width in (73, 66, 60, 50, 40):
             await pilot.resize_terminal(width, 24)
-            await wait_for(pilot, lambda: len(footer_keys(app)) < len(whole))
+            # The footer chooses its keys as it recomposes, after the refresh
+            # that follows its resize: until then it shows the last width's
+            # (fewer than whole from 73 on, so that alone was no sign of it).
+            await wait_for(
+                pilot, keys_chosen_for(footer, width), what=f"the keys chosen for {width} columns"
+            )
             await pilot.pause()
             shown = footer_keys(app)
             assert shown[-2:] == ["? Help", "q Leave"], (width, shown)
