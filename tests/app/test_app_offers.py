@@ -67,6 +67,12 @@ def footer_words(app: Any) -> str:
     return screen_text(app).splitlines()[-1]
 
 
+def wait_line(app: Any) -> str:
+    """What the result box says the next game waits for ("" if nothing)."""
+    found = app.screen.query("#rematch-wait")
+    return str(found.first(Static).content) if found else ""
+
+
 async def test_a_spectator_has_no_hint_key(client: ScriptedClient) -> None:
     state = dealt(["ana", "bo", "cy"], first=0)
     app = table_app(client)
@@ -488,3 +494,47 @@ async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
         else:  # theirs is the key that brings a game
             assert said == "Every player is away: the next game waits for one to play again (r)."
             assert "rematch" in buttons(screen)
+
+
+class KeptSeatClient(ScriptedClient):
+    """A spectator's client whose kept token is for ann's seat (s asks for it)."""
+
+    @property
+    def may_sit_down(self) -> bool:
+        return True
+
+    def kept_seat(self, lobby: Lobby) -> str | None:
+        return "ann"
+
+
+async def test_a_spectator_seated_at_the_result_box_reads_the_next_games_wait() -> None:
+    """Ann watched her game's end, her seat away, and took it back at the
+    result box: the box is made again for a player as her seat comes, and
+    the lobby and view that come with it changed its wait line while its
+    widgets were being replaced.  The line went to be put above the box's
+    status line, gone with the rest: the app ended with "No nodes match
+    'StatusLine' on GameOverScreen" (found at a real host, in
+    test_tui_sit_down's result-box test with its timing shifted).  The box
+    made again says what the next game waits for, and the app runs on."""
+    client = KeptSeatClient()
+    state = finished(["ann", "bo"])
+    here = lobby_with(dataclasses.replace(lobby_for(["ann", "bo"]), host_seat=None), rematch="vote")
+    ann_away = dataclasses.replace(here.seats[0], connected=False)
+    away = dataclasses.replace(here, seats=(ann_away, here.seats[1]))
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await game_over_for(pilot, client, state, None, False, away)
+        await wait_for(pilot, lambda: "s Take your seat" in footer_words(app), what="the key")
+        from threeup_tui.client import LobbyChanged, ViewChanged, Welcome
+
+        client.emit(Welcome(0, False, "test table"))  # the seat given back
+        client.emit(LobbyChanged(here))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(
+            pilot,
+            lambda: "r Next game" in footer_words(app) and "0 of 1 asked" in wait_line(app),
+            what="the box made for a player",
+        )
+        assert app.is_running
+        assert wait_line(app).endswith("(0 of 1 asked; waiting for you)."), wait_line(app)
+        assert "waiting for you" in words_shown(app, app.screen.query_one("#rematch-wait"))

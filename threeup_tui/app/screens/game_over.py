@@ -259,6 +259,7 @@ class GameOverScreen(ModalScreen[None]):
         self.offers = offers_for(table.session)
         self._shown_at = time.monotonic()  # again on mount: see REMATCH_GRACE
         self._take_shown = False  # whether the footer offers "s Take your seat"
+        self._being_made_again = False  # a spectator seated here: see refresh_offers
         session = table.session
         self._seated_when_made = session is not None and session.seat is not None
 
@@ -335,7 +336,13 @@ class GameOverScreen(ModalScreen[None]):
             # A spectator took their seat back here: the box is made again,
             # for a player (the next game's key: they are asked for it too).
             self._seated_when_made = True
+            self._being_made_again = True
             self.run_worker(self._made_again(), group="game-over", exclusive=True)
+            return
+        if self._being_made_again:
+            # Its widgets are being replaced: the wait line was put above a
+            # status line already gone, and the app ended (NoMatches).  The
+            # box made again reads the table as it is then, and looks again.
             return
         take = session is not None and seat_to_take_back(session) is not None
         if take != self._take_shown:
@@ -359,10 +366,14 @@ class GameOverScreen(ModalScreen[None]):
         self.refresh_bindings()
 
     async def _made_again(self) -> None:
-        await self.recompose()
+        try:
+            await self.recompose()
+        finally:
+            self._being_made_again = False
         self._take_shown = False
         self.refresh_bindings()
         self.on_mount()
+        self.refresh_offers()  # what changed while it was made
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
