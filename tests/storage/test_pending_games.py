@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from threeup_tui import history as history_module
 from threeup_tui.history import FinishedGame, History, SeatEntry
 from threeup_tui.pendinggames import (
     KEPT_ASIDE,
@@ -32,6 +33,15 @@ from threeup_tui.pendinggames import (
     remove_stray_records,
 )
 from threeup_tui.recordfile import write_atomic
+
+
+@pytest.fixture(autouse=True)
+def short_lock_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app gives up on a history another program holds after a second
+    (LOCK_WAIT); here every hold lasts until the test lets go, so giving up
+    after 0.1 s is the same, and the tests that hold it no longer wait a
+    second at each try.  (The programs run by crash_at wait as the app does.)"""
+    monkeypatch.setattr(history_module, "LOCK_WAIT", 0.1)
 
 
 def game(place: int = 1, table_id: str | None = None, number: int | None = None) -> FinishedGame:
