@@ -164,6 +164,14 @@ async def play_by_keys(pilot: Pilot[int], move: Move) -> None:
         await pilot.press("enter")
 
 
+async def play_by_client(pilot: Pilot[int], move: Move) -> None:
+    """The move sent by the app's client, as its keys would send it: for a
+    test whose game is only the way to what it looks at (a result box)."""
+    session = app_of(pilot).session
+    assert session is not None
+    session.client.submit(move)
+
+
 async def play_by_mouse(pilot: Pilot[int], move: Move) -> None:
     app = app_of(pilot)
     screen = app.screen
