@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 
 import pytest
@@ -12,6 +11,7 @@ from app_helpers import (
     click,
     fast_launcher,
     lay_by_keys,
+    play_by_client,
     play_by_keys,
     play_by_mouse,
     play_to_the_end,
@@ -26,7 +26,7 @@ from textual.widget import Widget
 
 from threeup_tui.app import app as app_module
 from threeup_tui.app.app import StartSpec, create_app
-from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
@@ -198,9 +198,9 @@ async def test_a_finished_games_widgets_lines_are_let_go_at_the_next_game() -> N
     bot = GreedyBot(2)
     async with app.run_test(size=(80, 24)) as pilot:
         await lay_by_keys(pilot, bot)
-        await play_to_the_end(pilot, bot, play_by_keys)
-        await asyncio.sleep(REMATCH_GRACE)  # the button ignores a press that early
-        await pilot.press("r")
+        # The game makes the widgets; whole games by keys are tested above.
+        await play_to_the_end(pilot, bot, play_by_client)
+        await pilot.press("r")  # the key, unlike the button, has no grace to wait out
         await lay_by_keys(pilot, bot)
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the next table")
         kept = lines_of_widgets_gone()
