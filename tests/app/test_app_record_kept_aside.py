@@ -8,7 +8,6 @@ game against a bot; a real data directory made read-only, then writable.
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
@@ -23,7 +22,7 @@ from textual.pilot import Pilot
 import threeup_tui.app.app as app_module
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.messages import StatsRequested
-from threeup_tui.app.screens.game_over import REMATCH_GRACE, GameOverScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
@@ -70,8 +69,7 @@ async def test_a_game_kept_aside_keeps_its_record_and_is_replayed_once_added(
 async def play_again(app: ThreeUpApp, pilot: Pilot[int], games: int) -> None:
     """From the game-over box, a rematch played to its end, counted as the ``games``th."""
     await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-    await asyncio.sleep(REMATCH_GRACE)  # the button ignores a press that early
-    await pilot.press("r")
+    await pilot.press("r")  # the key, unlike the button, has no grace to wait out
     await play_a_game(app, pilot)
     await wait_for(pilot, lambda: len(games_now()) == games, timeout=20)
 

@@ -459,8 +459,7 @@ async def test_between_games_the_result_box_offers_the_kept_seat(tmp_path: Path)
                 what="the next game offered",
             )
             assert TAKE_KEY not in footer(app)
-            await asyncio.sleep(0.6)  # the box's grace against a stray r
-            await pilot.press("r")
+            await pilot.press("r")  # the key, unlike the button, has no grace to wait out
             await wait_for(
                 pilot,
                 lambda: isinstance(app.screen, SetupScreen),
