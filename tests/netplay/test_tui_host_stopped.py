@@ -54,6 +54,14 @@ def hosting(port: int) -> tuple[Launcher, ThreeUpApp]:
     return launcher, create_app(launcher, StartSpec(mode="host", host=settings))
 
 
+def hosting_for_bo(tokens: Path) -> tuple[int, Launcher, ThreeUpApp, NetClient]:
+    """Ann's app hosting on a free port (``hosting``), and Bo's client for
+    that table, not started, his seats kept in ``tokens``."""
+    port = free_udp_port()
+    launcher, app = hosting(port)
+    return port, launcher, app, make_client((LOOPBACK, port), "Bo", tokens)
+
+
 async def play_game_one_with_bo(pilot: Pilot[int], bo: NetClient) -> None:
     """Bo (a greedy bot's client over UDP) joins Ann's lobby, s deals, and
     both play game 1 to Ann's result box: her face-up cards by keys, her
@@ -111,10 +119,8 @@ async def test_the_app_quit_between_games_stops_the_table_and_brings_it_back(
     "between games 1 and 2", and Enter brings it back: the result as it
     was, Bo back at his seat by himself, r deals game 2, and game 1 is in
     Ann's history once."""
-    port = free_udp_port()
-    launcher, app = hosting(port)
     tokens = tmp_path / "bo-seats.json"
-    bo = make_client((LOOPBACK, port), "Bo", tokens)
+    port, launcher, app, bo = hosting_for_bo(tokens)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_game_one_with_bo(pilot, bo)
         assert app.session is not None and isinstance(app.screen, GameOverScreen)
@@ -168,10 +174,8 @@ async def test_a_guest_who_left_between_games_keeps_the_table_stopped_for_their_
     said to wait was gone, Bo's way back with it.  Now it stops, as the
     question says, and the start screen offers it; resumed, Bo's seat is
     his, and the token he left with seats him there again."""
-    port = free_udp_port()
-    launcher, app = hosting(port)
     tokens = tmp_path / "bo-seats.json"
-    bo = make_client((LOOPBACK, port), "Bo", tokens)
+    port, launcher, app, bo = hosting_for_bo(tokens)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_game_one_with_bo(pilot, bo)
         bo_seat = bo.seat
@@ -207,9 +211,7 @@ async def test_a_guest_who_left_between_games_keeps_the_table_stopped_for_their_
 async def test_the_app_quit_in_its_lobby_with_a_guest_stops_the_table(tmp_path: Path) -> None:
     """Ctrl+Q in the lobby with Bo seated: Bo waits ("before the game
     began"), and the start screen offers the table "in its lobby"."""
-    port = free_udp_port()
-    launcher, app = hosting(port)
-    bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
+    _port, launcher, app, bo = hosting_for_bo(tmp_path / "bo.json")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_bo_in_the_lobby(pilot, bo)
@@ -227,9 +229,7 @@ async def test_the_host_leaving_the_lobby_on_purpose_still_closes_the_table(
 ) -> None:
     """q and "yes" in the lobby with Bo seated: the table closes for
     everyone, as the question said; nothing is kept to resume."""
-    port = free_udp_port()
-    launcher, app = hosting(port)
-    bo = make_client((LOOPBACK, port), "Bo", tmp_path / "bo.json")
+    _port, launcher, app, bo = hosting_for_bo(tmp_path / "bo.json")
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_bo_in_the_lobby(pilot, bo)
