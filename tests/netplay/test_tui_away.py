@@ -41,19 +41,31 @@ def banner_of(app: ThreeUpApp) -> str:
     return screen.query_one(StatusBar).text if isinstance(screen, TableScreen) else ""
 
 
-async def test_an_away_player_is_told_so_and_a_key_gives_the_seat_back(tmp_path: Path) -> None:
+@asynccontextmanager
+async def bo_away(
+    tmp_path: Path,
+    players: int = 2,
+    turn_time: float = 0.3,
+    bot_delay: float = 0.02,
+    notifications: bool = False,
+) -> AsyncIterator[tuple[Pilot[int], ThreeUpApp, Table, int]]:
+    """A real table on loopback (a greedy bot in the first seat, Cy seated
+    and idle at three players) whose turn clock runs out Bo's turns: Bo's
+    app (joined over UDP, 80x24) once the table has marked Bo away."""
     table = Table(
         TableConfig(
-            players=2,
+            players=players,
             seed=5,
             auto_start=True,
             journal=tmp_path / "journal.json",
-            turn_time=0.4,
-            bot_delay=0.2,
+            turn_time=turn_time,
+            bot_delay=bot_delay,
             takeover_after=600.0,
         )
     )
     table.add_bot(None, "greedy")
+    if players > 2:
+        table.seat_human("Cy")  # connected, and idle until the test says
     host = await start_host(table)
     runner = TableRunner(table)  # the bots, and the turn clock
     runner.start()
@@ -63,34 +75,40 @@ async def test_an_away_player_is_told_so_and_a_key_gives_the_seat_back(tmp_path:
         StartSpec(mode="join", join=join),
     )
     try:
-        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        async with app.run_test(size=(80, 24), notifications=notifications) as pilot:
             assert isinstance(app, ThreeUpApp)
             bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
             await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
-            # No more time-outs, and a slower bot: the game lasts the test.
-            table.config.turn_time = None
-            table.config.bot_delay = 1.0
-
-            def banner() -> str:
-                return banner_of(app)
-
-            await wait_for(pilot, lambda: "You are away" in banner(), 10, "the away banner")
-            assert "any key to play again" in banner(), banner()
-            assert "greedy bot plays for you" in screen_text(app), screen_text(app)
-            assert table.seats[bo].away  # the banner alone gives nothing back
-            # Bo's turn, which the bot plays (a second later): no "Your turn"
-            # calls Bo to it, nor rings.
-            await wait_for(pilot, lambda: my_turn(app), 20, "a turn of Bo's, away")
-            await pilot.pause(0.3)
-            assert "Your turn" not in screen_text(app), screen_text(app)
-
-            await pilot.press("right")  # a key that moves the cursor, nothing more
-            await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
-            await wait_for(pilot, lambda: "away" not in banner(), 10, "the banner of the game")
-            assert table.seats[bo].bot is None
+            yield pilot, app, table, bo
     finally:
         await runner.stop()
         await host.close()
+
+
+async def test_an_away_player_is_told_so_and_a_key_gives_the_seat_back(tmp_path: Path) -> None:
+    slow = bo_away(tmp_path, turn_time=0.4, bot_delay=0.2, notifications=True)
+    async with slow as (pilot, app, table, bo):
+        # No more time-outs, and a slower bot: the game lasts the test.
+        table.config.turn_time = None
+        table.config.bot_delay = 1.0
+
+        def banner() -> str:
+            return banner_of(app)
+
+        await wait_for(pilot, lambda: "You are away" in banner(), 10, "the away banner")
+        assert "any key to play again" in banner(), banner()
+        assert "greedy bot plays for you" in screen_text(app), screen_text(app)
+        assert table.seats[bo].away  # the banner alone gives nothing back
+        # Bo's turn, which the bot plays (a second later): no "Your turn"
+        # calls Bo to it, nor rings.
+        await wait_for(pilot, lambda: my_turn(app), 20, "a turn of Bo's, away")
+        await pilot.pause(0.3)
+        assert "Your turn" not in screen_text(app), screen_text(app)
+
+        await pilot.press("right")  # a key that moves the cursor, nothing more
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
+        await wait_for(pilot, lambda: "away" not in banner(), 10, "the banner of the game")
+        assert table.seats[bo].bot is None
 
 
 async def test_the_hosts_own_seat_comes_back_on_a_key_too() -> None:
@@ -131,51 +149,24 @@ def title_of(app: ThreeUpApp) -> str:
 async def away_at_the_next_set_up(
     tmp_path: Path, bot_delay: float
 ) -> AsyncIterator[tuple[Pilot[int], ThreeUpApp, Table, int]]:
-    """Bo (the app, joined over UDP at 80x24) marked away in game 1; Cy,
-    here, asks for game 2, which deals while Bo is still away: Bo's app at
-    its set-up.  The table's bots then take ``bot_delay`` to act."""
-    table = Table(
-        TableConfig(
-            players=3,
-            seed=5,
-            auto_start=True,
-            journal=tmp_path / "journal.json",
-            turn_time=0.3,
-            bot_delay=0.02,
-            takeover_after=600.0,
-        )
-    )
-    table.add_bot(None, "greedy")
-    cy, _ = table.seat_human("Cy")  # connected, and idle until the test says
-    host = await start_host(table)
-    runner = TableRunner(table)
-    runner.start()
-    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Bo")
-    app = create_app(
-        Launcher(announce_address="off", listen_port=free_udp_port()),
-        StartSpec(mode="join", join=join),
-    )
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert isinstance(app, ThreeUpApp)
-            bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
-            await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
+    """Bo marked away in game 1 (:func:`bo_away`, three players); Cy, here,
+    asks for game 2, which deals while Bo is still away: Bo's app at its
+    set-up.  The table's bots then take ``bot_delay`` to act."""
+    async with bo_away(tmp_path, players=3) as (pilot, app, table, bo):
+        cy = next(i for i, seat in enumerate(table.seats) if seat.name == "Cy")
 
-            def over() -> bool:
-                return table.state is not None and table.state.phase == Phase.OVER
+        def over() -> bool:
+            return table.state is not None and table.state.phase == Phase.OVER
 
-            await wait_for(pilot, over, 60, "game 1 played out by the bots")
-            table.config.turn_time = None
-            table.config.bot_delay = bot_delay
-            table.seat_active(cy)  # Cy is back (the bot played their seat too)
-            table.rematch(cy)  # and asks: Bo, away, is not waited for
-            await wait_for(pilot, lambda: table.game_number == 2, 10, "game 2")
-            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), 10, "the set-up")
-            assert table.seats[bo].away
-            yield pilot, app, table, bo
-    finally:
-        await runner.stop()
-        await host.close()
+        await wait_for(pilot, over, 60, "game 1 played out by the bots")
+        table.config.turn_time = None
+        table.config.bot_delay = bot_delay
+        table.seat_active(cy)  # Cy is back (the bot played their seat too)
+        table.rematch(cy)  # and asks: Bo, away, is not waited for
+        await wait_for(pilot, lambda: table.game_number == 2, 10, "game 2")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), 10, "the set-up")
+        assert table.seats[bo].away
+        yield pilot, app, table, bo
 
 
 async def test_an_away_player_whose_cards_the_bot_laid_is_told_so_at_the_set_up(
@@ -236,51 +227,22 @@ async def test_you_are_back_is_said_once_under_the_result_box(tmp_path: Path) ->
     at 80x24 the box's own status line said "you are back" and the table's,
     below the box and still in sight, said it a second time (any note did:
     the covered screen's line kept what it showed)."""
-    table = Table(
-        TableConfig(
-            players=2,
-            seed=5,
-            auto_start=True,
-            journal=tmp_path / "journal.json",
-            turn_time=0.3,
-            bot_delay=0.02,
-            takeover_after=600.0,
-        )
-    )
-    table.add_bot(None, "greedy")
-    host = await start_host(table)
-    runner = TableRunner(table)
-    runner.start()
-    join = JoinSettings(f"{LOOPBACK}:{host.address[1]}", "Bo")
-    app = create_app(
-        Launcher(announce_address="off", listen_port=free_udp_port()),
-        StartSpec(mode="join", join=join),
-    )
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert isinstance(app, ThreeUpApp)
-            bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
-            await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
-            await wait_for(
-                pilot, lambda: isinstance(app.screen, GameOverScreen), 60, "the result box"
-            )
-            await pilot.press("t")  # to the table: a key of the box says nothing to the table
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
-            assert table.seats[bo].away
+    async with bo_away(tmp_path) as (pilot, app, table, bo):
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 60, "the result box")
+        await pilot.press("t")  # to the table: a key of the box says nothing to the table
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        assert table.seats[bo].away
 
-            def backs() -> int:
-                return screen_text(app).lower().count("you are back")
+        def backs() -> int:
+            return screen_text(app).lower().count("you are back")
 
-            await pilot.press("right")
-            await wait_for(pilot, lambda: backs() > 0, 10, '"you are back"')
-            await pilot.press("g")  # the result again, over the table
-            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 10, "the box")
-            await pilot.pause(0.2)
-            assert backs() == 1, screen_text(app)
-            await pilot.press("t")  # the box gone, the table's line says it again
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
-            await pilot.pause(0.2)
-            assert backs() == 1, screen_text(app)
-    finally:
-        await runner.stop()
-        await host.close()
+        await pilot.press("right")
+        await wait_for(pilot, lambda: backs() > 0, 10, '"you are back"')
+        await pilot.press("g")  # the result again, over the table
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 10, "the box")
+        await pilot.pause(0.2)
+        assert backs() == 1, screen_text(app)
+        await pilot.press("t")  # the box gone, the table's line says it again
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
+        await pilot.pause(0.2)
+        assert backs() == 1, screen_text(app)
