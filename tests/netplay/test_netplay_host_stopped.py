@@ -53,6 +53,19 @@ async def stop(host: Proc) -> int:
     return await asyncio.to_thread(host.wait, 30)
 
 
+async def stopped_in_its_lobby(tmp_path: Path, record: Path) -> Proc:
+    """A headless host of three seats (one a bot) at ``record``, started and
+    stopped with Ctrl-C before anyone came: its table kept for --resume."""
+    host = await asyncio.to_thread(
+        start_host_process, tmp_path, players=3, bots=1, seed=5, record=record, games=None
+    )
+    try:
+        assert await stop(host) == 0, host.stderr()
+    finally:
+        host.kill()
+    return host
+
+
 async def start_resumed(tmp_path: Path, record: Path) -> Proc:
     """`threeup host --headless --resume RECORD`, and nothing else."""
     return await asyncio.to_thread(
@@ -225,13 +238,7 @@ async def test_the_stopped_hosts_resume_command_runs_as_pasted(tmp_path: Path) -
     folder = tmp_path / "our tables $HOME (Friday's)"
     folder.mkdir()
     record = folder / "game night.json"
-    host = await asyncio.to_thread(
-        start_host_process, tmp_path, players=3, bots=1, seed=5, record=record, games=None
-    )
-    try:
-        assert await stop(host) == 0, host.stderr()
-    finally:
-        host.kill()
+    host = await stopped_in_its_lobby(tmp_path, record)
     (line,) = [line for line in host.stderr().splitlines() if "brings the table back" in line]
     command = line.split("`")[1]
     assert command.startswith("threeup host --headless --resume ")
@@ -300,13 +307,7 @@ async def test_a_journal_whose_path_holds_a_line_break_is_refused_before_the_tab
     # A table kept before (its files made elsewhere, then moved there).
     kept = tmp_path / "kept" / "game.json"
     kept.parent.mkdir()
-    host = await asyncio.to_thread(
-        start_host_process, tmp_path, players=3, bots=1, seed=5, record=kept, games=None
-    )
-    try:
-        assert await stop(host) == 0, host.stderr()
-    finally:
-        host.kill()
+    host = await stopped_in_its_lobby(tmp_path, kept)
     journal = folder / "game.json"
     for file in kept.parent.iterdir():  # the table file (no game yet: no journal)
         file.rename(folder / file.name)
