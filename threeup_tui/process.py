@@ -12,12 +12,12 @@ import signal
 EXIT_USAGE = 2
 
 
-def hangup_signal() -> signal.Signals | None:
+def hangup_signal(even_if_ignored: bool = False) -> signal.Signals | None:
     """SIGHUP, to be handled as a clean stop (the terminal closed, the SSH
     session dropped); None where there is none, or under `nohup`, which
-    asked to ignore it."""
+    asked to ignore it (unless ``even_if_ignored``: the app's)."""
     hangup: signal.Signals | None = getattr(signal, "SIGHUP", None)
-    if hangup is None or signal.getsignal(hangup) is signal.SIG_IGN:
+    if hangup is None or (signal.getsignal(hangup) is signal.SIG_IGN and not even_if_ignored):
         return None
     return hangup
 

@@ -107,6 +107,33 @@ def test_a_hang_up_of_an_app_that_hosts_a_game_tells_its_players_and_ends_it(
     assert not _alive(app_pid), "the app is still running after its terminal hung up"
 
 
+def test_an_app_started_with_hang_ups_ignored_still_ends_with_its_terminal(
+    tmux: Tmux,
+) -> None:
+    """An app started where SIGHUP is ignored (a tmux server, or a shell,
+    begun from a job that ignores it; `nohup`) went on after its terminal
+    was gone: read none of its signals as the end, and two input threads
+    (Textual's, started again by the SIGCONT that comes with a hang-up)
+    read the closed terminal's end of file in a loop, for ever, at most of
+    a core.  An app has nothing to do without its terminal: it ends."""
+    ignoring = (
+        "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
+        "os.execv(sys.executable, [sys.executable, '-m', 'threeup_tui'])"
+    )
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    tmux.new("app", f'exec {sys.executable} -c "{ignoring}"', env=env)
+    tmux.wait_for("app", "Play against bots")
+    app_pid = int(tmux.flag("app", "#{pane_pid}"))
+    hung_up = time.monotonic()
+    tmux.run("kill-session", "-t", "app")  # the terminal goes: SIGHUP (ignored), SIGCONT, EOF
+    while time.monotonic() < hung_up + 10 and _alive(app_pid):
+        time.sleep(0.05)
+    alive = _alive(app_pid)
+    if alive:
+        os.kill(app_pid, signal.SIGKILL)
+    assert not alive, "the app is still running after its terminal hung up"
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -286,7 +286,12 @@ class ThreeUpApp(App[int]):
             # quit key does: the table is left (or, by its host, closed) first.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._sigterm)
-            hangup = hangup_signal()
+            # Even where it was ignored (`nohup`, or a tmux server or shell
+            # begun from a job that ignores it): a headless host may live on
+            # without its terminal, but an app has nothing left to do, and it
+            # ran on for ever, two input threads reading the closed terminal's
+            # end of file in a loop at most of a core.
+            hangup = hangup_signal(even_if_ignored=True)
             if hangup is not None:
                 # At once, not through the loop: the SIGCONT that comes with a
                 # hang-up must not reach Textual (see _hangup).
