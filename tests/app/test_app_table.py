@@ -642,6 +642,30 @@ async def test_hint_selects_the_suggested_play_and_enter_makes_it(
         assert sorted(move.cards) == chosen
 
 
+async def test_h_again_while_the_hint_is_thought_keeps_enters_move(
+    client: ScriptedClient,
+) -> None:
+    """h, Enter, then h again before the hint came (a key pressed twice, or
+    at each look at a slow first hint): the second h started the hint
+    afresh and forgot the Enter, so the hint came, was selected, and no
+    move was made; pressed again and again, no hint ever came.  The hint
+    being thought for this position is waited for, and Enter's move made."""
+    state = dealt(["you", "bot"], first=0)
+    view = seat_view(state, 0)
+    app = table_app(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(pilot, client, state)
+        send_at_once(app, ["h", "enter", "h"])
+
+        def submitted() -> bool:
+            return any(kind == "submit" for kind, _ in client.requests)
+
+        await wait_for(pilot, submitted, timeout=20, what="the hint's move, made")
+        kind, move = client.requests[-1]
+        assert kind == "submit" and isinstance(move, Move) and move.kind == "play"
+        assert all(card in view.hand for card in move.cards)
+
+
 def forced_pick_up() -> GameState:
     """A dealt two-seat position where seat 0, to act, can only pick up."""
     for seed in range(200):

@@ -864,6 +864,13 @@ class TableScreen(TableScreenBase):
         if not view.my_turn:
             self._not_your_turn(view)
             return
+        if self._hint_for == view.moves_played:
+            # Being thought out for this very position: h again waits for it.
+            # It started afresh, and forgot an Enter already pressed for it:
+            # h pressed again and again while a slow first hint (its worker
+            # starting) was thought never let one come, nor the move be made.
+            self.notify("thinking…", title=HINT, timeout=2)
+            return
         self._hint_for, self._play_hint = view.moves_played, False
         # The first hint of a session may wait for a worker to start (up to
         # a second): say so at once, so the key is seen to have worked.
