@@ -42,7 +42,7 @@ RECORD_STEM = "threeup-game"  # .json, or -2.json... if taken
 WORD_WIDE_BUTTONS = 70
 TWO_ROWS_OF_BUTTONS = 56
 NOBODY_HERE = "No player is at the table now: the next game waits for one to come back."
-EVERYONE_AWAY = "Every player is away: the next game waits for one to play again."
+EVERYONE_AWAY = "Every player is away: the next game waits for one to play again"
 SHORT = 24  # lines under which the result gives up the blank line above it
 # Lines under which the box gives up its blank lines: at 40x15 it was three
 # lines taller than the screen, and "Saved the record to …", on its last
@@ -130,14 +130,15 @@ def offers_for(session: Session | None) -> Offers:
         seats = lobby.seats if lobby is not None else ()
         # A player marked away (here, but the bot plays their seat: a bot
         # level on a person's seat) is not waited for, as the table counts.
-        if seats and not any(s.connected and not s.bot_level for s in seats):
+        here = [s.seat for s in seats if s.kind == "human" and s.connected and not s.bot_level]
+        if seats and not here:
             # Nobody plays (every player gone or away, the bots finished
             # their game): the table deals no game to bots alone.  A
             # spectator read "The next game starts when every player here has
             # asked for it", and with every player away, "…, or in 3 s" while
             # the host waited for one to come back.
             if any(s.connected for s in seats):  # here, and away: their key is r
-                words = EVERYONE_AWAY.removesuffix(".") + (" (r)." if seated else ".")
+                words = EVERYONE_AWAY + (" (r)." if seated else ".")
                 return Offers(seated, "Next game", host, words)
             return Offers(seated, "Next game", host, NOBODY_HERE)
         after = getattr(lobby, "rematch_after", None)
@@ -145,11 +146,6 @@ def offers_for(session: Session | None) -> Offers:
         if isinstance(after, (int, float)) and after > 0:
             words += f", or in {round(after)} s"
         votes = tuple(getattr(lobby, "rematch_votes", ()) or ())
-        here = [
-            s.seat
-            for s in (lobby.seats if lobby is not None else ())
-            if s.kind == "human" and s.connected and not s.bot_level
-        ]
         asked = [seat for seat in here if seat in votes]
         if here:
             words += f" ({len(asked)} of {len(here)} asked"
