@@ -750,11 +750,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.think_ms is not None and args.iterations is not None:
         raise CliError("give --think-ms or --iterations, not both")
     budget = Budget(args.think_ms, args.iterations)
-    jobs = jobs_to_run(args.jobs)
+    jobs = jobs_to_run(args.jobs, args.games)
     if jobs < args.jobs:  # on stderr: --json's output stays one JSON object
+        if jobs == args.games:
+            why = "no more processes than games"
+        else:
+            why = f"at most {JOBS_PER_CPU} processes a CPU, {plural(usable_cpus(), 'CPU')} here"
         print(
-            f"threeup simulate: --jobs {shown_value(args.jobs)}: at most {JOBS_PER_CPU} processes "
-            f"a CPU, {plural(usable_cpus(), 'CPU')} here, so "
+            f"threeup simulate: --jobs {shown_value(args.jobs)}: {why}, so "
             f"{plural(jobs, 'process', 'processes')}",
             file=sys.stderr,
         )

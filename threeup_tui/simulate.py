@@ -301,10 +301,11 @@ def jobs_limit() -> int:
     return JOBS_PER_CPU * usable_cpus()
 
 
-def jobs_to_run(asked: int) -> int:
-    """The processes ``simulate --jobs asked`` plays in: as many as asked,
-    up to :func:`jobs_limit`."""
-    return min(asked, jobs_limit())
+def jobs_to_run(asked: int, games: int) -> int:
+    """The processes ``simulate --jobs asked`` plays ``games`` games in: as
+    many as asked, up to :func:`jobs_limit`, and no more than the games (a
+    process plays one game at a time: --jobs 100 --games 2 starts two)."""
+    return max(1, min(asked, games, jobs_limit()))
 
 
 BATCH_PER_JOB = 64  # games handed to the pool at a time, per process
@@ -343,6 +344,7 @@ def simulate(
     """Play ``games`` games, in ``jobs`` processes: the games, their seeds
     and (for bots with an iteration budget or none) their results are the
     same for any number of jobs; only the times differ."""
+    jobs = jobs_to_run(jobs, games)  # the processes started, as the result tells them
     result = SimulationResult(
         players, levels, wins=[0] * players, jobs=jobs, decision_times=[array("d") for _ in levels]
     )

@@ -187,12 +187,11 @@ def test_simulate_refuses_bad_budgets_and_jobs(extra: list[str], words: list[str
 def test_simulate_plays_in_as_many_processes_as_asked_up_to_a_limit() -> None:
     """--jobs N plays in N processes (issue 11), but --jobs 1000 started a
     thousand interpreters on a 2-core machine: past 8 a CPU it is cut, and
-    says so in a line on stderr.  (One game here: a run of one game starts
-    no process whatever --jobs says.)"""
+    says so in a line on stderr."""
     cpus = simulate_module.usable_cpus()
     limit = simulate_module.JOBS_PER_CPU * cpus
     asked = limit + 998
-    proc = run("simulate", "--games", "1", "--players", "2", "--bots", "random",
+    proc = run("simulate", "--games", str(limit + 1), "--players", "2", "--bots", "random",
                "--jobs", str(asked), "--json")  # fmt: skip
     assert_no_traceback(proc)
     assert proc.returncode == 0, proc.stderr
@@ -202,8 +201,28 @@ def test_simulate_plays_in_as_many_processes_as_asked_up_to_a_limit() -> None:
         f"a CPU, {cpus} CPU{'s' if cpus > 1 else ''} here, so {limit} processes"
     ]
     # As many as asked up to the limit, more than the CPUs too: no word.
-    assert simulate_module.jobs_to_run(cpus + 1) == cpus + 1
-    assert simulate_module.jobs_to_run(limit) == limit
+    assert simulate_module.jobs_to_run(cpus + 1, limit) == cpus + 1
+    assert simulate_module.jobs_to_run(limit, limit) == limit
+
+
+@pytest.mark.parametrize("games", [1, 2])
+def test_simulate_says_the_processes_it_starts_no_more_than_the_games(games: int) -> None:
+    """--jobs 100 --games 2 said "so 16 processes" and its speed line "(16
+    jobs)" on two cores, where two were started: a process plays one game at
+    a time, and one game is played in the command's own process."""
+    proc = run("simulate", "--games", str(games), "--players", "2", "--bots", "random",
+               "--jobs", "100")  # fmt: skip
+    assert_no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    started = "1 process" if games == 1 else f"{games} processes"
+    assert proc.stderr.splitlines() == [
+        f"threeup simulate: --jobs 100: no more processes than games, so {started}"
+    ]
+    speed = next(line for line in proc.stdout.splitlines() if line.startswith("speed:"))
+    assert speed.endswith(" (2 jobs)" if games == 2 else "moves/s"), speed
+    as_json = run("simulate", "--games", str(games), "--players", "2", "--bots", "random",
+                  "--jobs", "100", "--json")  # fmt: skip
+    assert json.loads(as_json.stdout)["jobs"] == games
 
 
 def test_bots_handed_in_play_and_seeded_as_simulate_seeds_them_play_its_game() -> None:
