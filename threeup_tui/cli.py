@@ -29,7 +29,21 @@ EXIT_ILLEGAL = 1
 
 
 class CliError(Exception):
-    """A problem with what the user asked for: printed as one line, exit 2."""
+    """A problem with what the user asked for: printed as one line, exit 2,
+    sending them to the command's --help for what it allows, as argparse's
+    own errors do; ``see_help`` False for a problem with this machine, not
+    the command line, where the help has no answer (no home directory, a
+    missing extra, a write that failed during the run)."""
+
+    def __init__(self, message: str, *, see_help: bool = True) -> None:
+        super().__init__(message)
+        self.see_help = see_help
+
+
+def usage_line(prog: str, message: str) -> str:
+    """A mistake in a command's arguments, in one line, with where to read
+    what the command allows."""
+    return f"{prog}: {message} (see {prog} --help)\n"
 
 
 def _whole(text: str) -> int:
@@ -241,6 +255,11 @@ def _bot_level(text: str) -> str:
     return text
 
 
+def _bot_levels(text: str) -> tuple[str, ...]:
+    """simulate --bots: a level, or one a seat, comma separated."""
+    return tuple(_bot_level(part.strip()) for part in text.split(","))
+
+
 def _address_type(check: Callable[[str], object]) -> Callable[[str], str]:
     """An argparse type: the text as given, once ``check`` accepts it."""
 
@@ -278,7 +297,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, with a mistake told in one line (exit 2) instead of the usage."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, usage_line(self.prog, message))
 
 
 def _levels() -> str:
@@ -362,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=_players, required=True, help="players per game, 2 to 6")
     sim.add_argument(
         "--bots",
+        type=_bot_levels,
         required=True,
         metavar="LEVELS",
         help=f"LEVEL for every seat, or LEVEL,LEVEL,... one per seat (levels: {levels})",
@@ -764,7 +784,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         result = simulate(args.games, args.players, levels, args.seed, args.records, jobs, budget)
     except RecordNotWritten as err:
-        raise CliError(f"--records: {err}; the records written before it are kept") from None
+        raise CliError(
+            f"--records: {err}; the records written before it are kept", see_help=False
+        ) from None
     print(json.dumps(result.to_json()) if args.json else result.text())
     return EXIT_OK
 
@@ -804,7 +826,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CliError(str(err)) from None
     if args.ssh_port is not None and importlib.util.find_spec("asyncssh") is None:
-        raise CliError(SSH_EXTRA_MISSING)
+        raise CliError(SSH_EXTRA_MISSING, see_help=False)
     settle_off_flags(args)
     if args.headless:
         from .netplay.run import run_headless_host
@@ -857,7 +879,7 @@ def _check_home() -> None:
 
     why = no_home()
     if why is not None:
-        raise CliError(why)
+        raise CliError(why, see_help=False)
 
 
 def cmd_app(args: argparse.Namespace) -> int:
@@ -915,7 +937,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         # Not by the top parser, which would send the player to the wrong --help.
         words = clean_text(" ".join(extra), 80)
-        parser.exit(EXIT_USAGE, f"{prog}: unrecognized arguments: {words} (see {prog} --help)\n")
+        parser.exit(EXIT_USAGE, usage_line(prog, f"unrecognized arguments: {words}"))
     handlers = {
         "verify": cmd_verify,
         "simulate": cmd_simulate,
@@ -926,7 +948,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except CliError as err:
-        print(f"{prog}: {err}", file=sys.stderr)
+        told = usage_line(prog, str(err)) if err.see_help else f"{prog}: {err}\n"
+        sys.stderr.write(told)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

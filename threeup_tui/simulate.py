@@ -129,17 +129,15 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def parse_levels(text: str, players: int) -> tuple[str, ...]:
-    """``greedy`` for every seat, or one level per seat, comma separated."""
-    levels = tuple(part.strip() for part in text.split(","))
+def parse_levels(levels: tuple[str, ...], players: int) -> tuple[str, ...]:
+    """One level for every seat, or one per seat (each a known level,
+    checked as ``--bots`` is read)."""
     if len(levels) == 1:
         levels = levels * players
     if len(levels) != players:
         raise ValueError(
             f"--bots names {len(levels)} levels for {players} players: give one, or one per seat"
         )
-    for level in levels:
-        make_bot(level)  # raises ValueError naming the known levels
     return levels
 
 
@@ -344,7 +342,6 @@ def simulate(
     """Play ``games`` games, in ``jobs`` processes: the games, their seeds
     and (for bots with an iteration budget or none) their results are the
     same for any number of jobs; only the times differ."""
-    jobs = jobs_to_run(jobs, games)  # the processes started, as the result tells them
     result = SimulationResult(
         players, levels, wins=[0] * players, jobs=jobs, decision_times=[array("d") for _ in levels]
     )

@@ -12,6 +12,8 @@ from clihelp import assert_usage_error, run
 TOO_MANY = "1" + "0" * 30  # games: more than msgpack's 64 bits hold
 
 LONG = "9" * 4000  # a whole number Python reads (its limit is 4300 digits)
+COMMANDS = ("verify", "simulate", "play", "host", "join", "replay")
+EXPERTS = ["simulate", "--games", "5", "--players", "2", "--bots", "expert"]
 CASES = [
     # verify
     (["verify"], ["file"]),
@@ -32,10 +34,14 @@ CASES = [
     ),
     (["simulate", "--games", "5", "--players", "9", "--bots", "greedy"], ["--players", "9"]),
     (["simulate", "--games", "5", "--players", "1", "--bots", "greedy"], ["--players", "1"]),
-    (["simulate", "--games", "5", "--players", "3", "--bots", "a,b"], ["3", "2"]),
+    (["simulate", "--games", "5", "--players", "3", "--bots", "a,b"], ["unknown bot level 'a'"]),
     (["simulate", "--games", "5", "--players", "3", "--bots", "greedy,random"], ["3"]),
     (["simulate", "--games", "5", "--players", "3", "--bots", "nope"], ["nope", "greedy"]),
     (["simulate", "--games", "5", "--players", "2", "--bots", "greedy,nope"], ["nope"]),
+    (["simulate", "--games", "5", "--players", "2", "--bots", ""], ["--bots", "random, greedy"]),
+    # The level repeated whole: a line as long as what was typed.
+    (["simulate", "--games", "5", "--players", "2", "--bots", "x" * 5000], ["--bots", "…"]),
+    ([*EXPERTS, "--think-ms", "9", "--iterations", "9"], ["--think-ms or --iterations"]),
     (["simulate", "--games", "5", "--players", "3", "--bots", "greedy", "--seed", "x"], ["--seed"]),
     # play
     (["play", "--players", "9"], ["--players", "9"]),
@@ -82,6 +88,8 @@ CASES = [
     (["join", "--listen-port", "99999"], ["--listen-port"]),
     (["join", "a", "b"], ["b"]),
     (["join", "--bogus"], ["--bogus"]),
+    (["join", "--think-ms", "5"], ["--think-ms", "--bot"]),
+    (["join", "--bot", "greedy", "--watch"], ["--bot", "--watch"]),
     # replay
     (["replay"], ["file"]),
     (["replay", "a.json", "b.json"], ["b.json"]),
@@ -91,10 +99,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("args", "words"), CASES, ids=[" ".join(a) for a, _ in CASES])
+@pytest.mark.parametrize(("args", "words"), CASES, ids=[" ".join(a)[:80] for a, _ in CASES])
 def test_bad_arguments(args: list[str], words: list[str]) -> None:
+    """Each in one short line that sends the user to the command's --help,
+    for what it allows: argparse's refusals did, the command's own checks
+    (simulate --bots naming an unknown level or too few, join --think-ms
+    without --bot, host --games without --headless) did not."""
     err = assert_usage_error(run(*args), *words)
-    assert "threeup" in err
+    assert len(err.splitlines()) == 1 and len(err) < 300, err
+    command = next((word for word in args if word in COMMANDS), None)
+    prog = f"threeup {command}" if command else "threeup"
+    assert err.startswith(f"{prog}: ") and err.endswith(f"(see {prog} --help)"), err
 
 
 def test_simulate_records_must_be_a_directory(tmp_path: Path) -> None:

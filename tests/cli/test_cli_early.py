@@ -192,7 +192,7 @@ def test_an_authorized_keys_file_that_cannot_be_read_is_told_in_words() -> None:
             stdin=subprocess.DEVNULL,
         )  # fmt: skip
     err = assert_usage_error(proc, f"--ssh-authorized-keys {keys}: cannot read it: ")
-    assert err.endswith("Permission denied") and "Errno" not in err
+    assert err.endswith("Permission denied (see threeup host --help)") and "Errno" not in err
     assert len(err.splitlines()) == 1
 
 

@@ -158,6 +158,7 @@ def test_the_app_without_a_home_is_told_as_threeup(
     assert main([]) == 2
     said = capsys.readouterr().err
     assert said.startswith("threeup: no home directory"), said
+    assert "--help" not in said  # no flag mends it: the help has nothing to say
     assert main(["play"]) == 2
     assert capsys.readouterr().err.startswith("threeup play: no home directory")
 
