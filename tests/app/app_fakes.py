@@ -52,6 +52,9 @@ class ScriptedClient(TableClient):
     def rematch(self) -> None:
         self.requests.append(("rematch", None))
 
+    def here(self) -> None:
+        self.requests.append(("here", None))
+
     def save_record(self, path: str) -> None:
         self.requests.append(("save_record", path))
 

@@ -223,7 +223,9 @@ async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClie
     """A dedicated host's players read "1 of 3 asked" and could not tell
     whom they waited for, nor ask them.  The line names them ("you" for
     oneself), names being text and never markup, and leaves out a player
-    marked away (the bot plays their seat: the table does not wait for them)."""
+    marked away (the bot plays their seat: the table does not wait for
+    them), whom it names as away: the count left them out, and nothing
+    said why."""
     state = finished(["you", "[b]bob[/b]", "cy", "bo"])
     seats = (
         SeatSlot(0, "you", "human", True),
@@ -240,14 +242,14 @@ async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClie
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await game_over_for(pilot, client, state, 0, False, lobby)
         wait = screen.query_one("#rematch-wait", Static)
-        assert str(wait.content).endswith("(1 of 2 asked; waiting for you).")
+        assert str(wait.content).endswith("(1 of 2 asked; waiting for you; cy is away).")
         from threeup_tui.client import LobbyChanged
 
         client.emit(LobbyChanged(lobby_with(lobby, rematch_votes=(0,))))
-        await wait_for(pilot, lambda: "waiting for [b]bob[/b])" in str(wait.content))
-        assert "(1 of 2 asked, you too; waiting for [b]bob[/b])." in str(wait.content)
+        await wait_for(pilot, lambda: "waiting for [b]bob[/b];" in str(wait.content))
+        assert "(1 of 2 asked, you too; waiting for [b]bob[/b]; cy is away)." in str(wait.content)
         await pilot.pause()
-        assert "waiting for [b]bob[/b])." in words_shown(app, wait)  # as typed, not bold
+        assert "waiting for [b]bob[/b]; cy is away)." in words_shown(app, wait)  # not bold
 
 
 async def test_the_wait_line_says_the_next_game_waits_for_a_stopped_host(
@@ -538,3 +540,26 @@ async def test_a_spectator_seated_at_the_result_box_reads_the_next_games_wait() 
         assert app.is_running
         assert wait_line(app).endswith("(0 of 1 asked; waiting for you)."), wait_line(app)
         assert "waiting for you" in words_shown(app, app.screen.query_one("#rematch-wait"))
+
+
+@pytest.mark.parametrize("host", [False, True], ids=["guest", "host"])
+async def test_a_player_away_at_a_table_the_host_restarts_is_told_so_in_the_box(
+    client: ScriptedClient, host: bool
+) -> None:
+    """At a table whose host starts the next game, a player marked away (the
+    bot played their seat to the end) read "Waiting for the host to start
+    a rematch…", the host themselves nothing: the bot plays their seat in
+    the next game too, and no key of the box gave it back."""
+    state = finished(["you", "bo"])
+    seats = (SeatSlot(0, "you", "human", True, "greedy"), SeatSlot(1, "bo", "human", True))
+    lobby = dataclasses.replace(lobby_for(["you", "bo"]), host_seat=0 if host else 1, seats=seats)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await game_over_for(pilot, client, state, 0, host, lobby)
+        wait = screen.query_one("#rematch-wait", Static)
+        told = "You are away: any key to play again."
+        assert str(wait.content) == told + (
+            "" if host else " Waiting for the host to start a rematch…"
+        )
+        await pilot.press("right")  # a key of the box that does nothing else
+        assert ("here", None) in client.requests

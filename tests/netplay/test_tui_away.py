@@ -15,9 +15,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from app_helpers import screen_text, wait_for, words_shown
 from netplay_support import LOOPBACK, free_udp_port, start_host
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.game_over import GameOverScreen
@@ -48,10 +50,11 @@ async def bo_away(
     turn_time: float = 0.3,
     bot_delay: float = 0.02,
     notifications: bool = False,
+    size: tuple[int, int] = (80, 24),
 ) -> AsyncIterator[tuple[Pilot[int], ThreeUpApp, Table, int]]:
     """A real table on loopback (a greedy bot in the first seat, Cy seated
     and idle at three players) whose turn clock runs out Bo's turns: Bo's
-    app (joined over UDP, 80x24) once the table has marked Bo away."""
+    app (joined over UDP, ``size``) once the table has marked Bo away."""
     table = Table(
         TableConfig(
             players=players,
@@ -75,7 +78,7 @@ async def bo_away(
         StartSpec(mode="join", join=join),
     )
     try:
-        async with app.run_test(size=(80, 24), notifications=notifications) as pilot:
+        async with app.run_test(size=size, notifications=notifications) as pilot:
             assert isinstance(app, ThreeUpApp)
             bo = next(i for i, seat in enumerate(table.seats) if seat.name == "Bo")
             await wait_for(pilot, lambda: table.seats[bo].away, 30, "Bo's turns timed out")
@@ -229,14 +232,13 @@ async def test_you_are_back_is_said_once_under_the_result_box(tmp_path: Path) ->
     the covered screen's line kept what it showed)."""
     async with bo_away(tmp_path) as (pilot, app, table, bo):
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 60, "the result box")
-        await pilot.press("t")  # to the table: a key of the box says nothing to the table
+        await pilot.press("t")  # to the table, a key of the box: the seat back
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
-        assert table.seats[bo].away
 
         def backs() -> int:
             return screen_text(app).lower().count("you are back")
 
-        await pilot.press("right")
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
         await wait_for(pilot, lambda: backs() > 0, 10, '"you are back"')
         await pilot.press("g")  # the result again, over the table
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 10, "the box")
@@ -246,3 +248,64 @@ async def test_you_are_back_is_said_once_under_the_result_box(tmp_path: Path) ->
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), 10, "the table")
         await pilot.pause(0.2)
         assert backs() == 1, screen_text(app)
+
+
+async def result_box_with_bo_and_cy_away(
+    pilot: Pilot[int], app: ThreeUpApp, table: Table
+) -> tuple[GameOverScreen, int]:
+    """Game 1 played out by the bots, Bo's and idle Cy's turns timed out
+    (both away): Bo's result box, and Cy's seat."""
+    cy = next(i for i, seat in enumerate(table.seats) if seat.name == "Cy")
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), 90, "the result box")
+    table.config.turn_time = None  # no more time-outs: the next game waits for the players
+    await wait_for(pilot, lambda: table.seats[cy].away, 30, "Cy's turns timed out too")
+    screen = app.screen
+    assert isinstance(screen, GameOverScreen)
+    return screen, cy
+
+
+def wait_line(app: ThreeUpApp, screen: GameOverScreen) -> str:
+    """The box's line under its buttons, as the screen shows it (cut or not)."""
+    return words_shown(app, screen.query_one("#rematch-wait", Static))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
+async def test_the_result_box_tells_a_player_who_alone_is_away(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Bo away, Cy back and here: Bo's box read only "The next game starts
+    when every player here has asked for it (0 of 1 asked; waiting for Cy)",
+    nothing of Bo being away nor of the key that brings the seat back (the
+    table's top line, which says it, is under the box).  And the box's keys
+    did not bring it back: only a request did (r, or chat)."""
+    async with bo_away(tmp_path, players=3, size=size) as (pilot, app, table, bo):
+        screen, cy = await result_box_with_bo_and_cy_away(pilot, app, table)
+        table.seat_active(cy)  # Cy is back: Bo alone is away
+        await wait_for(pilot, lambda: "waiting for Cy" in wait_line(app, screen), 10, "Cy here")
+        said = wait_line(app, screen)
+        assert said.startswith("You are away: any key to play again. The next game starts"), said
+        assert said.endswith("(0 of 1 asked; waiting for Cy)."), said  # whole, at 40x15 too
+        assert table.seats[bo].away
+
+        await pilot.press("right")  # a key of the box that asks for nothing
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
+        await wait_for(pilot, lambda: "away" not in wait_line(app, screen), 10, "the line")
+        assert wait_line(app, screen).endswith("(0 of 2 asked; waiting for you and Cy)."), (
+            wait_line(app, screen)
+        )
+        assert table.rematch_votes == set()  # back, and no game asked for
+
+
+async def test_the_result_box_says_who_else_is_away(tmp_path: Path) -> None:
+    """Bo back, Cy away: the next game does not wait for Cy (the bot plays
+    Cy's seat), and Bo's box read "(0 of 1 asked; waiting for you)", as if
+    Bo were the only player left."""
+    async with bo_away(tmp_path, players=3) as (pilot, app, table, bo):
+        screen, _cy = await result_box_with_bo_and_cy_away(pilot, app, table)
+        await wait_for(pilot, lambda: "Every player is away" in wait_line(app, screen), 10)
+        await pilot.press("right")
+        await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
+        await wait_for(pilot, lambda: "asked" in wait_line(app, screen), 10, "the vote's line")
+        said = wait_line(app, screen)
+        assert said.endswith("(0 of 1 asked; waiting for you; Cy is away)."), said
+        assert "You are away" not in said

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -25,7 +26,7 @@ from ..session import Session
 from ..text import MUTED, clean, reason_words
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
-from ..widgets.status import display_turn
+from ..widgets.status import AWAY_KEY, display_turn
 from ..widgets.status_line import StatusLine
 from .base import TableScreenBase, chat_key_words, reworded, seat_to_take_back
 
@@ -100,6 +101,16 @@ class Offers:
 HOST_STOPPED_WAIT = "The host stopped the table: the next game waits for it to come back."
 
 
+def told_if_away(session: Session | None, words: str) -> str:
+    """``words`` after what a player marked away must know first: that
+    they are, and what brings their seat back, as the table's top line says
+    (the box hid that line, and a player whose turns the bot had played to
+    the end read only "waiting for Cy", and took the next game for theirs)."""
+    if session is None or session.away_bot() is None:
+        return words
+    return f"{AWAY_KEY}. {words}".rstrip()
+
+
 def offers_for(session: Session | None) -> Offers:
     view = session.view if session is not None else None
     lobby = session.lobby if session is not None else None
@@ -131,6 +142,8 @@ def offers_for(session: Session | None) -> Offers:
         # A player marked away (here, but the bot plays their seat: a bot
         # level on a person's seat) is not waited for, as the table counts.
         here = [s.seat for s in seats if s.kind == "human" and s.connected and not s.bot_level]
+        me = view.seat if view is not None else None
+        away = [s.seat for s in seats if s.kind == "human" and s.connected and s.bot_level]
         if seats and not here:
             # Nobody plays (every player gone or away, the bots finished
             # their game): the table deals no game to bots alone.  A
@@ -154,19 +167,26 @@ def offers_for(session: Session | None) -> Offers:
             waited = [seat for seat in here if seat not in votes]
             if waited and session is not None:
                 words += "; waiting for " + waited_names(session, waited)
+            # Not waited for, and their seat is the bot's next game: said,
+            # or the others take them for players who have not asked yet.
+            others_away = [seat for seat in away if seat != me]
+            if others_away and session is not None:
+                verb = " is away" if len(others_away) == 1 else " are away"
+                words += "; " + waited_names(session, others_away) + verb
             words += ")."
         else:
             words += "."
-        return Offers(seated, "Next game", host, words)
+        return Offers(seated, "Next game", host, told_if_away(session, words))
     if host:
-        return Offers(True, "Rematch", True, "", bots=bots_at(lobby))
+        return Offers(True, "Rematch", True, told_if_away(session, ""), bots=bots_at(lobby))
     if not seated:
         return Offers(False, "", False, "The host may start another game.")
     host_seat = getattr(lobby, "host_seat", None)
     slot = session.slot(host_seat) if session is not None and host_seat is not None else None
     if slot is not None and slot.kind == "human" and not slot.connected:
         return Offers(False, "", False, "The host has left: no rematch for now.")
-    return Offers(False, "", False, "Waiting for the host to start a rematch…")
+    waiting = "Waiting for the host to start a rematch…"
+    return Offers(False, "", False, told_if_away(session, waiting))
 
 
 WAITED_NAMED = 3  # names in "waiting for ann, bob, cy and 2 more"
@@ -299,6 +319,11 @@ class GameOverScreen(ModalScreen[None]):
 
     def on_resize(self) -> None:
         self._fit()
+
+    def on_key(self, event: Key) -> None:
+        """Any key of a player marked away gives their seat back, as at the
+        table (the line above says so); the key goes on to do what it does."""
+        self.table.say_here()
 
     def _fit(self) -> None:
         width = self.size.width or self.app.size.width

@@ -186,6 +186,11 @@ AWAY_DOING = {
 }
 
 
+# What a player marked away must know first, wherever they look: the
+# table's top line, the set-up's title, the result box.
+AWAY_KEY = "You are away: any key to play again"
+
+
 def away_parts(level: str, doing: str = "play") -> list[list[str]]:
     """The words for a player whose seat the bot plays while they are here
     (their turns timed out): the key that gives it back first, for it is
@@ -195,7 +200,7 @@ def away_parts(level: str, doing: str = "play") -> list[list[str]]:
     return [
         [
             "You are away: press any key to play again",
-            "You are away: any key to play again",
+            AWAY_KEY,
             "Away: any key to play again",
             "Away: any key to play",
         ],
