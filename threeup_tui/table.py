@@ -1175,6 +1175,17 @@ class Table:
         return str(path)
 
     def save_for(self, i: int | None, path: str) -> None:
+        """The record where a player asked for it (the result box): into a
+        directory that is there, as ``host --record`` takes one.  A missing
+        one was made, its parents too: a mistyped name ("gmaes/x.json") made
+        a new tree, and the record went where nobody would look for it."""
+        folder = Path(path).absolute().parent
+        try:
+            folder.stat()
+        except FileNotFoundError:
+            raise TableError(f"no directory {folder} to save the record in") from None
+        except OSError:
+            pass  # not the directory's absence: the save says what it is
         self._send(i, GameSaved(self.save(path)))
 
     def _write_journal(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 
 import pytest
 from app_helpers import (
@@ -11,6 +12,7 @@ from app_helpers import (
     click,
     fast_launcher,
     lay_by_keys,
+    notes_heard,
     play_by_client,
     play_by_keys,
     play_by_mouse,
@@ -23,6 +25,7 @@ from app_helpers import (
 )
 from textual._styles_cache import StylesCache
 from textual.widget import Widget
+from textual.widgets import Input
 
 from threeup_tui.app import app as app_module
 from threeup_tui.app.app import StartSpec, create_app
@@ -205,3 +208,32 @@ async def test_a_finished_games_widgets_lines_are_let_go_at_the_next_game() -> N
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the next table")
         kept = lines_of_widgets_gone()
         assert kept <= 10, f"the lines of {kept} widgets kept after the widgets were gone"
+
+
+async def test_a_record_typed_into_a_directory_not_there_is_refused_and_kept_in_the_box(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A typo in the box's directory ("gmaes/x.json") made that directory
+    and saved there, where nobody would look.  The table refuses it in
+    words that name the directory, and the box stays, the name as typed."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+        await pilot.press("minus", "minus", "enter")
+        await wait_for_setup(pilot)
+        await lay_by_keys(pilot, GreedyBot(2))
+        await play_to_the_end(pilot, GreedyBot(2), play_by_client)
+        assert isinstance(app.screen, GameOverScreen)
+        heard = notes_heard(app_of(pilot))
+        field = app.screen.query_one("#record-path", Input)
+        field.value = "gmaes/x.json"
+        await pilot.press("s")
+        await wait_for(pilot, lambda: bool(heard), 10, "the table's answer")
+        folder = tmp_path / "gmaes"  # first: at 40x15 the line's end is cut
+        assert heard == [f"Not allowed: no directory {folder} to save the record in"]
+        assert isinstance(app.screen, GameOverScreen) and field.value == "gmaes/x.json"
+        assert not (tmp_path / "gmaes").exists()
+        (tmp_path / "gmaes").mkdir()  # made, as the player would: the same s saves
+        await pilot.press("s")
+        await wait_for(pilot, lambda: (tmp_path / "gmaes" / "x.json").is_file(), 10, "the record")

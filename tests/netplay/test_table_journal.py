@@ -70,6 +70,24 @@ def test_a_record_saved_where_no_file_can_be_says_why(tmp_path: Path) -> None:
     assert sorted(tmp_path.iterdir()) == before  # nothing made, nothing left half-written
 
 
+def test_a_record_is_saved_into_no_directory_that_is_not_there(tmp_path: Path) -> None:
+    """A name in the game-over box in a directory that is not there (a
+    typo: "gmaes/x.json") made that directory, and its parents: the record
+    went into a new tree where nobody would look.  Refused, naming it."""
+    table = bot_table(tmp_path / "game.json")
+    table.start(None)
+    while table.step_bot():
+        pass
+    typo = tmp_path / "gmaes" / "2026" / "x.json"
+    with pytest.raises(TableError) as refused:
+        table.save_for(None, str(typo))
+    assert str(refused.value) == f"no directory {typo.parent} to save the record in"
+    assert not (tmp_path / "gmaes").exists()
+    (tmp_path / "games").mkdir()
+    table.save_for(None, str(tmp_path / "games" / "x.json"))  # one that is there
+    assert verify(json.loads((tmp_path / "games" / "x.json").read_text())).ok
+
+
 _JOURNAL_DIR_BECOMES_A_FILE = """
 import shutil, sys
 from pathlib import Path
