@@ -401,7 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="write every game's record into DIR (game-00000.json, ...), made if missing; "
+        help="write every game's record into DIR (game-00000.json, ...), made if missing "
+        "(the directory it is in must be there); "
         "a record already there stops it before any game (default: keep none)",
     )
     sim.add_argument(
@@ -760,7 +761,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with _looked_at("--records", args.records):
             if args.records.exists() and not args.records.is_dir():
                 raise CliError(f"--records {args.records}: not a directory")
-            args.records.mkdir(parents=True, exist_ok=True)
+            # The directory itself is made, not the ones above it: a typo on
+            # the way ("--records gmaes/run1") made a new tree, records and all.
+            parent = args.records.absolute().parent
+            if not parent.is_dir():
+                raise CliError(f"--records {args.records}: no directory {parent}")
+            args.records.mkdir(exist_ok=True)
         taken = first_record_taken(args.records, args.games)
         if taken is not None:
             raise CliError(

@@ -133,6 +133,20 @@ def test_simulate_records_must_be_a_directory(tmp_path: Path) -> None:
     assert target.read_text() == "not a directory"
 
 
+def test_simulate_records_makes_its_directory_but_none_above_it(tmp_path: Path) -> None:
+    """--records gmaes/run1 (a typo on the way) made gmaes and run1, and
+    wrote the records there: refused as host --record refuses a missing
+    directory, and nothing is made; the directory itself still is."""
+    sim = ("simulate", "--games", "1", "--players", "2", "--bots", "random", "--records")
+    typo = tmp_path / "gmaes" / "run1"
+    err = assert_usage_error(run(*sim, str(typo)), f"--records {typo}: no directory {typo.parent}")
+    assert len(err.splitlines()) == 1 and err.endswith("(see threeup simulate --help)"), err
+    assert not typo.parent.exists()
+    made = run(*sim, str(tmp_path / "run1"))
+    assert made.returncode == 0, made.stderr
+    assert [p.name for p in (tmp_path / "run1").iterdir()] == ["game-00000.json"]
+
+
 def test_simulate_records_writes_over_no_file(tmp_path: Path) -> None:
     """A second run into the same directory would replace the first one's
     records: it is refused on the command line, and they stay as they were."""
