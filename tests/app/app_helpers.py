@@ -69,7 +69,7 @@ async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
             and app.screen.is_mounted
             and bool(app.screen.query("#setup-0"))
             # In sight, as a player sees them before an Enter lays them.
-            and app.screen.cards_shown_at is not None
+            and app.screen.shown_at is not None
         ),
         what="the set-up screen",
     )
@@ -79,7 +79,8 @@ async def wait_for_setup(pilot: Pilot[int]) -> SetupScreen:
 
 
 async def wait_for_turn(pilot: Pilot[int], after_moves: int) -> str:
-    """Wait until it is our turn on a fresh view, or the game is over: "turn" / "over"."""
+    """Wait until it is our turn on a fresh view, in sight, or the game is
+    over: "turn" / "over"."""
     app = app_of(pilot)
 
     def ready() -> bool:
@@ -94,6 +95,8 @@ async def wait_for_turn(pilot: Pilot[int], after_moves: int) -> str:
             and view.moves_played > after_moves
             and isinstance(app.screen, TableScreen)
             and app.screen.is_mounted
+            # In sight, as a player sees it before a key plays on it.
+            and app.screen.shown_at is not None
         )
 
     await wait_for(pilot, ready, timeout=20, what="our turn")

@@ -259,10 +259,11 @@ class ThreeUpApp(App[int]):
     def post_display_hook(self) -> None:
         # Textual calls this after each frame it hands the terminal (headless,
         # after each it would have): the set-up learns when its cards were
-        # first in sight.  On Textual's clock for Key.time: time.monotonic,
-        # on the POSIX systems this app runs on.
+        # first in sight, the table when the player's turn was.  On Textual's
+        # clock for Key.time: time.monotonic, on the POSIX systems this app
+        # runs on.
         stack = self.screen_stack
-        if stack and isinstance(stack[-1], SetupScreen):
+        if stack and isinstance(stack[-1], TableScreenBase):
             stack[-1].frame_shown(time.monotonic())
 
     def on_key(self, event: events.Key) -> None:

@@ -127,6 +127,36 @@ class TableScreenBase(Screen[None]):
     def on_unmount(self) -> None:
         self._ready = False
 
+    # When the first frame showing what this screen's keys act on (the
+    # set-up's cards, the table's turn: in_sight) was handed to the terminal.
+    shown_at: float | None = None
+
+    def frame_shown(self, at: float) -> None:
+        """A frame of this screen was handed to the terminal ``at`` (the app's
+        post_display_hook; headless, when it would have been)."""
+        if self.shown_at is None and self.ready and self.in_sight():
+            self.shown_at = at
+
+    def in_sight(self) -> bool:
+        """Whether what this screen's keys act on is laid out now, and so in
+        the frame being handed to the terminal."""
+        return True
+
+    def typed_unseen(self) -> bool:
+        """Whether the key being handled was typed before what it acts on was
+        in sight (in_sight): Enter typed twice fast on "Play against bots",
+        its second read while the set-up was built, said "Choose 3 cards
+        (you have 0)" to a player who had not seen a card; Enter typed
+        during a bot's turn played on the pile the bot had just changed.
+        Told by when the key was typed, not when it is handled: a key typed
+        at the cards in sight and queued behind a refresh is a choice
+        (waiting for a callback after that refresh dropped such keys: "1 2
+        3 Enter" laid nothing)."""
+        typed = self.game_app.key_typed_at
+        if typed is None:
+            return False  # a click, the palette: not a key typed ahead
+        return self.shown_at is None or typed < self.shown_at
+
     def take_seat_back(self) -> None:
         """A spectator asks for the seat that waits for them (the table's and
         the game-over box's s): the table gives it to the token kept for its

@@ -68,8 +68,6 @@ class SetupScreen(TableScreenBase):
         self.cursor = 0
         self.sent = False
         self._choosing = True  # what the footer offers: the hint, until the cards are laid
-        # When a frame with the cards in it was first handed to the terminal.
-        self.cards_shown_at: float | None = None
         self._title_for: tuple[str, str | None, bool] | None = None  # what the title shows
 
     def compose(self) -> ComposeResult:
@@ -163,28 +161,10 @@ class SetupScreen(TableScreenBase):
         # already exists", from the result box) is not about this one.
         withdraw(self.app, NOT_ALLOWED)
 
-    def frame_shown(self, at: float) -> None:
-        """A frame of this screen was handed to the terminal ``at`` (the app's
-        post_display_hook): the first with the cards laid out in it shows them."""
-        if self.cards_shown_at is not None or not self.ready:
-            return
+    def in_sight(self) -> bool:
+        """The cards are laid out (the first frame with them shows them)."""
         tiles = self.query_one(CardRow).tiles
-        if tiles and tiles[0].region:
-            self.cards_shown_at = at
-
-    def typed_unseen(self) -> bool:
-        """Whether the key being handled was typed before the cards were in
-        sight: Enter typed twice fast on "Play against bots", its second read
-        while this screen was built, said "Choose 3 cards (you have 0)" to a
-        player who had not seen a card.  Told by when the key was typed, not
-        when it is handled: a key typed at the cards in sight and queued
-        behind the screen's first refresh is a choice (waiting for a
-        callback after that refresh dropped such keys: "1 2 3 Enter" laid
-        nothing)."""
-        typed = self.game_app.key_typed_at
-        if typed is None:
-            return False  # a click on the button, the palette: not a key typed ahead
-        return self.cards_shown_at is None or typed < self.cards_shown_at
+        return bool(tiles and tiles[0].region)
 
     def on_resize(self) -> None:
         self._fit()

@@ -159,6 +159,9 @@ class TableScreen(TableScreenBase):
         self._turn_followed: tuple[int | None, str] | None = None  # (seat, phase) scrolled to
         self._panes: dict[int, OpponentPane] = {}
         self._keys_for: tuple[bool, bool, bool, str | None] | None = None
+        # The view last painted makes it this seat's turn: the next frame
+        # shows the turn (in_sight), and keys typed from then on act on it.
+        self._turn_painted = False
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -327,6 +330,9 @@ class TableScreen(TableScreenBase):
             # the status line, which need not hold up the move's repaint.
             self.call_after_refresh(withdraw, self.app, *stale)
         self._announce_turn(view)
+        self._turn_painted = view.my_turn
+        if not view.my_turn:
+            self.shown_at = None  # the seat's next turn is seen afresh
         self.watch_clock()
         for screen in self.app.screen_stack:
             if isinstance(screen, GameOverScreen) and screen.table is self:
@@ -625,6 +631,20 @@ class TableScreen(TableScreenBase):
         self._to_act_seen = view.to_act
         return stale
 
+    def in_sight(self) -> bool:
+        """This seat's turn is painted, and the table laid out: the first
+        frame from then on shows the player the pile they play on."""
+        return self._turn_painted and bool(self.query_one(PileView).region)
+
+    def _typed_before_turn(self, view: View) -> bool:
+        """Whether the key being handled was typed before this turn of the
+        player's was in sight: Enter typed during a bot's turn, and handled
+        once the turn's view had come but before it was painted, played the
+        selected cards on a pile the player had not seen.  Such a key makes
+        no move and asks no hint: typed, it was a key out of turn, whose
+        "Bot plays now" the turn's coming takes back (_passed_notes)."""
+        return view.phase == "play" and view.my_turn and self.typed_unseen()
+
     def _announce_turn(self, view: View) -> None:
         mine = view.my_turn
         session = self.session
@@ -709,6 +729,8 @@ class TableScreen(TableScreenBase):
         if view.phase == "play" and not view.my_turn:
             self._not_your_turn(view)
             return
+        if self._typed_before_turn(view):
+            return
         if self.flip_prompt:
             # The top line's "Flip which face-down card?" goes with the prompt
             # now: a refused flip brings no new view to repaint it.
@@ -734,7 +756,7 @@ class TableScreen(TableScreenBase):
     def action_play(self) -> None:
         view = self._view()
         seat = self._seat()
-        if view is None or seat is None:
+        if view is None or seat is None or self._typed_before_turn(view):
             return
         if self._hint_for == view.moves_played and not self.selected:
             self._play_hint = True  # h then Enter: the hint is on its way
@@ -863,6 +885,8 @@ class TableScreen(TableScreenBase):
             return  # a watcher has no hint key (check_action)
         if not view.my_turn:
             self._not_your_turn(view)
+            return
+        if self._typed_before_turn(view):
             return
         if self._hint_for == view.moves_played:
             # Being thought out for this very position: h again waits for it.
