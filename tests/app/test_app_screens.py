@@ -100,6 +100,45 @@ async def test_once_the_cards_are_laid_the_set_up_offers_no_hint(client: Scripte
         assert not any("hint" in n.message.lower() for n in app._notifications)
 
 
+CHOOSING_KEYS = ("1-6/space Select", "⏎ Lay face up")
+
+
+@pytest.mark.parametrize("laid_by", ["the player", "the bot"])
+async def test_once_the_cards_are_laid_the_footer_offers_no_choosing(
+    client: ScriptedClient, laid_by: str
+) -> None:
+    """Laid, by the player or by the bot for a player away, the set-up's
+    footer went on offering "1-6/space Select ⏎ Lay face up" beside
+    "waiting for the others…": keys that choose nothing any more."""
+    state = GameState.new(["you", "bot"], Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot, client, state)
+        await wait_for(
+            pilot,
+            lambda: all(key in footer_keys(app) for key in CHOOSING_KEYS),
+            what="the choosing keys",
+        )
+        if laid_by == "the player":
+            await pilot.press("1", "2", "3", "enter")
+            assert client.requests == [("choose_face_up", seat_view(state, 0).hand[:3])]
+        # The table's word: laid (for the player away, by the bot).
+        state.choose_face_up_codes(0, seat_view(state, 0).hand[:3])
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "Face up:" in screen_text(app), what="the cards laid")
+        await wait_for(
+            pilot,
+            lambda: not any(key in footer_keys(app) for key in CHOOSING_KEYS),
+            what="a footer without the choosing keys",
+        )
+        assert "? Help" in footer_keys(app) and "q Leave" in footer_keys(app), footer_keys(app)
+        laid = list(client.requests)
+        await pilot.press("4", "space", "enter")  # and they do nothing
+        await pilot.pause()
+        assert client.requests == laid
+        assert "Chosen" not in screen_text(app)
+
+
 async def test_host_lobby_controls(client: ScriptedClient) -> None:
     app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -67,7 +67,7 @@ class SetupScreen(TableScreenBase):
         self.selected: list[int] = []  # in the order chosen
         self.cursor = 0
         self.sent = False
-        self._choosing = True  # what the footer offers: the hint, until the cards are laid
+        self._choosing = True  # what the footer offers: the choosing keys, until the cards are laid
         self._title_for: tuple[str, str | None, bool] | None = None  # what the title shows
 
     def compose(self) -> ComposeResult:
@@ -143,7 +143,7 @@ class SetupScreen(TableScreenBase):
         self.set_class(ready, "-laid")
         if self._choosing != (not self.sent):
             self._choosing = not self.sent
-            self.refresh_bindings()  # no hint in the footer once the cards are laid
+            self.refresh_bindings()  # no choosing keys in the footer once the cards are laid
         names = session.names()
         others = [
             Content.assemble(
@@ -291,10 +291,15 @@ class SetupScreen(TableScreenBase):
         withdraw(self.app, HINT)  # laid: the hint has served
         self.sync()
 
+    # The keys that choose the cards: once they are laid (by the player, or
+    # by the bot for a player away) they do nothing, and the footer went on
+    # offering "1-6/space Select ⏎ Lay face up" beside "waiting for the others".
+    CHOOSING = frozenset({"select_card", "pick", "confirm", "hint"})
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return super().check_action(action, parameters)
-        return not (action == "hint" and self.sent)
+        return not (action in self.CHOOSING and self.sent)
 
     def action_hint(self) -> None:
         """Select the three cards the best bot would lay face up; Enter lays
