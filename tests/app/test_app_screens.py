@@ -186,7 +186,7 @@ async def test_a_narrow_hosts_lobby_keeps_every_key_in_its_bar(client: ScriptedC
         client.emit(Welcome(0, True))
         client.emit(LobbyChanged(lobby_for(["you", "bot"], started=False)))
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.is_mounted)
-        keys = ["a Add bot", "x Remove", "s Start the game", "c Chat", "? Rules", "q Leave"]
+        keys = ["a Add bot", "x Remove", "s Start game", "c Chat", "? Rules", "q Leave"]
         # The footer recomposes after a refresh: its keys, not a fixed pause.
         await wait_for(pilot, lambda: footer_keys(app) == keys, what=f"the bar's keys {keys}")
         assert not [p for p in cut_text(app) if p.startswith("FooterKey")]

@@ -253,9 +253,10 @@ class LobbyScreen(TableScreenBase):
     BINDINGS = [
         Binding("a", "add_bot", "Add bot"),
         # The footer's words are the buttons' ("Remove seat" and "Start"
-        # were beside "Remove (x)" and "Start the game (s)").
+        # were beside "Remove (x)" and "Start the game (s)"); "Start game",
+        # short enough for the footer at 40 columns beside "a Add bot".
         Binding("x,delete", "remove_seat", "Remove"),
-        Binding("s", "start", "Start the game"),
+        Binding("s", "start", "Start game"),
         # A spectator's s (the host's starts the game): shown only when it can work.
         Binding("s", "sit", "Sit down"),
         Binding("c", "chat", "Chat"),
@@ -325,6 +326,13 @@ class LobbyScreen(TableScreenBase):
         main.scroll_to_widget(seats, animate=False, immediate=True)
         self._placed_at = main.scroll_y
 
+    def footer_keeps(self) -> frozenset[str]:
+        """The host's Start however narrow the footer: it is the lobby's way
+        on.  At 40x15 the footer dropped "s" (the rightmost key it could),
+        under a button that said "(s)"."""
+        keeps = super().footer_keeps()
+        return keeps | {"start"} if self._hosting() else keeps
+
     def _hosting(self) -> bool:
         session = self.session
         return session is not None and session.is_host
@@ -359,9 +367,7 @@ class LobbyScreen(TableScreenBase):
                     # sight whatever scrolls (at 60x18 the stacked controls put
                     # it below the column's end, and at 80x24 too, by a line).
                     with Horizontal(id="lobby-start"):
-                        yield Button(
-                            "Start the game (s)", id="start", variant="success", compact=True
-                        )
+                        yield Button("Start game (s)", id="start", variant="success", compact=True)
             yield ChatPane()
         # The game's footer: Textual's own cut "q Leave" to "q Lea" at 70
         # columns, to leave room for its ^p palette.
