@@ -8,6 +8,8 @@
   so that the subprocesses it starts use them too.
 - No test is timed (Hypothesis's deadline is off): a busy machine must not
   fail a test that is right.
+- Property tests run CI's sample of examples; THREEUP_HYPOTHESIS=soak runs
+  the long hunt (hypothesis_budget.py).
 """
 
 from __future__ import annotations
@@ -22,12 +24,21 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis_budget import profile_problem
 
 # No example may fail for taking long: speed is measured in benchmarks, not
 # in tests, and Hypothesis's 200 ms deadline failed a history test (each
 # example writes a real SQLite file) on a machine busy with other work.
 settings.register_profile("threeup", deadline=None)
 settings.load_profile("threeup")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A misspelt profile would run CI's sample while its reader thinks it soaked.
+    problem = profile_problem()
+    if problem:
+        raise pytest.UsageError(problem)
+
 
 os.environ["THREEUP_ANNOUNCE"] = "off"
 # The terminal the suite's own ssh clients and apps say they are, whatever

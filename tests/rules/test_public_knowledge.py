@@ -20,6 +20,7 @@ import random
 from dealing import build_deck
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import SOAK, examples
 
 from threeup_tui.rules import FLIP, GameState, IllegalMove, Move, Options, Phase, seat_view
 from threeup_tui.rules.cards import CODES, parse_code
@@ -29,7 +30,7 @@ from threeup_tui.rules.views import log_entries
 SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
+    derandomize=not SOAK,
 )
 
 
@@ -186,7 +187,11 @@ def worlds(draw: st.DrawFn) -> tuple[GameState, int | None, random.Random, set[i
     return state, viewer, rng, known
 
 
-@settings(SETTINGS, max_examples=120)
+# Each example replays its game twice for each of 16 swaps.  The leak this
+# test was written for (a played copy's known count clamped to the copies
+# still held, as a move by cards is applied) fails by the fifth example;
+# CI runs 30 (120 before), a soak 300.
+@settings(SETTINGS, max_examples=examples(ci=30, soak=300))
 @given(worlds())
 def test_deals_that_look_the_same_give_the_same_view(world) -> None:
     state, viewer, rng, known = world
