@@ -23,8 +23,13 @@ class Endpoint:
         Idempotent."""
         if self._engine.stopped:
             return
-        await self._engine.close_sessions(self._close_reason if reason is None else reason)
-        await self._engine.shutdown()
+        try:
+            await self._engine.close_sessions(self._close_reason if reason is None else reason)
+        finally:
+            # Even when the linger is cut short (the close itself cancelled:
+            # a spectator's old session closed as it sits down, and the app
+            # quits meanwhile): the socket must not outlive the loop.
+            await self._engine.shutdown()
 
     async def __aenter__(self) -> Self:
         return self

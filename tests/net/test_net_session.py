@@ -442,6 +442,26 @@ async def test_a_close_that_is_itself_cancelled_still_closes_the_socket() -> Non
         await client.close()  # and a later close has nothing left to do
 
 
+async def test_a_close_cancelled_while_it_lingers_still_closes_the_socket() -> None:
+    """A close cut short while it lingers for its last message's ack (a
+    spectator who sat down closes its watching session so, and the app quit
+    then) once skipped stopping the engine: the socket outlived the loop
+    ("Exception ignored in DatagramStream.__del__: Event loop is closed")."""
+    lingering = replace(QUICK_CONFIG, close_linger=30.0)
+    async with await Server.start("127.0.0.1", 0, accept_all, QUICK_CONFIG) as server:
+        client = await Client.connect("127.0.0.1", server.address[1], "hi", lingering)
+        await server._engine.shutdown()  # the host falls silent: nothing is acked
+        client.send("bye for now")
+        closing = asyncio.ensure_future(client.close())
+        await asyncio.sleep(0)  # the close runs up to its linger
+        assert client.running  # lingering, not stopped
+        closing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await closing
+        assert not client.running
+        assert client._engine.sock._stream._transport.is_closing()
+
+
 async def test_one_snapshot_skips_a_peer_that_takes_smaller_messages() -> None:
     """A peer's handshake may ask for messages of a few bytes: the snapshot
     for many sessions goes to the others, not raised for the one."""
