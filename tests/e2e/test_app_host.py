@@ -181,14 +181,38 @@ def test_an_app_host_killed_between_games_comes_back_from_the_start_screen(
         def phase() -> str | None:
             return gus.view.phase if gus.view is not None else None
 
+        def noras_turn() -> tuple[str, int] | None:
+            """What Nora is to do now, as gus's view says (None: nothing):
+            lay her face-up cards, or act at the move count it names."""
+            view = gus.view
+            if view is None or gus.seat is None:
+                return None
+            nora = 1 - gus.seat
+            if view.phase == "setup" and not view.seats[nora].ready:
+                return ("setup", view.moves_played)
+            if view.phase == "play" and view.to_act == nora:
+                return ("play", view.moves_played)
+            return None
+
         try:
             await asyncio.to_thread(tmux.keys, "host", "s")  # Nora starts the game
             playing = asyncio.ensure_future(events_until(lambda: phase() == "over", 240))
-            while not playing.done():  # Nora plays hinted moves: h, then Enter
-                for key in ("h", "Enter"):
-                    if phase() != "over":
-                        await asyncio.to_thread(tmux.keys, "host", key)
-                    await asyncio.sleep(0.2)
+            # Nora plays hinted moves (h, then Enter) on her turns only, and
+            # each as soon as gus's view shows the one before: once a key
+            # every 0.2 s whoever's turn it was, most of this test's time.
+            while not playing.done():
+                turn = noras_turn()
+                if turn is None:
+                    await asyncio.sleep(0.01)
+                    continue
+                await asyncio.to_thread(tmux.keys, "host", "h", "Enter")
+                # Until her action shows; again after 3 s (a key the busy
+                # terminal lost is pressed again).
+                deadline = time.monotonic() + 3
+                while noras_turn() == turn and time.monotonic() < deadline:
+                    if playing.done():
+                        break
+                    await asyncio.sleep(0.01)
             await playing
             await asyncio.to_thread(tmux.wait_for, "host", "Rematch (r)", 20)
             was = gus.seat
