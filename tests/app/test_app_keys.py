@@ -21,7 +21,9 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP
 from threeup_tui.app.scenes import demo_record, scenes
 from threeup_tui.app.screens.confirm import ConfirmScreen
+from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.help import HelpScreen
+from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.replay import ReplayScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.start import StartScreen
@@ -359,6 +361,10 @@ WRITTEN = {
     "down": "↓",
     "pageup": "PgUp",
     "pagedown": "PgDn",
+    "delete": "Delete",
+    "equals_sign": "`=`",
+    "plus": "`+`",
+    "minus": "`-`",
 }
 
 
@@ -387,9 +393,16 @@ def keys_paragraph(title: str) -> str:
         # list on the keys page explains them.
         (SetupScreen, "Set-up", {"c", "question_mark", "q"}),
         (ReplayScreen, "Help and replay", set()),
+        # The start screen, the lobby and the result box had no words on
+        # the keys page: their + - n (said under the menu), the lobby's a x s
+        # and the box's r s b t were found only in their footers, which
+        # drop keys below 80 columns.
+        (StartScreen, "Start screen", {"question_mark"}),
+        (LobbyScreen, "Lobby", {"c", "question_mark", "q"}),
+        (GameOverScreen, "Game over", {"c", "q"}),
     ],
 )
-def test_the_keys_page_names_every_key_of_the_set_up_and_the_replay(
+def test_the_keys_page_names_every_key_of_the_other_screens(
     screen: type, paragraph: str, as_at_the_table: set[str]
 ) -> None:
     """The set-up's ← →, space and Esc (clear the choice) and the replay's

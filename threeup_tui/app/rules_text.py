@@ -84,6 +84,19 @@ go to one of them, and space or ⏎ flips it (as `f` then 1-3 does at once).
 space), then ⏎ to lay them face up; Esc clears your choice, and `h` selects
 the three the best bot would choose.
 
+**Start screen.** ↑ ↓ and ⏎ choose from the menu; `+` (or `=`) and `-` set
+the number of players, `b` the bots' level (it is remembered), `n` your name;
+`x` (or Delete) forgets the kept game or table highlighted; `q` quits threeup.
+
+**Lobby.** ↑ ↓ highlight a seat. The host adds a bot with `a`, takes the
+highlighted seat's bot or player away with `x` (or Delete), and starts the
+game with `s`; a spectator sits down with `s`.
+
+**Game over.** `r` asks for a rematch (or for the next game, where the
+players ask for it), `s` saves the game's record (a spectator's `s` takes back
+the seat kept for them), `b` gives the bots the next level for the next game,
+and `t` or Esc goes back to look at the table (`g` brings the box back).
+
 **Messages** (your turn, a hint, why a move was refused) show on the line
 just above the keys, never over the cards. With a turn timer, your last ten
 seconds are counted down at the right of the top line.
