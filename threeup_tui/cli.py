@@ -740,6 +740,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict.ok else EXIT_ILLEGAL
 
 
+def _folder_is_there(flag: str, path: Path) -> None:
+    """The directory ``path`` goes in must be there: a file is written, or
+    one directory made, into it, never a tree a typo made up."""
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        raise CliError(f"{flag} {path}: no directory {parent}")
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import (
         JOBS_PER_CPU,
@@ -763,9 +771,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 raise CliError(f"--records {args.records}: not a directory")
             # The directory itself is made, not the ones above it: a typo on
             # the way ("--records gmaes/run1") made a new tree, records and all.
-            parent = args.records.absolute().parent
-            if not parent.is_dir():
-                raise CliError(f"--records {args.records}: no directory {parent}")
+            _folder_is_there("--records", args.records)
             args.records.mkdir(exist_ok=True)
         taken = first_record_taken(args.records, args.games)
         if taken is not None:
@@ -825,8 +831,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     with _looked_at("--record", record):
         if record is not None and record.is_dir():
             raise CliError(f"--record {record}: is a directory; name the file to write")
-        if record is not None and not record.absolute().parent.is_dir():
-            raise CliError(f"--record {record}: no directory {record.absolute().parent}")
+        if record is not None:
+            _folder_is_there("--record", record)
     try:
         check_host_args(args)
     except ValueError as err:
