@@ -248,9 +248,22 @@ async def app_screen(client: TableClient, table: Table) -> str:
         session = app.session
         assert session is not None
         said = [f"{line.name}: {line.text}" for line in session.chat]
-        for screen in app.screen_stack:
-            for pane in screen.query(ChatPane):
-                pane.display = False
+        panes = [pane for screen in app.screen_stack for pane in screen.query(ChatPane)]
+        for pane in panes:
+            pane.display = False
+
+        def chat_hidden() -> bool:
+            if all(not pane.region for pane in panes):
+                return True
+            # The table under the result box could sit on the hidden pane for
+            # good on a loaded machine (its layout pending, its update timer
+            # paused): painted in one twin, the Moves box grown into its space
+            # in the other.  A refresh prompts it to lay itself out.
+            for pane in panes:
+                pane.screen.refresh(layout=True)
+            return False
+
+        await wait_for(pilot, chat_hidden, what="the chat pane hidden")
         text = await steady_text(pilot)
     await client.close()
     return text + "\n" + "\n".join(said)
