@@ -151,7 +151,7 @@ class Seat:
         if self.network_bot is not None and self.bot is None:
             return SeatSlot(seat, self.name, "bot", self.connected, self.network_bot)
         level = self.bot_level if self.bot is not None or self.kind == "bot" else None
-        return SeatSlot(seat, self.name, self.kind, self.connected, level)
+        return SeatSlot(seat, self.name, self.kind, self.connected, level, self.away)
 
     @property
     def taken_over(self) -> bool:

@@ -230,7 +230,7 @@ async def test_the_players_see_whom_the_next_game_waits_for(client: ScriptedClie
     seats = (
         SeatSlot(0, "you", "human", True),
         SeatSlot(1, "[b]bob[/b]", "human", True),
-        SeatSlot(2, "cy", "human", True, "greedy"),  # away: the bot plays for cy
+        SeatSlot(2, "cy", "human", True, "greedy", away=True),  # the bot plays for cy
         SeatSlot(3, "bo", "bot", True, "greedy"),
     )
     lobby = lobby_with(
@@ -479,7 +479,7 @@ async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
     has asked for it, or in 3 s"."""
     state = finished(["ann", "bo"])
     seats = tuple(
-        dataclasses.replace(s, connected=True, bot_level="greedy")
+        dataclasses.replace(s, connected=True, bot_level="greedy", away=True)
         for s in lobby_for(["ann", "bo"]).seats
     )
     lobby = lobby_with(
@@ -496,6 +496,34 @@ async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
         else:  # theirs is the key that brings a game
             assert said == "Every player is away: the next game waits for one to play again (r)."
             assert "rematch" in buttons(screen)
+
+
+async def test_only_the_tables_word_marks_a_player_away(client: ScriptedClient) -> None:
+    """Away is what the table says (LOBBY ``away``), not a bot on the seat:
+    the app read any bot on its own connected seat as "You are away", sent
+    "here" on the player's next key, and left them out of the vote's count."""
+    from threeup_tui.client import LobbyChanged
+
+    state = finished(["you", "bo"])
+    mine = SeatSlot(0, "you", "human", True, "greedy")  # a bot on it, and not away
+    lobby = lobby_with(
+        dataclasses.replace(
+            lobby_for(["you", "bo"]), host_seat=None, seats=(mine, SeatSlot(1, "bo", "human", True))
+        ),
+        rematch="vote",
+    )
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await game_over_for(pilot, client, state, 0, False, lobby)
+        assert wait_line(app).endswith("(0 of 2 asked; waiting for you and bo)."), wait_line(app)
+        assert "away" not in screen_text(app)
+        await pilot.press("right")  # a key of the box that asks for nothing
+        await pilot.pause()
+        assert ("here", None) not in client.requests
+        marked = dataclasses.replace(mine, away=True)
+        client.emit(LobbyChanged(dataclasses.replace(lobby, seats=(marked, lobby.seats[1]))))
+        await wait_for(pilot, lambda: wait_line(app).startswith("You are away"), what="away")
+        assert wait_line(app).endswith("(0 of 1 asked; waiting for bo)."), wait_line(app)
 
 
 class KeptSeatClient(ScriptedClient):
@@ -551,7 +579,10 @@ async def test_a_player_away_at_a_table_the_host_restarts_is_told_so_in_the_box(
     a rematch…", the host themselves nothing: the bot plays their seat in
     the next game too, and no key of the box gave it back."""
     state = finished(["you", "bo"])
-    seats = (SeatSlot(0, "you", "human", True, "greedy"), SeatSlot(1, "bo", "human", True))
+    seats = (
+        SeatSlot(0, "you", "human", True, "greedy", away=True),
+        SeatSlot(1, "bo", "human", True),
+    )
     lobby = dataclasses.replace(lobby_for(["you", "bo"]), host_seat=0 if host else 1, seats=seats)
     app = table_app(client)
     async with app.run_test(size=(80, 24)) as pilot:

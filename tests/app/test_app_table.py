@@ -326,14 +326,16 @@ async def test_a_player_here_but_away_is_not_shown_here(client: ScriptedClient) 
     """Three turns timed out: the seat is connected, but the bot plays it."""
     state = dealt(["you", "bo"], first=0)
     lobby = lobby_for(["you", "bo"])
-    away = SeatSlot(1, "bo", "human", True, "greedy")
+    away = SeatSlot(1, "bo", "human", True, "greedy", away=True)
     app = table_app(client)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_table(pilot, client, state)
         client.emit(LobbyChanged(replace(lobby, seats=(lobby.seats[0], away))))
         await wait_for(pilot, lambda: "bo ◐ away, greedy bot plays" in screen_text(app))
         client.emit(
-            LobbyChanged(replace(lobby, seats=(lobby.seats[0], replace(away, bot_level=None))))
+            LobbyChanged(
+                replace(lobby, seats=(lobby.seats[0], replace(away, bot_level=None, away=False)))
+            )
         )
         await wait_for(pilot, lambda: "bo ● here" in screen_text(app))
 
@@ -344,7 +346,7 @@ async def test_an_away_seat_in_a_narrow_box_still_says_away(client: ScriptedClie
     table could read.  The word goes before the symbol is left alone."""
     state = dealt(["you", "bo", "ann", "cy"], first=0)
     lobby = lobby_for(["you", "bo", "ann", "cy"])
-    away = SeatSlot(2, "ann", "human", True, "greedy")
+    away = SeatSlot(2, "ann", "human", True, "greedy", away=True)
     seats = (*lobby.seats[:2], away, lobby.seats[3])
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:

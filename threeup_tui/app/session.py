@@ -186,17 +186,19 @@ class Session:
         return None
 
     def away_bot(self) -> str | None:
-        """The level of the bot that plays this client's own seat while its
-        player is here (marked away after turns timed out, or back from a
-        lost link the bot filled), else None: the player must be told, for
-        only a key of theirs gives the seat back (TableClient.here)."""
+        """The level of the bot that plays this client's own seat while the
+        table has it marked away (its turns timed out), else None: the player
+        must be told, for only a key of theirs gives the seat back
+        (TableClient.here).  The table's word (``SeatSlot.away``), not a bot
+        on the seat: that is also a gone player's (D17)."""
         seat = self.seat
         if seat is None or not self.presence_known:
             return None
         slot = self.slot(seat)
-        if slot is None or slot.kind != "human":
+        if slot is None or not slot.away:
             return None
-        return slot.bot_level or None
+        lobby = self.lobby
+        return slot.bot_level or (lobby.bot_level if lobby is not None else None) or "stand-in"
 
     def slot(self, seat: int) -> SeatSlot | None:
         if self.lobby is None or not 0 <= seat < len(self.lobby.seats):

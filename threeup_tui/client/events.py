@@ -20,6 +20,11 @@ class SeatSlot:
     kind: str  # "human", "bot" or "open"
     connected: bool  # a human seat whose player is here now
     bot_level: str | None = None  # the bot playing it (a bot seat, or an absent player's, D17)
+    # The table marked this person's seat away: their turns timed out, and
+    # the bot plays it until they act (any request of theirs).  Said by the
+    # table, never read off ``bot_level``: a bot plays a gone player's seat
+    # too (D17), and that player is not here to be told.
+    away: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,7 +139,7 @@ class NetClient(TableClient):
         # not only its address), with the seats their tokens hold: read when
         # a spectator's session is accepted, and again when a seat goes away.
         self._kept_seats: tuple[KeptSeat, ...] = ()
-        self._away: frozenset[int] = frozenset()  # the people's seats away, last lobby
+        self._absent: frozenset[int] = frozenset()  # the people's seats not connected, last lobby
         self.table_id: str | None = None  # from the host's ACCEPT
         self._claim: int | None = None  # the seat's claim number this session holds
         self.bot = bot  # a network bot's level: the lobby shows it as a bot
@@ -411,12 +411,12 @@ class NetClient(TableClient):
             # Every snapshot carries the lobby; it changes rarely in a game.
             changed = self._lobby = lobby_from_wire(lobby)
             self._lobby_raw = lobby
-            away = frozenset(
+            absent = frozenset(
                 slot.seat for slot in changed.seats if slot.kind == "human" and not slot.connected
             )
-            if self.watch and away - self._away:
+            if self.watch and absent - self._absent:
                 self._read_kept_seats()  # before the screens look for a seat to offer
-            self._away = away
+            self._absent = absent
             self._emit(LobbyChanged(changed))
         view = payload.get("view")
         if view is not None:

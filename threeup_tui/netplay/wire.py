@@ -9,6 +9,7 @@ Cards travel as small ints (card kinds), not codes, to keep snapshots small.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final, TypeGuard
 
 from net import SERVER_FULL
@@ -317,6 +318,7 @@ def lobby_to_wire(lobby: Lobby) -> dict[str, Any]:
         "turn_time": lobby.turn_time,
         "rematch": lobby.rematch,
         "votes": list(lobby.rematch_votes),
+        "away": [s.seat for s in lobby.seats if s.away],
         "rematch_after": lobby.rematch_after,
         "game": lobby.game_number,
         "games": lobby.games,
@@ -342,9 +344,12 @@ def lobby_from_wire(data: Any) -> Lobby:
         raw_seats = data["seats"]
         if not isinstance(raw_seats, list) or not MIN_PLAYERS <= len(raw_seats) <= MAX_PLAYERS:
             raise WireError(f"a lobby has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-        seats = tuple(
-            SeatSlot(i, str(s[0]), str(s[1]), bool(s[2]), None if s[3] is None else str(s[3]))
-            for i, s in enumerate(raw_seats)
+        seats = _marked_away(
+            tuple(
+                SeatSlot(i, str(s[0]), str(s[1]), bool(s[2]), None if s[3] is None else str(s[3]))
+                for i, s in enumerate(raw_seats)
+            ),
+            data.get("away"),
         )
         options = Options.from_json(data["options"])
         _seat_number(options.first, len(seats))
@@ -372,10 +377,29 @@ def lobby_from_wire(data: Any) -> Lobby:
         raise WireError(f"bad lobby: {err}") from None
 
 
+def _marked_away(seats: tuple[SeatSlot, ...], raw: Any) -> tuple[SeatSlot, ...]:
+    """``seats`` with the lobby's ``away`` said on each: the people's seats
+    the table marked away.  A host of an older build sends no ``away``: it
+    marked an away seat only by showing it connected with a bot, so that is
+    read as away there (and only there: a bot seat is never away)."""
+    if raw is None:
+        away = {s.seat for s in seats if s.kind == "human" and s.connected and s.bot_level}
+    else:
+        away = set(_seat_list(raw, len(seats), "away"))
+    return tuple(
+        replace(s, away=True) if s.seat in away and s.kind == "human" else s for s in seats
+    )
+
+
 def _votes(raw: Any, seats: int) -> tuple[int, ...]:
     """A lobby's ``votes``: seat numbers, each seat once at most."""
+    return _seat_list(raw, seats, "votes")
+
+
+def _seat_list(raw: Any, seats: int, key: str) -> tuple[int, ...]:
+    """A lobby's list of seat numbers (``votes``, ``away``): at most one per seat."""
     if not isinstance(raw, list) or len(raw) > seats:
-        raise WireError("votes are a list of seats")
+        raise WireError(f"{key} are a list of seats")
     return tuple(_bounded(v, 0, seats - 1, "a seat number") for v in raw)
 
 

@@ -139,11 +139,11 @@ def offers_for(session: Session | None) -> Offers:
         # A dedicated host: every seated player asks; the next game starts
         # when all who are here have.
         seats = lobby.seats if lobby is not None else ()
-        # A player marked away (here, but the bot plays their seat: a bot
-        # level on a person's seat) is not waited for, as the table counts.
-        here = [s.seat for s in seats if s.kind == "human" and s.connected and not s.bot_level]
+        # A player marked away (here, but the bot plays their seat until
+        # they act: the table says so) is not waited for, as the table counts.
+        here = [s.seat for s in seats if s.kind == "human" and s.connected and not s.away]
         me = view.seat if view is not None else None
-        away = [s.seat for s in seats if s.kind == "human" and s.connected and s.bot_level]
+        away = [s.seat for s in seats if s.kind == "human" and s.connected and s.away]
         if seats and not here:
             # Nobody plays (every player gone or away, the bots finished
             # their game): the table deals no game to bots alone.  A
