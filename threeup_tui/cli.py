@@ -740,12 +740,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict.ok else EXIT_ILLEGAL
 
 
-def _folder_is_there(flag: str, path: Path) -> None:
-    """The directory ``path`` goes in must be there: a file is written, or
-    one directory made, into it, never a tree a typo made up."""
-    parent = path.absolute().parent
-    if not parent.is_dir():
-        raise CliError(f"{flag} {path}: no directory {parent}")
+def _folder_is_there(flag: str, path: Path, folder: Path | None = None) -> None:
+    """The directory ``path`` goes in (or ``folder``) must be there: a file
+    is written, or one directory made, into it, never a tree a typo made
+    up.  Said in the words the result box's Save says it in."""
+    from .paths import no_directory
+
+    why = no_directory(path.absolute().parent if folder is None else folder)
+    if why is not None:
+        raise CliError(f"{flag} {path}: {why}")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -767,11 +770,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     if args.records is not None:
         with _looked_at("--records", args.records):
-            if args.records.exists() and not args.records.is_dir():
-                raise CliError(f"--records {args.records}: not a directory")
             # The directory itself is made, not the ones above it: a typo on
             # the way ("--records gmaes/run1") made a new tree, records and all.
-            _folder_is_there("--records", args.records)
+            there = args.records.exists()  # and must be a directory, not a file
+            _folder_is_there("--records", args.records, args.records if there else None)
             args.records.mkdir(exist_ok=True)
         taken = first_record_taken(args.records, args.games)
         if taken is not None:

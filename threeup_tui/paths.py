@@ -102,6 +102,24 @@ def not_a_directory(directory: Path) -> str | None:
     return None
 
 
+def no_directory(folder: Path) -> str | None:
+    """Why no file can be written into ``folder`` (a path the user named:
+    ``host --record``, ``simulate --records``, the result box's Save), in
+    the words every such check says it: "no directory /x/gmaes" when it is
+    not there, :func:`not_a_directory`'s when a file stands in its way;
+    None when it is a directory, or cannot be looked at (the write's own
+    error then says why).  Nothing is made: a typo on the way
+    ("gmaes/x.json") made a new tree, the file in it where nobody would look.
+    The command line and the result box said it in words of their own."""
+    folder = folder.absolute()
+    try:
+        if folder.is_dir():
+            return None
+    except OSError:
+        return None
+    return not_a_directory(folder) or f"no directory {folder}"
+
+
 def home_short(path: Path) -> str:
     """``path`` with the home directory as ~ (shorter to read and to type);
     the whole path where there is no home (Path.home() raises RuntimeError:

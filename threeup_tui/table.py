@@ -57,6 +57,7 @@ from .limits import (
 from .names import clean_name as _clean_name
 from .names import cut_cells, distinct_name
 from .outcome import won_words
+from .paths import no_directory
 from .recordfile import JournalWriter, load_record, save_record
 from .rules import (
     GameState,
@@ -1178,14 +1179,11 @@ class Table:
         """The record where a player asked for it (the result box): into a
         directory that is there, as ``host --record`` takes one.  A missing
         one was made, its parents too: a mistyped name ("gmaes/x.json") made
-        a new tree, and the record went where nobody would look for it."""
-        folder = Path(path).absolute().parent
-        try:
-            folder.stat()
-        except FileNotFoundError:
-            raise TableError(f"no directory {folder} to save the record in") from None
-        except OSError:
-            pass  # not the directory's absence: the save says what it is
+        a new tree, and the record went where nobody would look for it.
+        Refused in the command line's words for it (paths.no_directory)."""
+        why = no_directory(Path(path).absolute().parent)
+        if why is not None:
+            raise TableError(why)
         self._send(i, GameSaved(self.save(path)))
 
     def _write_journal(self) -> None:

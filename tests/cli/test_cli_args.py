@@ -147,6 +147,42 @@ def test_simulate_records_makes_its_directory_but_none_above_it(tmp_path: Path) 
     assert [p.name for p in (tmp_path / "run1").iterdir()] == ["game-00000.json"]
 
 
+@pytest.mark.parametrize("wrong", ["not there", "a file"])
+def test_a_directory_not_there_is_said_in_one_wording_everywhere(
+    tmp_path: Path, wrong: str
+) -> None:
+    """host --record, simulate --records and the result box's Save (the
+    table) each check that the directory they write in is there: the table
+    said "no directory X to save the record in", the command line "no
+    directory X", and a file in the way was "not a directory" to simulate,
+    "no directory" to host, and Python's "Not a directory" to the table."""
+    from threeup_tui.table import TableConfig, TableError, open_table
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    if wrong == "not there":
+        folder = tmp_path / "gmaes" / "2026"
+        words = f"no directory {folder}"
+    else:
+        folder = notes / "2026"
+        words = f"{notes} is a file, not a directory"
+    record = folder / "x.json"
+    table = open_table(TableConfig(players=2, seed=5), bots=2)
+    table.start(None)
+    while table.step_bot():
+        pass
+    with pytest.raises(TableError) as refused:
+        table.save_for(None, str(record))
+    assert str(refused.value) == words
+    assert_usage_error(run("host", "--record", str(record)), f"--record {record}: {words} (see")
+    sim = ("simulate", "--games", "1", "--players", "2", "--bots", "random", "--records")
+    runs = folder / "run1"  # made by simulate, but not the directory it goes in
+    assert_usage_error(run(*sim, str(runs)), f"--records {runs}: {words} (see")
+    assert_usage_error(run(*sim, str(notes)), f"--records {notes}: {notes} is a file, not a")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing made
+    assert notes.read_text() == "my notes"
+
+
 def test_simulate_records_writes_over_no_file(tmp_path: Path) -> None:
     """A second run into the same directory would replace the first one's
     records: it is refused on the command line, and they stay as they were."""

@@ -81,7 +81,7 @@ def test_a_record_is_saved_into_no_directory_that_is_not_there(tmp_path: Path) -
     typo = tmp_path / "gmaes" / "2026" / "x.json"
     with pytest.raises(TableError) as refused:
         table.save_for(None, str(typo))
-    assert str(refused.value) == f"no directory {typo.parent} to save the record in"
+    assert str(refused.value) == f"no directory {typo.parent}"
     assert not (tmp_path / "gmaes").exists()
     (tmp_path / "games").mkdir()
     table.save_for(None, str(tmp_path / "games" / "x.json"))  # one that is there
