@@ -215,7 +215,9 @@ async def test_a_record_typed_into_a_directory_not_there_is_refused_and_kept_in_
 ) -> None:
     """A typo in the box's directory ("gmaes/x.json") made that directory
     and saved there, where nobody would look.  The table refuses it in
-    words that name the directory, and the box stays, the name as typed."""
+    words that name the directory, and the box stays, the name as typed.
+    Under the title "Not saved": "Not allowed", a rule's word, told the
+    player they had broken one."""
     monkeypatch.chdir(tmp_path)
     app = create_app(fast_launcher(), StartSpec(players=2, seed=16))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -231,8 +233,10 @@ async def test_a_record_typed_into_a_directory_not_there_is_refused_and_kept_in_
         await pilot.press("s")
         await wait_for(pilot, lambda: bool(heard), 10, "the table's answer")
         folder = tmp_path / "gmaes"  # first: at 40x15 the line's end is cut
-        assert heard == [f"Not allowed: no directory {folder}"]
+        assert heard == [f"Not saved: no directory {folder}"]
         assert isinstance(app.screen, GameOverScreen) and field.value == "gmaes/x.json"
+        line = app.screen.query_one(StatusLine)  # the box's own, in sight
+        await wait_for(pilot, lambda: line.text.startswith("✖ Not saved: no directory /"))
         assert not (tmp_path / "gmaes").exists()
         (tmp_path / "gmaes").mkdir()  # made, as the player would: the same s saves
         await pilot.press("s")

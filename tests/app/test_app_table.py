@@ -26,11 +26,18 @@ from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.move_log import MoveLog
 from threeup_tui.app.widgets.opponent import OpponentPane
 from threeup_tui.app.widgets.pile import PileView
-from threeup_tui.app.widgets.status_line import HINT, NOT_ALLOWED, NOT_YOUR_TURN, StatusLine
+from threeup_tui.app.widgets.status_line import (
+    HINT,
+    NOT_ALLOWED,
+    NOT_SAVED,
+    NOT_YOUR_TURN,
+    StatusLine,
+)
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client import (
     ActionRejected,
     ConnectionChanged,
+    GameNotSaved,
     GameSaved,
     LobbyChanged,
     SeatSlot,
@@ -751,22 +758,28 @@ async def at_game_over(
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
 
 
+@pytest.mark.parametrize(
+    ("refusal", "title"),
+    [
+        (GameNotSaved("threeup-game.json already exists: give the record another name"), NOT_SAVED),
+        (ActionRejected("the host starts the next game"), NOT_ALLOWED),
+    ],
+    ids=["not saved", "not allowed"],
+)
 async def test_a_refusal_at_game_over_is_gone_once_the_next_game_is_dealt(
-    client: ScriptedClient,
+    client: ScriptedClient, refusal: GameNotSaved | ActionRejected, title: str
 ) -> None:
     names = ["you", "bot"]
     app = table_app(client)
     async with app.run_test(size=(100, 30)) as pilot:
         await at_game_over(pilot, client, names, seat=0)
-        client.emit(
-            ActionRejected("threeup-game.json already exists: give the record another name")
-        )
-        await wait_for(pilot, lambda: any(n.title == NOT_ALLOWED for n in app._notifications))
+        client.emit(refusal)
+        await wait_for(pilot, lambda: any(n.title == title for n in app._notifications))
         client.emit(ViewChanged(seat_view(GameState.new(names, seed=5), 0)))  # the next deal
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await wait_for(
             pilot,
-            lambda: not any(n.title == NOT_ALLOWED for n in app._notifications),
+            lambda: not any(n.title == title for n in app._notifications),
             timeout=1.5,  # well before it would run out by itself (5 s)
             what="the refusal gone",
         )

@@ -31,6 +31,7 @@ from ..client import (
     ChatReceived,
     ConnectionChanged,
     Event,
+    GameNotSaved,
     GameResult,
     GameSaved,
     GamesPlayed,
@@ -86,6 +87,7 @@ from .messages import (
     MoveRejected,
     NoticeArrived,
     PlayRequested,
+    RecordNotSaved,
     RecordSaved,
     ReplayRequested,
     ResumeTableRequested,
@@ -109,7 +111,7 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
-from .widgets.status_line import NOT_ALLOWED, route_notifications, withdraw
+from .widgets.status_line import NOT_ALLOWED, NOT_SAVED, route_notifications, withdraw
 
 log = logging.getLogger("threeup.app")
 
@@ -150,7 +152,7 @@ def _message_for(
     | Seated
     | ChatArrived
     | (MoveRejected | ConnectionUpdated | RecordSaved | ClockUpdated | NoticeArrived)
-    | (GamesPlayedArrived | None)
+    | (RecordNotSaved | GamesPlayedArrived | None)
 ):
     if isinstance(event, ViewChanged):
         return ViewUpdated(event.view)
@@ -164,6 +166,8 @@ def _message_for(
         return ConnectionUpdated(event.state, event.detail)
     if isinstance(event, GameSaved):
         return RecordSaved(event.path)
+    if isinstance(event, GameNotSaved):
+        return RecordNotSaved(event.reason)
     if isinstance(event, Welcome):
         return Seated(event)
     if isinstance(event, TurnClock):
@@ -1025,6 +1029,13 @@ class ThreeUpApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, GameOverScreen):
                 screen.record_saved(message.path)
+
+    @on(RecordNotSaved)
+    def record_not_saved(self, message: RecordNotSaved) -> None:
+        # Under its own title: "Not allowed", a rule's word, told a player
+        # whose folder was not there that they had broken one.  The box
+        # stays up with the name as typed, to be put right.
+        self.notify(clean(message.reason), title=NOT_SAVED, severity="error", markup=False)
 
     # ------------------------------------------------------------ history
     def _remember_game(self, session: Session, view: View) -> None:

@@ -66,6 +66,11 @@ class RecordSaved(Message):
 
 
 @dataclass
+class RecordNotSaved(Message):
+    reason: str  # the table's words, naming the file or its directory
+
+
+@dataclass
 class ClientReady(Message):
     """A launcher call finished: the app now sits at a table with this client."""
 

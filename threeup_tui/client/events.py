@@ -107,6 +107,15 @@ class GameSaved:
 
 
 @dataclass(frozen=True, slots=True)
+class GameNotSaved:
+    """The record was not written where the player asked (the result box's
+    Save): a file's trouble, not a move refused, and told as such (it read
+    "Not allowed: no directory …", a rule's words for a missing folder)."""
+
+    reason: str  # in words that name the file or its directory
+
+
+@dataclass(frozen=True, slots=True)
 class TurnClock:
     """The turn timer's clock, as the host keeps it (issue: turn timer).
 
@@ -180,6 +189,7 @@ Event = (
     | ActionRejected
     | ConnectionChanged
     | GameSaved
+    | GameNotSaved
     | TurnClock
     | Notice
     | GamesPlayed
@@ -190,6 +200,7 @@ __all__ = [
     "ChatReceived",
     "ConnectionChanged",
     "Event",
+    "GameNotSaved",
     "GameResult",
     "GameSaved",
     "GamesPlayed",

@@ -9,7 +9,7 @@ from ..rules import Move, Options
 from ..savedgame import GameLock, discard, set_aside_game
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from .base import TableClient
-from .events import ActionRejected, ConnectionChanged, Welcome
+from .events import ActionRejected, ConnectionChanged, GameNotSaved, Welcome
 
 
 class LocalClient(TableClient):
@@ -128,7 +128,13 @@ class LocalClient(TableClient):
         self._guard(lambda: self.table.rematch(self.seat))
 
     def save_record(self, path: str) -> None:
-        self._guard(lambda: self.table.save_for(self.seat, path))
+        def save() -> None:
+            try:
+                self.table.save_for(self.seat, path)
+            except TableError as err:  # the file's trouble, not a move's
+                self._emit(GameNotSaved(str(err)))
+
+        self._guard(save)
 
     def keep_record(self, path: str) -> str | None:
         try:

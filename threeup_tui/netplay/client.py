@@ -41,6 +41,7 @@ from ..client.events import (
     ActionRejected,
     ChatReceived,
     ConnectionChanged,
+    GameNotSaved,
     GameSaved,
     Lobby,
     LobbyChanged,
@@ -585,7 +586,7 @@ class NetClient(TableClient):
         self._send(request("rematch"))
 
     def save_record(self, path: str) -> None:
-        self._emit(ActionRejected("the host keeps the game record; ask them for it"))
+        self._emit(GameNotSaved("the host keeps the game record; ask them for it"))
 
     # ------------------------------------------------------------ sitting down
     @property

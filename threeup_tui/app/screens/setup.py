@@ -20,7 +20,7 @@ from ..widgets.chat import ChatPane
 from ..widgets.fitted import FittedText
 from ..widgets.footer import KeysFooter
 from ..widgets.status import away_parts
-from ..widgets.status_line import HINT, NOT_ALLOWED, StatusLine, withdraw
+from ..widgets.status_line import HINT, NOT_ALLOWED, NOT_SAVED, StatusLine, withdraw
 from .base import CHATTING, TableScreenBase
 from .table import NARROW, SIDE_LEAST
 
@@ -159,7 +159,7 @@ class SetupScreen(TableScreenBase):
         self._set_roomy()
         # A new game: a refusal about the last one ("threeup-game.json
         # already exists", from the result box) is not about this one.
-        withdraw(self.app, NOT_ALLOWED)
+        withdraw(self.app, NOT_ALLOWED, NOT_SAVED)
 
     def in_sight(self) -> bool:
         """The cards are laid out (the first frame with them shows them)."""

@@ -185,6 +185,7 @@ def _quiet_the_others(app: App[Any], line: StatusLine) -> None:
 # are about one position, and the turn notes about one turn.
 HINT = "Hint"
 NOT_ALLOWED = "Not allowed"
+NOT_SAVED = "Not saved"  # the record, refused by its file's trouble (no such directory...)
 YOUR_TURN = "Your turn"
 NOT_YOUR_TURN = "Not your turn"
 
@@ -204,6 +205,7 @@ def withdraw(app: App[Any], *titles: str) -> None:
 __all__ = [
     "HINT",
     "NOT_ALLOWED",
+    "NOT_SAVED",
     "NOT_YOUR_TURN",
     "YOUR_TURN",
     "StatusLine",
