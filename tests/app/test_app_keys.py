@@ -21,7 +21,7 @@ from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.rules_text import BUILTIN_RULES, KEYS_HELP
 from threeup_tui.app.scenes import demo_record, scenes
 from threeup_tui.app.screens.confirm import ConfirmScreen
-from threeup_tui.app.screens.game_over import GameOverScreen
+from threeup_tui.app.screens.game_over import GameOverScreen, RecordPathInput
 from threeup_tui.app.screens.help import HelpScreen
 from threeup_tui.app.screens.lobby import LobbyScreen
 from threeup_tui.app.screens.replay import ReplayScreen
@@ -400,6 +400,8 @@ def keys_paragraph(title: str) -> str:
         (StartScreen, "Start screen", {"question_mark"}),
         (LobbyScreen, "Lobby", {"c", "question_mark", "q"}),
         (GameOverScreen, "Game over", {"c", "q"}),
+        # The record's name box: its ⏎ saves, and the page did not say so.
+        (RecordPathInput, "Game over", set()),
     ],
 )
 def test_the_keys_page_names_every_key_of_the_other_screens(

@@ -11,6 +11,7 @@ from app_fakes import ScriptedClient, ScriptedLauncher
 from app_helpers import screen_text, send_at_once, wait_for, words_shown
 from app_states import dealt, lobby_for, seat_events
 from table_states import extra_and_draw, played_until
+from text_fit import footer_keys
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button, Input
@@ -570,6 +571,30 @@ async def test_after_a_save_the_box_offers_the_next_free_name(
         await wait_for(pilot, lambda: field.value == "threeup-game-2.json")
         await pilot.press("s")
         assert client.requests[-1] == ("save_record", "threeup-game-2.json")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
+async def test_the_record_names_box_footer_says_that_enter_saves(
+    client: ScriptedClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """While the name box had the keys (the box's letters type into it),
+    the footer showed "esc Table" alone: nothing said that ⏎ saves."""
+    monkeypatch.chdir(tmp_path)
+    app = table_app(client)
+    async with app.run_test(size=size) as pilot:
+        await open_game_over(pilot, client, finished_deal())
+        await wait_for(pilot, lambda: "s Save" in footer_keys(app), what="the box's keys")
+        await pilot.click("#record-path")
+        field = app.screen.query_one("#record-path", Input)
+        assert field.has_focus
+        await wait_for(
+            pilot,
+            lambda: footer_keys(app) == ["⏎ Save", "esc Table"],
+            what="the name box's keys: ⏎ Save and esc Table",
+        )
+        await pilot.press("end", *["backspace"] * len(field.value), *"mine.json", "enter")
+        assert client.requests[-1] == ("save_record", "mine.json")  # ⏎ did as it said
+        assert isinstance(app.screen, GameOverScreen)
 
 
 async def test_in_a_game_for_places_the_last_seat_reads_last_not_out(

@@ -93,9 +93,11 @@ highlighted seat's bot or player away with `x` (or Delete), and starts the
 game with `s`; a spectator sits down with `s`.
 
 **Game over.** `r` asks for a rematch (or for the next game, where the
-players ask for it), `s` saves the game's record (a spectator's `s` takes back
-the seat kept for them), `b` gives the bots the next level for the next game,
-and `t` or Esc goes back to look at the table (`g` brings the box back).
+players ask for it), `s` saves the game's record under the name in its box (a
+spectator's `s` takes back the seat kept for them), `b` gives the bots the
+next level for the next game, and `t` or Esc goes back to look at the table
+(`g` brings the box back). In the name's box (click it, or Tab to it) keys
+type: ⏎ saves the record under that name, Esc goes back to the table.
 
 **Messages** (your turn, a hint, why a move was refused) show on the line
 just above the keys, never over the cards. With a turn timer, your last ten

@@ -51,6 +51,14 @@ SHORT = 24  # lines under which the result gives up the blank line above it
 TINY = 18
 
 
+class RecordPathInput(Input):
+    """The record's name.  While it has the keys, the box's letters type
+    into it and its footer showed "esc Table" alone: nothing said that ⏎
+    saves to the name typed.  Its ⏎ is shown, in the box's word for it."""
+
+    BINDINGS = [Binding("enter", "submit", "Save", key_display="⏎")]
+
+
 def free_record_name() -> str:
     """The name the box offers: threeup-game.json where the app runs, or
     threeup-game-2.json... if that is taken (the table writes over no file)."""
@@ -301,7 +309,7 @@ class GameOverScreen(ModalScreen[None]):
                 yield Static(bot_level_words(session.lobby), id="bot-level")
             if offers.save:
                 yield Label("Save the record to:")
-                yield Input(free_record_name(), id="record-path", compact=True)
+                yield RecordPathInput(free_record_name(), id="record-path", compact=True)
             with Horizontal(classes="buttons"):
                 if offers.rematch:
                     yield Button(
