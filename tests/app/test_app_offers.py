@@ -476,7 +476,9 @@ async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
     """Both players' turns timed out (the bot plays their seats): the host
     waits for one to play again ("nobody plays at the table", its log
     said), but the box read "The next game starts when every player here
-    has asked for it, or in 3 s"."""
+    has asked for it, or in 3 s".  And a player's own line ended "(r)",
+    though any key brings their seat back: it begins as the line of a
+    player away alone does, with what they are and what brings them back."""
     state = finished(["ann", "bo"])
     seats = tuple(
         dataclasses.replace(s, connected=True, bot_level="greedy", away=True)
@@ -493,8 +495,11 @@ async def test_every_player_away_is_told_the_next_game_waits_for_one_to_play(
         said = str(screen.query_one("#rematch-wait", Static).content)
         if seat is None:
             assert said == "Every player is away: the next game waits for one to play again."
-        else:  # theirs is the key that brings a game
-            assert said == "Every player is away: the next game waits for one to play again (r)."
+        else:  # any key of theirs brings a game, as the lone player away is told
+            assert said == (
+                "You are away: any key to play again. "
+                "Every player is away: the next game waits for one to play again."
+            )
             assert "rematch" in buttons(screen)
 
 

@@ -158,8 +158,11 @@ def offers_for(session: Session | None) -> Offers:
             # spectator read "The next game starts when every player here has
             # asked for it", and with every player away, "…, or in 3 s" while
             # the host waited for one to come back.
-            if any(s.connected for s in seats):  # here, and away: their key is r
-                words = EVERYONE_AWAY + (" (r)." if seated else ".")
+            if any(s.connected for s in seats):
+                # Here, and away: any key of theirs brings their seat back,
+                # as the lone player away is told (it ended "(r)", as if only
+                # r did, and said nothing of this player being away).
+                words = told_if_away(session, EVERYONE_AWAY + ".")
                 return Offers(seated, "Next game", host, words)
             return Offers(seated, "Next game", host, NOBODY_HERE)
         after = getattr(lobby, "rematch_after", None)
