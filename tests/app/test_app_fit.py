@@ -578,7 +578,7 @@ async def test_a_small_set_up_once_laid_shows_who_is_still_choosing(
         state.choose_face_up(0, state.setup_hand(0)[:3])
         state.choose_face_up(1, state.setup_hand(1)[:3])
         client.emit(ViewChanged(seat_view(state, 0)))
-        await wait_for(pilot, lambda: "waiting for the" in screen_text(app))
+        await wait_for(pilot, lambda: "Laid: waiting for" in screen_text(app))
         await finish(pilot)
         shown = screen_text(app)
         assert "Bob ✓ ready" in shown, shown

@@ -32,7 +32,7 @@ from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.bots import GreedyBot
 from threeup_tui.cli import build_parser
-from threeup_tui.client import LobbyChanged, SeatSlot, ViewChanged, Welcome
+from threeup_tui.client import ActionRejected, LobbyChanged, SeatSlot, ViewChanged, Welcome
 from threeup_tui.launcher import JoinSettings
 from threeup_tui.recordfile import save_record
 from threeup_tui.rules import GameState, Options, seat_view
@@ -137,6 +137,59 @@ async def test_once_the_cards_are_laid_the_footer_offers_no_choosing(
         await pilot.pause()
         assert client.requests == laid
         assert "Chosen" not in screen_text(app)
+
+
+FOUR = ["you", "Bo", "Cy", "Di"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
+@pytest.mark.parametrize("laid_by", ["the player", "the bot"])
+async def test_once_the_cards_are_laid_the_button_gives_way_to_whom_they_wait_for(
+    client: ScriptedClient, laid_by: str, size: tuple[int, int]
+) -> None:
+    """Laid, by the player's Enter or by the bot for a player away, the
+    set-up went on showing its "Lay face up ⏎" button, greyed, beside
+    "waiting for the others…": a button that could do nothing.  Its place
+    says what is true, and whom the player waits for."""
+    state = GameState.new(FOUR, Options(first=0), seed=2)
+    state.choose_face_up_codes(1, seat_view(state, 1).hand[:3])  # Bo has laid
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=size) as pilot:
+        client.emit(Welcome(0, True))
+        client.emit(LobbyChanged(lobby_for(FOUR)))
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "Lay face up ⏎" in screen_text(app), what="the button")
+        if laid_by == "the player":
+            await pilot.press("1", "2", "3", "enter")
+            await wait_for(pilot, lambda: "Lay face up ⏎" not in screen_text(app), what="it gone")
+        state.choose_face_up_codes(0, seat_view(state, 0).hand[:3])  # the table's word
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(
+            pilot, lambda: "Laid: waiting for Cy and Di…" in screen_text(app), what="whom"
+        )
+        assert "Lay face up" not in screen_text(app), screen_text(app)
+        state.choose_face_up_codes(2, seat_view(state, 2).hand[:3])  # Cy lays
+        client.emit(ViewChanged(seat_view(state, 0)))
+        await wait_for(pilot, lambda: "Laid: waiting for Di…" in screen_text(app), what="Di")
+        assert "Di … choosing" in screen_text(app), screen_text(app)  # the list, still in sight
+
+
+async def test_a_choice_the_table_refuses_brings_the_button_back(client: ScriptedClient) -> None:
+    """Laid, the button gives way to "Laid: waiting for …"; refused by the
+    table, the cards are the player's to choose again, and the button that
+    lays them is back, and lays them."""
+    state = GameState.new(FOUR, Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot, client, state)
+        await pilot.press("1", "2", "3", "enter")
+        await wait_for(pilot, lambda: "Laid: waiting for" in screen_text(app), what="laid")
+        assert "Lay face up ⏎" not in screen_text(app)
+        client.emit(ActionRejected("the face-up cards must come from your hand"))
+        await wait_for(pilot, lambda: "Lay face up ⏎" in screen_text(app), what="the button back")
+        assert "Laid:" not in screen_text(app) and "Chosen 3/3" in screen_text(app)
+        await pilot.click("#confirm")
+        assert [kind for kind, _cards in client.requests] == ["choose_face_up"] * 2
 
 
 async def test_host_lobby_controls(client: ScriptedClient) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from ...bots.hint import hint_face_up
 from ...rules import View
 from ..messages import HelpRequested, LeaveRequested
+from ..session import Session
 from ..text import MUTED, card_label, cards_content, fit_parts, plain
 from ..widgets.card import COMPACT_W, CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -22,6 +23,7 @@ from ..widgets.footer import KeysFooter
 from ..widgets.status import away_parts
 from ..widgets.status_line import HINT, NOT_ALLOWED, NOT_SAVED, StatusLine, withdraw
 from .base import CHATTING, TableScreenBase
+from .game_over import waited_names
 from .table import NARROW, SIDE_LEAST
 
 FACE_UP = 3
@@ -43,6 +45,18 @@ CHAT_MOST = 36  # styles.tcss: #setup-side
 # from 60 columns to 70, the chat beside them left the six cards too few
 # cells, and they wrapped (five and one at 60x18).
 SNUG = 70
+
+
+def laid_forms(session: Session, still: list[int]) -> list[Content]:
+    """What a player whose cards are laid waits for, longest first: whom
+    by name (as the result box names them), else how many."""
+    if not still:
+        return [Content("Laid: the game begins…")]
+    forms = [f"Laid: waiting for {waited_names(session, still)}…"]
+    if len(still) > 1:
+        forms.append(f"Laid: waiting for {len(still)} players…")
+    forms.append("Laid: waiting…")
+    return [Content(form) for form in forms]  # Content: a name is never markup
 
 
 class SetupScreen(TableScreenBase):
@@ -90,6 +104,7 @@ class SetupScreen(TableScreenBase):
             yield Static(id="setup-choice")
             with Horizontal(classes="buttons"):
                 yield Button("Lay face up ⏎", id="confirm", variant="success", disabled=True)
+            yield FittedText(id="setup-laid")  # in the button's place, once it has served
             yield Static(id="setup-others")
         with VerticalScroll(id="setup-side"):
             yield ChatPane()
@@ -124,11 +139,7 @@ class SetupScreen(TableScreenBase):
         chosen = [cards[i] for i in self.selected if i < len(cards)]
         choice = self.query_one("#setup-choice", Static)
         if ready and me is not None:
-            choice.update(
-                Content.assemble(
-                    "Face up: ", cards_content(me.face_up), "   waiting for the others…"
-                )
-            )
+            choice.update(Content.assemble("Face up: ", cards_content(me.face_up)))
         else:
             choice.update(
                 Content.assemble(
@@ -137,10 +148,18 @@ class SetupScreen(TableScreenBase):
             )
         button = self.query_one("#confirm", Button)
         button.disabled = ready or len(chosen) != FACE_UP or self.sent
-        # Laid, the button has served: short, it gives its lines to the
-        # list of who is still choosing (at 40x15 "waiting for the others…"
-        # took a second line and scrolled the last name away).
-        self.set_class(ready, "-laid")
+        # Laid (by Enter, or by the bot for a player away), the button has
+        # served: it went on showing "Lay face up ⏎", greyed, beside
+        # "waiting for the others…".  A line says what is true in its place,
+        # shorter too (at 40x15 the list of who is choosing needs the room);
+        # a choice the table refuses brings the button back (rejected).
+        self.set_class(self.sent, "-laid")
+        if self.sent:
+            still = [s.seat for s in view.seats if s.seat != view.seat and not s.ready]
+            forms = laid_forms(session, still)
+            self.query_one("#setup-laid", FittedText).update(
+                lambda width: fit_parts([forms], width)
+            )
         if self._choosing != (not self.sent):
             self._choosing = not self.sent
             self.refresh_bindings()  # no choosing keys in the footer once the cards are laid
