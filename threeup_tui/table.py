@@ -71,7 +71,7 @@ from .rules import (
     replay,
     seat_view,
 )
-from .rules.cards import CODES, parse_code
+from .rules.cards import CODES, card_label, parse_code
 from .tablefile import (
     FORMAT as TABLE_FILE_FORMAT,
 )
@@ -1611,11 +1611,12 @@ def _stand_in_words(state: GameState, i: int, before: int) -> str:
     """What the turn timer's bot just did for seat ``i`` (its face-up
     choice when ``before`` is -1, else move ``before``), for its player."""
     if before < 0:
-        cards = " ".join(CODES[k] for k in state.setup[i] or ())
+        # Named as the table shows cards (GC+2), not by their codes (GC2).
+        cards = " ".join(card_label(CODES[k]) for k in state.setup[i] or ())
         return f"time is up: the bot laid {cards} face up for you"
     move = state.moves(before)[0]
     if move.kind == "play":
-        return f"time is up: the bot played {' '.join(move.cards)} for you"
+        return f"time is up: the bot played {' '.join(map(card_label, move.cards))} for you"
     if move.kind == "flip":
         return f"time is up: the bot flipped face-down card {move.slot + 1} for you"
     if move.kind == "pickup":

@@ -23,7 +23,7 @@ from threeup_tui.client.local import bot_game
 from threeup_tui.hostargs import resume_overrides
 from threeup_tui.limits import RESUME_GRACE
 from threeup_tui.rules import Phase, seat_view
-from threeup_tui.rules.cards import CODES
+from threeup_tui.rules.cards import CODES, card_label
 from threeup_tui.table import AWAY_AFTER, Table, TableConfig, check_resumable
 
 
@@ -102,8 +102,11 @@ def test_a_set_up_that_runs_out_is_chosen_by_the_bot_and_the_player_is_told() ->
     assert turn is not None and turn[0] == 0
     table.step_bot()
     assert state.setup[0] is not None
-    laid = " ".join(CODES[k] for k in state.setup[0])
+    laid = " ".join(card_label(CODES[k]) for k in state.setup[0])
     assert notices(events[0]) == [f"time is up: the bot laid {laid} face up for you"]
+    # Named as the table shows them: this deal's bot lays a Clear +1, which
+    # players read as "RC+1" everywhere else, never as its record code "RC1".
+    assert "RC+1" in laid.split() and "RC1" not in laid.split()
     assert table.seats[0].timeouts == 1 and not table.seats[0].away
 
 
@@ -121,7 +124,7 @@ def test_a_move_that_runs_out_is_made_by_the_bot_for_that_move_only() -> None:
     assert len(state.history) == moves + 1 and state.history[moves][0] == 0
     move = state.moves(moves)[0]
     words = {
-        "play": f"played {' '.join(move.cards)}",
+        "play": f"played {' '.join(map(card_label, move.cards))}",
         "pickup": "picked up the pile",
         "flip": f"flipped face-down card {move.slot + 1}",
         "draw": "drew a card",

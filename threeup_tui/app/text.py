@@ -18,12 +18,13 @@ from textual.content import Content
 
 from ..names import cut_cells
 from ..rules import View
-from ..rules.cards import RANK_OF, parse_code
+from ..rules.cards import RANK_OF, parse_code, rank_label
+from ..rules.cards import card_label as card_label
 from ..rules.state import DRAW_NOT_OPEN
 from ..textclean import clean_text, ordinal
 
-_RANK_TEXT = {"C": "C", "C1": "C+1", "C2": "C+2"}
 COLOUR_WORDS = {"R": "red", "G": "green", "B": "blue"}
+rank_text = rank_label  # "7", "10", "C", "C+1" or "C+2"
 
 
 def clean(text: object, limit: int = 200) -> str:
@@ -75,19 +76,6 @@ def plain(text: object, style: str = "", limit: int = 200) -> Content:
 def markup_safe(text: object, limit: int = 200) -> str:
     """An untrusted string for the few places that only take markup strings."""
     return escape(clean(text, limit))
-
-
-def rank_text(code: str) -> str:
-    """``"7"``, ``"10"``, ``"C"``, ``"C+1"`` or ``"C+2"``."""
-    return _RANK_TEXT.get(code[1:], code[1:])
-
-
-def card_label(code: str) -> str:
-    """A card as shown everywhere: colour letter then rank (``R7``, ``BC+1``).
-
-    The letter means colour is never the only cue (NO_COLOR, colour blindness).
-    """
-    return f"{code[0]}{rank_text(code)}"
 
 
 def cards_label(codes: Iterable[str]) -> str:

@@ -86,6 +86,24 @@ def rank_name(rank: int) -> str:
     return str(rank)
 
 
+# How players read the Clear ranks: the codes' "C1" and "C2" are for records.
+_RANK_LABELS: Final = {"C": "C", "C1": "C+1", "C2": "C+2"}
+
+
+def rank_label(code: str) -> str:
+    """``"7"``, ``"10"``, ``"C"``, ``"C+1"`` or ``"C+2"``."""
+    return _RANK_LABELS.get(code[1:], code[1:])
+
+
+def card_label(code: str) -> str:
+    """A card as shown everywhere players read one: colour letter then rank
+    (``R7``, ``BC+1``), never its record code (``BC1``).
+
+    The letter means colour is never the only cue (NO_COLOR, colour blindness).
+    """
+    return f"{code[0]}{rank_label(code)}"
+
+
 def describe(kind: int) -> str:
     """Plain words for one card, e.g. ``green 7`` or ``blue Clear +1``."""
     return f"{COLOUR_NAMES[colour_of(kind)]} {rank_name(rank_of(kind))}"
