@@ -80,6 +80,7 @@ import signal
 import struct
 import sys
 import termios
+import textwrap
 import time
 import warnings
 from collections.abc import Collection, Sequence
@@ -1347,7 +1348,23 @@ class _Prompt:
 
     def say(self, text: str) -> None:
         with contextlib.suppress(Exception):
-            self.process.stdout.write(text.encode() + b"\r\n")
+            self.process.stdout.write(
+                "".join(f"{line}\r\n" for line in self._fitted(text)).encode()
+            )
+
+    def _fitted(self, text: str) -> list[str]:
+        """``text`` in lines as wide as the player's terminal, broken between
+        words: left to the terminal, a 40-column one broke "kn" / "ows", and
+        a narrow one a seat word in two ("ott" / "er-427"), which the player
+        then copies, or reads, wrong.  (The door's own words: one cell a
+        character.)"""
+        with contextlib.suppress(Exception):
+            width = self.process.get_terminal_size()[0]
+            if 0 < width < len(text):
+                return textwrap.wrap(
+                    text, width, break_long_words=False, break_on_hyphens=False
+                ) or [text]
+        return [text]
 
     async def forget_typed_ahead(self) -> bool:
         """Drop the keys typed before the door answered a wrong try (as
@@ -1385,7 +1402,10 @@ class _Prompt:
 
     async def _ask(self, question: str, secret: bool) -> str | None:
         out = self.process.stdout
-        out.write(question.encode())
+        *said, asked = self._fitted(question.rstrip()) or [""]
+        for before in said:  # the question's last line is where the answer is typed
+            out.write(f"{before}\r\n".encode())
+        out.write((asked + question[len(question.rstrip()) :]).encode())
         line = bytearray()
         characters = 0  # in the line, each of one or more bytes (UTF-8)
         cut = False  # a character past MAX_LINE was not read

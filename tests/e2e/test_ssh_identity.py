@@ -51,10 +51,10 @@ def start_door(headless_host, *args: str) -> tuple[subprocess.Popen[str], int]: 
     return proc, door
 
 
-def open_pane(tmux: Tmux, name: str, command: str) -> None:
+def open_pane(tmux: Tmux, name: str, command: str, width: int = 80, height: int = 24) -> None:
     """A terminal running ``command``; it stays open after, with ssh's status."""
     shell = f"{command}; echo EXIT=$?; sleep 600"
-    tmux.new(name, shell, env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+    tmux.new(name, shell, width, height, env={"TERM": "xterm-256color", "LANG": "C.UTF-8"})
 
 
 def shown_hand(screen: str) -> list[str]:
@@ -400,6 +400,29 @@ def test_a_seat_word_brings_a_player_back_after_a_drop_in_the_lobby(
     assert "the host stopped before the game began: it may resume the table" in last
     assert f"To get this seat back once the table is back, reconnect and give: {word}" in last
     assert "the host closed the table" not in last
+
+
+def test_the_doors_words_break_between_words_in_a_narrow_terminal(
+    headless_host, tmp_path: Path, tmux: Tmux
+) -> None:
+    """At 40 columns (the app's narrowest) the door's sentences go on the
+    next line between words: left to the terminal, they broke inside them
+    ("so this table kn" / "ows you", "reconnect and giv" / "e: otter-427",
+    and a little wider the seat word itself, the player's key to the seat)."""
+    _proc, door = start_door(headless_host, "--players", "3", "--bots", "1")
+    open_pane(tmux, "bea", door_command(door, "bea", None), width=40, height=15)
+    tmux.wait_for("bea", "new seat")
+    tmux.keys("bea", "Enter")
+    screen = tmux.wait_for("bea", "Press Enter to sit down.")
+    word = re.search(r"Your seat word is ([a-z]+-\d{3})\.", screen)
+    assert word is not None, screen
+    # Lines joined by a space read as the sentences said only if no line
+    # ends inside a word.
+    said = " ".join(line.strip() for line in screen.splitlines() if line.strip())
+    assert "You offered no SSH key, so this table knows you by a seat word." in said, screen
+    assert f"To get this seat back, reconnect and give: {word.group(1)}" in said, screen
+    tmux.keys("bea", "Enter")
+    tmux.wait_for("bea", "Chat", timeout=60)  # and the app, at 40 columns, seats her
 
 
 def test_backspace_at_the_doors_prompt_rubs_out_a_wide_character_whole(
