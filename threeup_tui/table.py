@@ -100,6 +100,7 @@ RESULTS_KEPT = 5
 
 
 TABLE_FULL = "the table is full"  # a newcomer's refusal (clients read it: see NetClient)
+WRONG_CODE = "wrong room code"  # given none, or another (NetClient tells the two apart)
 # The refusal once the game has begun, when its seats are set.  Someone
 # whose seat it is, joining from another computer or account (no token),
 # read only "the table is full" and could not tell why their own seat did
@@ -422,7 +423,7 @@ class Table:
         if expected is not None and not (
             isinstance(code, str) and secrets.compare_digest(code.encode(), expected.encode())
         ):
-            raise TableError("wrong room code")
+            raise TableError(WRONG_CODE)
 
     def seat_of_token(self, token: object) -> int | None:
         """The human seat this token unlocks, if any (compared in constant time)."""

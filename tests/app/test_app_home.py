@@ -496,7 +496,9 @@ async def test_a_bad_address_on_the_form_is_said_at_once(port: str) -> None:
 async def test_a_wrong_room_code_puts_the_focus_in_the_code_box() -> None:
     """Joined without the table's code (a real table on loopback), the
     player reads why and types the code at once: the focus was left on the
-    address, three Tabs away."""
+    address, three Tabs away.  Why is that the table asks for one: "wrong
+    room code", to one who gave none, sent them looking for a typo; a code
+    given and wrong is called so."""
     from threeup_tui.netplay.host import NetHost
     from threeup_tui.table import Table, TableConfig
 
@@ -510,8 +512,13 @@ async def test_a_wrong_room_code_puts_the_focus_in_the_code_box() -> None:
             await wait_for(pilot, lambda: on(app, JoinScreen))
             app.screen.query_one("#join-address", Input).focus()
             await pilot.press(*address, "enter")
-            await wait_for(pilot, lambda: "wrong room code" in screen_text(app))
+            asks = "the table asks for a room code, and none was given"
+            await wait_for(pilot, lambda: asks in " ".join(screen_text(app).split()))
+            assert "wrong room code" not in screen_text(app)
             code = app.screen.query_one("#join-code", Input)
+            assert code.has_focus
+            await pilot.press(*"pasta", "enter")
+            await wait_for(pilot, lambda: "wrong room code" in screen_text(app))
             assert code.has_focus
             await pilot.press(*"pizza", "enter")
             await wait_for(pilot, lambda: on(app, LobbyScreen) and app.session is not None)

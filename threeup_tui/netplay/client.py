@@ -53,7 +53,7 @@ from ..client.events import (
 from ..names import seated_as
 from ..rules import Move, Options, View
 from ..rules.state import MAX_PLAYERS
-from ..table import TABLE_FULL, is_table_full
+from ..table import TABLE_FULL, WRONG_CODE, is_table_full
 from ..tasks import cancel_and_wait
 from .tokens import KeptSeat, TokenStore, name_key, new_token
 from .wire import (
@@ -89,6 +89,9 @@ NOT_CONNECTED = "not connected"  # between sessions: the link lost, or the host 
 # begins its game only with every seat taken, and takes no newcomers after:
 # nothing here promises a seat later.
 SEAT_TAKEN_FIRST = "the last open seat was taken first"
+
+# The table's "wrong room code" to a player who gave none.
+NO_CODE_GIVEN = "the table asks for a room code, and none was given"
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
@@ -257,6 +260,10 @@ class NetClient(TableClient):
             # fix: the table's "join from the computer that sat" would mislead.
             said = TABLE_FULL if words else err.reason
             reason = f"the table refused: {said}{words}"
+            if err.reason == WRONG_CODE and not self.code:
+                # None was given: "wrong" sent the player looking for a typo
+                # (the host's lobby shows its join command, without the code).
+                reason = NO_CODE_GIVEN
             if err.reason in REFUSED_FOR_NOW:
                 raise RefusedForNow(reason, err.reason) from None
             raise TableRefused(reason, err.reason) from None
