@@ -11,14 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from netplay_support import make_client, make_table, start_host
+from netplay_support import LOOPBACK, make_client, make_table, start_host
 
 from net import Impairment, ImpairmentProxy, NetConfig
 from net.codec import decode
 from net.packets import ClosePacket
 from threeup_tui.client.events import ChatReceived, ConnectionChanged, LobbyChanged, ViewChanged
 from threeup_tui.netplay.client import NetClient
-from threeup_tui.netplay.host import HOST_NET
+from threeup_tui.netplay.host import HOST_NET, NetHost
 from threeup_tui.netplay.wire import (
     CLOSE_HOST_STOPPED,
     CLOSE_HOST_STOPPED_BETWEEN_GAMES,
@@ -26,6 +26,7 @@ from threeup_tui.netplay.wire import (
     CLOSE_RESUMABLE,
     CLOSE_TABLE_CLOSED,
 )
+from threeup_tui.table import Table
 
 # Silence ends a session after a second: the test need not wait 5 s.
 QUICK = NetConfig(idle_timeout=1.0, heartbeat_interval=0.2, connect_timeout=3.0)
@@ -186,4 +187,46 @@ async def test_a_refusal_for_now_keeps_a_returning_player_knocking(tmp_path: Pat
     finally:
         await client.close()
         await proxy.stop()
+        await host.close()
+
+
+async def test_a_player_back_at_a_table_resumed_with_a_new_code_is_told_it_changed(
+    tmp_path: Path,
+) -> None:
+    """The host stopped, and resumed its table with another room code
+    (``--resume --code``): each app coming back by itself with the old
+    code was refused, and its player, who had typed nothing, read "wrong
+    room code".  They read that the code changed and that joining again
+    with the new one brings them back, which it does (the seat's token)."""
+    table = make_table(tmp_path, players=2, seed=5, bots=1, code="pizza")
+    journal = table.config.journal
+    assert journal is not None
+    host = await start_host(table)
+    port = host.address[1]
+    tokens = tmp_path / "a.json"
+    client = make_client(host.address, "ann", tokens, code="pizza", config=QUICK)
+    again = make_client(host.address, "ann", tokens, code="pasta")
+    try:
+        await client.start()
+        await asyncio.wait_for(seated(client), 10)
+        seat = client.seat
+        await host.close(CLOSE_HOST_STOPPED)
+        assert (await asyncio.wait_for(told(client), 10)).state == "reconnecting"
+        host = await NetHost.start(Table.resume(journal, {"code": "pasta"}), LOOPBACK, port)
+
+        async def closed() -> ConnectionChanged:
+            while True:
+                event = await client.next_event()
+                if isinstance(event, ConnectionChanged) and event.state == "closed":
+                    return event
+
+        change = await asyncio.wait_for(closed(), 15)
+        assert change.detail == (
+            "the table's room code has changed: join again with the new one to come back"
+        )
+        await again.start()
+        assert again.seat == seat
+    finally:
+        await client.close()
+        await again.close()
         await host.close()

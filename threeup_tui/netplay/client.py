@@ -90,8 +90,10 @@ NOT_CONNECTED = "not connected"  # between sessions: the link lost, or the host 
 # nothing here promises a seat later.
 SEAT_TAKEN_FIRST = "the last open seat was taken first"
 
-# The table's "wrong room code" to a player who gave none.
+# The table's "wrong room code" to a player who gave none, and to one coming
+# back by itself with the code it was let in with.
 NO_CODE_GIVEN = "the table asks for a room code, and none was given"
+CODE_CHANGED = "the table's room code has changed: join again with the new one to come back"
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"
@@ -264,6 +266,11 @@ class NetClient(TableClient):
                 # None was given: "wrong" sent the player looking for a typo
                 # (the host's lobby shows its join command, without the code).
                 reason = NO_CODE_GIVEN
+            elif err.reason == WRONG_CODE and self.table_id is not None:
+                # Coming back by itself with the code this table took: the
+                # host resumed it with another (--resume --code).  The player
+                # typed nothing, and their seat waits for the new one.
+                reason = CODE_CHANGED
             if err.reason in REFUSED_FOR_NOW:
                 raise RefusedForNow(reason, err.reason) from None
             raise TableRefused(reason, err.reason) from None
