@@ -96,10 +96,14 @@ async def test_the_last_games_refit_their_columns_when_the_terminal_narrows() ->
     app = scene.app()
     async with app.run_test(size=(80, 24)) as pilot:
         await scene.drive(pilot)
-        table = app.screen.query_one(DataTable)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        table = screen.query_one(DataTable)
         await pilot.press("down", "down")
         await pilot.resize_terminal(50, 16)
-        await wait_for(pilot, lambda: len(table.ordered_columns) == 4, what="four columns")
+        await wait_for(
+            pilot, lambda: len(table.ordered_columns) == 4 and screen.laid_out(), what="4 columns"
+        )
         await pilot.pause()
         assert not table.max_scroll_x, screen_text(app)
         assert table.cursor_row == 2, "the cursor stays on the game it was on"
@@ -151,7 +155,7 @@ async def test_at_40_columns_the_record_column_shows_whole_against_two_bot_level
         screen = app.screen
         assert isinstance(screen, StatsScreen)
         table = screen.query_one(DataTable)
-        await wait_for(pilot, lambda: table.row_count > 0, what="the last games")
+        await wait_for(pilot, screen.laid_out, what="the last games")
         await pilot.pause()
         shown = screen_text(app)
         assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"
@@ -175,8 +179,12 @@ async def test_at_40_columns_a_result_finished_by_a_bot_leaves_the_record_column
     assert history.add(game)[1] is None
     app = StatsOnly(history)
     async with app.run_test(size=(40, 15)) as pilot:
-        table = app.screen.query_one(DataTable)
-        await wait_for(pilot, lambda: table.row_count == 11, what="the last games")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        table = screen.query_one(DataTable)
+        await wait_for(
+            pilot, lambda: table.row_count == 11 and screen.laid_out(), what="the last games"
+        )
         await pilot.pause()
         shown = screen_text(app)
         assert not table.max_scroll_x, f"the table scrolls sideways:\n{shown}"

@@ -353,7 +353,7 @@ def demo_record(players: int = 3, seed: int = 4, options: Options | None = None)
 async def drive_stats(pilot: Pilot[int]) -> None:
     await settle(pilot, _on(pilot, StartScreen))
     pilot.app.post_message(StatsRequested())
-    await settle(pilot, _on(pilot, StatsScreen, lambda: bool(_stats_screen(pilot).games)))
+    await settle(pilot, _on(pilot, StatsScreen, lambda: _stats_screen(pilot).laid_out()))
     await finish(pilot)
 
 

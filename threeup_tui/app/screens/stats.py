@@ -627,6 +627,20 @@ class StatsScreen(Screen[None]):
             read = partial(self._read_more, before, count)
             self.run_worker(read, thread=True, group="more-games")
 
+    def laid_out(self) -> bool:
+        """The last games are in the table, each column as wide as its
+        cells.  A table measures its cells when it is next idle: until then
+        (a moment, longer on a busy machine) its columns are as wide as their
+        headings, "2025" for the date and "⏎ repl" for the record."""
+        layout = self._layout
+        if not self.games or layout is None:
+            return False
+        columns = self.query_one(DataTable).ordered_columns
+        wanted = self._widths[layout]
+        return [str(c.label) for c in columns] == list(layout.columns) and all(
+            c.content_width >= wanted[str(c.label)] for c in columns
+        )
+
     def owe_a_row(self) -> bool:
         """↓ at the last row read: whether it is kept for the older games on
         their way (the cursor goes on by one more as they come).  A key held
