@@ -104,6 +104,16 @@ class Offers:
     save: bool  # only the host's machine writes the record
     waiting: str  # what the others wait for, or ""
     bots: bool = False  # the table's bot level may be changed for the next game (b)
+    asked: bool = False  # this seat's ask for the next game is counted: not offered again
+
+
+ASKED = "Asked ✓"  # the next game's button once this seat's ask is counted
+
+
+def rematch_label(offers: Offers) -> str:
+    """The next game's button: its word and key, or that it was asked for
+    (it read "Next game (r)" after r, as if nothing had been asked)."""
+    return ASKED if offers.asked else f"{offers.rematch_word} (r)"
 
 
 HOST_STOPPED_WAIT = "The host stopped the table: the next game waits for it to come back."
@@ -171,9 +181,9 @@ def offers_for(session: Session | None) -> Offers:
             words += f", or in {round(after)} s"
         votes = tuple(getattr(lobby, "rematch_votes", ()) or ())
         asked = [seat for seat in here if seat in votes]
+        mine = seated and view is not None and view.seat in votes
         if here:
             words += f" ({len(asked)} of {len(here)} asked"
-            mine = view is not None and view.seat in votes
             words += ", you too" if mine else ""
             waited = [seat for seat in here if seat not in votes]
             if waited and session is not None:
@@ -187,7 +197,7 @@ def offers_for(session: Session | None) -> Offers:
             words += ")."
         else:
             words += "."
-        return Offers(seated, "Next game", host, told_if_away(session, words))
+        return Offers(seated, "Next game", host, told_if_away(session, words), asked=mine)
     if host:
         return Offers(True, "Rematch", True, told_if_away(session, ""), bots=bots_at(lobby))
     if not seated:
@@ -316,7 +326,11 @@ class GameOverScreen(ModalScreen[None]):
             with Horizontal(classes="buttons"):
                 if offers.rematch:
                     yield Button(
-                        f"{offers.rematch_word} (r)", id="rematch", variant="success", compact=True
+                        rematch_label(offers),
+                        id="rematch",
+                        variant="success",
+                        compact=True,
+                        disabled=offers.asked,
                     )
                 if offers.save:
                     yield Button("Save (s)", id="save", variant="primary", compact=True)
@@ -351,16 +365,24 @@ class GameOverScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self._fit()
         self._shown_at = time.monotonic()
+        self._focus_first_button()
+
+    def _focus_first_button(self) -> None:
+        """The first button that still does something: a next game asked for
+        (its button off) or no longer possible (gone) leaves the box with no
+        focus at all, and ⏎ or Tab went nowhere the player could see."""
         for button in ("#rematch", "#save", "#close"):
-            found = self.query(button)
-            if found:
-                found.first(Button).focus()
-                return
+            for found in self.query(button).results(Button):
+                if not found.disabled:
+                    found.focus()
+                    return
 
     def refresh_offers(self) -> None:
         """The table changed (a vote, the host leaving, the table closing):
-        say so.  The buttons stay as they were made, but one for a next game
-        that can no longer come is turned off (and its key with it)."""
+        say so.  The buttons stay as they were made, but the next game's
+        says when this seat's ask is counted (and is not offered again), and
+        goes when no next game can come here (and its key with it: turned
+        off, it still read "Next game (r)", and r did nothing)."""
         session = self.table.session
         for shown in self.query("#bot-level").results(Static):
             shown.update(bot_level_words(session.lobby if session is not None else None))
@@ -382,9 +404,13 @@ class GameOverScreen(ModalScreen[None]):
             self.refresh_bindings()  # "s Take your seat" comes and goes with the lobby
         offers = offers_for(session)
         rematch = self.offers.rematch and offers.rematch
-        if offers.waiting == self.offers.waiting and rematch == self.offers.rematch:
+        asked = rematch and offers.asked
+        before = self.offers
+        if (offers.waiting, rematch, asked) == (before.waiting, before.rematch, before.asked):
             return
-        self.offers = dataclasses.replace(self.offers, rematch=rematch, waiting=offers.waiting)
+        self.offers = dataclasses.replace(
+            before, rematch=rematch, waiting=offers.waiting, asked=asked
+        )
         found = self.query("#rematch-wait")
         if found:
             found.first(Static).update(Content(offers.waiting))
@@ -394,7 +420,13 @@ class GameOverScreen(ModalScreen[None]):
                 before=self.query_one(StatusLine),
             )
         for button in self.query("#rematch").results(Button):
-            button.disabled = not rematch
+            if not rematch:
+                button.remove()
+            else:
+                button.label = rematch_label(self.offers)
+                button.disabled = asked
+        if self.focused is None or self.focused.id == "rematch":
+            self.call_after_refresh(self._focus_first_button)
         self.refresh_bindings()
 
     async def _made_again(self) -> None:
@@ -418,7 +450,8 @@ class GameOverScreen(ModalScreen[None]):
         # Keys (and the footer) offer only what this seat may do.
         if action in ("rematch", "next_game"):
             word = "Rematch" if action == "rematch" else "Next game"
-            return self.offers.rematch and self.offers.rematch_word == word
+            offered = self.offers.rematch and not self.offers.asked
+            return offered and self.offers.rematch_word == word
         if action == "save":
             return self.offers.save
         if action == "bot_level":
@@ -448,7 +481,7 @@ class GameOverScreen(ModalScreen[None]):
 
     def action_rematch(self) -> None:
         session = self.table.session
-        if session is not None and self.offers.rematch:
+        if session is not None and self.offers.rematch and not self.offers.asked:
             session.client.rematch()
             if self.offers.rematch_word != "Rematch":
                 self.notify("Asked for the next game", timeout=3)
