@@ -5,7 +5,8 @@ for the next game), Ann's real app joined over UDP (``run_test``), Bo a
 real client playing as ``threeup join --bot`` does.  Found at a LAN party:
 after r, Ann's box went on showing "Next game (r)" as if nothing had been
 asked; once the host was gone ("No next game here: …") the button still
-showed, and r did nothing.
+showed, and r did nothing; and the note "Asked for the next game" was
+still on the status line of the next game's set-up screen.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from app_helpers import (
     play_to_the_end,
     screen_text,
     wait_for,
+    wait_for_setup,
     words_shown,
 )
 from netplay_support import (
@@ -106,3 +108,16 @@ async def test_once_asked_the_box_says_so_and_with_no_next_game_offers_none(
         assert not app.screen.query("#rematch"), shown
         assert "Next game" not in shown and "Asked" not in shown, shown
         assert "Table (t)" in shown and "t Table" in footer_words(app)
+
+
+async def test_the_ask_is_not_told_on_the_next_games_set_up(tmp_path: Path) -> None:
+    """The note about the last game goes as the next one begins."""
+    async with at_the_result_box(tmp_path) as (pilot, app, table, _host, bo):
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Asked for the next game" in status_words(app), 10, "note")
+        bo.rematch()  # Bo asks too: game 2 is dealt at once
+        await wait_for_setup(pilot)
+        assert table.game_number == 2
+        await pilot.pause()
+        assert "Asked for the next game" not in status_words(app), status_words(app)
+        assert "Asked for the next game" not in screen_text(app)

@@ -27,7 +27,7 @@ from ..text import MUTED, clean, reason_words
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
 from ..widgets.status import AWAY_KEY, display_turn
-from ..widgets.status_line import StatusLine
+from ..widgets.status_line import NEXT_GAME_ASKED, StatusLine
 from .base import TableScreenBase, chat_key_words, reworded, seat_to_take_back
 
 # The Rematch button has the focus, and ⏎ is also the table's Play key: a
@@ -484,7 +484,7 @@ class GameOverScreen(ModalScreen[None]):
         if session is not None and self.offers.rematch and not self.offers.asked:
             session.client.rematch()
             if self.offers.rematch_word != "Rematch":
-                self.notify("Asked for the next game", timeout=3)
+                self.notify("", title=NEXT_GAME_ASKED, timeout=3)
 
     def action_bot_level(self) -> None:
         """The table's bots play the next game at the next level (as the

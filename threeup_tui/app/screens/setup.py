@@ -21,7 +21,14 @@ from ..widgets.chat import ChatPane
 from ..widgets.fitted import FittedText
 from ..widgets.footer import KeysFooter
 from ..widgets.status import away_parts
-from ..widgets.status_line import HINT, NOT_ALLOWED, NOT_SAVED, StatusLine, withdraw
+from ..widgets.status_line import (
+    HINT,
+    NEXT_GAME_ASKED,
+    NOT_ALLOWED,
+    NOT_SAVED,
+    StatusLine,
+    withdraw,
+)
 from .base import CHATTING, TableScreenBase
 from .game_over import waited_names
 from .table import NARROW, SIDE_LEAST
@@ -177,8 +184,9 @@ class SetupScreen(TableScreenBase):
         self._fit()
         self._set_roomy()
         # A new game: a refusal about the last one ("threeup-game.json
-        # already exists", from the result box) is not about this one.
-        withdraw(self.app, NOT_ALLOWED, NOT_SAVED)
+        # already exists", from the result box) is not about this one, nor
+        # is "Asked for the next game" (it stayed on this screen for 3 s).
+        withdraw(self.app, NOT_ALLOWED, NOT_SAVED, NEXT_GAME_ASKED)
 
     def in_sight(self) -> bool:
         """The cards are laid out (the first frame with them shows them)."""

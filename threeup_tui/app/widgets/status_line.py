@@ -186,6 +186,7 @@ def _quiet_the_others(app: App[Any], line: StatusLine) -> None:
 HINT = "Hint"
 NOT_ALLOWED = "Not allowed"
 NOT_SAVED = "Not saved"  # the record, refused by its file's trouble (no such directory...)
+NEXT_GAME_ASKED = "Asked for the next game"  # r in the result box: about the last game
 YOUR_TURN = "Your turn"
 NOT_YOUR_TURN = "Not your turn"
 
@@ -204,6 +205,7 @@ def withdraw(app: App[Any], *titles: str) -> None:
 
 __all__ = [
     "HINT",
+    "NEXT_GAME_ASKED",
     "NOT_ALLOWED",
     "NOT_SAVED",
     "NOT_YOUR_TURN",
