@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +24,7 @@ from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, bot_words, presence
 from ..text import MUTED, plain, reason_words
 from ..widgets.chat import ChatPane
+from ..widgets.fitted import FittedText, hanging_parts
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
@@ -100,22 +103,54 @@ def turn_time_line(seconds: float, bot_level: str | None) -> str:
     return f"Turn time: {turn_words(seconds)} for each move, then {article} {bot} acts"
 
 
-def join_lines(client: object) -> list[Content]:
-    """How others join the host's table: the game port, and the SSH door's port."""
+def code_option(code: str | None) -> str:
+    """The room code as ``threeup join`` takes it, quoted for the shell (a
+    code may hold a space or a shell's characters); one that begins with
+    "-" is joined to its option, or the command line takes it for one."""
+    if not code:
+        return ""
+    quoted = shlex.quote(code)
+    return f"--code={quoted}" if code.startswith("-") else f"--code {quoted}"
+
+
+COMMAND_INDENT = 2  # a command's lines under its label, or after its first
+
+
+def command_lines(label: Content, words: list[Content], width: int) -> Content:
+    """``label`` and a command of ``words``, for ``width`` cells: on one
+    line; else the command whole on the line under its label (one line to
+    copy); else, narrower than the command, wrapped between its words (an
+    option kept with its value), the lines after the first indented."""
+    command = Content(" ").join(words)
+    if label.cell_length + 1 + command.cell_length <= width:
+        return Content.assemble(label, " ", command)
+    if COMMAND_INDENT + command.cell_length <= width:
+        return Content.assemble(label, "\n", " " * COMMAND_INDENT, command)
+    return hanging_parts([label, *words], width, COMMAND_INDENT)
+
+
+def join_lines(client: object, code: str | None, width: int) -> list[Content]:
+    """How others join the host's table, for ``width`` cells: the game's
+    command, room code and all (a friend who copied "threeup join HOST:PORT"
+    was refused for want of the code, shown on another line), and the SSH
+    door's port."""
     lines = []
     address = getattr(client, "address", None)
     game_on_ipv6 = False
+    code_words = [code_option(code)] if code else []
     if isinstance(address, tuple) and len(address) == 2:
-        # Short enough for the lobby's column at 80x24, with a 5-digit port
-        # (the join screen's LAN list needs no words here).
         host, port = reach(address[0]), address[1]
         where = show_address(host, port)
-        lines.append(Content.assemble("Join: ", (f"threeup join {where}", "bold")))
+        words = ["threeup", "join", where, *code_words]
+        command = [Content.styled(word, "bold") for word in words]
+        lines.append(command_lines(Content("Join:"), command, width))
         game_on_ipv6 = every_address(address[0])
         if game_on_ipv6:
             # HOST:PORT with an IPv6 address is no address at all ("fd00::5:5000"
             # even reads as another IPv6 address): a friend on IPv6 writes brackets.
-            lines.append(Content.styled(f"IPv6: threeup join [{host}]:{port}", MUTED))
+            words = ["threeup", "join", f"[{host}]:{port}", *code_words]
+            command = [Content.styled(word, MUTED) for word in words]
+            lines.append(command_lines(Content.styled("IPv6:", MUTED), command, width))
     ssh = getattr(client, "ssh_address", None)
     if isinstance(ssh, tuple) and len(ssh) == 2:
         where = f"-p {ssh[1]} {reach(ssh[0])}"
@@ -356,7 +391,7 @@ class LobbyScreen(TableScreenBase):
         with Horizontal(id="lobby-body"):
             with Vertical(id="lobby-column"):
                 with VerticalScroll(id="lobby-main"):
-                    yield Static(id="lobby-title")
+                    yield FittedText(id="lobby-title")
                     yield OptionList(id="seats")
                     if host:
                         yield from self.host_controls()
@@ -441,7 +476,11 @@ class LobbyScreen(TableScreenBase):
             title.append(Content("This table uses a room code."))
         else:
             title.append(Content.styled("No room code: anyone who finds the table may sit.", MUTED))
-        title.extend(join_lines(session.client))
+        # How to join, for the column's width (FittedText): the command
+        # kept whole on a line where it fits, wrapped between its words
+        # where nothing would hold it.
+        joining = len(title)
+        client, code = session.client, lobby.code
         if lobby.turn_time is not None and not session.is_host:  # the host has its control
             title.append(Content(turn_time_line(lobby.turn_time, lobby.bot_level)))
         filled = sum(1 for s in lobby.seats if s.kind != "open")
@@ -449,7 +488,11 @@ class LobbyScreen(TableScreenBase):
         if lobby.watching:
             seats_line += f" · {lobby.watching} watching"
         title.append(Content(seats_line))
-        self.query_one("#lobby-title", Static).update(Content("\n").join(title))
+        self.query_one("#lobby-title", FittedText).update(
+            lambda width: Content("\n").join(
+                [*title[:joining], *join_lines(client, code, width), *title[joining:]]
+            )
+        )
         seats = self.query_one("#seats", OptionList)
         highlighted = seats.highlighted
         seats.clear_options()

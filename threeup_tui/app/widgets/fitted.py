@@ -8,7 +8,7 @@ ran past the line showed "(GC)" alone under the names, and the header's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.content import Content
 from textual.geometry import Size
@@ -21,22 +21,32 @@ def hanging(content: Content, width: int, indent: int) -> Content:
     """``content`` wrapped at spaces to ``width`` cells; the lines a line
     wraps onto are indented by ``indent`` cells, so they read as its own."""
     width = max(width, indent + 1)
-    pad = Content(" " * indent)
     lines: list[Content] = []
     for line in content.split("\n"):
         if line.cell_length <= width:
             lines.append(line)  # as it is, its spaces' styles and all
-            continue
-        words = line.split(" ")
-        current = words[0]
-        for word in words[1:]:
-            longer = current + Content(" ") + word
-            if longer.cell_length <= width or not word.plain:
-                current = longer
-            else:
-                lines.append(current.rstrip())
-                current = pad + word
-        lines.append(current.rstrip())
+        else:
+            lines.append(hanging_parts(line.split(" "), width, indent))
+    return Content("\n").join(lines)
+
+
+def hanging_parts(parts: Sequence[Content], width: int, indent: int) -> Content:
+    """``parts`` side by side, a space between, as many to a line as fit
+    ``width`` cells, a part never split between lines (one that holds a
+    space too: "--code 'pizza night'"); the lines after the first indented
+    by ``indent`` cells, so they read as the first one's."""
+    width = max(width, indent + 1)
+    pad = Content(" " * indent)
+    lines: list[Content] = []
+    current = parts[0] if parts else Content("")
+    for part in parts[1:]:
+        longer = current + Content(" ") + part
+        if longer.cell_length <= width or not part.plain:
+            current = longer
+        else:
+            lines.append(current.rstrip())
+            current = pad + part
+    lines.append(current.rstrip())
     return Content("\n").join(lines)
 
 
