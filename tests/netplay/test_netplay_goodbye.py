@@ -221,9 +221,7 @@ async def test_a_player_back_at_a_table_resumed_with_a_new_code_is_told_it_chang
                     return event
 
         change = await asyncio.wait_for(closed(), 15)
-        assert change.detail == (
-            "the table's room code has changed: join again with the new one to come back"
-        )
+        assert change.detail == "the room code has changed: join again with the new one"
         await again.start()
         assert again.seat == seat
     finally:

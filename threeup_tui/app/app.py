@@ -111,7 +111,13 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
-from .widgets.status_line import NOT_ALLOWED, NOT_SAVED, route_notifications, withdraw
+from .widgets.status_line import (
+    CONNECTION_CLOSED,
+    NOT_ALLOWED,
+    NOT_SAVED,
+    route_notifications,
+    withdraw,
+)
 
 log = logging.getLogger("threeup.app")
 
@@ -964,13 +970,13 @@ class ThreeUpApp(App[int]):
                 "reconnecting": "The host stopped: waiting for it to come back"
                 if host_stopped(message.detail)
                 else "Connection lost: reconnecting…",
-                # The host's reason ("your seat was taken over from another terminal").
-                "closed": f"The connection is closed: {reason_words(message.detail)}"
-                if message.detail
-                else "The connection is closed",
+                # The host's reason ("your seat was taken over from another
+                # terminal"), under a title that gives way where it is narrow.
+                "closed": reason_words(message.detail) if message.detail else "",
             }
             self.notify(
                 words.get(message.state, message.state),
+                title=CONNECTION_CLOSED if message.state == "closed" else "",
                 severity=severity,  # type: ignore[arg-type]
                 markup=False,
                 # A closed connection stays closed: its reason ("your seat was

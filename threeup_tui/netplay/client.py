@@ -93,7 +93,9 @@ SEAT_TAKEN_FIRST = "the last open seat was taken first"
 # The table's "wrong room code" to a player who gave none, and to one coming
 # back by itself with the code it was let in with.
 NO_CODE_GIVEN = "the table asks for a room code, and none was given"
-CODE_CHANGED = "the table's room code has changed: join again with the new one to come back"
+# Short enough to be said whole at 40 columns, in the status line of the
+# result box ("✖ the room code has changed: join" / "again with the new one").
+CODE_CHANGED = "the room code has changed: join again with the new one"
 
 HOST_GONE = "the host is gone (nothing listens at its port)"
 HOST_RESTARTED = "the host no longer knows this connection (it restarted)"

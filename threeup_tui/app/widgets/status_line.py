@@ -36,9 +36,10 @@ SEVERITY_LOOK = {
 }
 
 
-def notification_content(note: Notification) -> Content:
+def notification_content(note: Notification, titled: bool = True) -> Content:
     """One notification as one line of plain parts (never markup: reasons may
-    come from another machine, so the app's own notes are plain too)."""
+    come from another machine, so the app's own notes are plain too).
+    ``titled`` False: its message alone (a title that gives way)."""
     symbol, style = SEVERITY_LOOK.get(note.severity, SEVERITY_LOOK["information"])
     message = note.message
     if note.markup:
@@ -46,7 +47,7 @@ def notification_content(note: Notification) -> Content:
         with contextlib.suppress(Exception):
             message = Content.from_markup(message).plain
     message = clean(message, 300)
-    title = clean(note.title, 60)
+    title = clean(note.title, 60) if titled or not message else ""
     if not message:  # a title alone ("Your turn") reads as a message
         return Content.assemble((symbol, style), title)
     # A title that ends its own sentence (Textual's "Do you want to quit?")
@@ -60,6 +61,12 @@ def notification_content(note: Notification) -> Content:
 
 
 MAX_ROWS = 2
+# Titles that the message says again in its own words, left out where the
+# note would not fit MAX_ROWS rows with them: at 40 columns "✖ The
+# connection is closed: the table's room code has changed: jo…" lost what
+# to do, when "✖" and the reason alone say it whole.
+CONNECTION_CLOSED = "The connection is closed"
+GIVES_WAY = frozenset({CONNECTION_CLOSED})
 
 
 class StatusLine(Static):
@@ -91,15 +98,18 @@ class StatusLine(Static):
         self.shown = newest
         for severity in SEVERITY_LOOK:
             self.set_class(newest is not None and newest.severity == severity, f"-{severity}")
-        content = Content("") if newest is None else notification_content(newest)
         self.set_class(newest is None, "-quiet")
-        self._paint(content)
+        self._paint(newest)
 
-    def _paint(self, content: Content) -> None:
+    def _paint(self, note: Notification | None) -> None:
         # One row; two for a note too long for one (wrapped, never cut), and a
         # layout pass only when the row count changes.
         width = max(self.content_region.width or self.app.size.width, 1)
+        content = Content("") if note is None else notification_content(note)
         lines = content.wrap(width) or [content]
+        if len(lines) > MAX_ROWS and note is not None and note.title in GIVES_WAY:
+            content = notification_content(note, titled=False)
+            lines = content.wrap(width) or [content]
         if len(lines) > MAX_ROWS:
             # Longer still: the last row ends with "…", a sign that there is more.
             rest = Content(" ").join(lines[MAX_ROWS - 1 :])
@@ -114,7 +124,7 @@ class StatusLine(Static):
             self.post_message(self.RowsChanged())
 
     def on_resize(self) -> None:
-        self._paint(Content("") if self.shown is None else notification_content(self.shown))
+        self._paint(self.shown)
 
     def _expired(self) -> None:
         self._timer = None
@@ -204,6 +214,7 @@ def withdraw(app: App[Any], *titles: str) -> None:
 
 
 __all__ = [
+    "CONNECTION_CLOSED",
     "HINT",
     "NEXT_GAME_ASKED",
     "NOT_ALLOWED",
