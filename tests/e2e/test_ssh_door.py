@@ -548,7 +548,9 @@ def test_a_dropped_session_keeps_its_seat_and_gets_it_back(
         f"{' '.join(SSH_OPTS)} ann@127.0.0.1"
     )
     tmux.new("ann", command, env={"TERM": "xterm-256color"})
-    tmux.wait_for("ann", "face up", timeout=60)  # seated: the set-up screen
+    # Seated: the set-up's cards show (its title can come a frame before
+    # them, and an Enter typed before the cards were in sight lays nothing).
+    tmux.wait_for("ann", "Chosen 0/3", timeout=60)
     tmux.keys("ann", "1", "2", "3", "Enter")
     tmux.wait_for("ann", "turn", timeout=30)
     # The connection drops hard: the SSH client is killed with its pane.
