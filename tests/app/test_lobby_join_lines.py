@@ -39,8 +39,9 @@ async def lobby_text(address: tuple[str, int], ssh: tuple[str, int] | None = Non
 async def test_a_table_on_ipv6_and_ipv4_says_how_an_ipv6_friend_writes_it(every: str) -> None:
     text = await lobby_text((every, 49851))
     assert "Join: threeup join HOST:49851" in text
-    # Whole, on a line of its own at 80x24: not cut, not wrapped.
-    assert "IPv6: threeup join [HOST]:49851" in text
+    # Whole, on a line of its own at 80x24: not cut, not wrapped; quoted, as
+    # zsh takes unquoted brackets for a pattern ("no matches found").
+    assert "IPv6: threeup join '[HOST]:49851'" in text
     assert "[::" not in text  # every address, however spelt, is this machine's HOST
 
 
@@ -52,7 +53,7 @@ async def test_a_table_on_ipv4_alone_says_nothing_of_ipv6() -> None:
 
 async def test_a_table_on_one_ipv6_address_shows_it_in_brackets() -> None:
     text = await lobby_text(("fd00::5", 5000), ("fd00::5", 2222))
-    assert "Join: threeup join [fd00::5]:5000" in text and "ssh -p 2222 fd00::5" in text
+    assert "Join: threeup join '[fd00::5]:5000'" in text and "ssh -p 2222 fd00::5" in text
     assert "IPv6:" not in text  # the address is real: nothing to explain
 
 

@@ -140,7 +140,9 @@ def join_lines(client: object, code: str | None, width: int) -> list[Content]:
     code_words = [code_option(code)] if code else []
     if isinstance(address, tuple) and len(address) == 2:
         host, port = reach(address[0]), address[1]
-        where = show_address(host, port)
+        # Quoted as the code is: an IPv6 address's brackets are a pattern to
+        # zsh ("no matches found"), as the README's own example quotes them.
+        where = shlex.quote(show_address(host, port))
         words = ["threeup", "join", where, *code_words]
         command = [Content.styled(word, "bold") for word in words]
         lines.append(command_lines(Content("Join:"), command, width))
@@ -148,7 +150,7 @@ def join_lines(client: object, code: str | None, width: int) -> list[Content]:
         if game_on_ipv6:
             # HOST:PORT with an IPv6 address is no address at all ("fd00::5:5000"
             # even reads as another IPv6 address): a friend on IPv6 writes brackets.
-            words = ["threeup", "join", f"[{host}]:{port}", *code_words]
+            words = ["threeup", "join", shlex.quote(f"[{host}]:{port}"), *code_words]
             command = [Content.styled(word, MUTED) for word in words]
             lines.append(command_lines(Content.styled("IPv6:", MUTED), command, width))
     ssh = getattr(client, "ssh_address", None)
