@@ -9,7 +9,7 @@ from app_helpers import screen_text
 from table_states import open_table, played_until, table_app
 from text_fit import cut_text
 
-from threeup_tui.app.text import card_label, rank_of_code, rank_text
+from threeup_tui.app.text import card_label, rank_label, rank_of_code
 from threeup_tui.app.widgets.action_bar import Reason, ReasonBox, reasons_content
 from threeup_tui.rules import GameState, View, seat_view
 
@@ -76,7 +76,7 @@ async def test_at_40x15_the_bar_says_why_the_card_cannot_go_in_words(
     below 5"."""
     state = played_until(["you", "Bob", "Cy", "Dee"], card_below_the_top)
     view = seat_view(state, 0)
-    label, top = card_label(view.hand[0]), rank_text(view.pile[-1])
+    label, top = card_label(view.hand[0]), rank_label(view.pile[-1])
     app = table_app(client)
     async with app.run_test(size=(40, 15)) as pilot:
         screen = await open_table(pilot, client, state)

@@ -18,13 +18,13 @@ from textual.content import Content
 
 from ..names import cut_cells
 from ..rules import View
-from ..rules.cards import RANK_OF, parse_code, rank_label
+from ..rules.cards import RANK_OF, parse_code
 from ..rules.cards import card_label as card_label
+from ..rules.cards import rank_label as rank_label
 from ..rules.state import DRAW_NOT_OPEN
 from ..textclean import clean_text, ordinal
 
 COLOUR_WORDS = {"R": "red", "G": "green", "B": "blue"}
-rank_text = rank_label  # "7", "10", "C", "C+1" or "C+2"
 
 
 def clean(text: object, limit: int = 200) -> str:

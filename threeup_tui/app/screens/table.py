@@ -21,7 +21,7 @@ from ...bots.hint import hint_move
 from ...rules import FLIP, Move, View, play_action
 from ..animation import animation_wanted
 from ..messages import GameOverRequested, HelpRequested, LeaveRequested
-from ..text import card_label, cut_at_word, rank_of_code, rank_text, refusal_words
+from ..text import card_label, cut_at_word, rank_label, rank_of_code, refusal_words
 from ..widgets.action_bar import ActionBar, ActionState, Reason
 from ..widgets.card import CardTile, TileSpec
 from ..widgets.card_row import CardRow
@@ -82,7 +82,7 @@ def why_not_playable_forms(view: View, code: str) -> tuple[str, ...]:
     label = card_label(code)
     rank = rank_of_code(code)
     if view.pile and rank <= 10 and rank < view.top_rank:
-        top = rank_text(view.pile[-1])
+        top = rank_label(view.pile[-1])
         return (
             f"{label} is lower than the {top} on top",
             f"{label} is below {top}",

@@ -20,7 +20,7 @@ from textual.widget import Widget
 
 from ...rules import LogEntry, View
 from ...textclean import plural
-from ..text import CARD_STYLES, MUTED, card_content, fit_parts, number_words, rank_text
+from ..text import CARD_STYLES, MUTED, card_content, fit_parts, number_words, rank_label
 from .card_art import CARD_H, CARD_W, STRIP_W, back_lines, face_lines, fan_lines, gone_lines
 
 LANDED_FOR = 0.6  # seconds a card that lands stays highlighted
@@ -43,7 +43,7 @@ def run_words(view: View) -> str:
     """The run on top in words: "top 7", "two 7s: one more clears"."""
     if not view.pile:
         return ""
-    rank = rank_text(view.pile[-1])
+    rank = rank_label(view.pile[-1])
     run = view.top_run
     if run < 2:
         return f"top {rank}"
@@ -66,7 +66,7 @@ def clear_words(entry: LogEntry) -> str:
             return f"with a Clear +{n}, going out"
         return f"with a Clear +{n}: {plural(n, 'extra discard')}"
     if card:
-        return f"with three or more {rank_text(card)}s"
+        return f"with three or more {rank_label(card)}s"
     return "cleared"
 
 

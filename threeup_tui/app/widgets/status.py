@@ -20,7 +20,7 @@ from ...rules import View
 from ...rules.actions import is_play
 from ...rules.state import TURN_LIMIT
 from ...textclean import plural
-from ..text import MUTED, cut_at_word, fit_parts, rank_text
+from ..text import MUTED, cut_at_word, fit_parts, rank_label
 
 SOURCE_WORDS = {
     "hand": "from your hand",
@@ -39,7 +39,7 @@ def display_turn(view: View) -> int:
 
 
 def _where_forms(view: View) -> list[str]:
-    top = rank_text(view.pile[-1]) if view.pile else ""
+    top = rank_label(view.pile[-1]) if view.pile else ""
     if view.source == "hand":
         if top:
             return [
