@@ -365,7 +365,7 @@ def lobby_from_wire(data: Any) -> Lobby:
             # the host's seat starts a rematch, spectators may chat, none watch).
             turn_time=_opt_seconds(data.get("turn_time"), MAX_TURN_SECONDS),
             rematch=str(data.get("rematch", "host")),
-            rematch_votes=_votes(data.get("votes", []), len(seats)),
+            rematch_votes=_seat_list(data.get("votes", []), len(seats), "votes"),
             rematch_after=_opt_seconds(data.get("rematch_after"), MAX_WAIT_SECONDS),
             game_number=_bounded(data.get("game", 0), 0, MAX_GAMES, "a game number"),
             games=_opt_bounded(data.get("games"), 1, MAX_GAMES, "a count of games"),
@@ -383,17 +383,12 @@ def _marked_away(seats: tuple[SeatSlot, ...], raw: Any) -> tuple[SeatSlot, ...]:
     marked an away seat only by showing it connected with a bot, so that is
     read as away there (and only there: a bot seat is never away)."""
     if raw is None:
-        away = {s.seat for s in seats if s.kind == "human" and s.connected and s.bot_level}
+        away = {s.seat for s in seats if s.connected and s.bot_level}
     else:
         away = set(_seat_list(raw, len(seats), "away"))
     return tuple(
         replace(s, away=True) if s.seat in away and s.kind == "human" else s for s in seats
     )
-
-
-def _votes(raw: Any, seats: int) -> tuple[int, ...]:
-    """A lobby's ``votes``: seat numbers, each seat once at most."""
-    return _seat_list(raw, seats, "votes")
 
 
 def _seat_list(raw: Any, seats: int, key: str) -> tuple[int, ...]:
