@@ -138,21 +138,22 @@ def join_lines(client: object, code: str | None, width: int) -> list[Content]:
     address = getattr(client, "address", None)
     game_on_ipv6 = False
     code_words = [code_option(code)] if code else []
+
+    def join_command(label: Content, where: str, style: str) -> Content:
+        # The address quoted as the code is: an IPv6 address's brackets are
+        # a pattern to zsh ("no matches found"), as the README quotes them.
+        words = ["threeup", "join", shlex.quote(where), *code_words]
+        command = [Content.styled(word, style) for word in words]
+        return command_lines(label, command, width)
+
     if isinstance(address, tuple) and len(address) == 2:
         host, port = reach(address[0]), address[1]
-        # Quoted as the code is: an IPv6 address's brackets are a pattern to
-        # zsh ("no matches found"), as the README's own example quotes them.
-        where = shlex.quote(show_address(host, port))
-        words = ["threeup", "join", where, *code_words]
-        command = [Content.styled(word, "bold") for word in words]
-        lines.append(command_lines(Content("Join:"), command, width))
+        lines.append(join_command(Content("Join:"), show_address(host, port), "bold"))
         game_on_ipv6 = every_address(address[0])
         if game_on_ipv6:
             # HOST:PORT with an IPv6 address is no address at all ("fd00::5:5000"
             # even reads as another IPv6 address): a friend on IPv6 writes brackets.
-            words = ["threeup", "join", shlex.quote(f"[{host}]:{port}"), *code_words]
-            command = [Content.styled(word, MUTED) for word in words]
-            lines.append(command_lines(Content.styled("IPv6:", MUTED), command, width))
+            lines.append(join_command(Content.styled("IPv6:", MUTED), f"[{host}]:{port}", MUTED))
     ssh = getattr(client, "ssh_address", None)
     if isinstance(ssh, tuple) and len(ssh) == 2:
         where = f"-p {ssh[1]} {reach(ssh[0])}"
