@@ -9,17 +9,15 @@ so must be every request the pool sends a worker, to the byte.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import pickle
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from thinking_bots import CountedExpertBot
+from waiting import until
 
 from threeup_tui.bots import BOT_LEVELS
 from threeup_tui.bots.pool import ThinkPool, _decide_in_worker
@@ -79,14 +77,6 @@ def twin_of(journal: Path, tmp_path: Path) -> Path:
         deck[a], deck[b] = deck[b], deck[a]
     table_file_path(twin).write_text(json.dumps(data))
     return twin
-
-
-async def until(condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
 
 
 async def requests_of(journal: Path) -> tuple[Table, RecordingPool]:

@@ -8,14 +8,13 @@ the key would wait for the bot and these tests would fail.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from thinking_bots import Gate, decision_key
+from waiting import until
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.setup import SetupScreen
@@ -24,16 +23,6 @@ from threeup_tui.bots import GreedyBot
 from threeup_tui.bots import hint as hint_module
 from threeup_tui.launcher import Launcher
 from threeup_tui.rules import Move, View
-
-
-async def until(
-    pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = 20.0
-) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
 
 
 class Timeline:
@@ -92,7 +81,6 @@ async def play_until_to_act(pilot: Pilot[int], app: ThreeUpApp, gate: Gate, seat
     would, and the bot (seat 2) is let through its gates."""
     while True:
         await until(
-            pilot,
             lambda: (
                 (v := view_of(app)) is not None
                 and v.phase == "play"
@@ -110,7 +98,7 @@ async def play_until_to_act(pilot: Pilot[int], app: ThreeUpApp, gate: Gate, seat
             gate.open(decision_key(1, view.moves_played))
         else:
             session.client.submit(GreedyBot(3).choose_move(view))
-        await until(pilot, moved_past(app, view.moves_played), "the next move")
+        await until(moved_past(app, view.moves_played), "the next move")
 
 
 def play_app() -> ThreeUpApp:
@@ -124,11 +112,11 @@ async def test_keys_and_repaints_go_on_while_a_bot_thinks(gate: Gate) -> None:
     timeline = Timeline(app)
     async with app.run_test(size=(80, 24)) as pilot:
         # Set-up: the bot (seat 2) thinks about its face-up cards while we pick ours.
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
+        await until(lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
         await gate.until_thinking("1-setup")
         timeline.mark("key", "1")
         await pilot.press("1")
-        await until(pilot, lambda: ("frame", ("picked", (0,))) in timeline.events, "a repaint")
+        await until(lambda: ("frame", ("picked", (0,))) in timeline.events, "a repaint")
         assert not gate.decided("1-setup")
         gate.open("1-setup")
         await pilot.press("2", "3", "enter")
@@ -147,14 +135,13 @@ async def test_keys_and_repaints_go_on_while_a_bot_thinks(gate: Gate) -> None:
         assert after != before
         pressed = timeline.index("key", "right")
         await until(
-            pilot,
             lambda: any(e == ("frame", after) for e in timeline.events[pressed:]),
             "the repaint of the cursor",
         )
         assert not gate.decided(key)
         assert view_of(app).moves_played == moves  # type: ignore[union-attr]
         gate.open(key)
-        await until(pilot, moved_past(app, moves), "the bot's move")
+        await until(moved_past(app, moves), "the bot's move")
         timeline.mark("bot moved")
         assert timeline.first_frame_after(pressed, after) < timeline.index("bot moved")
 
@@ -167,7 +154,7 @@ async def test_the_hint_is_thought_out_off_the_ui_loop(
     app = play_app()
     timeline = Timeline(app)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
+        await until(lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
         gate.open("1-setup")
         await pilot.press("1", "2", "3", "enter")
         view = await play_until_to_act(pilot, app, gate, 0)
@@ -183,7 +170,6 @@ async def test_the_hint_is_thought_out_off_the_ui_loop(
         assert after != before
         pressed = timeline.index("key", "right")
         await until(
-            pilot,
             lambda: any(e == ("frame", after) for e in timeline.events[pressed:]),
             "the repaint of the cursor",
         )
@@ -191,7 +177,7 @@ async def test_the_hint_is_thought_out_off_the_ui_loop(
         gate.open(key)
         expected = GreedyBot(0).choose_move(view)  # the gated bot plays as greedy does
         assert expected.kind == "play"
-        await until(pilot, lambda: screen.selected, "the hint")
+        await until(lambda: screen.selected, "the hint")
         hand = [str(card) for card in screen.zone_cards(view)]
         assert sorted(hand[i] for i in screen.selected) == sorted(expected.cards)
 
@@ -204,7 +190,7 @@ async def test_enter_right_after_h_makes_the_hinted_move_when_it_comes(
     monkeypatch.setattr(hint_module, "HINT_LEVELS", ("gated",))
     app = play_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
+        await until(lambda: isinstance(app.screen, SetupScreen), "the set-up screen")
         gate.open("1-setup")
         await pilot.press("1", "2", "3", "enter")
         view = await play_until_to_act(pilot, app, gate, 0)
@@ -224,5 +210,5 @@ async def test_enter_right_after_h_makes_the_hinted_move_when_it_comes(
         await gate.until_thinking(key)
         assert sent == []  # Enter made no move of its own meanwhile
         gate.open(key)
-        await until(pilot, moved_past(app, view.moves_played), "the hinted move")
+        await until(moved_past(app, view.moves_played), "the hinted move")
         assert sent == [GreedyBot(0).choose_move(view)]  # the gated bot plays as greedy does

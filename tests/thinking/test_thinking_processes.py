@@ -15,12 +15,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 from thinking_bots import Gate, alive
+from waiting import until
 
 from threeup_tui.bots import GreedyBot
 from threeup_tui.client.events import ChatReceived, Event, ViewChanged
@@ -63,20 +63,6 @@ def threeup(gate: Gate, *args: str, stderr: Path) -> subprocess.Popen[bytes]:
             start_new_session=True,
             env=dict(os.environ, THREEUP_ANNOUNCE="off"),
         )
-
-
-async def until(
-    condition: Callable[[], object],
-    what: str,
-    timeout: float = 20.0,
-    details: Callable[[], str] | None = None,
-) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            more = f" ({details()})" if details is not None else ""
-            raise AssertionError(f"timed out waiting for {what}{more}")
-        await asyncio.sleep(0.005)
 
 
 async def next_event(client: NetClient, wanted: Callable[[Event], bool], what: str) -> Event:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 
 import pytest
 from thinking_bots import Gate, GatedBot, alive, decision_key
+from waiting import until
 
 from threeup_tui.bots import BOT_LEVELS, ExpertBot, GreedyBot
 from threeup_tui.bots.busy import BusyBot
@@ -21,14 +21,6 @@ from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.local import bot_game
 from threeup_tui.rules import GameState, Move, Options, View, seat_view
 from threeup_tui.table import BotRequest, Table, TableConfig, TableRunner
-
-
-async def until(condition: Callable[[], object], timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
-        await asyncio.sleep(0.005)
 
 
 class Clock:

@@ -9,25 +9,16 @@ pool of the test's own (the ``pool`` fixture).
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 
 from textual.pilot import Pilot
 from thinking_bots import alive
+from waiting import until
 
 from threeup_tui.app.app import StartSpec, create_app
 from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.bots.pool import ThinkPool
 from threeup_tui.launcher import Launcher
 from threeup_tui.settings import SettingsFile
-
-
-async def until(condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def settings_at(level: str) -> SettingsFile:
