@@ -66,6 +66,7 @@ from ..savedgame import forget
 from ..settings import Settings, SettingsFile
 from .dead_cells import forget_dead_widgets_lines
 from .keyparser import guard_key_parser
+from .leaving import SEAT_WAITS, left_hosted_table, left_joined_table
 from .messages import (
     ChatArrived,
     ClientFailed,
@@ -148,6 +149,9 @@ class StartSpec:
     # table (see threeup_tui.guest).
     guest: bool = False
     seat_word: str | None = None  # a keyless guest's seat word, from the door
+    # Started by a command for one table (`threeup join`, `threeup host`):
+    # leaving it ends the app, with a line on how to come back (leaving).
+    ends_with_table: bool = False
 
 
 def _message_for(
@@ -1234,10 +1238,9 @@ class ThreeUpApp(App[int]):
         def answered(yes: bool | None) -> None:
             if not yes:
                 return
-            journal = getattr(session.client, "journal", None) if session else None
-            stopped_mid_game = session is not None and session.is_host and session.mid_game
+            journal = self._kept_journal(session)
             self.leave_table()
-            if stopped_mid_game and isinstance(journal, Path):
+            if journal is not None and not self._quitting:
                 # Closed for everyone, but its journal stays: say how to
                 # bring it back.  A journal of the app's own is offered on
                 # the start screen the host is now on; the command, whose
@@ -1259,6 +1262,15 @@ class ThreeUpApp(App[int]):
             question = self._leave_joined_question(session)
         self.open_once(ConfirmScreen(question), answered)
 
+    @staticmethod
+    def _kept_journal(session: Session | None) -> Path | None:
+        """The journal a host's leaving keeps, closed in the middle of a
+        game, for a resume; None for any other leaving."""
+        if session is None or not (session.is_host and session.mid_game):
+            return None
+        journal = getattr(session.client, "journal", None)
+        return journal if isinstance(journal, Path) else None
+
     def _leave_joined_question(self, session: Session) -> str:
         """A seated player's seat is kept for them (D17): say so, and how to
         come back; a spectator has no seat to come back to."""
@@ -1270,7 +1282,7 @@ class ThreeUpApp(App[int]):
         """What leaving or quitting a seat at someone else's table mid-game
         does to it (D17), and how to come back: q and Ctrl+Q say the same."""
         again = "connect again" if self.guest else "join the table again"
-        return f"Your seat waits (after a while a bot plays it): {again} to play on."
+        return f"{SEAT_WAITS[0].upper()}{SEAT_WAITS[1:]}: {again} to play on."
 
     def quit_question(self) -> str | None:
         """What Ctrl+Q asks before the app ends, or None when nothing is
@@ -1336,9 +1348,13 @@ class ThreeUpApp(App[int]):
 
     def leave_table(self) -> None:
         """Back to the start screen; the event worker closes the client.
-        A guest has no start screen: leaving ends the app (and the SSH session)."""
+        A guest has no start screen: leaving ends the app (and the SSH
+        session); so does leaving a table its own command opened."""
         if self.guest:
             self.guest_exit("threeup: you left the table")
+            return
+        if self.start_spec.ends_with_table:
+            self._leave_with_table()
             return
         self.workers.cancel_group(self, "events")
         self.session = None
@@ -1347,6 +1363,21 @@ class ThreeUpApp(App[int]):
         self._show_starting(None)
         while len(self.screen_stack) > 2 and not isinstance(self.screen, StartScreen):
             self.pop_screen()
+
+    def _leave_with_table(self) -> None:
+        """A table opened by its own command (`threeup join`, `threeup host`)
+        is left by ending the app, with a line on the shell that says how to
+        come back.  It once went on to the start screen, and the shell
+        command typed next went to it as keys: `n` opened the name box, and
+        the rest of the line was saved as the player's name.  The client is
+        closed as the app unmounts (the host hears "bye", a host's table
+        closes for everyone), as leaving closes it."""
+        session = self.session
+        if session is not None and session.where == "host":
+            self.goodbye = left_hosted_table(self._kept_journal(session))
+        else:
+            self.goodbye = left_joined_table(session, self._last_join)
+        self.exit(0)
 
     def _refresh_notifications(self) -> None:
         # Notifications go to the screen's status line, never over the game
@@ -1402,7 +1433,11 @@ class ThreeUpApp(App[int]):
                 else:
                     yield SystemCommand("Read the chat", "What the table said", screen.action_chat)
             # A guest of the SSH door has no start screen: leaving ends the session.
-            where = "Ends this SSH session" if self.guest else "Back to the start screen"
+            where = "Back to the start screen"
+            if self.guest:
+                where = "Ends this SSH session"
+            elif self.start_spec.ends_with_table:
+                where = "Ends threeup, saying how to come back"
             yield SystemCommand("Leave the table", where, screen.action_leave)
         if isinstance(screen, (TableScreen, SetupScreen)) and screen.check_action("hint", ()):
             yield SystemCommand("Hint", "The expert's suggestion, selected", screen.action_hint)

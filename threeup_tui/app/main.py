@@ -37,6 +37,9 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
     """
     remembered = settings or Settings()
     command = getattr(args, "command", None)
+    # `join` and `host` open one table, and leaving it ends the app (its
+    # player typed a command, and expects it to end there); `play` goes on
+    # to the start screen, which offers that game again (its --help says so).
     name = getattr(args, "name", None)
     if command == "play":
         return StartSpec(
@@ -49,7 +52,11 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
     if command == "host":
         host = HostSettings.from_args(args)
         # No --name: the name you chose last (the command line is not remembered).
-        return StartSpec(mode="host", host=replace(host, name=name or remembered.name or "host"))
+        return StartSpec(
+            mode="host",
+            host=replace(host, name=name or remembered.name or "host"),
+            ends_with_table=True,
+        )
     if command == "join":
         join = JoinSettings(
             address=getattr(args, "address", None) or "",
@@ -60,7 +67,7 @@ def spec_from_args(args: argparse.Namespace, settings: Settings | None = None) -
         if is_guest():  # the SSH door's guest: the seat comes from the door
             given, word = guest_seat()
             return StartSpec(mode="join", join=given or join, guest=True, seat_word=word)
-        return StartSpec(mode="join", join=join)
+        return StartSpec(mode="join", join=join, ends_with_table=True)
     return StartSpec()
 
 

@@ -67,7 +67,7 @@ KEYS_HELP = """\
 | Tab | into the moves or chat: ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |
 | ? | this help |
-| q | leave the table |
+| q | leave the table (`threeup join` and `threeup host` end there) |
 | ctrl+q | quit threeup (in a game it asks first) |
 | ctrl+p | command palette: every action by name |
 

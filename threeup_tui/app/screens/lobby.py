@@ -20,6 +20,7 @@ from ...launcher import NO_NAME
 from ...names import clean_name
 from ...rules import Options
 from ...textclean import plural
+from ..leaving import option
 from ..messages import HelpRequested, LeaveRequested
 from ..session import Session, bot_words, presence
 from ..text import MUTED, plain, reason_words
@@ -107,10 +108,7 @@ def code_option(code: str | None) -> str:
     """The room code as ``threeup join`` takes it, quoted for the shell (a
     code may hold a space or a shell's characters); one that begins with
     "-" is joined to its option, or the command line takes it for one."""
-    if not code:
-        return ""
-    quoted = shlex.quote(code)
-    return f"--code={quoted}" if code.startswith("-") else f"--code {quoted}"
+    return option("--code", code) if code else ""
 
 
 COMMAND_INDENT = 2  # a command's lines under its label, or after its first
