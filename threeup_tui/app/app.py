@@ -105,6 +105,7 @@ from .screens.guest import GuestScreen
 from .screens.host import HostScreen
 from .screens.join import TABLE_FULL, JoinScreen
 from .screens.lobby import LobbyScreen
+from .screens.name import NameScreen
 from .screens.replay import ReplayScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
@@ -273,11 +274,11 @@ class ThreeUpApp(App[int]):
     def post_display_hook(self) -> None:
         # Textual calls this after each frame it hands the terminal (headless,
         # after each it would have): the set-up learns when its cards were
-        # first in sight, the table when the player's turn was.  On Textual's
-        # clock for Key.time: time.monotonic, on the POSIX systems this app
-        # runs on.
+        # first in sight, the table when the player's turn was, the name box
+        # when it was.  On Textual's clock for Key.time: time.monotonic, on
+        # the POSIX systems this app runs on.
         stack = self.screen_stack
-        if stack and isinstance(stack[-1], TableScreenBase):
+        if stack and isinstance(stack[-1], TableScreenBase | NameScreen):
             stack[-1].frame_shown(time.monotonic())
 
     def on_key(self, event: events.Key) -> None:

@@ -15,6 +15,22 @@ from ..text import MUTED
 from ..widgets.footer import KeysFooter
 
 
+class NameInput(Input):
+    """The name's line: its ⏎ keeps the name only if typed with the box in
+    sight.  Keys that come at once (typed fast, or pasted into a terminal
+    that does not bracket pastes) were read with the `n` that opened the
+    box, and the ⏎ among them kept what they typed: "name Zed⏎", meant for
+    the shell, saved "ame Zed" as the player's name before the box was ever
+    on the screen.  Such keys are typed into the box, and its player, who
+    sees it now, keeps (⏎) or cancels (Esc) what it holds."""
+
+    async def action_submit(self) -> None:
+        screen = self.screen
+        if isinstance(screen, NameScreen) and screen.typed_unseen():
+            return
+        await super().action_submit()
+
+
 class NameScreen(ModalScreen[str | None]):
     """Dismissed with the cleaned name (⏎), or None (Esc)."""
 
@@ -33,6 +49,10 @@ class NameScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     AUTO_FOCUS = "#name-input"
 
+    # When the first frame showing the box was handed to the terminal (the
+    # app's post_display_hook calls frame_shown).
+    shown_at: float | None = None
+
     HINT = "⏎ keep it · Esc cancel"  # what the keys do, under the box
 
     def __init__(self, name: str = "") -> None:
@@ -42,13 +62,24 @@ class NameScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
             yield Static(Content.styled("Your name at the table", "bold"))
-            yield Input(
+            yield NameInput(
                 self.current, placeholder="you", id="name-input", max_length=MAX_NAME, compact=True
             )
             yield Static(Content.styled(self.HINT, MUTED))
         # Its own keys: the start screen's bar under it offered "b Bot
         # level", "? Rules", "q Quit", which here only type into the name.
         yield KeysFooter()
+
+    def frame_shown(self, at: float) -> None:
+        if self.shown_at is None and self.is_mounted:
+            self.shown_at = at
+
+    def typed_unseen(self) -> bool:
+        """Whether the key being handled was typed before the box was on
+        the screen (Key.time, which the app keeps while a key's bindings
+        run; None for a key the input handles itself, in sight)."""
+        typed = getattr(self.app, "key_typed_at", None)
+        return typed is not None and (self.shown_at is None or typed < self.shown_at)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
