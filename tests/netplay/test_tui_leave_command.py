@@ -14,12 +14,10 @@ test's own config directory.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 from app_helpers import screen_text, wait_for, wait_for_setup
 from netplay_support import LOOPBACK, free_udp_port, start_host
 from textual.widgets import Input
+from waiting import until
 
 from threeup_tui.app.app import ThreeUpApp, create_app
 from threeup_tui.app.main import spec_from_args
@@ -42,16 +40,8 @@ def app_for(*argv: str) -> ThreeUpApp:
     return create_app(launcher, spec_from_args(args, settings.settings), settings=settings)
 
 
-async def until(done: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Wait for ``done``, where the app may have ended (no pilot to pause)."""
-    async with asyncio.timeout(timeout):
-        while not done():
-            await asyncio.sleep(0.01)
-    assert done(), what
-
-
 async def ended(app: ThreeUpApp) -> None:
-    await until(lambda: app.return_code is not None, "the app to end")
+    await until(lambda: app.return_code is not None, "the app to end", 10)
 
 
 async def test_leaving_a_game_joined_from_the_shell_ends_the_app_with_the_way_back() -> None:
@@ -77,7 +67,7 @@ async def test_leaving_a_game_joined_from_the_shell_ends_the_app_with_the_way_ba
         )
         seat = table.seats[1]  # and it does wait, for Ann
         assert (seat.kind, seat.name) == ("human", "Ann")
-        await until(lambda: not seat.connected, "Ann's app to say bye")
+        await until(lambda: not seat.connected, "Ann's app to say bye", 10)
     finally:
         await host.close()
     # Nothing was typed into a start screen: no name was saved.
@@ -102,7 +92,7 @@ async def test_leaving_a_lobby_joined_from_the_shell_ends_the_app_and_frees_the_
         assert app.goodbye == (
             f"threeup: you left the table; `threeup join {address} --name=-Bo` joins it again"
         )
-        await until(lambda: all(seat.kind == "open" for seat in table.seats), "the seat open")
+        await until(lambda: all(seat.kind == "open" for seat in table.seats), "the seat open", 10)
     finally:
         await host.close()
 
