@@ -391,3 +391,41 @@ def test_a_resumed_table_whose_port_is_taken_says_which_port_and_what_to_do(
         f"moves the table (players who come back by themselves look at {port})"
     )
     assert table_file.read_bytes() == kept  # nothing lost: the resume can be tried again
+
+
+def _wait_for_line(proc: Proc, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in proc.stderr():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {text!r} in the log:\n{proc.stderr()}")
+        time.sleep(0.05)
+
+
+def test_a_bot_client_stopped_long_enough_to_be_marked_away_takes_its_seat_back(
+    tmp_path: Path,
+) -> None:
+    """A ``join --bot`` process stopped (SIGSTOP) at a table with a turn
+    timer: its turns time out, the table marks the seat away and lets its
+    stand-in play it.  Let go again (SIGCONT), the bot is its own player and
+    says it is here: the seat is its own again, and the table, a table of
+    bots alone, plays its next game.  (It used to stay away for good: the
+    stand-in took every turn before the bot saw one, and the table waited
+    for ever for somebody to come back.)"""
+    record = tmp_path / "game.json"
+    host = start_host_process(
+        tmp_path, players=2, bots=1, seed=31, record=record, games=2, extra=("--turn-time", "1")
+    )
+    bot = start_bot_process(tmp_path, host.port, "netbot", tmp_path / "state-netbot")
+    try:
+        wait_for_moves(record, 3, 30, alive=[host, bot])
+        bot.popen.send_signal(signal.SIGSTOP)
+        try:
+            _wait_for_line(host, "netbot is away: ", 30)
+        finally:
+            bot.popen.send_signal(signal.SIGCONT)
+        _wait_for_line(host, "netbot came back; the bot hands the seat over", 30)
+        assert host.wait(60) == 0, host.stderr()
+        assert bot.wait(30) == 0, bot.stderr()
+    finally:
+        _stop([host, bot])
+    assert "game 2 over" in host.stderr()

@@ -11,6 +11,7 @@ from ..bots.pool import Decision, ThinkPool, decide, fallback_decision, shared_p
 from ..rules import Move, View
 from ..tasks import cancel_and_wait
 from .base import TableClient
+from .events import Lobby
 
 log = logging.getLogger("threeup.botseat")
 
@@ -26,6 +27,13 @@ class BotSeat:
     shared pool), so the client's session goes on acking and beating while it
     does; the decision is sent only if the seat's latest view is still the
     one it was made on.  A cheap bot answers at once, from :meth:`on_view`.
+
+    A bot is its own player: when the table marks its seat away (its turns
+    timed out: it thought too long, or its process was stopped a while),
+    it says ``here`` as soon as it hears so, as a person's next key would.
+    Otherwise the table's stand-in kept the seat for good: the stand-in
+    acts at once on an away seat's turns, so the bot never had a turn left
+    to act on, and a table of bots waited for ever for someone to come back.
     """
 
     def __init__(self, client: TableClient, bot: Bot, pool: ThinkPool | None = None) -> None:
@@ -35,6 +43,8 @@ class BotSeat:
         self._chose = False
         self._acted_at = -1  # the move count of the view last acted on
         self._latest: View | None = None
+        self._lobby: Lobby | None = None
+        self._said_here = False  # `here` sent for the away mark the lobby shows now
         self._thinking: asyncio.Task[None] | None = None
         self._log = LogBook()  # a network view carries a few moves; the bot may read all
 
@@ -44,6 +54,7 @@ class BotSeat:
         self._latest = view
         if view.seat is None:
             return
+        self._answer_away()
         if view.phase != "setup":
             # Set-up is over: the next set-up view is the next game's (a
             # dedicated host plays on; its "over" view may be superseded).
@@ -59,6 +70,21 @@ class BotSeat:
         elif view.my_turn and self._acted_at != view.moves_played:
             self._acted_at = view.moves_played
             self._act(view)
+
+    def on_lobby(self, lobby: Lobby) -> None:
+        self._lobby = lobby
+        self._answer_away()
+
+    def _answer_away(self) -> None:
+        """Take the seat back (``here``) once per away mark the lobby shows."""
+        view, lobby = self._latest, self._lobby
+        if view is None or view.seat is None or lobby is None:
+            return
+        slots = lobby.seats
+        away = 0 <= view.seat < len(slots) and slots[view.seat].away
+        if away and not self._said_here:
+            self.client.here()
+        self._said_here = away
 
     def rejected(self) -> None:
         """The last request was refused: act again on the next view."""

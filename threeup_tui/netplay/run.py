@@ -17,7 +17,7 @@ from ..addresses import every_address, reached_here, show_address
 from ..bots import make_bot
 from ..bots.pool import close_shared_pool, shared_pool, thinks
 from ..client.botseat import BotSeat
-from ..client.events import ActionRejected, ConnectionChanged, ViewChanged
+from ..client.events import ActionRejected, ConnectionChanged, LobbyChanged, ViewChanged
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
 from ..limits import RESUME_GRACE
 from ..paths import resume_command
@@ -423,6 +423,8 @@ async def _bot_client(args: argparse.Namespace) -> int:
                 seat.rejected()  # try again on the next view
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
+            elif isinstance(event, LobbyChanged):
+                seat.on_lobby(event.lobby)  # marked away: the bot takes its seat back
     except asyncio.CancelledError:
         if not terminated:
             raise
