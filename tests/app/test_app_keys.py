@@ -357,6 +357,7 @@ WRITTEN = {
     "enter": "⏎",
     "escape": "Esc",
     "question_mark": "?",
+    "f1": "F1",
     "up": "↑",
     "down": "↓",
     "pageup": "PgUp",
@@ -380,6 +381,28 @@ def test_the_keys_page_lists_every_key_of_the_table() -> None:
             assert written in listed, f"{key} ({binding.action}) is not on the keys page"
 
 
+async def test_f1_opens_the_help_as_question_mark_does(client: ScriptedClient) -> None:
+    """F1, the key for help in most programs, did nothing anywhere: a
+    newcomer pressed it on the start screen and at the table and saw no
+    change.  It opens what ? opens (the rules from the start screen, the
+    keys page at the table), and the keys page says so."""
+    app = create_app(fast_launcher(), StartSpec())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="F1 at the start")
+    state = played_until(["you", "bot"], lambda s, v: v.my_turn and len(v.hand) >= 3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(pilot, client, state)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="F1 at the table")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen) and help_screen.tab == "keys"
+        assert not client.requests, "F1 made a move"
+    assert "| ? or F1 | this help |" in KEYS_HELP
+
+
 def keys_paragraph(title: str) -> str:
     """The keys page's paragraph that begins with **title.**"""
     paragraphs = KEYS_HELP.split("\n\n")
@@ -391,14 +414,14 @@ def keys_paragraph(title: str) -> str:
     [
         # c, ? and q mean at the set-up what they mean at the table, whose
         # list on the keys page explains them.
-        (SetupScreen, "Set-up", {"c", "question_mark", "q"}),
+        (SetupScreen, "Set-up", {"c", "question_mark", "f1", "q"}),
         (ReplayScreen, "Help and replay", set()),
         # The start screen, the lobby and the result box had no words on
         # the keys page: their + - n (said under the menu), the lobby's a x s
         # and the box's r s b t were found only in their footers, which
         # drop keys below 80 columns.
-        (StartScreen, "Start screen", {"question_mark"}),
-        (LobbyScreen, "Lobby", {"c", "question_mark", "q"}),
+        (StartScreen, "Start screen", {"question_mark", "f1"}),
+        (LobbyScreen, "Lobby", {"c", "question_mark", "f1", "q"}),
         (GameOverScreen, "Game over", {"c", "q"}),
         # The record's name box: its ⏎ saves, and the page did not say so.
         (RecordPathInput, "Game over", set()),

@@ -66,7 +66,7 @@ KEYS_HELP = """\
 | c | chat: ⏎ sends; Esc, or ⏎ on an empty line, goes back |
 | Tab | into the moves or chat: ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |
-| ? | this help |
+| ? or F1 | this help |
 | q | leave the table (`threeup join` and `threeup host` end there) |
 | ctrl+q | quit threeup (in a game it asks first) |
 | ctrl+p | command palette: every action by name |

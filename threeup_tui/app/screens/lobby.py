@@ -296,7 +296,7 @@ class LobbyScreen(TableScreenBase):
         # A spectator's s (the host's starts the game): shown only when it can work.
         Binding("s", "sit", "Sit down"),
         Binding("c", "chat", "Chat"),
-        Binding("question_mark", "help", "Rules", key_display="?"),
+        Binding("question_mark,f1", "help", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
 

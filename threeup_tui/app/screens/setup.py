@@ -79,7 +79,7 @@ class SetupScreen(TableScreenBase):
         Binding("escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
         Binding("c", "chat", "Chat"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
 

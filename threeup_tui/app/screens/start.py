@@ -75,7 +75,7 @@ class StartScreen(Screen[None]):
         Binding("n", "name", "Your name", show=False),
         # On the footer only while a kept game or table is highlighted.
         Binding("x,delete", "forget_kept", "Forget it", key_display="x"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding("question_mark,f1", "rules", "Rules", key_display="?"),
         Binding("q", "quit_app", "Quit"),
     ]
     AUTO_FOCUS = "#menu"

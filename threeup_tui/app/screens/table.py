@@ -136,7 +136,7 @@ class TableScreen(TableScreenBase):
         Binding("escape", "escape", "Clear", show=False),
         Binding("c", "chat", "Chat"),
         Binding("g", "game_over", "Result"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
 
