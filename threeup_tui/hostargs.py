@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import getpass
+import os
 import stat
 import tempfile
 from pathlib import Path
@@ -206,6 +207,16 @@ def _check_journal_free(args: argparse.Namespace) -> None:
     taken = taken_journal(journal)  # None when there is no journal
     if taken is None:
         return
+    assert journal is not None  # a file is taken only where there is a journal
+    if not os.path.lexists(table_file_path(journal)):
+        # No table file beside it: no table that --resume could bring back
+        # (a record saved from the app's result box is threeup-game.json too,
+        # and pointing at --resume only led to "cannot resume: ... missing").
+        raise ValueError(
+            f"{taken} is already there (a file, not a table to resume: no "
+            f"{table_file_path(journal).name} beside it), and a new table writes over no "
+            "file: --record FILE starts the table with a journal of another name"
+        )
     raise ValueError(
         f"{taken} is already there, and a new table writes over no file: "
         f"--resume {journal} takes that table up again, or --record FILE starts a new one"

@@ -262,15 +262,39 @@ def test_a_new_table_writes_over_no_file_it_finds_and_says_so_at_once(tmp_path: 
     precious = tmp_path / "notes.txt"
     precious.write_text("my notes")
     proc = run(*host, "--record", str(precious), timeout=30)
-    err = assert_usage_error(proc, "notes.txt is already there", "--resume")
+    err = assert_usage_error(proc, "notes.txt is already there", "--record FILE")
     assert len(err.splitlines()) == 1 and precious.read_text() == "my notes"
     for headless_journal in ("threeup-game.json", "threeup-game.json.table"):
         (tmp_path / headless_journal).write_text("last night's table")
         proc = run(*host, timeout=30, cwd=tmp_path)
-        assert_usage_error(proc, f"{headless_journal} is already there", "--resume")
+        assert_usage_error(proc, f"{headless_journal} is already there", "--record FILE")
         assert (tmp_path / headless_journal).read_text() == "last night's table"
         (tmp_path / headless_journal).unlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_record_saved_from_the_app_is_not_offered_to_resume(tmp_path: Path) -> None:
+    """The result box saves the record as threeup-game.json where the app
+    runs, the name a headless host's journal takes there too.  A newcomer
+    who then ran ``threeup host --headless`` in that folder was told to
+    ``--resume threeup-game.json``, which only said "cannot resume: ...
+    .table is missing".  With no table file beside it there is no table to
+    resume: the line says so and points at --record alone; with one, it
+    still offers --resume."""
+    from threeup_tui.app.scenes import demo_record
+    from threeup_tui.recordfile import save_record
+
+    saved = tmp_path / "threeup-game.json"
+    save_record(saved, demo_record())
+    kept = saved.read_bytes()
+    host = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0"]
+    err = assert_usage_error(run(*host, timeout=30, cwd=tmp_path), "is already there")
+    assert "--resume" not in err and "not a table to resume" in err, err
+    assert "--record FILE" in err and len(err.splitlines()) == 1, err
+    assert saved.read_bytes() == kept
+    (tmp_path / "threeup-game.json.table").write_text("{}")  # a table's own file beside it
+    err = assert_usage_error(run(*host, timeout=30, cwd=tmp_path), "is already there")
+    assert "--resume threeup-game.json" in err, err
 
 
 def _folder_that_takes_no_file(tmp_path: Path) -> Path:
