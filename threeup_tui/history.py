@@ -126,7 +126,13 @@ class HistoryError(Exception):
 
 
 class DamagedHistory(HistoryError):
-    """The file is not a database, a damaged one, or not a threeup history."""
+    """The file is not a database, a damaged one, or not a threeup history:
+    ``what`` says so, ``why`` in SQLite's or the schema's words."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what} ({why})")
+        self.what = what
+        self.why = why
 
 
 @dataclass(frozen=True)
@@ -360,7 +366,14 @@ class History:
                     # next game starts one and the old games seem gone.
                     why = str(again).removeprefix("Your games: ")
                     raise HistoryError(f"{err}; it is kept as {aside.name}; {why}") from None
-                note = f"{err}; it is kept as {aside.name}, and a new history starts with this game"
+                # What happened to the player's games first, the technical
+                # why last: the status line shows two rows, and at 80 columns
+                # "(database disk image is malformed)" in the middle cut off
+                # "a new history starts with this game" at "a new hi…".
+                note = (
+                    f"{err.what}; it is kept as {aside.name}, and a new history starts "
+                    f"with this game ({err.why})"
+                )
         return game_id, note
 
     def _insert(self, game: FinishedGame) -> int | None:
@@ -672,16 +685,17 @@ def _check_shape(db: sqlite3.Connection, path: Path, version: int) -> None:
     ]
     if theirs_only and not set(theirs_only) & set(_our_columns()):
         raise DamagedHistory(
-            f"Your games: {path} is not a threeup history (it holds another program's "
-            f"tables: {', '.join(theirs_only[:3])}{', …' if len(theirs_only) > 3 else ''})"
+            f"Your games: {path} is not a threeup history",
+            f"it holds another program's tables: "
+            f"{', '.join(theirs_only[:3])}{', …' if len(theirs_only) > 3 else ''}",
         )
     for table, ours in _our_columns().items():
         theirs = _columns(db, table)
         missing = ours - theirs - older
         if theirs and missing:
             raise DamagedHistory(
-                f"Your games: {path} is not a threeup history"
-                f" (its {table} table has no {min(missing)} column)"
+                f"Your games: {path} is not a threeup history",
+                f"its {table} table has no {min(missing)} column",
             )
 
 
@@ -708,7 +722,7 @@ def _history_error(path: Path, err: sqlite3.DatabaseError) -> HistoryError:
     if primary == _CANTOPEN:
         return HistoryError(f"Your games: cannot open {path}")
     if primary in (_CORRUPT, _NOTADB):
-        return DamagedHistory(f"Your games: {path} is damaged ({err})")
+        return DamagedHistory(f"Your games: {path} is damaged", str(err))
     return HistoryError(f"Your games: {path}: {err}")
 
 

@@ -13,6 +13,7 @@ import os
 import re
 import socket
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -28,6 +29,7 @@ from app_helpers import (
     screen_text,
     send_at_once,
     wait_for,
+    words_shown,
     writing,
 )
 from app_states import dealt, lobby_for
@@ -51,6 +53,7 @@ from threeup_tui.app.screens.start import StartScreen
 from threeup_tui.app.screens.stats import StatsScreen
 from threeup_tui.app.screens.table import TableScreen
 from threeup_tui.app.widgets.chat import ChatLines
+from threeup_tui.app.widgets.status_line import status_line_for
 from threeup_tui.bots import BOT_LEVELS, GreedyBot
 from threeup_tui.client import ConnectionChanged, LobbyChanged, TableClient, ViewChanged, Welcome
 from threeup_tui.history import FinishedGame, History, HistoryError, SeatEntry
@@ -1129,6 +1132,42 @@ async def test_a_corrupt_history_is_set_aside_and_the_game_counted() -> None:
         await wait_for(pilot, lambda: any("damaged" in n for n in notes(app)), timeout=10)
     assert len(history.games()) == 1
     assert history.path.with_name(history.path.name + ".damaged").exists()
+
+
+async def test_the_damaged_history_note_keeps_what_happened_in_sight_at_80x24(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 80x24 the status line shows two rows.  A damaged history, at a
+    path as long as a home directory's, read "... is damaged (database disk
+    image is malformed); it is kept as history.sqlite3.damaged, and a new
+    hi…": SQLite's words in the middle cut off what happened to the games.
+    What happened comes first now, the why last."""
+    with tempfile.TemporaryDirectory(prefix="kim", dir="/tmp") as home:
+        data = Path(home) / "share" / "threeup"  # as long as /home/kim/.local/share/threeup
+        monkeypatch.setenv("THREEUP_DATA_DIR", str(data))
+        history = History()
+        history.add(
+            FinishedGame(
+                (SeatEntry("me", "you"), SeatEntry("Bo", "bot")), 0, 1, True, False, 30, 20
+            )
+        )
+        with history.path.open("r+b") as db:  # damage a real history
+            db.seek(100)
+            db.write(bytes(range(256)) * 8)
+        client = ScriptedClient()
+        app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await emit_a_finished_game(client)
+            await wait_for(pilot, lambda: any("damaged" in n for n in notes(app)), timeout=10)
+            line = status_line_for(app)
+            assert line is not None
+            for words in ("kept as history.sqlite3.damaged", "a new history starts with this game"):
+                await wait_for(
+                    pilot,
+                    lambda w=words: w in words_shown(app, line),
+                    what=f"{words!r} on the status line",
+                )
+        assert len(history.games()) == 1
 
 
 async def test_the_stats_screen_reports_a_corrupt_file_in_one_line() -> None:
