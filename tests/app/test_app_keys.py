@@ -403,6 +403,31 @@ async def test_f1_opens_the_help_as_question_mark_does(client: ScriptedClient) -
     assert "| ? or F1 | this help |" in KEYS_HELP
 
 
+async def test_the_help_key_opens_the_keys_page_over_a_replay() -> None:
+    """In `threeup replay FILE` ? and F1 did nothing (at 40x15 the footer
+    shows four keys of twelve, and ↑ ↓ for the other seats none): they open
+    the keys page, whose replay paragraph names them all, and Esc comes
+    back to the same move."""
+    record = demo_record(players=6, seed=1)
+    app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
+    async with app.run_test(size=(40, 15)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted
+        )
+        replay_screen = app.screen
+        assert isinstance(replay_screen, ReplayScreen)
+        await pilot.press("right", "right")
+        for key in ("question_mark", "f1"):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what=key)
+            help_screen = app.screen
+            assert isinstance(help_screen, HelpScreen) and help_screen.tab == "keys"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is replay_screen, what="back to the replay")
+        assert replay_screen.index == 2
+    assert "? (or F1) shows this page" in keys_paragraph("Help and replay")
+
+
 def keys_paragraph(title: str) -> str:
     """The keys page's paragraph that begins with **title.**"""
     paragraphs = KEYS_HELP.split("\n\n")

@@ -105,8 +105,8 @@ seconds are counted down at the right of the top line.
 
 **Help and replay.** ↑ ↓ PgUp PgDn Home End scroll these pages. In a replay
 ← → (or `h` `l`) step one move, PgUp PgDn ten, Home End go to the start and
-the end, space plays the moves one by one, ↑ ↓ scroll the seats, and Esc or
-`q` goes back.
+the end, space plays the moves one by one, ↑ ↓ scroll the seats, ? (or F1)
+shows this page, and Esc or `q` goes back.
 
 Every card shows its colour letter and its number: `R7` is a red 7, `GC+2`
 a green Clear +2.

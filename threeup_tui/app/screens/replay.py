@@ -20,6 +20,7 @@ from textual.widgets import Header, Static
 from ...rules import GameState, Record, View, replay, seat_view
 from ...rules.cards import CODES
 from ...rules.record import RESULT, start_state
+from ..messages import HelpRequested
 from ..text import MUTED, card_content, cards_content, clean, fit_parts, out_content, plain
 from ..widgets.fitted import FittedText, hanging
 from ..widgets.footer import KeysFooter
@@ -89,6 +90,10 @@ class ReplayScreen(Screen[None]):
         Binding("up", "scroll_seats(-1)", "Seats", key_display="↑↓", show=False),
         Binding("down", "scroll_seats(1)", show=False),
         Binding("escape,q", "close", "Back"),
+        # The help key of every other screen (the footer is full at 80
+        # columns: it is not shown there).  It did nothing here, and below
+        # 80 columns the footer drops the keys it would have told.
+        Binding("question_mark,f1", "help", "Help", key_display="?", show=False),
     ]
 
     def __init__(self, record: Record, title: str = "", exit_on_close: bool = False) -> None:
@@ -229,6 +234,9 @@ class ReplayScreen(Screen[None]):
             self._timer = None
             return
         self.action_step(1)
+
+    def action_help(self) -> None:
+        self.post_message(HelpRequested("keys"))
 
     def action_close(self) -> None:
         if self.exit_on_close:
