@@ -47,7 +47,7 @@ async def test_the_table_shows_the_level_of_a_network_bot_and_of_a_take_over(
     """A seat shown as "Robo ⚙ bot" said nothing of how Robo plays (a ``join --bot random
     --name Robo``: only its name is seen), and a friend's seat the bot took
     over read "away, bot plays", whatever the table's level.  Now the lobby
-    and the table say "random bot" and "away, expert bot plays"; a bot the
+    and the table say "random bot" and "left, expert bot plays"; a bot the
     lobby added, whose name says its level, still reads "⚙ bot"."""
     launcher = Launcher(announce_address="off")
     launcher.bot_delay = 0
@@ -86,7 +86,7 @@ async def test_the_table_shows_the_level_of_a_network_bot_and_of_a_take_over(
                 pilot,
                 lambda: (
                     isinstance(app.screen, TableScreen)
-                    and "Fred ◐ away, expert bot plays" in screen_text(app)
+                    and "Fred ◐ left, expert bot plays" in screen_text(app)
                 ),
                 20,
                 "Fred's seat played by the expert bot",

@@ -115,7 +115,7 @@ FALLBACKS = {
     # Marks that carry meaning.
     "✓": "*",  # a selected card, a seat that is ready
     "⚙": "#",  # a bot's seat
-    "◐": "#",  # away: a bot plays the seat
+    "◐": "#",  # away or left: a bot plays the seat
     "●": "•",  # here (○, away, the console has)
     "⏎": "◄",  # the Enter key, as DOS drew it
     "✖": "X",  # the connection is closed, an error

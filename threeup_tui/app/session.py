@@ -238,12 +238,23 @@ def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
     if not live:
         return ("", "")
     if slot.bot_level:
-        # Gone (D17), or here but away after three turns timed out: either
-        # way the bot plays the seat now, so the seat is not "here".
-        return ("◐", f"away, {bot_words('', slot.bot_level)} plays")
+        # The bot plays the seat, so it is not "here"; why it does matters
+        # to the others (both read "away, greedy bot plays" before): a player
+        # who left (D17: gone, the seat kept for their return) is not one
+        # still here whose turns timed out, who plays on with a key.
+        return ("◐", f"{bot_reason(slot)}, {bot_words('', slot.bot_level)} plays")
     if slot.connected:
         return ("●", "here")
     return ("○", "away")
+
+
+def bot_reason(slot: SeatSlot) -> str:
+    """Why a bot plays a person's seat, in a word: "left" where nobody is
+    connected to it (D17's take-over; or marked away, then gone: they are
+    not here to act), else "away" (LOBBY ``away``: the turn timer's mark,
+    the player here).  An older host sends no ``away``, and marked away
+    only a connected seat with a bot: the same words come of it."""
+    return "away" if slot.connected else "left"
 
 
 LEVEL_SHOWN = 16  # columns of a bot's level: the wire allows 32, the levels are 6
