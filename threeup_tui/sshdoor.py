@@ -25,7 +25,10 @@ and the newer session takes the seat over.
 **Who gets in.**
 
 - ``--ssh-authorized-keys FILE``: only the keys listed there, and the room
-  code is not asked of them.
+  code is not asked of them.  Anyone else (another key, or none) is let in
+  by keyboard-interactive only to be told why in their session, at their
+  terminal's width, which then ends: OpenSSH hides a banner at
+  ``LogLevel=ERROR``, and a banner comes before any width is known.
 - Otherwise anyone who can reach the port; when the table has a room code,
   everyone gives it: keyless players while logging in (keyboard-interactive
   or password), key users at the door's own prompt once logged in.
@@ -177,6 +180,14 @@ INPUT_ENDED = (
 )
 # What a player reads who gives up at a prompt (Ctrl-C, Ctrl-D): the session
 # once ended with OpenSSH's "Connection to ... closed" alone.
+# What a client that tries no more after an unlisted key reads (an SSH
+# banner, before any terminal's size is known): lines that fit 40 columns.
+UNLISTED_BANNER = (
+    "threeup: this table lets in only the",
+    "SSH keys its host has listed, and not",
+    "yours: ask the host to add it (its",
+    "log names the key).",
+)
 LEFT_AT_THE_PROMPT = "threeup: you left at the door's prompt: goodbye (connect again to come in)."
 # What a player reads when their session fails in a way nobody foresaw.
 SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says why): try again.\r\n"
@@ -434,6 +445,10 @@ class _DoorServer(asyncssh.SSHServer):
         self.wrong = 0
         self.refusal: str | None = None  # why this connection is refused, told at begin_auth
         self.told_unlisted = False  # that a key it offered is not listed
+        self.unlisted: str | None = None  # the fingerprint of the last key offered, not listed
+        # Let in (keyboard-interactive) only to be told, in its session, why
+        # it may not come in: at a table of listed keys, with none of them.
+        self.refused_in = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -501,24 +516,35 @@ class _DoorServer(asyncssh.SSHServer):
         only OpenSSH's "Permission denied (publickey)", and the host's log
         said nothing, so neither knew which key to add.  Both are told, once
         a connection (a client may offer several keys, one of them listed)."""
+        self.unlisted = key.get_fingerprint("sha256")
         if self.told_unlisted or self.conn is None:
             return
         self.told_unlisted = True
-        fingerprint = key.get_fingerprint("sha256")
-        self.door.key_refusals.refused(self.address, f"its key {fingerprint} is not listed")
+        self.door.key_refusals.refused(self.address, f"its key {self.unlisted} is not listed")
+        # Shown by OpenSSH only at its default log level (not with
+        # LogLevel=ERROR) and before any terminal size is known: broken
+        # mid-word at 40 columns.  The whole refusal is said in a session
+        # (keyboard-interactive, next); this is for a client that tries no
+        # more (BatchMode=yes), in lines narrow enough for any terminal.
         with contextlib.suppress(Exception):  # the connection may be closing
-            self.conn.send_auth_banner(
-                f"threeup: this table lets in only the SSH keys its host has listed, and "
-                f"not the key {fingerprint}: to come in with it, ask the host to add it.\r\n"
-            )
+            self.conn.send_auth_banner("".join(f"{line}\r\n" for line in UNLISTED_BANNER))
 
     def kbdint_auth_supported(self) -> bool:
-        return self.door.authorized_keys is None
+        # At a table of listed keys too: the one way to tell someone with
+        # none of them why, in words they read at any log level, at their
+        # terminal's width (its session says it, ``threeup_refused``, and
+        # ends: _one_session); nothing more.
+        return True
 
     def get_kbdint_challenge(
         self, username: str, lang: str, submethods: str
     ) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
         self.method, self.key = "keyboard-interactive", None
+        if self.door.authorized_keys is not None:
+            self.refused_in = True
+            if self.unlisted is None:
+                self.door.key_refusals.refused(self.address, "it offered no SSH key")
+            return True
         if self.door.code is None:
             return True  # an open table: in, to be known by a seat word
         return ("threeup", "This table asks for its room code.", "", [("Room code: ", False)])
@@ -571,10 +597,30 @@ class _DoorServer(asyncssh.SSHServer):
         fingerprint = key.get_fingerprint("sha256") if key is not None else None
         if self.conn is not None:
             self.door.logging_in.pop(self.conn, None)
+            refused = unlisted_words(self.unlisted) if self.refused_in else None
             self.conn.set_extra_info(
-                threeup_fingerprint=fingerprint, threeup_code_given=self.code_given
+                threeup_fingerprint=fingerprint,
+                threeup_code_given=self.code_given,
+                threeup_refused=refused,
             )
             self.door.expect_a_session(self.conn)
+
+
+def unlisted_words(fingerprint: str | None) -> str:
+    """What someone let in at a table of listed keys with none of them
+    reads: which key is not listed (or that they offered none), and how
+    to come in."""
+    if fingerprint is None:
+        return (
+            "threeup: this table lets in only the SSH keys its host has listed, and you "
+            "offered none: to come in, ask the host to add your public key."
+        )
+    # The fingerprint last: a word wider than a narrow terminal, it goes on
+    # lines of its own there, not between the words of the sentence.
+    return (
+        "threeup: this table lets in only the SSH keys its host has listed, and not "
+        f"yours: to come in with it, ask the host to add it. Your key: {fingerprint}"
+    )
 
 
 def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
@@ -788,35 +834,9 @@ class SshDoor:
         if task is not None:
             self._session_tasks.add(task)
             task.add_done_callback(self._session_tasks.discard)
-        if process.command is not None or process.subsystem is not None:
-            # Not run, and not ignored either: the game ran as if nothing had
-            # been asked, and a player who asked for ``ls`` found a seat taken.
-            # A subsystem (``ssh -s HOST foo``; asyncssh itself refuses only
-            # sftp) is a command by another name: it took over its key's seat.
-            process.stderr.write(
-                b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
-            )
-            process.exit(EXIT_USAGE)
-            return
-        term = process.get_terminal_type()
-        if term is None:
-            process.stderr.write(
-                b"threeup needs a terminal: connect with 'ssh -t' from a terminal.\r\n"
-            )
-            process.exit(EXIT_USAGE)
-            return
-        # The TERM the guest's app would get.  One that moves no cursor: the
-        # app refused it only once the guest had been asked who they were and
-        # seated (a seat taken, "sits down" in the log) for nothing.
-        plain = plain_terminal(_env_value(term) or DEFAULT_TERM)
-        if plain is not None:
-            words = plain_terminal_words(one_line(plain), GUEST_COMMAND, guest=True)
-            process.stderr.write(words.encode() + b"\r\n")
-            process.exit(EXIT_USAGE)
-            return
         code = 1
         try:
-            code = await self._seat_and_play(process, term)
+            code = await self._admit_and_play(process)
         except Exception:  # a broken session must not take the door down
             log.exception("an SSH session failed")
             # The player read nothing at all (a NUL in TERM once did that):
@@ -828,6 +848,39 @@ class SshDoor:
             # Until the client has the exit status and every byte before it
             # (and asyncssh's own clean-up has run).
             await asyncio.wait_for(process.wait_closed(), CLOSE_GRACE)
+
+    async def _admit_and_play(self, process: asyncssh.SSHServerProcess[bytes]) -> int:
+        """The session's exit status: refused at once, saying why, before
+        anyone is asked who they are (no listed key, a command, no terminal
+        or one that moves no cursor), else seated and played."""
+        refused = process.get_extra_info("threeup_refused")
+        if isinstance(refused, str):  # before anything else: no command, no prompt, no seat
+            say(process, refused)
+            return 1
+        if process.command is not None or process.subsystem is not None:
+            # Not run, and not ignored either: the game ran as if nothing had
+            # been asked, and a player who asked for ``ls`` found a seat taken.
+            # A subsystem (``ssh -s HOST foo``; asyncssh itself refuses only
+            # sftp) is a command by another name: it took over its key's seat.
+            process.stderr.write(
+                b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
+            )
+            return EXIT_USAGE
+        term = process.get_terminal_type()
+        if term is None:
+            process.stderr.write(
+                b"threeup needs a terminal: connect with 'ssh -t' from a terminal.\r\n"
+            )
+            return EXIT_USAGE
+        # The TERM the guest's app would get.  One that moves no cursor: the
+        # app refused it only once the guest had been asked who they were and
+        # seated (a seat taken, "sits down" in the log) for nothing.
+        plain = plain_terminal(_env_value(term) or DEFAULT_TERM)
+        if plain is not None:
+            words = plain_terminal_words(one_line(plain), GUEST_COMMAND, guest=True)
+            process.stderr.write(words.encode() + b"\r\n")
+            return EXIT_USAGE
+        return await self._seat_and_play(process, term)
 
     async def _seat_and_play(self, process: asyncssh.SSHServerProcess[bytes], term: str) -> int:
         peer = process.get_extra_info("peername")
@@ -1335,6 +1388,28 @@ class _Output(asyncio.Protocol):
         self.done.set()
 
 
+def fitted(process: asyncssh.SSHServerProcess[bytes], text: str) -> list[str]:
+    """``text`` in lines as wide as the player's terminal, broken between
+    words: left to the terminal, a 40-column one broke "kn" / "ows", and a
+    narrow one a seat word in two ("ott" / "er-427"), which the player then
+    copies, or reads, wrong.  (The door's own words: one cell a character.)
+    Without a terminal (``ssh -T``), whole."""
+    with contextlib.suppress(Exception):
+        width = process.get_terminal_size()[0]
+        if 0 < width < len(text):
+            return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [
+                text
+            ]
+    return [text]
+
+
+def say(process: asyncssh.SSHServerProcess[bytes], text: str, stderr: bool = False) -> None:
+    """A line of the door's, fitted to the player's terminal (:func:`fitted`)."""
+    stream = process.stderr if stderr else process.stdout
+    with contextlib.suppress(Exception):  # the session may be closing
+        stream.write("".join(f"{line}\r\n" for line in fitted(process, text)).encode())
+
+
 class _Prompt:
     """Lines asked at the door, before the app: the client's terminal is raw,
     so the door echoes what is typed (nothing for a secret) and edits the
@@ -1347,24 +1422,7 @@ class _Prompt:
         self.gave_up = False  # the player ended a prompt (Ctrl-C, Ctrl-D, a break or signal)
 
     def say(self, text: str) -> None:
-        with contextlib.suppress(Exception):
-            self.process.stdout.write(
-                "".join(f"{line}\r\n" for line in self._fitted(text)).encode()
-            )
-
-    def _fitted(self, text: str) -> list[str]:
-        """``text`` in lines as wide as the player's terminal, broken between
-        words: left to the terminal, a 40-column one broke "kn" / "ows", and
-        a narrow one a seat word in two ("ott" / "er-427"), which the player
-        then copies, or reads, wrong.  (The door's own words: one cell a
-        character.)"""
-        with contextlib.suppress(Exception):
-            width = self.process.get_terminal_size()[0]
-            if 0 < width < len(text):
-                return textwrap.wrap(
-                    text, width, break_long_words=False, break_on_hyphens=False
-                ) or [text]
-        return [text]
+        say(self.process, text)
 
     async def forget_typed_ahead(self) -> bool:
         """Drop the keys typed before the door answered a wrong try (as
@@ -1402,7 +1460,7 @@ class _Prompt:
 
     async def _ask(self, question: str, secret: bool) -> str | None:
         out = self.process.stdout
-        *said, asked = self._fitted(question.rstrip()) or [""]
+        *said, asked = fitted(self.process, question.rstrip()) or [""]
         for before in said:  # the question's last line is where the answer is typed
             out.write(f"{before}\r\n".encode())
         out.write((asked + question[len(question.rstrip()) :]).encode())

@@ -168,7 +168,19 @@ def test_a_subsystem_is_refused_with_a_line_and_takes_no_seat(
     assert "sits down" not in proc.stderr.read()
 
 
+def fingerprint_of(key: Path) -> str:
+    return subprocess.run(
+        ["ssh-keygen", "-l", "-f", str(key.with_suffix(".pub"))],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()[1]  # fmt: skip
+
+
 def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: Path) -> None:
+    """A client that tries no more than its key (BatchMode) is refused, and
+    told so in the door's SSH banner: in lines that fit 40 columns, as
+    OpenSSH shows it before any terminal's size is known."""
+    from threeup_tui.sshdoor import UNLISTED_BANNER
+
     keys = tmp_path / "authorized_keys"
     other = tmp_path / "other"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
@@ -178,12 +190,10 @@ def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: P
     assert result.returncode == 255
     assert "Permission denied" in result.stderr
     assert proc.poll() is None
-    # Told which key is not let in, and how to come in with it (OpenSSH shows
-    # the door's line at its default log level); the host reads it too.
-    fingerprint = subprocess.run(
-        ["ssh-keygen", "-l", "-f", str(client_key.with_suffix(".pub"))],
-        capture_output=True, text=True, check=True,
-    ).stdout.split()[1]  # fmt: skip
+    # Told that the key is not let in, and how to come in with it (OpenSSH
+    # shows the door's banner at its default log level); the host reads
+    # which key it was.
+    fingerprint = fingerprint_of(client_key)
     told = subprocess.run(  # (ssh() sets LogLevel=ERROR, which hides it)
         ["ssh", "-tt", "-p", str(door), "-i", str(client_key), "-o", "BatchMode=yes",
          "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
@@ -191,14 +201,79 @@ def test_an_unlisted_key_is_refused(headless_host, tmp_path: Path, client_key: P
         capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert told.returncode == 255
-    assert (
-        f"this table lets in only the SSH keys its host has listed, and not the key {fingerprint}"
-        in told.stderr
-    ), told.stderr
+    lines = told.stderr.splitlines()
+    assert all(line in lines for line in UNLISTED_BANNER), told.stderr
+    assert max(len(line) for line in UNLISTED_BANNER) <= 40
+    said = " ".join(UNLISTED_BANNER)
+    assert "lets in only the SSH keys its host has listed, and not yours" in said
     proc.send_signal(signal.SIGTERM)
     assert proc.stderr is not None
     log = proc.stderr.read()
     assert f"refusing an SSH key from 127.0.0.1 (its key {fingerprint} is not listed)" in log
+    assert "Traceback" not in log
+
+
+def whole_words_lines(screen: str, said: str, long_word: str) -> list[str]:
+    """The lines of ``screen`` that hold part of a word of ``said``, not the
+    whole word: only ``long_word``, wider than the terminal, may be cut."""
+    words = said.split()
+    cut = []
+    for line in screen.splitlines():
+        for word in line.split():
+            if word not in words and word not in long_word:
+                cut.append(line)
+    return cut
+
+
+def test_someone_without_a_listed_key_reads_why_at_40_columns(
+    headless_host, tmp_path: Path, client_key: Path, tmux: Tmux
+) -> None:
+    """The door refused an unlisted key with an SSH banner alone: hidden by
+    ``ssh -o LogLevel=ERROR`` (the player read "Permission denied
+    (publickey)" and nothing else) and, in a 40-column terminal, broken
+    mid-word ("the k" / "ey"), the banner being sent before the door knows
+    the terminal's width.  Whoever comes without a listed key, offering
+    another key or none, is let in to a session that says why, between
+    words at the session's width, and closes: no seat, no command."""
+    from threeup_tui.sshdoor import unlisted_words
+
+    keys = tmp_path / "authorized_keys"
+    other = tmp_path / "other"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
+    keys.write_text(other.with_suffix(".pub").read_text())
+    proc, door = start_door(headless_host, tmp_path, "--ssh-authorized-keys", str(keys))
+    fingerprint = fingerprint_of(client_key)
+    base = f"ssh -t -p {door} {' '.join(SSH_OPTS)}"
+    panes = {
+        "unlisted": (f"{base} -i {client_key} -o IdentitiesOnly=yes ann@127.0.0.1", fingerprint),
+        "keyless": (f"{base} -o PubkeyAuthentication=no bob@127.0.0.1", None),
+        # A command asked for: the refusal, not the door's "no commands".
+        "command": (
+            f"{base} -t -i {client_key} -o IdentitiesOnly=yes cy@127.0.0.1 ls",
+            fingerprint,
+        ),
+    }
+    for name, (command, _key) in panes.items():
+        tmux.new(name, f"{command}; echo EXIT=$?; sleep 600", 40, 15, env={"TERM": "xterm"})
+    for name, (_command, key) in panes.items():
+        screen = tmux.wait_for(name, "EXIT=")
+        said = unlisted_words(key)
+        assert "EXIT=1" in screen, screen
+        shown = " ".join(screen.split("EXIT=")[0].split())
+        if key is None:
+            assert said in shown, screen
+        else:
+            # The fingerprint, wider than the terminal, goes on lines of its own.
+            head = said.split(key)[0].rstrip()
+            assert head in shown and key in "".join(shown.split(head)[1].split()), screen
+        assert not whole_words_lines(screen.split("EXIT=")[0], said, key or ""), screen
+        assert "Permission denied" not in screen and "no commands" not in screen, screen
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stderr is not None
+    log = proc.stderr.read()
+    assert "sits down" not in log and "watches" not in log
+    assert "refusing an SSH key from 127.0.0.1 (" in log, log  # the first of the three
     assert "Traceback" not in log
 
 
