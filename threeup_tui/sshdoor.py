@@ -175,8 +175,8 @@ CLOSE_GRACE = 5.0  # seconds the guests' apps get to say goodbye when the table 
 # nothing more can be typed, at the door's prompts or in the app, so the door
 # ends the session (the app too: its seat waits, as for a drop).
 INPUT_ENDED = (
-    b"threeup: your terminal sends no more input, so nothing can be played from here: "
-    b"connect with 'ssh -t' from a terminal to play.\r\n"
+    "threeup: your terminal sends no more input, so nothing can be played from here: "
+    "connect with 'ssh -t' from a terminal to play."
 )
 # What a player reads who gives up at a prompt (Ctrl-C, Ctrl-D): the session
 # once ended with OpenSSH's "Connection to ... closed" alone.
@@ -190,7 +190,7 @@ UNLISTED_BANNER = (
 )
 LEFT_AT_THE_PROMPT = "threeup: you left at the door's prompt: goodbye (connect again to come in)."
 # What a player reads when their session fails in a way nobody foresaw.
-SESSION_FAILED = b"\r\nthreeup: something went wrong here (the host's log says why): try again.\r\n"
+SESSION_FAILED = "threeup: something went wrong here (the host's log says why): try again."
 # A client that stops answering without closing (a laptop asleep, a network
 # gone) kept its connection for as long as TCP cared, and its app, on the
 # host, kept the seat "here": the table never handed it to a bot.  The door
@@ -770,7 +770,8 @@ class SshDoor:
             self._server.close()
         for process in list(self._at_the_door):  # still at a prompt: nothing to wait for
             with contextlib.suppress(Exception):
-                process.stdout.write(f"\r\nthreeup: {reason}\r\n".encode())
+                process.stdout.write(b"\r\n")  # below the prompt's question
+                say(process, f"threeup: {reason}")
                 process.exit(0)
         tasks = [t for t in self._session_tasks if not t.done()]
         if tasks:
@@ -842,7 +843,8 @@ class SshDoor:
             # The player read nothing at all (a NUL in TERM once did that):
             # say so in a line; what went wrong is the host's to read.
             with contextlib.suppress(Exception):
-                process.stderr.write(SESSION_FAILED)
+                process.stderr.write(b"\r\n")
+                say(process, SESSION_FAILED, stderr=True)
         with contextlib.suppress(Exception):
             process.exit(code)
             # Until the client has the exit status and every byte before it
@@ -862,14 +864,18 @@ class SshDoor:
             # been asked, and a player who asked for ``ls`` found a seat taken.
             # A subsystem (``ssh -s HOST foo``; asyncssh itself refuses only
             # sftp) is a command by another name: it took over its key's seat.
-            process.stderr.write(
-                b"threeup: this door runs only the game, no commands: connect with 'ssh -t'.\r\n"
+            say(
+                process,
+                "threeup: this door runs only the game, no commands: connect with 'ssh -t'.",
+                stderr=True,
             )
             return EXIT_USAGE
         term = process.get_terminal_type()
         if term is None:
-            process.stderr.write(
-                b"threeup needs a terminal: connect with 'ssh -t' from a terminal.\r\n"
+            say(
+                process,
+                "threeup needs a terminal: connect with 'ssh -t' from a terminal.",
+                stderr=True,
             )
             return EXIT_USAGE
         # The TERM the guest's app would get.  One that moves no cursor: the
@@ -878,7 +884,7 @@ class SshDoor:
         plain = plain_terminal(_env_value(term) or DEFAULT_TERM)
         if plain is not None:
             words = plain_terminal_words(one_line(plain), GUEST_COMMAND, guest=True)
-            process.stderr.write(words.encode() + b"\r\n")
+            say(process, words, stderr=True)
             return EXIT_USAGE
         return await self._seat_and_play(process, term)
 
@@ -905,7 +911,8 @@ class SshDoor:
         if known is None or self._closing:
             if keys.ended and not self._closing:  # not a try given up: no more come
                 with contextlib.suppress(Exception):
-                    process.stdout.write(b"\r\n" + INPUT_ENDED)  # below the prompt's question
+                    process.stdout.write(b"\r\n")  # below the prompt's question
+                    say(process, INPUT_ENDED)
                 return EXIT_USAGE
             if prompt.gave_up and not self._closing:
                 prompt.say(LEFT_AT_THE_PROMPT)
@@ -1248,9 +1255,9 @@ class SshDoor:
         with contextlib.suppress(Exception):
             process.stdout.write(restore + b"\r\n")
             if not clean and self._closing and self._goodbye not in CLOSE_RESUMABLE:
-                process.stdout.write(f"threeup: {self._goodbye}\r\n".encode())
+                say(process, f"threeup: {self._goodbye}")
             elif input_ended and not self._closing:
-                process.stdout.write(INPUT_ENDED)
+                say(process, INPUT_ENDED)
         return child.returncode, input_ended
 
 
@@ -1483,7 +1490,8 @@ class _Prompt:
                 except TimeoutError:
                     # Said: a player back from a pause read only OpenSSH's
                     # "Connection to ... closed", and no reason.
-                    out.write(b"\r\n" + _timed_out_words().encode() + b"\r\n")
+                    out.write(b"\r\n")
+                    say(self.process, _timed_out_words())
                     return None
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     self.gave_up = True
@@ -1505,9 +1513,9 @@ class _Prompt:
                 elif byte in (10, 13):
                     out.write(b"\r\n")
                     if cut:
-                        out.write(LINE_CUT.encode() + b"\r\n")
+                        say(self.process, LINE_CUT)
                     elif self.keys.budget.dropped != dropped:
-                        out.write(f"threeup: {INPUT_CUT}.".encode() + b"\r\n")
+                        say(self.process, f"threeup: {INPUT_CUT}.")
                     rest = chunk[at + 1 :]
                     self._pending = rest[1:] if byte == 13 and rest[:1] == b"\n" else rest
                     return line.decode("utf-8", "replace")

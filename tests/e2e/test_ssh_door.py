@@ -563,7 +563,9 @@ async def test_a_guest_whose_terminal_moves_no_cursor_is_told_why_in_its_words(
     assert proc.stderr is not None
     assert "sits down" not in proc.stderr.read()
     assert b"seat word" not in shown + told  # nobody was asked who they are
-    assert told.decode().rstrip("\r\n") == plain_terminal_words("dumb", "join", guest=True)
+    # Between words at the session's 80 columns.
+    assert " ".join(told.decode().split()) == plain_terminal_words("dumb", "join", guest=True)
+    assert max(len(line) for line in told.decode().splitlines()) <= 80
     assert b"set TERM to its name" in told and b"--headless" not in told
     # The app's own refusal of such a terminal, and the door's, are one code.
     assert process.exit_status == EXIT_USAGE
@@ -836,7 +838,7 @@ async def test_a_client_whose_input_ends_leaves_the_table_told_why(
         process.stdin.write_eof()
         await asyncio.wait_for(shown.until(b"goodbye from threeup"), 20)
         await asyncio.wait_for(process.wait_closed(), 10)
-    assert INPUT_ENDED in shown.text
+    assert INPUT_ENDED in " ".join(shown.text.decode(errors="replace").split())
     assert process.exit_status == EXIT_USAGE  # as a session without a terminal
     wait_for_line(proc, r"(ann) is away from seat 2; the seat waits for them")
     assert not apps_of(proc.pid)
@@ -848,7 +850,9 @@ async def test_an_input_that_ends_at_the_doors_prompt_is_told_why(
 ) -> None:
     """At the seat word's prompt an end of input gave the prompt up with
     nothing said (exit status 1, as for a busy door): the player, whose
-    client ended its input (``ssh -tt HOST < /dev/null``), never read why."""
+    client ended its input (``ssh -tt HOST < /dev/null``), never read why.
+    Said at 40 columns, the line breaks between words: it was written whole,
+    past the door's helper, and the terminal broke it mid-word."""
     from threeup_tui.sshdoor import INPUT_ENDED, asyncssh
 
     _proc, door = start_door(headless_host, tmp_path)
@@ -856,13 +860,16 @@ async def test_an_input_that_ends_at_the_doors_prompt_is_told_why(
         "127.0.0.1", door, username="mallory", password="anything", preferred_auth="password",
         client_keys=None, known_hosts=None, agent_path=None,
     ) as conn:  # fmt: skip
-        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        process = await conn.create_process(term_type="xterm", term_size=(40, 15), encoding=None)
         shown = Shown(process)
         await shown.until(b"Your seat word")
         process.stdin.write_eof()
-        await asyncio.wait_for(shown.until(INPUT_ENDED), 10)
+        await asyncio.wait_for(shown.until(b"to play."), 10)
         await asyncio.wait_for(process.wait_closed(), 10)
     assert process.exit_status == EXIT_USAGE
+    said = shown.text.decode().split("Your seat word")[-1].split("\r\n", 1)[1]
+    assert " ".join(said.split()) == INPUT_ENDED, said
+    assert max(len(line) for line in said.split("\r\n")) <= 40, said
 
 
 async def test_a_guest_without_a_seat_watches_and_the_door_bounds_how_many(
