@@ -248,6 +248,18 @@ def presence(slot: SeatSlot | None, live: bool = True) -> tuple[str, str]:
     return ("○", "away")
 
 
+def presence_forms(slot: SeatSlot | None, live: bool = True) -> list[str]:
+    """A seat's :func:`presence`, from its longest form to its shortest:
+    "◐ left, greedy bot plays", "◐ left" (the word before the comma: a
+    bare "◐" said nothing of why the bot plays), "◐"; none where nothing
+    is known."""
+    symbol, word = presence(slot, live)
+    forms = [f"{symbol} {word}"] if word else []
+    if "," in word:
+        forms.append(f"{symbol} {word.split(',', 1)[0]}")
+    return [*forms, symbol] if symbol else forms
+
+
 def bot_reason(slot: SeatSlot) -> str:
     """Why a bot plays a person's seat, in a word: "left" where nobody is
     connected to it (D17's take-over; or marked away, then gone: they are

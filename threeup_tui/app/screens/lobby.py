@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
@@ -22,10 +23,10 @@ from ...rules import Options
 from ...textclean import plural
 from ..leaving import option
 from ..messages import HelpRequested, LeaveRequested
-from ..session import Session, bot_words, presence
-from ..text import MUTED, plain, reason_words
+from ..session import Session, bot_words, presence_forms
+from ..text import MUTED, cut_at_word, plain, reason_words
 from ..widgets.chat import ChatPane
-from ..widgets.fitted import FittedText, hanging_parts
+from ..widgets.fitted import FittedLine, FittedText, hanging_parts
 from ..widgets.footer import KeysFooter
 from ..widgets.tickbox import TickBox
 from .base import TableScreenBase
@@ -39,23 +40,52 @@ FINISH_CHOICES = [
 ]
 
 
-def seat_prompt(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> Content:
+NAME_KEPT = 8  # cells of a long name a narrow seat row keeps, "…" and all
+
+
+def seat_line(lobby: Lobby, seat: int, me: int | None, live: bool, width: int) -> Content:
+    """A seat's row of the list in at most ``width`` cells, on one line:
+    spaced where it fits, then single spaces, its presence in shorter words
+    ("◐ left", "●"), then its name cut ("Konstant…").  Wrapped by the list,
+    a row at 40 columns read "2. seat 2 ○" and "open" under it."""
     slot = lobby.seats[seat]
-    symbol, word = presence(slot, live)
     tags = []
     if seat == lobby.host_seat:
         tags.append("host")
     if seat == me:
         tags.append("you")
     name = plain(slot.name, "bold" if slot.kind != "open" else MUTED, 24)
-    return Content.assemble(
-        f"{seat + 1}. ",
-        name,
-        (f"  {symbol} {word}" if symbol else "", MUTED),
-        # Muted as the words before them, not in the accent: on the list's
-        # highlighted row, the accent all but vanished in many themes.
-        (f"  ({', '.join(tags)})" if tags else "", MUTED),
-    )
+    number = Content(f"{seat + 1}. ")
+    # Muted as the words before them, not in the accent: on the list's
+    # highlighted row, the accent all but vanished in many themes.
+    tagged = f"({', '.join(tags)})" if tags else ""
+    forms = presence_forms(slot, live) or [""]
+
+    def row(name: Content, said: str, gap: str) -> Content:
+        return Content.assemble(
+            number,
+            name,
+            (gap + said if said else "", MUTED),
+            (gap + tagged if tagged else "", MUTED),
+        )
+
+    lines = [row(name, forms[0], "  "), *(row(name, said, " ") for said in forms)]
+    fits = next((line for line in lines if line.cell_length <= width), None)
+    if fits is not None:
+        return fits
+    # The name gives way last: to the presence that still says why a bot
+    # plays the seat ("◐ left"), then to the bare symbol.
+    said = forms[1] if len(forms) > 2 else forms[-1]
+    for words in (said, forms[-1]):
+        room = width - row(Content(""), words, " ").cell_length
+        if room >= NAME_KEPT:
+            return row(name.truncate(room, ellipsis=True), words, " ")
+    return cut_at_word(lines[-1], width)
+
+
+def seat_row(lobby: Lobby, seat: int, me: int | None, live: bool = True) -> FittedLine:
+    """The seat's row as the list draws it: :func:`seat_line` at its width."""
+    return FittedLine(partial(seat_line, lobby, seat, me, live))
 
 
 TURN_TIMES = (15.0, 30.0, 45.0, 60.0, 90.0, 120.0)  # seconds; the choices besides "off"
@@ -77,7 +107,10 @@ SHORT = 24
 # the seats wrapped, their own seat and what they wait for scrolled out of
 # sight.  Narrower than the table keeps its chat (CHAT_BESIDE), a guest's
 # chat gives its room to the column, and c lends it the column's room while
-# a line is written, as at the table.  The host's column keeps its chat.
+# a line is written, as at the table.  So does the host's: beside its chat
+# at 40x15 the column was 24 cells, the seat rows cut to "2. greedy bot…
+# ⚙" and "3. greedy bot… ⚙" (wrapped, before), and the join command took
+# four lines.
 
 
 def turn_words(seconds: float) -> str:
@@ -314,7 +347,7 @@ class LobbyScreen(TableScreenBase):
         self.set_class(self.size.width < TIGHT, "-tight")
         self.set_class(self.size.width < NARROW, "-narrow")
         self.set_class(self.size.height < SHORT, "-short")
-        aside = self.size.width < CHAT_BESIDE and not self._hosting()
+        aside = self.size.width < CHAT_BESIDE
         # Wide again while a line is written, the chat is beside the column
         # (-chatting counts only with -chat-aside, styles.tcss), and stays
         # open if the terminal narrows again: -chatting goes only when the
@@ -499,7 +532,7 @@ class LobbyScreen(TableScreenBase):
         seats.clear_options()
         seats.add_options(
             Option(
-                seat_prompt(lobby, i, session.seat, live),
+                seat_row(lobby, i, session.seat, live),
                 id=f"seat-{i}",
             )
             for i in range(len(lobby.seats))

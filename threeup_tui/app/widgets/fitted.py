@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.geometry import Size
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 
 Layout = Callable[[int], Content]
@@ -85,3 +89,37 @@ class FittedText(Widget):
         # As drawn: a line still wider than the width (a name wider than
         # a narrow box) wraps, and is counted as the lines it takes.
         return len(self.lines_at(width).wrap(max(width, 1)))
+
+
+class FittedLine(Visual):
+    """``layout(width)`` as an option list's row: made for the width the list
+    draws it at, as FittedText is for a widget.  A Content prompt is
+    wrapped by the list (a seat's row at 40 columns took two lines, "open"
+    under "2. seat 2 ○", and the list scrolled); this one is drawn anew,
+    shorter, when the list's width changes (it clears its rows then).
+    ``str()`` is the widest form's text: what the row says in full."""
+
+    def __init__(self, layout: Layout, widest: int = 200) -> None:
+        self._layout = layout
+        self._widest = widest
+        self._drawn: tuple[int, Content] | None = None
+
+    def at(self, width: int) -> Content:
+        width = max(width, 1)
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, self._layout(width))
+        return self._drawn[1]
+
+    def __str__(self) -> str:
+        return self.at(self._widest).plain
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        return self.at(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.at(container_width).get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self.at(width).get_height(rules, width)

@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from ...client import SeatSlot
 from ...rules import SeatInfo
-from ..session import presence
+from ..session import presence_forms
 from ..text import MUTED, cards_forms, fit_parts, fitted_parts, out_content
 
 
@@ -35,20 +35,15 @@ class OpponentInfo:
 
 def head_forms(data: OpponentInfo) -> list[Content]:
     """The name line, from the longest form to the shortest."""
-    symbol, word = presence(data.slot, data.live)
     marker = ("▶ ", "bold $text-accent") if data.to_act else ("  ", "")
     clock = Content.styled(f" {data.clock}", MUTED) if data.clock else Content("")
     name = Content.styled(data.name, "bold")
-    forms = []
-    if word:
-        forms.append(Content.assemble(marker, name, (f" {symbol} {word}", MUTED)) + clock)
-    if "," in word:
-        # "away, greedy bot plays" cut to its first word before the symbol
-        # goes alone: a bare "◐" in the host's 100-column boxes said nothing.
-        short = word.split(",", 1)[0]
-        forms.append(Content.assemble(marker, name, (f" {symbol} {short}", MUTED)) + clock)
-    if symbol:
-        forms.append(Content.assemble(marker, name, (f" {symbol}", MUTED)) + clock)
+    # "away, greedy bot plays" cut to its first word before the symbol goes
+    # alone: a bare "◐" in the host's 100-column boxes said nothing.
+    forms = [
+        Content.assemble(marker, name, (f" {form}", MUTED)) + clock
+        for form in presence_forms(data.slot, data.live)
+    ]
     forms.append(Content.assemble(marker, name) + clock)
     return forms
 
