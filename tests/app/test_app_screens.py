@@ -185,11 +185,38 @@ async def test_a_choice_the_table_refuses_brings_the_button_back(client: Scripte
         await pilot.press("1", "2", "3", "enter")
         await wait_for(pilot, lambda: "Laid: waiting for" in screen_text(app), what="laid")
         assert "Lay face up ⏎" not in screen_text(app)
-        client.emit(ActionRejected("the face-up cards must come from your hand"))
+        client.emit(ActionRejected("the face-up cards must come from your hand", "setup"))
         await wait_for(pilot, lambda: "Lay face up ⏎" in screen_text(app), what="the button back")
         assert "Laid:" not in screen_text(app) and "Chosen 3/3" in screen_text(app)
         await pilot.click("#confirm")
         assert [kind for kind, _cards in client.requests] == ["choose_face_up"] * 2
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
+async def test_a_chat_line_refused_while_the_choice_is_in_flight_brings_no_button_back(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """Any refusal brought the "Lay face up ⏎" button back while the choice
+    was on its way (a chat line refused, say), and a second Enter sent the
+    choice again.  Only the choice's own refusal does."""
+    state = GameState.new(FOUR, Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=size) as pilot:
+        await open_setup(pilot, client, state)
+        await pilot.press("1", "2", "3", "enter")
+        await wait_for(pilot, lambda: "Laid: waiting for" in screen_text(app), what="laid")
+        client.emit(ActionRejected("too many chat lines: at most 5; wait 3 s", "chat"))
+        await wait_for(
+            pilot,
+            lambda: any("too many chat lines" in n.message for n in app._notifications),
+            what="the refusal told",
+        )
+        await pilot.pause()
+        assert "Lay face up ⏎" not in screen_text(app), screen_text(app)
+        assert "Laid: waiting for" in screen_text(app), screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [kind for kind, _cards in client.requests] == ["choose_face_up"]
 
 
 async def test_host_lobby_controls(client: ScriptedClient) -> None:

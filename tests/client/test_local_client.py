@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from threeup_tui.bots import make_bot
+from threeup_tui.chatlimit import MAX_CHARS
 from threeup_tui.client.botseat import BotSeat
-from threeup_tui.client.events import ViewChanged, Welcome
+from threeup_tui.client.events import ActionRejected, ViewChanged, Welcome
 from threeup_tui.client.local import bot_game
 from threeup_tui.rules import Move, seat_view
 
@@ -57,5 +58,26 @@ async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None
         seat.rejected()
         seat.on_view(view)
         assert sent[2] == sent[1]
+    finally:
+        await client.close()
+
+
+async def test_a_refusal_names_the_request_it_refuses() -> None:
+    """In this process as across the network (a host's ``re``): the set-up
+    took a chat line refused for its choice refused."""
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0)
+    await client.start()
+    try:
+        state = client.table.state
+        assert state is not None
+        client.chat("x" * (MAX_CHARS + 1))
+        client.choose_face_up(["X9", "R1", "R2"])
+        refused = []
+        while len(refused) < 2:
+            event = await asyncio.wait_for(client.next_event(), 2)
+            if isinstance(event, ActionRejected):
+                refused.append(event)
+        assert [event.request for event in refused] == ["chat", "setup"], refused
+        assert state.setup[0] is None
     finally:
         await client.close()

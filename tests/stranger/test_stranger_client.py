@@ -240,6 +240,8 @@ def test_refusals_come_back_one_per_refused_request_in_order(start_host: HostSta
         "a chat line is at most 400 characters and 1,000 bytes of UTF-8",
         "only the host can change the table",
     ]
+    # And each names the kind of request it answers.
+    assert [m.get("re") for m in log.of_kind("rejected")] == ["setup", "chat", "add_bot"]
     own = [m["text"] for m in log.of_kind("chat") if m["seat"] == log.seat and not m.get("old")]
     assert own == ["taken"]
 

@@ -172,7 +172,7 @@ def _message_for(
     if isinstance(event, ChatReceived):
         return ChatArrived(event.seat, event.name, event.text, event.spectator, event.old)
     if isinstance(event, ActionRejected):
-        return MoveRejected(event.reason)
+        return MoveRejected(event.reason, event.request)
     if isinstance(event, ConnectionChanged):
         return ConnectionUpdated(event.state, event.detail)
     if isinstance(event, GameSaved):
@@ -930,8 +930,14 @@ class ThreeUpApp(App[int]):
         view = self.session.view if self.session is not None else None
         words = refusal_words(view, message.reason)
         self.notify(words, title=NOT_ALLOWED, severity="error", markup=False)
+        # Only the choice's refusal gives the set-up its button back: a chat
+        # line refused did too, and a second Enter sent the choice again.  A
+        # host that does not say which request it refuses (older than "re")
+        # may be refusing the choice: the button comes back, or the player
+        # could not lay their cards at all.
+        setup_refused = message.request in ("setup", None)
         for screen in self._table_screens():
-            if isinstance(screen, SetupScreen):
+            if isinstance(screen, SetupScreen) and setup_refused:
                 screen.rejected()
             if message.reason.startswith(TOO_MANY):  # the line is the writer's again
                 screen.give_back_chat()

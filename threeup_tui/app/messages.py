@@ -52,6 +52,7 @@ class ChatArrived(Message):
 @dataclass
 class MoveRejected(Message):
     reason: str
+    request: str | None = None  # the request refused (ActionRejected.request)
 
 
 @dataclass

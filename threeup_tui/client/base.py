@@ -99,13 +99,13 @@ class TableClient(ABC):
     def set_turn_time(self, seconds: float | None) -> None:
         """The turn timer for the next game (None: off).  Only the table's
         own process may change it: a network client is told so."""
-        self._emit(ActionRejected("the turn time is set on the host's computer"))
+        self._emit(ActionRejected("the turn time is set on the host's computer", "turn_time"))
 
     def set_bot_level(self, level: str) -> None:
         """The table's bot level for the next game: its bots' and the
         stand-in's.  Only the table's own process may change it: a network
         client is told so."""
-        self._emit(ActionRejected("the bots' level is set on the host's computer"))
+        self._emit(ActionRejected("the bots' level is set on the host's computer", "bot_level"))
 
     # --- a spectator
     @property

@@ -93,6 +93,11 @@ class ChatReceived:
 @dataclass(frozen=True, slots=True)
 class ActionRejected:
     reason: str  # the engine's plain-words reason
+    # The request refused, by its wire name ("setup", "chat", "move", ...),
+    # where the table says; None where it cannot be told (a host older
+    # than "re", protocol.md).  The set-up took any refusal for its choice
+    # refused: a chat line refused brought "Lay face up" back.
+    request: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

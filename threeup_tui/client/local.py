@@ -81,13 +81,15 @@ class LocalClient(TableClient):
                 discard(journal)
             kept.release()
 
-    def _guard(self, action: Callable[[], object]) -> None:
+    def _guard(self, request: str, action: Callable[[], object]) -> None:
+        """Do ``action``; a refusal names the ``request`` it answers (the
+        wire's name for it, as a host's ``re`` does)."""
         try:
             if self.seat is not None:
                 self.table.seat_active(self.seat)  # any request: the player is here
             action()
         except TableError as err:
-            self._emit(ActionRejected(str(err)))
+            self._emit(ActionRejected(str(err), request))
 
     def _seat(self) -> int:
         if self.seat is None:
@@ -95,37 +97,37 @@ class LocalClient(TableClient):
         return self.seat
 
     def choose_face_up(self, cards: Sequence[str]) -> None:
-        self._guard(lambda: self.table.choose_face_up(self._seat(), cards))
+        self._guard("setup", lambda: self.table.choose_face_up(self._seat(), cards))
 
     def submit(self, move: Move) -> None:
-        self._guard(lambda: self.table.submit(self._seat(), move))
+        self._guard("move", lambda: self.table.submit(self._seat(), move))
 
     def chat(self, text: str) -> None:
-        self._guard(lambda: self.table.chat(self._seat(), text))
+        self._guard("chat", lambda: self.table.chat(self._seat(), text))
 
     def here(self) -> None:
-        self._guard(lambda: None)  # the request itself is the player acting
+        self._guard("here", lambda: None)  # the request itself is the player acting
 
     def add_bot(self, level: str) -> None:
-        self._guard(lambda: self.table.add_bot(self.seat, level))
+        self._guard("add_bot", lambda: self.table.add_bot(self.seat, level))
 
     def remove_seat(self, seat: int) -> None:
-        self._guard(lambda: self.table.remove_seat(self.seat, seat))
+        self._guard("remove", lambda: self.table.remove_seat(self.seat, seat))
 
     def set_options(self, options: Options) -> None:
-        self._guard(lambda: self.table.set_options(self.seat, options))
+        self._guard("options", lambda: self.table.set_options(self.seat, options))
 
     def set_turn_time(self, seconds: float | None) -> None:
-        self._guard(lambda: self.table.set_turn_time(self.seat, seconds))
+        self._guard("turn_time", lambda: self.table.set_turn_time(self.seat, seconds))
 
     def set_bot_level(self, level: str) -> None:
-        self._guard(lambda: self.table.set_bot_level(self.seat, level))
+        self._guard("bot_level", lambda: self.table.set_bot_level(self.seat, level))
 
     def start_game(self) -> None:
-        self._guard(lambda: self.table.start(self.seat))
+        self._guard("start", lambda: self.table.start(self.seat))
 
     def rematch(self) -> None:
-        self._guard(lambda: self.table.rematch(self.seat))
+        self._guard("rematch", lambda: self.table.rematch(self.seat))
 
     def save_record(self, path: str) -> None:
         def save() -> None:
@@ -134,7 +136,7 @@ class LocalClient(TableClient):
             except TableError as err:  # the file's trouble, not a move's
                 self._emit(GameNotSaved(str(err)))
 
-        self._guard(save)
+        self._guard("save", save)
 
     def keep_record(self, path: str) -> str | None:
         try:

@@ -59,6 +59,7 @@ from .tokens import KeptSeat, TokenStore, name_key, new_token
 from .wire import (
     CLOSE_RESUMABLE,
     REFUSED_FOR_NOW,
+    REQUESTS,
     ViewDecoder,
     WireError,
     chat_numbers,
@@ -498,7 +499,9 @@ class NetClient(TableClient):
         elif kind == "closed":
             self.closed_by_host = str(payload.get("reason", "the host closed the table"))
         elif kind == "rejected":
-            self._emit(ActionRejected(str(payload.get("reason", "refused"))))
+            answers = payload.get("re")  # absent from an older host: None, not known
+            request = answers if isinstance(answers, str) and answers in REQUESTS else None
+            self._emit(ActionRejected(str(payload.get("reason", "refused")), request))
         elif kind == "saved":
             self._emit(GameSaved(str(payload.get("path", ""))))
         elif kind == "played":

@@ -533,7 +533,7 @@ class NetHost:
                     table.chat(seat, arg, self._chat_speaker(peer), peer.name)
                 except TableError as err:
                     self.stats.chat_refused += 1
-                    self._send(peer, {"t": "rejected", "reason": str(err)})
+                    self._send(peer, {"t": "rejected", "reason": str(err), "re": kind})
                 return
             if seat is None:
                 raise TableError("spectators watch; they do not play")
@@ -555,7 +555,9 @@ class NetHost:
                 raise TableError("the host keeps the game record")
         except TableError as err:
             self.stats.rejected_requests += 1
-            self._send(peer, {"t": "rejected", "reason": str(err)})
+            # "re": which request this answers (a chat line refused brought
+            # the set-up's "Lay face up" back, for a choice still in flight).
+            self._send(peer, {"t": "rejected", "reason": str(err), "re": kind})
 
     @staticmethod
     def _chat_speaker(peer: _Peer) -> tuple[str, str]:
@@ -608,7 +610,10 @@ class NetHost:
             elif isinstance(event, Notice):
                 self._send(peer, {"t": "notice", "text": event.text})
             elif isinstance(event, ActionRejected):
-                self._send(peer, {"t": "rejected", "reason": event.reason})
+                refused = {"t": "rejected", "reason": event.reason}
+                if event.request is not None:
+                    refused["re"] = event.request
+                self._send(peer, refused)
             elif isinstance(event, GameSaved):
                 self._send(peer, {"t": "saved", "path": event.path})
             elif isinstance(event, GamesPlayed):
