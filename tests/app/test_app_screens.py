@@ -219,6 +219,34 @@ async def test_a_chat_line_refused_while_the_choice_is_in_flight_brings_no_butto
         assert [kind for kind, _cards in client.requests] == ["choose_face_up"]
 
 
+def setup_title(app: object) -> str:
+    screen = app.screen  # type: ignore[attr-defined]
+    assert isinstance(screen, SetupScreen)
+    return words_shown(app, screen.query_one("#setup-title"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=["80x24", "40x15"])
+async def test_once_laid_the_title_says_so_and_choosing_again_when_refused(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """Laid, the set-up's title still said "Choose 3 cards to lay face up"
+    above "Laid: waiting for Bo, Cy and Di…".  It says what is true, and
+    choosing again once the table refuses the choice."""
+    state = GameState.new(FOUR, Options(first=0), seed=2)
+    app = create_app(ScriptedLauncher(client), StartSpec(mode="play"))
+    async with app.run_test(size=size) as pilot:
+        await open_setup(pilot, client, state)
+        await wait_for(pilot, lambda: "Choose 3 cards" in setup_title(app), what="choosing")
+        assert setup_title(app) == "Choose 3 cards to lay face up", setup_title(app)
+        await pilot.press("1", "2", "3", "enter")
+        await wait_for(pilot, lambda: "Laid: waiting for" in screen_text(app), what="laid")
+        await wait_for(pilot, lambda: setup_title(app) == "Your face-up cards", what="the title")
+        assert "Choose" not in screen_text(app), screen_text(app)
+        client.emit(ActionRejected("the face-up cards must come from your hand", "setup"))
+        await wait_for(pilot, lambda: "Lay face up ⏎" in screen_text(app), what="the button back")
+        assert setup_title(app) == "Choose 3 cards to lay face up", setup_title(app)
+
+
 async def test_host_lobby_controls(client: ScriptedClient) -> None:
     app = create_app(ScriptedLauncher(client), StartSpec(mode="host"))
     async with app.run_test(size=(100, 30)) as pilot:

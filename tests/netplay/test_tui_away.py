@@ -195,7 +195,8 @@ async def test_an_away_player_whose_cards_the_bot_laid_is_told_so_at_the_set_up(
         await pilot.press("right")  # a key that moves the cursor, nothing more
         await wait_for(pilot, lambda: not table.seats[bo].away, 10, "Bo's seat back")
         await wait_for(pilot, lambda: "away" not in title(), 10, "the set-up's own title")
-        assert "Choose 3 cards to lay face up" in title(), title()
+        # The bot laid them: the title says so, not "Choose 3 cards" above them.
+        assert "Your face-up cards" in title(), title()
         assert table.seats[bo].bot is None  # the game's turns are Bo's
 
 

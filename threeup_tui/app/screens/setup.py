@@ -34,6 +34,8 @@ from .game_over import waited_names
 from .table import NARROW, SIDE_LEAST
 
 FACE_UP = 3
+CHOOSE_TITLE = f"Choose {FACE_UP} cards to lay face up"
+LAID_TITLE = "Your face-up cards"  # once laid (the line below says whom they wait for)
 ROOMY_SIZE = (100, 30)  # columns, lines from which the six cards are drawn as cards
 # Lines under which the help paragraph gives way to who is ready: at 70x20
 # the list of who has chosen was cut off below the screen.
@@ -89,7 +91,7 @@ class SetupScreen(TableScreenBase):
         self.cursor = 0
         self.sent = False
         self._choosing = True  # what the footer offers: the choosing keys, until the cards are laid
-        self._title_for: tuple[str, str | None, bool] | None = None  # what the title shows
+        self._title_for: tuple[str, str | None, bool, bool] | None = None  # what the title shows
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="setup-body"):
@@ -237,11 +239,15 @@ class SetupScreen(TableScreenBase):
         theirs gives the seat back (they play the game from its first turn;
         cards laid stay laid)."""
         session = self.session
-        countdown = session.my_countdown() if session is not None and not ready else ""
+        # Laid as soon as Enter sent them: the title said "Choose 3 cards to
+        # lay face up" above "Laid: waiting for Cy and Di…" (the sync puts
+        # it back to choosing if the table refuses them).
+        laid = ready or self.sent
+        countdown = session.my_countdown() if session is not None and not laid else ""
         away = session.away_bot() if session is not None else None
-        if (countdown, away, ready) == self._title_for:
+        if (countdown, away, ready, laid) == self._title_for:
             return  # the clock ticks four times a second: no layout for nothing
-        self._title_for = (countdown, away, ready)
+        self._title_for = (countdown, away, ready, laid)
         widget = self.query_one("#setup-title", FittedText)
         widget.set_class(away is not None, "-away")
         if away is not None:
@@ -254,7 +260,7 @@ class SetupScreen(TableScreenBase):
             ]
             widget.update(lambda width: Content("\n").join(fit_parts([f], width) for f in lines))
             return
-        title = Content.styled("Choose 3 cards to lay face up", "bold")
+        title = Content.styled(LAID_TITLE if laid else CHOOSE_TITLE, "bold")
         if countdown:
             title += Content.styled(f"  {countdown} left", "bold reverse $text-error")
         widget.update(lambda width: title)
