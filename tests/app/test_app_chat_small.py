@@ -92,6 +92,7 @@ async def test_a_guest_writing_in_a_narrow_lobby_keeps_the_chat_through_a_resize
         assert "Waiting for the host" not in screen_text(app)  # the chat in the column's place
 
 
+@pytest.mark.usefixtures("bots_table_with_chat")
 @pytest.mark.parametrize(
     ("name", "size"),
     [("lobby-guest", (40, 15)), ("lobby", (80, 24)), ("setup", (40, 15))],
@@ -178,6 +179,7 @@ async def test_a_narrow_guests_unread_lines_stay_counted_when_the_game_begins(
         assert "Chat (" not in footer(app), footer(app)
 
 
+@pytest.mark.usefixtures("bots_table_with_chat")
 async def test_the_game_over_box_over_a_narrow_table_counts_the_lines_said() -> None:
     """After a game is when people talk ("gg"): at 40x15 the result box
     covers the table, whose chat is out of sight anyway, and its "c Chat"
@@ -218,6 +220,7 @@ async def test_a_line_begun_at_a_wide_table_stays_open_when_the_terminal_narrows
         await wait_for(pilot, lambda: "Hand" in screen_text(app), what="the cards")
 
 
+@pytest.mark.usefixtures("bots_table_with_chat")
 @pytest.mark.parametrize("name", ["lobby-guest", "setup"])
 async def test_a_line_begun_wide_stays_open_when_the_terminal_narrows(name: str) -> None:
     """As at the table: in a guest's lobby and at the set-up, a line begun
@@ -261,6 +264,7 @@ async def test_the_lines_said_before_a_narrow_app_came_are_not_counted(
         await wait_for(pilot, lambda: "c Chat (2)" in footer(app), what=f"the count: {footer(app)}")
 
 
+@pytest.mark.usefixtures("bots_table_with_chat")
 async def test_a_line_said_under_the_game_over_box_of_a_wide_table_is_counted() -> None:
     """At 100x30 the table shows its chat, but the result box covers it: a
     line said under the box counted as read, and the box's "c Chat" said

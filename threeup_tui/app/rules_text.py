@@ -63,7 +63,7 @@ KEYS_HELP = """\
 | h | hint: select what the best bot would do (⏎ then does it) |
 | Esc | clear the selection |
 | s | watching: take back the seat this table kept for you |
-| c | chat: ⏎ sends; Esc, or ⏎ on an empty line, goes back |
+| c | chat (with people): ⏎ sends; Esc or an empty ⏎ goes back |
 | Tab | into the moves or chat: ↑ ↓ PgUp PgDn Home End scroll it |
 | g | the result, once the game is over |
 | ? or F1 | this help |

@@ -167,6 +167,13 @@ class Session:
         return self.connection == "reconnecting"
 
     @property
+    def solo(self) -> bool:
+        """A game against bots in this process: nobody at the table reads a
+        line nor writes one (bots never chat, and nobody can join it), so
+        its screens offer no chat (they showed an empty box, and c)."""
+        return self.client.alone
+
+    @property
     def may_chat(self) -> bool:
         """Whether this client may say anything (see :meth:`chat_refusal`)."""
         return self.chat_refusal() is None

@@ -48,6 +48,12 @@ class TableClient(ABC):
         return None
 
     @property
+    def alone(self) -> bool:
+        """Nobody but this player can reach the table: a game against bots
+        in this process (its bots never chat; nobody can join or watch)."""
+        return False
+
+    @property
     def kept(self) -> bool:
         """A game left in the middle is kept, to be continued later (a game
         against bots in this process, :mod:`..savedgame`)."""

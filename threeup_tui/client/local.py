@@ -18,7 +18,8 @@ class LocalClient(TableClient):
     With ``owns_runner`` the client starts and stops the table's bot runner
     (a game against bots); a network host runs it itself.  ``kept``: the
     lock of a game against bots kept in ``games/`` (:mod:`..savedgame`),
-    held while this client plays it.
+    held while this client plays it.  ``alone``: a game against bots,
+    which nobody else can reach (:attr:`TableClient.alone`).
     """
 
     def __init__(
@@ -29,8 +30,10 @@ class LocalClient(TableClient):
         owns_runner: bool = True,
         bots_after: int = 0,
         kept: GameLock | None = None,
+        alone: bool = False,
     ) -> None:
         super().__init__()
+        self._alone = alone
         self.table = table
         self.name = name
         self.as_host = as_host
@@ -43,6 +46,10 @@ class LocalClient(TableClient):
         """Hold the table's journal as a kept game from now on (with its
         lock): it goes when this client closes with no game under way."""
         self._kept = lock
+
+    @property
+    def alone(self) -> bool:
+        return self._alone
 
     @property
     def kept(self) -> bool:
@@ -174,7 +181,7 @@ def bot_game(
         )
     )
     kept = None if journal is None else GameLock.take(journal)
-    return LocalClient(table, name, bots_after=players - 1, kept=kept)
+    return LocalClient(table, name, bots_after=players - 1, kept=kept, alone=True)
 
 
 def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
@@ -197,4 +204,4 @@ def kept_game(journal: Path, name: str, bot_delay: float = 0.5) -> LocalClient:
     except BaseException:
         kept.release()
         raise
-    return LocalClient(table, name, kept=kept)
+    return LocalClient(table, name, kept=kept, alone=True)

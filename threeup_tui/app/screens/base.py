@@ -20,6 +20,9 @@ from ..widgets.chat import ChatInput, ChatLines, ChatPane
 
 # A narrow screen's class while its chat takes the cards' room (action_chat).
 CHATTING = "-chatting"
+# A screen's class at a game against bots here (Session.solo): no chat pane,
+# its room the table's (styles.tcss), and no c.
+SOLO = "-solo"
 
 
 class GameApp(Protocol):
@@ -215,8 +218,9 @@ class TableScreenBase(Screen[None]):
 
     def on_mount(self) -> None:
         self.ready = True
-        self.prepare()
         session = self.session
+        self.set_class(session is not None and session.solo, SOLO)
+        self.prepare()
         if session is not None:
             self.query_one(ChatPane).load(session.chat)
         self.sync()
@@ -238,7 +242,11 @@ class TableScreenBase(Screen[None]):
         # the players, anyone at a closed table) still reads: c shows a
         # narrow screen's hidden chat to them, which they never saw.
         session = self.session
-        if action != "chat" or session is None or session.may_chat:
+        if action != "chat" or session is None:
+            return True
+        if session.solo:
+            return False  # nobody to talk to, nor a line to read
+        if session.may_chat:
             return True
         return self.chat_out_of_sight()
 
