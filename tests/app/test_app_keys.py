@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from table_states import hand_empty, open_table, played_until, table_app
 from text_fit import footer_keys
 from textual.binding import Binding
+from textual.pilot import Pilot
 from textual.widgets import Button, Input, Static
 
 from threeup_tui.app.app import StartSpec, create_app
@@ -81,16 +82,21 @@ async def test_the_other_tab_scrolls_too() -> None:
         await wait_for(pilot, lambda: page.scroll_y > 0, what="PgDn on the rules tab")
 
 
+async def replay_shown(pilot: Pilot[int]) -> ReplayScreen:
+    """The replay viewer, once it is on the screen."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted)
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen)
+    return screen
+
+
 async def test_a_six_player_replay_steps_with_its_keys_at_80x24() -> None:
     record = demo_record(players=6, seed=1)
     total = len(record.moves)
     app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="sim6"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted
-        )
-        screen = app.screen
-        assert isinstance(screen, ReplayScreen)
+        screen = await replay_shown(pilot)
         seats = screen.query_one("#replay-seats")
         assert seats.max_scroll_y > 0  # six seats do not fit: the pane scrolls
         for _ in range(3):
@@ -411,11 +417,7 @@ async def test_the_help_key_opens_the_keys_page_over_a_replay() -> None:
     record = demo_record(players=6, seed=1)
     app = create_app(fast_launcher(), StartSpec(mode="replay", record=record, record_name="g"))
     async with app.run_test(size=(40, 15)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.is_mounted
-        )
-        replay_screen = app.screen
-        assert isinstance(replay_screen, ReplayScreen)
+        replay_screen = await replay_shown(pilot)
         await pilot.press("right", "right")
         for key in ("question_mark", "f1"):
             await pilot.press(key)
