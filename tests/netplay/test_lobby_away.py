@@ -11,25 +11,16 @@ real clients over UDP: the player marked away, a spectator."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from netplay_support import make_client, make_table, start_host, stop_runner
+from waiting import until
 
 from threeup_tui.netplay.client import NetClient
 from threeup_tui.netplay.wire import WireError, lobby_from_wire, lobby_to_wire
 from threeup_tui.table import Table, TableConfig, TableRunner
-
-
-async def until(what: str, done: Callable[[], bool], timeout: float = 30.0) -> None:
-    for _ in range(int(timeout / 0.05)):
-        if done():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def raw_lobby(client: NetClient) -> dict[str, Any]:
@@ -58,17 +49,19 @@ async def test_the_lobby_names_the_seat_marked_away_and_not_a_gone_players(
     try:
         await bo.start()
         await dan.start()
-        await until("the game dealt", lambda: table.state is not None)
+        await until(lambda: table.state is not None, "the game dealt", 30)
         seats = {seat.name: i for i, seat in enumerate(table.seats)}
         await dan.close()  # gone: the bot plays his seat after 0.2 s
         await spectator.start()
         bo_seat, dan_seat = seats["Bo"], seats["Dan"]
-        await until("Bo marked away", lambda: table.seats[bo_seat].away)
-        await until("Dan's seat the bot's", lambda: table.seats[dan_seat].bot is not None)
+        await until(lambda: table.seats[bo_seat].away, "Bo marked away", 30)
+        await until(lambda: table.seats[dan_seat].bot is not None, "Dan's seat the bot's", 30)
         table.config.turn_time = None  # no more time-outs: the marks stand still
 
         for client in (bo, spectator):
-            await until("the lobby heard", lambda c=client: raw_lobby(c).get("away") == [bo_seat])
+            await until(
+                lambda c=client: raw_lobby(c).get("away") == [bo_seat], "the lobby heard", 30
+            )
             lobby = client._lobby
             assert lobby is not None
             slots = lobby.seats

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from netplay_support import make_client, make_table, start_host
+from waiting import until
 
 from threeup_tui.client.events import (
     ChatReceived,
@@ -50,14 +51,6 @@ def is_refusal(event: Event) -> bool:
     return isinstance(event, Notice)
 
 
-async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, f"never: {what}"
-        await asyncio.sleep(0.01)
-
-
 async def test_a_spectator_sits_down_with_its_name_and_a_kept_token(tmp_path: Path) -> None:
     """Bob watches a table of three with a seat open, then sits down: the
     seat is his under his name, the spectator's session is gone (nobody
@@ -73,7 +66,7 @@ async def test_a_spectator_sits_down_with_its_name_and_a_kept_token(tmp_path: Pa
     try:
         await bob.start()
         assert bob.seat is None
-        await until(lambda: table.watching == 1, "Bob watching")
+        await until(lambda: table.watching == 1, "Bob watching", 10)
         assert bob.may_sit_down
 
         bob.sit_down()
@@ -84,7 +77,7 @@ async def test_a_spectator_sits_down_with_its_name_and_a_kept_token(tmp_path: Pa
             ("Bob", "human", True),
         ]
         assert bob.seat == 1 and not bob.watch and not bob.may_sit_down
-        await until(lambda: table.watching == 0, "the spectator's session closed")
+        await until(lambda: table.watching == 0, "the spectator's session closed", 10)
         kept = TokenStore(tokens).token_for(bob.address, "Bob")
         assert kept is not None and table.seat_of_token(kept) == 1
 
@@ -124,7 +117,7 @@ async def test_a_seat_gone_meanwhile_is_told_and_the_spectator_watches_on(
     try:
         await bob.start()
         await next_event_that(bob, lambda e: isinstance(e, LobbyChanged))  # a seat open
-        await until(lambda: table.watching == 1, "Bob watching")
+        await until(lambda: table.watching == 1, "Bob watching", 10)
         table.seat_human("Cy", secrets.token_hex(16))  # the last seat, before Bob asks
         bob.sit_down()
         refused = await next_event_that(bob, is_refusal)
@@ -199,12 +192,12 @@ async def watching_a_game_with_my_seat_away(
     host = await start_host(table)
     ann = make_client(host.address, "Ann", tokens)
     await ann.start()
-    await until(lambda: table.game_under_way, "the game begun")
+    await until(lambda: table.game_under_way, "the game begun", 10)
     await ann.close()
-    await until(lambda: not table.seats[1].connected, "Ann away")
+    await until(lambda: not table.seats[1].connected, "Ann away", 10)
     watcher = make_client(host.address, "Ann", tokens, watch=True)
     await watcher.start()
-    await until(lambda: table.watching == 1, "Ann watching")
+    await until(lambda: table.watching == 1, "Ann watching", 10)
     return table, host, watcher
 
 
@@ -222,8 +215,8 @@ async def test_a_spectator_takes_back_the_seat_kept_for_them_mid_game(tmp_path: 
         watcher.sit_down(name)
         welcome = await next_event_that(watcher, is_seated)
         assert isinstance(welcome, Welcome) and welcome.seat == 1
-        await until(lambda: table.seats[1].connected, "Ann back in her seat")
-        await until(lambda: table.watching == 0, "Ann no longer watching")
+        await until(lambda: table.seats[1].connected, "Ann back in her seat", 10)
+        await until(lambda: table.watching == 0, "Ann no longer watching", 10)
         assert watcher.seat == 1 and watcher.kept_seat(table.lobby()) is None
     finally:
         await watcher.close()
@@ -287,7 +280,7 @@ async def two_anns_in_a_game(tmp_path: Path, tokens: Path) -> tuple[Table, NetHo
     mine = make_client(host.address, "Ann", tokens)
     await mine.start()
     table.seat_human("Cy", secrets.token_hex(16))  # the last seat: the game begins
-    await until(lambda: table.game_under_way, "the game begun")
+    await until(lambda: table.game_under_way, "the game begun", 10)
     assert [s.name for s in table.seats] == ["Ann", "Ann (2)", "Cy"] and mine.seat == 1
     return table, host, mine
 
@@ -306,18 +299,18 @@ async def test_a_seat_told_apart_is_offered_back_and_another_anns_is_not(
     try:
         table.disconnect(0)  # the other Ann is away; mine plays on
         await watcher.start()
-        await until(lambda: table.watching == 1, "Ann watching")
+        await until(lambda: table.watching == 1, "Ann watching", 10)
         assert watcher.kept_seat(table.lobby()) is None
 
         table.seat_human("Ann", table.seats[0].token)  # she is back
         await mine.close()
-        await until(lambda: not table.seats[1].connected, "Ann (2) away")
+        await until(lambda: not table.seats[1].connected, "Ann (2) away", 10)
         name = watcher.kept_seat(table.lobby())
         assert name == "Ann"  # the name the token is kept under
         watcher.sit_down(name)
         welcome = await next_event_that(watcher, is_seated)
         assert isinstance(welcome, Welcome) and welcome.seat == 1
-        await until(lambda: table.seats[1].connected, "Ann (2) back in her seat")
+        await until(lambda: table.seats[1].connected, "Ann (2) back in her seat", 10)
     finally:
         await watcher.close()
         await mine.close()
@@ -338,13 +331,13 @@ async def test_a_seat_taken_from_another_terminal_while_watching_is_offered_once
     other = make_client(host.address, "Ann", tokens)
     try:
         await watcher.start()
-        await until(lambda: table.watching == 1, "Ann watching")
+        await until(lambda: table.watching == 1, "Ann watching", 10)
         await other.start()
-        await until(lambda: table.game_under_way, "the game begun")
+        await until(lambda: table.game_under_way, "the game begun", 10)
         assert watcher.kept_seat(table.lobby()) is None  # her seat is played from there
         await other.close()
-        await until(lambda: not table.seats[1].connected, "Ann away")
-        await until(lambda: watcher.kept_seat(table.lobby()) == "Ann", "her seat offered")
+        await until(lambda: not table.seats[1].connected, "Ann away", 10)
+        await until(lambda: watcher.kept_seat(table.lobby()) == "Ann", "her seat offered", 10)
         watcher.sit_down("Ann")
         welcome = await next_event_that(watcher, is_seated)
         assert isinstance(welcome, Welcome) and welcome.seat == 1

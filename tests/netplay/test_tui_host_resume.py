@@ -22,6 +22,7 @@ from netplay_support import (
     play_bot,
     start_host_process,
 )
+from waiting import until
 
 from threeup_tui.bots import make_bot
 from threeup_tui.client import TableClient
@@ -43,14 +44,6 @@ async def play_seat(client: TableClient, seed: int) -> None:
             seat.on_view(event.view)
 
 
-async def until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(wait(), timeout)
-
-
 async def test_a_tui_host_resumed_from_its_journal_plays_on_in_its_own_seat(
     tmp_path: Path,
 ) -> None:
@@ -69,9 +62,14 @@ async def test_a_tui_host_resumed_from_its_journal_plays_on_in_its_own_seat(
         asyncio.ensure_future(play_bot(guest, ClientLog("guest"), seed=2)),
     ]
     try:
-        await until(lambda: all(seat.kind != "open" for seat in host.table.seats))
+        await until(
+            lambda: all(seat.kind != "open" for seat in host.table.seats), "every seat taken"
+        )
         host.start_game()  # the lobby's Start button
-        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 8)
+        await until(
+            lambda: host.table.state is not None and len(host.table.state.history) >= 8,
+            "eight moves played",
+        )
     finally:
         for task in tasks:
             task.cancel()
@@ -128,7 +126,10 @@ async def test_an_app_tables_host_player_gets_their_seat_back_from_a_headless_re
     task = asyncio.ensure_future(play_seat(host, 1))
     try:
         host.start_game()
-        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 6)
+        await until(
+            lambda: host.table.state is not None and len(host.table.state.history) >= 6,
+            "six moves played after the resume",
+        )
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

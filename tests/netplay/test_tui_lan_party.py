@@ -14,6 +14,7 @@ from app_helpers import screen_text, wait_for
 from netplay_support import LOOPBACK, ClientLog, free_udp_port, make_client, play_bot
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, OptionList
+from waiting import until
 
 from threeup_tui.app.app import StartSpec, ThreeUpApp, create_app
 from threeup_tui.app.screens.confirm import ConfirmScreen
@@ -81,14 +82,6 @@ async def play_seat(client: TableClient, seed: int) -> None:
             seat.on_view(event.view)
 
 
-async def until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(wait(), timeout)
-
-
 async def test_a_host_reopening_the_app_after_it_stopped_mid_game_is_offered_the_table(
     tmp_path: Path,
 ) -> None:
@@ -114,9 +107,14 @@ async def test_a_host_reopening_the_app_after_it_stopped_mid_game_is_offered_the
         asyncio.ensure_future(play_bot(guest, ClientLog("Bob"), seed=2)),
     ]
     try:
-        await until(lambda: all(seat.kind != "open" for seat in host.table.seats))
+        await until(
+            lambda: all(seat.kind != "open" for seat in host.table.seats), "every seat taken"
+        )
         host.start_game()
-        await until(lambda: host.table.state is not None and len(host.table.state.history) >= 6)
+        await until(
+            lambda: host.table.state is not None and len(host.table.state.history) >= 6,
+            "six moves played",
+        )
     finally:
         for task in tasks:
             task.cancel()
