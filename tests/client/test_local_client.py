@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from threeup_tui.bots import make_bot
 from threeup_tui.chatlimit import MAX_CHARS
 from threeup_tui.client.botseat import BotSeat
@@ -55,7 +57,7 @@ async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None
         seat.on_view(view)
         seat.on_view(view)
         assert len(sent) == 2 and isinstance(sent[1], Move)
-        seat.rejected()
+        seat.rejected("move")
         seat.on_view(view)
         assert sent[2] == sent[1]
     finally:
@@ -79,5 +81,49 @@ async def test_a_refusal_names_the_request_it_refuses() -> None:
                 refused.append(event)
         assert [event.request for event in refused] == ["chat", "setup"], refused
         assert state.setup[0] is None
+    finally:
+        await client.close()
+
+
+@pytest.mark.parametrize(
+    ("refused", "chooses_again", "moves_again"),
+    [
+        ("chat", False, False),
+        ("here", False, False),
+        ("setup", True, False),
+        ("move", False, True),
+        (None, True, True),  # a host older than "re": it may be the bot's own
+    ],
+)
+async def test_a_bot_seat_acts_again_only_when_its_own_request_was_refused(
+    refused: str | None, chooses_again: bool, moves_again: bool
+) -> None:
+    """``join --bot`` took any refusal for its own: a refused ``here`` or
+    chat line made it send its choice or its move a second time.  Only its
+    own request refused (or one it cannot tell, as the app does) is tried
+    again."""
+    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0)
+    sent: list[object] = []
+    client.submit = sent.append  # type: ignore[method-assign]
+    client.choose_face_up = sent.append  # type: ignore[method-assign]
+    await client.start()
+    try:
+        seat = BotSeat(client, make_bot("greedy", 1))
+        table = client.table
+        state = table.state
+        assert state is not None
+        setup = seat_view(state, 0)
+        seat.on_view(setup)
+        seat.rejected(refused)
+        seat.on_view(setup)
+        assert len(sent) == (2 if chooses_again else 1), sent
+        table.choose_face_up(0, sent[0])  # type: ignore[arg-type]
+        while not (view := seat_view(state, 0)).my_turn:
+            assert table.step_bot()
+        seat.on_view(view)
+        before = len(sent)
+        seat.rejected(refused)
+        seat.on_view(view)
+        assert len(sent) == before + (1 if moves_again else 0), sent
     finally:
         await client.close()

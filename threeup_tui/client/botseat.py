@@ -86,10 +86,16 @@ class BotSeat:
             self.client.here()
         self._said_here = away
 
-    def rejected(self) -> None:
-        """The last request was refused: act again on the next view."""
-        self._acted_at = -1
-        self._chose = False
+    def rejected(self, request: str | None) -> None:
+        """A request of kind ``request`` (its wire ``t``) was refused: if it
+        was the bot's move or face-up choice, act again on the next view.
+        Any other refusal (a ``here``, a chat line) leaves them alone: it
+        made the bot act twice.  ``None`` (a host older than ``re``) may be
+        refusing either, so both are tried again, as the app does."""
+        if request in ("move", None):
+            self._acted_at = -1
+        if request in ("setup", None):
+            self._chose = False
 
     async def stop(self) -> None:
         """Give up a decision under way (the seat is leaving)."""

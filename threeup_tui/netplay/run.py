@@ -420,7 +420,7 @@ async def _bot_client(args: argparse.Namespace) -> int:
                 return 0 if client.closed_by_host is not None else 1
             if isinstance(event, ActionRejected):
                 log.warning("rejected: %s", clean_text(event.reason, 200))
-                seat.rejected()  # try again on the next view
+                seat.rejected(event.request)  # its own move or choice: again
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
             elif isinstance(event, LobbyChanged):
