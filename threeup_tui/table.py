@@ -1873,7 +1873,11 @@ class TableRunner:
         try:
             decision = await self.pool.decide(request.bot, request.view)
         except Exception as err:  # a bot bug or a lost worker must not stall the table
-            log.error("bot for seat %d gave no decision: %r", request.seat, err)
+            log.error(
+                "the bot for seat %d gave no decision (%s): it plays greedy's move instead",
+                request.seat + 1,
+                err,
+            )
             decision = fallback_decision(request.view)
         # Let clients see each move; with a delay, people can follow.
         hold = max(self.table.config.bot_delay, thought_seconds(request.bot))

@@ -134,7 +134,7 @@ def _decide_in_worker(bot: Bot, view: View) -> Decision:
     except Exception:
         raise
     except BaseException as err:  # never a KeyboardInterrupt raised in the caller's loop
-        raise ThinkingError(f"the bot was stopped: {err!r}") from None
+        raise ThinkingError(f"the bot was stopped ({type(err).__name__})") from None
 
 
 def _worker_pid() -> int:

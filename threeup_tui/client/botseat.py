@@ -119,7 +119,7 @@ class BotSeat:
         try:
             decision = await pool.decide(self.bot, view)
         except Exception as err:  # a bot bug or a lost worker must not stall the seat
-            log.error("the bot gave no decision: %r", err)
+            log.error("the bot gave no decision (%s): it plays greedy's move instead", err)
             decision = fallback_decision(view)
         latest = self._latest
         if latest is None or (latest.phase, latest.moves_played) != (view.phase, view.moves_played):

@@ -21,7 +21,7 @@ from ..client.events import ActionRejected, ConnectionChanged, LobbyChanged, Vie
 from ..hostargs import SSH_EXTRA_MISSING, new_hosting, new_table_config, resume_overrides, value
 from ..limits import RESUME_GRACE
 from ..paths import resume_command
-from ..process import hangup_signal
+from ..process import hangup_signal, log_to_stderr
 from ..table import Table, TableConfig, TableError, TableRunner, open_table
 from ..tasks import cancel_and_wait
 from ..textclean import clean_text, plural
@@ -378,9 +378,7 @@ def stop_signals() -> tuple[signal.Signals, ...]:
 
 
 def run_headless_host(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", stream=sys.stderr
-    )
+    log_to_stderr("threeup host", logging.INFO, stamped=True)
     # The SSH library's own lines (one per channel event) would drown the
     # table's: only its warnings.
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -419,7 +417,8 @@ async def _bot_client(args: argparse.Namespace) -> int:
                 print(f"threeup join: {clean_text(event.detail, 200)}", file=sys.stderr)
                 return 0 if client.closed_by_host is not None else 1
             if isinstance(event, ActionRejected):
-                log.warning("rejected: %s", clean_text(event.reason, 200))
+                why = clean_text(event.reason, 200)
+                log.warning("the host refused the bot's %s: %s", event.request or "request", why)
                 seat.rejected(event.request)  # its own move or choice: again
             elif isinstance(event, ViewChanged):
                 seat.on_view(event.view)
@@ -463,7 +462,7 @@ def _stop_on_signals() -> list[int]:
 
 
 def run_bot_client(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    log_to_stderr("threeup join", logging.WARNING)
     if args.address is None:
         print("threeup join: --bot needs HOST[:PORT]", file=sys.stderr)
         return 2
