@@ -34,7 +34,7 @@ async def test_notifications_never_cover_the_game(
         )
         await pilot.press("h", str(missing), "u", str(missing))
         client.emit(ActionRejected("you may not pick up while you have a legal discard (D12)"))
-        await wait_for(pilot, lambda: "legal discard" in screen.query_one(StatusLine).text)
+        await wait_for(pilot, lambda: "while you can play" in screen.query_one(StatusLine).text)
         await pilot.pause()
         assert not app.screen.query(Toast), "a toast is drawn over the table"
         line = shown_region(screen.query_one(StatusLine))

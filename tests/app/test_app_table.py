@@ -21,7 +21,7 @@ from threeup_tui.app.screens import game_over
 from threeup_tui.app.screens.game_over import GameOverScreen
 from threeup_tui.app.screens.setup import SetupScreen
 from threeup_tui.app.screens.table import TableScreen
-from threeup_tui.app.text import ordinal
+from threeup_tui.app.text import ordinal, reason_words
 from threeup_tui.app.widgets.action_bar import ReasonBox
 from threeup_tui.app.widgets.card_row import CardRow
 from threeup_tui.app.widgets.move_log import MoveLog
@@ -77,7 +77,7 @@ async def test_buttons_follow_the_view_and_show_reasons(client: ScriptedClient) 
         assert app.screen.query_one("#draw", Button).disabled
         reason = app.screen.query_one(ReasonBox).text
         assert view.pickup_reason is not None
-        assert view.pickup_reason.split(" (D")[0] in reason
+        assert reason_words(view.pickup_reason) in reason  # in the player's words
         # Nothing selected, the cursor on a card that may go: ⏎ plays it, so the
         # bar offers Play rather than asking for a selection.
         assert not app.screen.query_one("#play", Button).disabled
@@ -94,19 +94,31 @@ async def test_buttons_follow_the_view_and_show_reasons(client: ScriptedClient) 
         assert kind == "submit" and isinstance(move, Move) and move.kind == "play"
 
 
-async def test_an_illegal_attempt_shows_the_engines_reason(client: ScriptedClient) -> None:
+@pytest.mark.parametrize("size", [(100, 30), (80, 24), (40, 15)], ids=str)
+async def test_an_illegal_attempt_shows_the_engines_reason(
+    client: ScriptedClient, size: tuple[int, int]
+) -> None:
+    """A refused pick-up's note and the reason beside the buttons say it in
+    one wording: the note said "a legal discard" (the engine's words), the
+    buttons "not while you can play" (narrow) and "legal discard" (wide)."""
     state = dealt(["you", "bot"], first=0)
     app = table_app(client)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await open_table(pilot, client, state)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        screen = await open_table(pilot, client, state)
+        beside = screen.query_one(ReasonBox).text
+        assert "legal discard" not in beside, beside
+        if size != (40, 15):  # there, the box has room for "no pick-up…" alone
+            assert "Pick up: you may not pick up while you can play" in beside, beside
         await pilot.press("u")  # not allowed now, but asked all the same
         assert client.requests[-1] == ("submit", Move.pickup(0))
         client.emit(ActionRejected("you may not pick up while you have a legal discard (D12)"))
         await wait_for(pilot, lambda: len(app._notifications) > 0)
         notes = list(app._notifications)
-        assert any(n.severity == "error" and "legal discard" in n.message for n in notes)
+        said = "you may not pick up while you can play"
+        assert any(n.severity == "error" and n.message == said for n in notes), notes
         # Players read the reason, not the rule numbers of the rules page.
         assert not any("(D12)" in n.message for n in notes)
+        assert "legal discard" not in screen_text(app)
 
 
 async def test_keys_flip_draw_pick_up_and_chat(client: ScriptedClient) -> None:

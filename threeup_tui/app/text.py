@@ -39,11 +39,23 @@ def clean(text: object, limit: int = 200) -> str:
 _RULE_REF = re.compile(r"\s*\(D\d+\)")
 
 
+# The engine's reasons in a player's words, where the rules' words differ
+# (the spec's "legal discard" is what the Play button does, D12).  Said here
+# once, for every path: the reasons beside the buttons said "not while you
+# can play" and a refused pick-up's note "a legal discard".  The engine's
+# words stay (records and verify use them; another host sends them).
+PLAYER_REASONS = {
+    "you may not pick up while you have a legal discard": "you may not pick up while you can play",
+}
+
+
 def reason_words(reason: object) -> str:
     """A refusal's reason for players: cleaned (it may come from another
     machine) and without the engine's rule numbers ("(D12)"), which mean
-    something to the rules page's readers, not at the table."""
-    return _RULE_REF.sub("", clean(reason, 300))
+    something to the rules page's readers, not at the table; in the
+    player's words (:data:`PLAYER_REASONS`)."""
+    words = _RULE_REF.sub("", clean(reason, 300))
+    return PLAYER_REASONS.get(words, words)
 
 
 def host_stopped(detail: object) -> bool:

@@ -24,9 +24,9 @@ from textual.widgets import Button
 
 from ..text import DRAWN_ALREADY, MUTED, fit_rows, reason_words
 
-# Short forms of the engine's reasons (matched on its words, rule numbers gone).
+# Short forms of the reasons, matched on their words for players (reason_words).
 SHORT_REASONS = {
-    "you may not pick up while you have a legal discard": "not while you can play",
+    "you may not pick up while you can play": "not while you can play",
     "you may not pick up while you can draw: draw first": "draw first",
     "you may draw early only right after playing a Clear +1 or Clear +2": (
         "only right after a Clear +1 or +2"
