@@ -149,23 +149,23 @@ class SettingsFile:
         except FileNotFoundError:
             return
         except UnicodeDecodeError as err:
-            self._report(f"{self.path} is {not_utf8(err)}")
+            self._report(f"is {not_utf8(err)}")
             return
         except OSError as err:
-            self._report(f"cannot read {self.path}: {err.strerror or err}")
+            self._report("cannot be read", str(err.strerror or err))
             return
         try:
             # A byte order mark is how some editors (Windows Notepad) begin a
             # UTF-8 file; tomllib calls it an "invalid statement at line 1".
             raw = tomllib.loads(text.removeprefix("\ufeff"))
         except tomllib.TOMLDecodeError as err:
-            self._report(f"{self.path} is not valid TOML ({_short(err)})")
+            self._report("is not valid TOML", _short(err))
             return
         except RecursionError:  # tomllib parses nested arrays by recursion
-            self._report(f"{self.path} is nested too deeply to be settings")
+            self._report("is nested too deeply to be settings")
             return
         except ValueError:  # tomllib's int() past Python's limit on digits
-            self._report(f"{self.path} holds a number with too many digits to be settings")
+            self._report("holds a number with too many digits to be settings")
             return
         self.settings, bad = _checked(raw)
         ours = {f.name for f in fields(Settings)}
@@ -192,9 +192,15 @@ class SettingsFile:
             f"{self.problem}; {unknown}" if self.problem else f"Settings: {self.path}: {unknown}"
         )
 
-    def _report(self, what: str) -> None:
+    def _report(self, what: str, why: str = "") -> None:
+        """``problem``: what happened and what the app does first, then the
+        file's path, the parser's (or the system's) why last, so that a cut
+        takes only that: at 80x24 the note read "Settings not loaded, using
+        the defaults: PATH is not valid TOML (illegal character…", and at
+        40x15 the path took all its room."""
         self._damaged = True
-        self.problem = f"Settings not loaded, using the defaults: {what}"
+        told = f"Settings file {what}: the defaults are used; it is kept at {self.path}"
+        self.problem = f"{told} ({why})" if why else told
 
     def change(self, **changes: Any) -> str | None:
         """Apply and save ``changes``; a one-line problem if saving failed.

@@ -1170,6 +1170,37 @@ async def test_the_damaged_history_note_keeps_what_happened_in_sight_at_80x24(
         assert len(history.games()) == 1
 
 
+@pytest.mark.parametrize("size", [(80, 24), (40, 15)], ids=str)
+async def test_the_damaged_settings_note_says_what_happened_first(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """Junk in settings.toml, at a path as long as a home directory's, read
+    "Settings not loaded, using the defaults: PATH is not valid TOML
+    (illegal character…" at 80x24, and at 40x15 the path took the room.
+    What happened and what the app does come first, the path and the
+    parser's why last; a cut takes only those."""
+    with tempfile.TemporaryDirectory(prefix="kim", dir="/tmp") as home:
+        config = Path(home) / ".config" / "threeup"  # /home/kim/.config/threeup's length
+        config.mkdir(parents=True)
+        monkeypatch.setenv("THREEUP_CONFIG_DIR", str(config))
+        (config / "settings.toml").write_bytes(b'players = 3\n\x01name = "Bo"\n')
+        app = create_app(fast_launcher())
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await wait_for(pilot, lambda: on(app, StartScreen))
+            await wait_for(pilot, lambda: any("Settings" in n for n in notes(app)))
+            line = status_line_for(app)
+            assert line is not None
+            said = "Settings file is not valid TOML: the defaults are used;"
+            await wait_for(
+                pilot, lambda: said in words_shown(app, line), what=f"{said!r} on the status line"
+            )
+            (note,) = [n for n in notes(app) if "Settings" in n]
+            assert note.endswith(
+                f"{config / 'settings.toml'} (invalid statement at line 2, column 1)"
+            )
+            assert app.settings_file.settings.players != 3  # the defaults, as it says
+
+
 async def test_the_stats_screen_reports_a_corrupt_file_in_one_line() -> None:
     history = History()
     history.path.parent.mkdir(parents=True)

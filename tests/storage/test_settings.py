@@ -108,7 +108,8 @@ def test_binary_garbage_and_unknown_keys() -> None:
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\xff\xfe\x00garbage")
     problem = SettingsFile().problem
-    assert problem is not None and problem.endswith("is not UTF-8 text (byte 0xff at offset 0)")
+    assert problem is not None
+    assert problem.startswith("Settings file is not UTF-8 text (byte 0xff at offset 0): the")
     assert "codec" not in problem  # once Python's words: "'utf-8' codec can't decode..."
     path.write_text('future_setting = "x"\nplayers = 2\n', encoding="utf-8")
     loaded = SettingsFile()
@@ -131,7 +132,7 @@ def test_an_unreadable_or_unwritable_place_is_one_line() -> None:
     try:
         loaded = SettingsFile()
         assert loaded.settings == Settings()
-        assert loaded.problem is not None and "cannot read" in loaded.problem
+        assert loaded.problem is not None and "cannot be read" in loaded.problem
     finally:
         path.chmod(0o600)
     path.parent.chmod(0o500)
@@ -147,7 +148,7 @@ def test_an_unreadable_or_unwritable_place_is_one_line() -> None:
 def test_a_directory_in_the_way_is_one_line() -> None:
     settings_path().mkdir(parents=True)
     loaded = SettingsFile()
-    assert loaded.problem is not None and "cannot read" in loaded.problem
+    assert loaded.problem is not None and "cannot be read" in loaded.problem
     assert loaded.settings == Settings()
     problem = loaded.change(players=3)
     assert problem is not None and "not saved" in problem and "\n" not in problem
