@@ -616,6 +616,30 @@ async def test_a_narrow_set_up_shows_how_to_lay_the_cards_chosen(client: Scripte
         assert "Lay face up ⏎" in screen_text(app)
 
 
+async def test_a_narrow_set_up_footer_keeps_the_key_that_lays_the_cards(
+    client: ScriptedClient,
+) -> None:
+    """At 40 columns the set-up's footer dropped "⏎ Lay face up", the
+    rightmost key before help and leave, while the button said it: a player
+    reading the footer saw no way to lay the cards.  The screen's order of
+    importance now says which keys go first: Select makes way, Lay stays."""
+    state = GameState.new(NAMES[:4], Options(first=0), seed=3)
+    app = table_app(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for event in seat_events(state, 0):
+            client.emit(event)  # type: ignore[arg-type]
+        await settle(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.is_mounted)
+        whole = ["1-6/space Select", "⏎ Lay face up", "h Hint", "c Chat", "? Help", "q Leave"]
+        await wait_for(pilot, lambda: footer_keys(app) == whole, what=f"the bar's keys {whole}")
+        footer = app.screen.query_one(Footer)
+        await pilot.resize_terminal(40, 15)
+        await wait_for(pilot, keys_chosen_for(footer, 40), what="the keys chosen for 40 columns")
+        await pilot.pause()
+        shown = footer_keys(app)
+        assert shown == ["⏎ Lay face up", "h Hint", "? Help", "q Leave"], shown
+        assert not [p for p in cut_text(app) if p.startswith("FooterKey")]
+
+
 async def test_a_narrow_table_lends_the_chat_the_cards_room_while_a_line_is_written(
     client: ScriptedClient,
 ) -> None:

@@ -115,6 +115,10 @@ class TableScreenBase(Screen[None]):
     laid_out = False
     # Where Esc in the chat line gives the keys back to, in the footer's words.
     CHAT_BACK_TO = "table"
+    # The footer's keys, the most important first: the last to go when it
+    # is narrow (see KeysFooter).  Help and leave, at its end, always stay.
+    # "back" (the chat's way back to the screen's own keys) leads each.
+    FOOTER_ORDER: tuple[str, ...] = ()
 
     @property
     def ready(self) -> bool:

@@ -289,6 +289,9 @@ class GameOverScreen(ModalScreen[None]):
         Binding("c", "chat", "Chat"),
         Binding("q", "leave", "Leave"),
     ]
+    # The next game first, then the record; the table (t) before the bots'
+    # level.
+    FOOTER_ORDER = ("rematch", "next_game", "take_seat", "save", "close", "bot_level")
 
     def __init__(self, table: TableScreenBase) -> None:
         super().__init__(id="game-over-screen")

@@ -332,6 +332,7 @@ class LobbyScreen(TableScreenBase):
         Binding("question_mark,f1", "help", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
+    FOOTER_ORDER = ("back", "start", "sit", "add_bot", "remove_seat", "chat")
 
     def __init__(self) -> None:
         super().__init__(id="lobby-screen")

@@ -84,6 +84,9 @@ class SetupScreen(TableScreenBase):
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
+    # Laying the cards is the set-up's way on: its key, the last to go
+    # (at 40 columns "1-6/space Select" makes way for it; the help lists it).
+    FOOTER_ORDER = ("back", "confirm", "select_card", "hint", "chat")
 
     def __init__(self) -> None:
         super().__init__(id="setup-screen")

@@ -139,6 +139,12 @@ class TableScreen(TableScreenBase):
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]
+    # A turn is a play, or a pick-up when no card will do; a play needs
+    # its cards selected first.
+    FOOTER_ORDER = (
+        "back", "play", "select_card", "pickup", "draw", "flip",
+        "take_seat", "hint", "chat", "game_over",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__(id="table-screen")

@@ -4,11 +4,17 @@ Textual's footer drops the hints that do not fit at its right end, without
 a sign.  Below ``ROOMY`` columns this one packs its hints closer and leaves
 out the command palette's own hint (ctrl+p still opens it, and the help
 says so), which is what lets a table's nine keys fit at 80 columns.  Still
-narrower, it leaves out the hints just before its last two (help and
-leave, on a table), so those two always show: the help lists every key.
+narrower, it leaves out hints before its last two (help and leave, on a
+table), so those two always show: the help lists every key.  Which hints
+go first is the screen's to say (``FOOTER_ORDER``: its actions, the most
+important first); a key it does not list goes before any it does, the
+rightmost first.  The set-up's "⏎ Lay face up", the rightmost before help,
+went first at 40 columns, under a button that said it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -46,20 +52,32 @@ class KeysFooter(Footer):
         every = [w for w in super().compose() if isinstance(w, FooterKey)]
         room = (self.size.width or self.app.size.width) + 1  # the last key needs no margin
         keeps = self._keys_kept()
+        rank = self._rank()
         keys = list(every)
         while len(keys) > KEPT_AT_THE_END and sum(map(compact_width, keys)) > room:
             droppable = [key for key in keys[:-KEPT_AT_THE_END] if key.action not in keeps]
             if not droppable:
                 break
-            keys.remove(droppable[-1])
-        if keeps:
-            # The room made for a key the screen keeps may be more than it
-            # needs: a key dropped for it comes back where it fits (Play,
-            # at a 40-column table that shows "c Chat (2)").
-            for key in every:
-                if key not in keys and sum(map(compact_width, keys)) + compact_width(key) <= room:
-                    keys = [k for k in every if k in keys or k is key]
+            # The least important; of equals, the rightmost (max keeps the first).
+            keys.remove(max(reversed(droppable), key=rank))
+        # The room made by a wide key may be more than was needed: a key
+        # dropped before it comes back where it fits, the most important
+        # first (Play, at a 40-column table that shows "c Chat (2)"; Hint,
+        # at a 40-column set-up once "1-6/space Select" made way).
+        for key in sorted(every, key=rank):
+            if key not in keys and sum(map(compact_width, keys)) + compact_width(key) <= room:
+                keys = [k for k in every if k in keys or k is key]
         yield from keys
+
+    def _rank(self) -> Callable[[FooterKey], int]:
+        """How unimportant a key is to the screen: its place in the screen's
+        ``FOOTER_ORDER``, after every listed one if it is not listed."""
+        order: tuple[str, ...] = tuple(getattr(self.screen, "FOOTER_ORDER", ()))
+
+        def rank(key: FooterKey) -> int:
+            return order.index(key.action) if key.action in order else len(order)
+
+        return rank
 
     def _keys_kept(self) -> frozenset[str]:
         """The actions the screen wants in sight however narrow the footer
