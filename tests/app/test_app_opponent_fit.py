@@ -205,3 +205,18 @@ def test_a_rows_style_comes_from_its_widths_never_from_its_letters() -> None:
             data = OpponentInfo(replace(info, name=name), name, None, False, "play", None, 4)
             styles.add(style_alone(data, width))
         assert len(styles) == 1, (width, styles)
+
+
+@pytest.mark.parametrize("connected, word", [(False, "left"), (True, "away")])
+def test_a_row_at_40_columns_says_why_a_bot_plays_a_persons_seat(
+    connected: bool, word: str
+) -> None:
+    """At 40 columns (37 cells a row) "Ann ◐ │ hand 5 │ up R6 R8 B9 │ ▒▒▒"
+    kept its spaced bars and lost the word: Ann who left read as Ann away.
+    The bars lose their spaces (and "up") before that word goes."""
+    info = SeatInfo(1, "Ann", 5, ("R6", "R8", "B9"), (True,) * 3, (), True, False)
+    slot = SeatSlot(1, "Ann", "human", connected, "greedy")
+    data = OpponentInfo(info, "Ann", slot, False, "play", None, 4)
+    row = compact_line(data, 37).plain
+    assert f"Ann ◐ {word}│hand 5│R6 R8 B9│" in row, row
+    assert style_alone(data, 37).way == 1, row  # the other rows take the bare bars too
