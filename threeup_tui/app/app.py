@@ -23,7 +23,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
-from textual.widgets import Input
 
 from ..chatlimit import TOO_MANY
 from ..client import (
@@ -113,6 +112,7 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .session import Session
 from .text import WORDS_MUTED, clean, host_stopped, reason_words, refusal_words
+from .widgets.line import InOrderInput
 from .widgets.status_line import (
     CONNECTION_CLOSED,
     NOT_ALLOWED,
@@ -282,18 +282,23 @@ class ThreeUpApp(App[int]):
             stack[-1].frame_shown(time.monotonic())
 
     def on_key(self, event: events.Key) -> None:
-        # The chat line is typed here, in the app's own queue, where its
-        # Enter and Esc run too (widgets/chat.py: ChatInput lets printable
-        # keys bubble up), so keys that come together keep their order.
-        # Keys typed together with the `c` that opens the chat (a fast
-        # typist, a paste) were sent on before the line took the focus; they
-        # come back up here after it did, and the line, which consumes
-        # printable keys, kept them from every binding (q: leave, p: play).
-        # They belong in the line.  Other inputs (a file name) type what they
-        # receive themselves and stop it.
+        # Every line of the app is typed here, in the app's own queue, where
+        # its Enter, Esc and Backspace run too (widgets/line.py: InOrderInput
+        # lets printable keys bubble up), so keys that come together keep
+        # their order.  Keys typed together with the `c` that opens the chat
+        # (a fast typist, a paste) were sent on before the line took the
+        # focus; they come back up here after it did, and the line, which
+        # consumes printable keys, kept them from every binding (q: leave,
+        # p: play).  They belong in the line.
         focused = self.focused
-        if isinstance(focused, Input) and event.is_printable and event.character:
-            focused.insert_text_at_cursor(event.character)
+        if isinstance(focused, InOrderInput) and event.is_printable and event.character:
+            focused.type_in(event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        # A bracketed paste, typed in its turn among the keys (on_key).
+        focused = self.focused
+        if isinstance(focused, InOrderInput):
+            focused.type_in(event.text)
 
     # ------------------------------------------------------------ start
     def on_mount(self) -> None:

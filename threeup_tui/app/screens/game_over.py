@@ -26,6 +26,7 @@ from ..session import Session
 from ..text import MUTED, clean, reason_words
 from ..widgets.fitted import FittedText, packed
 from ..widgets.footer import KeysFooter
+from ..widgets.line import InOrderInput
 from ..widgets.status import AWAY_KEY, display_turn
 from ..widgets.status_line import NEXT_GAME_ASKED, StatusLine
 from .base import TableScreenBase, chat_key_words, reworded, seat_to_take_back
@@ -51,7 +52,7 @@ SHORT = 24  # lines under which the result gives up the blank line above it
 TINY = 18
 
 
-class RecordPathInput(Input):
+class RecordPathInput(InOrderInput):
     """The record's name.  While it has the keys, the box's letters type
     into it and its footer showed "esc Table" alone: nothing said that ⏎
     saves to the name typed.  Its ⏎ is shown, in the box's word for it."""

@@ -18,6 +18,7 @@ from ...launcher import HostSettings
 from ...names import clean_name
 from ..messages import HostRequested
 from ..text import clean, plain
+from ..widgets.line import InOrderInput
 from .lobby import TURN_OFF, turn_time_choices, turn_time_value
 
 
@@ -42,7 +43,7 @@ class HostScreen(Screen[None]):
             yield Static(Content.styled("Host a table", "bold"), classes="form-title")
             with Horizontal(classes="field"):
                 yield Label("Your name")
-                yield Input(self.default_name, id="host-name", max_length=24, compact=True)
+                yield InOrderInput(self.default_name, id="host-name", max_length=24, compact=True)
             yield _choice("Seats", [(str(n), n) for n in range(2, 7)], 4, "host-players")
             yield _choice("Bots now", _bot_counts(4), 0, "host-bots")
             yield _choice(
@@ -50,13 +51,13 @@ class HostScreen(Screen[None]):
             )
             with Horizontal(classes="field"):
                 yield Label("Room code")
-                yield Input(
+                yield InOrderInput(
                     placeholder="none: anyone may sit", id="host-code", max_length=32, compact=True
                 )
             yield _choice("Turn time", turn_time_choices(), TURN_OFF, "host-turn-time")
             with Horizontal(classes="field"):
                 yield Label("Port")
-                yield Input(
+                yield InOrderInput(
                     self.default_port,
                     placeholder=f"{DEFAULT_GAME_PORT}, the usual one (UDP)",
                     id="host-port",

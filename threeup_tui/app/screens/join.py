@@ -24,6 +24,7 @@ from ...names import same_name
 from ...textclean import plural
 from ..messages import JoinCancelled, JoinRequested
 from ..text import MUTED, clean, cut_at_word, fit_parts, plain
+from ..widgets.line import InOrderInput
 from ..widgets.tickbox import TickBox
 
 LOOKING = "Looking for tables…"
@@ -181,7 +182,7 @@ class JoinScreen(Screen[None]):
                 yield Static(LOOKING, id="found-status")
             with Horizontal(classes="field"):
                 yield Label("Address")
-                yield Input(
+                yield InOrderInput(
                     self.initial.address,
                     placeholder="HOST[:PORT]",
                     id="join-address",
@@ -191,10 +192,10 @@ class JoinScreen(Screen[None]):
                 )
             with Horizontal(classes="field"):
                 yield Label("Your name")
-                yield Input(self.initial.name, id="join-name", max_length=24, compact=True)
+                yield InOrderInput(self.initial.name, id="join-name", max_length=24, compact=True)
             with Horizontal(classes="field"):
                 yield Label("Room code")
-                yield Input(
+                yield InOrderInput(
                     self.initial.code or "",
                     placeholder="if the table has one",
                     id="join-code",
@@ -228,10 +229,9 @@ class JoinScreen(Screen[None]):
         # Typing on the list of tables types the address instead.
         found = self.query("#found")
         if found and found.first().has_focus and event.is_printable and event.character:
-            address = self.query_one("#join-address", Input)
-            address.focus()
-            address.insert_text_at_cursor(event.character)
-            event.stop()
+            # Not typed here: the app types it into the line that has the
+            # keys, in its turn among the keys (InOrderInput).
+            self.set_focus(self.query_one("#join-address", Input))
             event.prevent_default()
 
     @work(exclusive=True, group="discover")

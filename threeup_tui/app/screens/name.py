@@ -13,9 +13,10 @@ from ...names import clean_name
 from ...textclean import MAX_NAME
 from ..text import MUTED
 from ..widgets.footer import KeysFooter
+from ..widgets.line import InOrderInput
 
 
-class NameInput(Input):
+class NameInput(InOrderInput):
     """The name's line: its ⏎ keeps the name only if typed with the box in
     sight.  Keys that come at once (typed fast, or pasted into a terminal
     that does not bracket pastes) were read with the `n` that opened the

@@ -23,6 +23,7 @@ from ...chatlimit import MAX_CELLS
 from ...names import cut_cells
 from ..session import ChatLine
 from ..text import MUTED
+from .line import InOrderInput
 
 KEEP = 300
 TITLE = "Chat (c)"
@@ -113,7 +114,7 @@ class ChatLines(VerticalScroll):
         return "\n".join(line_text(line) for line in self.lines)
 
 
-class ChatInput(Input):
+class ChatInput(InOrderInput):
     """The line being written.  Enter sends it and the chat stays open for
     the next line; Esc (keeping what is written) or Enter on an empty line
     gives the keys back to the table at once.
@@ -130,7 +131,15 @@ class ChatInput(Input):
     BINDINGS = [Binding("escape", "leave", "Back to the table")]
 
     def __init__(self) -> None:
-        super().__init__(placeholder=PLACEHOLDER, id="chat-input", compact=True, max_length=200)
+        # Not selected on taking the keys: a line taken up again ("c to go
+        # on: ab") is written on, not over.
+        super().__init__(
+            placeholder=PLACEHOLDER,
+            id="chat-input",
+            compact=True,
+            max_length=200,
+            select_on_focus=False,
+        )
         self.draft = ""  # a line left unsent, put away while the keys are the table's
         self.sent = ""  # the last line sent, until the table has it or refuses it
 
@@ -168,12 +177,6 @@ class ChatInput(Input):
         """``text`` in the box to write on, the cursor at its end."""
         self.value = text
         self.cursor_position = len(text)
-
-    async def _on_key(self, event: events.Key) -> None:
-        if event.is_printable:
-            event.prevent_default()  # not Input's typing: up to the app, in its turn
-            return
-        await super()._on_key(event)
 
     async def action_submit(self) -> None:
         """Send the line and stay in the chat for the next one: keys typed on
