@@ -53,7 +53,12 @@ def kept_files() -> list[str]:
 
 async def on_start_screen(pilot: Pilot[int]) -> StartScreen:
     app = app_of(pilot)
-    await wait_for(pilot, lambda: isinstance(app.screen, StartScreen), what="start screen")
+    # In sight, as a player sees it before a key acts on it.
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, StartScreen) and app.screen.shown_at is not None,
+        what="start screen",
+    )
     screen = app.screen
     assert isinstance(screen, StartScreen)
     return screen

@@ -193,20 +193,23 @@ async def test_enter_typed_twice_on_the_start_screen_lays_no_cards_unseen() -> N
     app = create_app(fast_launcher(), StartSpec(name="me"), settings=start_settings("greedy"))
     heard: list[str] = []
     app.notify = lambda message, *a, **k: heard.append(message)  # type: ignore[method-assign]
-    # Both keys read from the terminal at once (Key.time is when), the
-    # second handled as the loop gets to it: once the set-up is pushed.
-    first, second = events.Key("enter", "\r"), events.Key("enter", "\r")
+    keys: list[events.Key] = []
     push = app.push_screen
 
     def push_then_the_second_key(screen: Any, *args: Any, **kwargs: Any) -> Any:
         pushed = push(screen, *args, **kwargs)
         if isinstance(screen, SetupScreen):
-            app.post_message(second)
+            app.post_message(keys[1])
         return pushed
 
     app.push_screen = push_then_the_second_key  # type: ignore[method-assign,assignment]
     async with app.run_test(size=(80, 24)) as pilot:
         await on_start_screen(pilot)
+        # Both keys read from the terminal at once (Key.time is when), at the
+        # start screen in sight, the second handled as the loop gets to it:
+        # once the set-up is pushed.
+        keys[:] = [events.Key("enter", "\r"), events.Key("enter", "\r")]
+        first, second = keys
         app.post_message(first)
         setup = await wait_for_setup(pilot)
         # Handled by the set-up (sent on to it, and back up to the bindings).

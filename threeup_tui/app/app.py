@@ -275,10 +275,11 @@ class ThreeUpApp(App[int]):
         # Textual calls this after each frame it hands the terminal (headless,
         # after each it would have): the set-up learns when its cards were
         # first in sight, the table when the player's turn was, the name box
-        # when it was.  On Textual's clock for Key.time: time.monotonic, on
-        # the POSIX systems this app runs on.
+        # when it was, the start screen when it was back on top.  On
+        # Textual's clock for Key.time: time.monotonic, on the POSIX systems
+        # this app runs on.
         stack = self.screen_stack
-        if stack and isinstance(stack[-1], TableScreenBase | NameScreen):
+        if stack and isinstance(stack[-1], TableScreenBase | NameScreen | StartScreen):
             stack[-1].frame_shown(time.monotonic())
 
     def on_key(self, event: events.Key) -> None:

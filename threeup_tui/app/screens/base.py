@@ -17,6 +17,7 @@ from ...settings import Settings
 from ..session import ChatLine, Session
 from ..text import clean
 from ..widgets.chat import ChatInput, ChatLines, ChatPane
+from .sight import typed_unseen
 
 # A narrow screen's class while its chat takes the cards' room (action_chat).
 CHATTING = "-chatting"
@@ -159,10 +160,7 @@ class TableScreenBase(Screen[None]):
         at the cards in sight and queued behind a refresh is a choice
         (waiting for a callback after that refresh dropped such keys: "1 2
         3 Enter" laid nothing)."""
-        typed = self.game_app.key_typed_at
-        if typed is None:
-            return False  # a click, the palette: not a key typed ahead
-        return self.shown_at is None or typed < self.shown_at
+        return typed_unseen(self.game_app.key_typed_at, self.shown_at)
 
     def take_seat_back(self) -> None:
         """A spectator asks for the seat that waits for them (the table's and

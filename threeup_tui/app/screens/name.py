@@ -14,6 +14,7 @@ from ...textclean import MAX_NAME
 from ..text import MUTED
 from ..widgets.footer import KeysFooter
 from ..widgets.line import InOrderInput
+from .sight import typed_unseen
 
 
 class NameInput(InOrderInput):
@@ -79,8 +80,7 @@ class NameScreen(ModalScreen[str | None]):
         """Whether the key being handled was typed before the box was on
         the screen (Key.time, which the app keeps while a key's bindings
         run; None for a key the input handles itself, in sight)."""
-        typed = getattr(self.app, "key_typed_at", None)
-        return typed is not None and (self.shown_at is None or typed < self.shown_at)
+        return typed_unseen(getattr(self.app, "key_typed_at", None), self.shown_at)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -29,6 +29,7 @@ from ..messages import (
 from ..text import MUTED, card_content, clean, plain
 from ..widgets.footer import KeysFooter
 from .name import NameScreen
+from .sight import typed_unseen
 
 LOGO = """\
  ╔═╗╦ ╦╔═╗  ╔═╗╔╦╗╔═╗╦ ╦╔╗╔
@@ -58,6 +59,18 @@ START_ROOMY = 60  # columns from which the footer shows the palette's hint
 # will be: neither is taken while a table is being set (show_starting).
 TABLES = ("resume", "continue", "play", "host", "join")
 WAIT_WHILE_STARTING = ("players", "bot_level", "name", "forget_kept")
+
+
+class StartMenu(OptionList):
+    """The menu: its ⏎ takes a way to a table only if typed with the start
+    screen in sight (StartScreen.typed_unseen)."""
+
+    def action_select(self) -> None:
+        screen = self.screen
+        if isinstance(screen, StartScreen) and screen.typed_unseen():
+            return
+        super().action_select()
+
 
 # Columns a line under "Continue your game" has, after its indent of two,
 # in the menu (styles.tcss: #menu is 32 wide, less its border and padding).
@@ -111,7 +124,7 @@ class StartScreen(Screen[None]):
                 id="tagline",
             )
             with Center():
-                yield OptionList(*self._options(), id="menu")
+                yield StartMenu(*self._options(), id="menu")
             yield Static(id="play-settings")
         # Three keys and the palette's hint fit from 60 columns; narrower,
         # the hint covered "q Quit" (at 40: "q Q▏^p palette").
@@ -158,6 +171,26 @@ class StartScreen(Screen[None]):
     def on_mount(self) -> None:
         self._show_settings()
 
+    # When the first frame showing this screen, since it last came on top,
+    # was handed to the terminal (the app's post_display_hook).
+    shown_at: float | None = None
+
+    def frame_shown(self, at: float) -> None:
+        if self.shown_at is None and self.is_mounted:
+            self.shown_at = at
+
+    def on_screen_suspend(self) -> None:
+        self.shown_at = None  # covered: seen afresh when it is back on top
+
+    def typed_unseen(self) -> bool:
+        """Whether the key being handled was typed before this screen was in
+        sight.  Back from a `threeup play` table, keys typed ahead by a
+        player who thought the command had ended (a shell command) came to
+        this screen: "-" took a player off the next table, "b" changed the
+        bot level, each saved, and a ⏎ dealt a new game.  They change and
+        start nothing now; keys typed at the screen in sight work at once."""
+        return typed_unseen(getattr(self.app, "key_typed_at", None), self.shown_at)
+
     def on_resize(self) -> None:
         self._fit_logo()
 
@@ -202,6 +235,8 @@ class StartScreen(Screen[None]):
             self._show_settings()
 
     def action_players(self, step: int) -> None:
+        if self.typed_unseen():
+            return
         players = min(6, max(2, self.players + step))
         if players != self.players:
             self.players = players
@@ -209,11 +244,16 @@ class StartScreen(Screen[None]):
             self._show_settings()
 
     def action_bot_level(self) -> None:
+        if self.typed_unseen():
+            return
         self.bot_level = next_bot_level(self.bot_level)
         self.post_message(SettingsChanged({"bot_level": self.bot_level}))
         self._show_settings()
 
     def action_name(self) -> None:
+        if self.typed_unseen():
+            return
+
         def named(name: str | None) -> None:
             if name is not None and name != self.player_name:
                 self.player_name = name
@@ -242,6 +282,8 @@ class StartScreen(Screen[None]):
         self.refresh_bindings()  # "x Forget it" comes and goes with a kept entry
 
     def action_forget_kept(self) -> None:
+        if self.typed_unseen():
+            return
         key = self._highlighted()
         if key == "resume" and self.kept_table is not None:
             table = self.kept_table
