@@ -80,5 +80,7 @@ def test_a_game_against_bots_killed_mid_game_is_continued_from_the_start_screen(
     assert "2 greedy bots" in start
     tmux.keys("second", "Enter")  # Continue is first on the menu
     again = tmux.wait_for("second", TURN)
-    assert table_lines(again) == before
-    assert "Ann came back to seat 1" in tmux.wait_for("second", "came back")
+    assert table_lines(again) == before  # the same game, where it was left
+    # (A game against bots has no chat pane since e598cff: the table's "Ann
+    # came back to seat 1", which this once read there, is nobody's to read.)
+    assert "came back" not in again

@@ -92,7 +92,14 @@ async def play_until_to_act(pilot: Pilot[int], app: ThreeUpApp, gate: Gate, seat
         view = view_of(app)
         session = app.session
         assert view is not None and session is not None
+        if view.to_act == seat != view.seat:
+            return view  # the bot's turn: it thinks now
         if view.to_act == seat:
+            # Ours in sight, as a player sees it before a key acts on it: a key
+            # typed before the turn was painted asks no hint (the table's guard).
+            turn = app.screen
+            assert isinstance(turn, TableScreen)
+            await until(lambda s=turn: s.shown_at is not None, "our turn in sight")
             return view
         if view.to_act == 1:
             gate.open(decision_key(1, view.moves_played))
