@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -12,6 +14,7 @@ from threeup_tui.client.botseat import BotSeat
 from threeup_tui.client.events import ActionRejected, ViewChanged, Welcome
 from threeup_tui.client.local import bot_game
 from threeup_tui.rules import Move, seat_view
+from threeup_tui.table import Table
 
 
 async def test_the_player_sits_in_seat_one_and_the_bots_after() -> None:
@@ -33,18 +36,26 @@ async def test_the_player_sits_in_seat_one_and_the_bots_after() -> None:
         await client.close()
 
 
-async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None:
-    """BotSeat (``threeup join --bot``'s loop): one face-up choice, one move
-    per own turn however often the same view comes, and a retry after a
-    refusal."""
+@contextlib.asynccontextmanager
+async def a_bot_seat() -> AsyncIterator[tuple[BotSeat, Table, list[object]]]:
+    """Ann's seat of a two-player game, played by a greedy BotSeat whose
+    requests (face-up choice, moves) are kept in a list, not sent."""
     client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0)
     sent: list[object] = []
     client.submit = sent.append  # type: ignore[method-assign]
     client.choose_face_up = sent.append  # type: ignore[method-assign]
     await client.start()
     try:
-        seat = BotSeat(client, make_bot("greedy", 1))
-        table = client.table
+        yield BotSeat(client, make_bot("greedy", 1)), client.table, sent
+    finally:
+        await client.close()
+
+
+async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None:
+    """BotSeat (``threeup join --bot``'s loop): one face-up choice, one move
+    per own turn however often the same view comes, and a retry after a
+    refusal."""
+    async with a_bot_seat() as (seat, table, sent):
         state = table.state
         assert state is not None
         setup = seat_view(state, 0)
@@ -60,8 +71,6 @@ async def test_a_bot_seat_acts_once_per_view_and_again_after_a_refusal() -> None
         seat.rejected("move")
         seat.on_view(view)
         assert sent[2] == sent[1]
-    finally:
-        await client.close()
 
 
 async def test_a_refusal_names_the_request_it_refuses() -> None:
@@ -102,14 +111,7 @@ async def test_a_bot_seat_acts_again_only_when_its_own_request_was_refused(
     chat line made it send its choice or its move a second time.  Only its
     own request refused (or one it cannot tell, as the app does) is tried
     again."""
-    client = bot_game(players=2, seed=5, name="ann", bot_delay=0.0)
-    sent: list[object] = []
-    client.submit = sent.append  # type: ignore[method-assign]
-    client.choose_face_up = sent.append  # type: ignore[method-assign]
-    await client.start()
-    try:
-        seat = BotSeat(client, make_bot("greedy", 1))
-        table = client.table
+    async with a_bot_seat() as (seat, table, sent):
         state = table.state
         assert state is not None
         setup = seat_view(state, 0)
@@ -125,5 +127,3 @@ async def test_a_bot_seat_acts_again_only_when_its_own_request_was_refused(
         seat.rejected(refused)
         seat.on_view(view)
         assert len(sent) == before + (1 if moves_again else 0), sent
-    finally:
-        await client.close()
