@@ -598,6 +598,28 @@ async def test_host_form_focus_enter_opens_and_remembers_the_name() -> None:
     assert SettingsFile().settings.name == "Bea"
 
 
+async def test_a_key_the_port_refuses_leaves_the_selected_port_as_it_was() -> None:
+    """The port box takes digits only.  Typed over its selected text, a
+    letter was refused as Input refuses it, but the selection had been
+    deleted first (InOrderInput.type_in): the box came out empty.  A digit
+    typed over it replaces it."""
+    app = create_app(RecordingLauncher(ScriptedClient()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on(app, StartScreen))
+        app.open_host_form()
+        await wait_for(pilot, lambda: on(app, HostScreen))
+        port = app.screen.query_one("#host-port", Input)
+        port.value = "47990"
+        port.focus()
+        await pilot.pause()
+        port.select_all()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: port.value == "47990", what="the port kept")
+        port.select_all()
+        await pilot.press("5")
+        await wait_for(pilot, lambda: port.value == "5", what="the port replaced")
+
+
 @pytest.mark.parametrize("form", ["host", "join"])
 async def test_a_form_left_at_its_own_word_for_a_name_is_not_remembered(form: str) -> None:
     """A newcomer who never chose a name opened a table with the host form

@@ -38,6 +38,11 @@ class InOrderInput(Input):
         line = lines[0] if lines else ""
         if not line:
             return
-        if not self.selection.is_empty:
-            self.delete_selection()
-        self.insert_text_at_cursor(line)
+        selection = self.selection
+        if selection.is_empty:
+            self.insert_text_at_cursor(line)
+        else:
+            # In one step, as Input does: a key the box refuses (a letter
+            # in the port's digits) leaves the selected text as it was, where
+            # deleting it first and then refusing the key emptied the box.
+            self.replace(line, *selection)
